@@ -1,0 +1,52 @@
+/**
+ * The contract between the service (and the CLI) and query execution. `http/` knows only
+ * this: it hands over the query text and gets the protocol's JSON result back, or a
+ * QuarryError. Parsing, validation, compilation and running the SQL all happen behind it.
+ */
+
+export type DslVersion = 1 | 2;
+
+/** What the caller may touch; the service fills it from the account's subscription. */
+export interface QueryPermissions {
+  /** Sources the account is subscribed to; undefined means all. */
+  readonly sources?: readonly string[];
+}
+
+export interface QueryOptions {
+  readonly dslVersion: DslVersion;
+  readonly permissions?: QueryPermissions;
+  /** Aborts the query (client went away, server shutting down). */
+  readonly signal?: AbortSignal;
+  /** Per-query time limit; the engine cancels the query and throws a timeout error. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A result in the protocol's shape (spec/protocol.md §3): one array per returned item kind,
+ * plus `_stats`, `_warnings`, `_notes`, `_version`, `_copyright`. `describe` results are
+ * returned as they are (spec/dsl.md §6).
+ */
+export type QueryResult = Record<string, unknown>;
+
+export interface QueryTimings {
+  /** Milliseconds spent parsing and validating. */
+  readonly parseMs: number;
+  /** Milliseconds spent compiling and executing (including queueing for a worker). */
+  readonly executeMs: number;
+}
+
+export interface QueryOutcome {
+  readonly result: QueryResult;
+  readonly timings: QueryTimings;
+}
+
+export interface QueryEngine {
+  /** Runs one query. Throws QuarryError for anything the caller can fix or must be told. */
+  run(text: string, options: QueryOptions): Promise<QueryOutcome>;
+  /** True when the database answers. */
+  ready(): Promise<boolean>;
+  /** Queries waiting for a worker, for `/metrics`. */
+  queueDepth(): number;
+  /** Finishes in-flight queries, then releases workers and connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,47 @@
+import type { Database } from 'better-sqlite3';
+
+/** One schema change. Versions within a set start at 1 and only ever grow. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** SQL to run, or a function for changes SQL alone cannot express. */
+  readonly up: string | ((db: Database) => void);
+}
+
+/**
+ * Applies the migrations of one named set (`records`, `accounts`, ...) that the database has
+ * not seen yet, each in its own transaction, and records them in `schema_migrations`.
+ * Sets are independent, so the record store and the account store evolve separately in one
+ * database file.
+ *
+ * @returns the versions applied by this call
+ */
+export function migrate(db: Database, set: string, migrations: readonly Migration[]): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    migration_set TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL,
+    PRIMARY KEY (migration_set, version)
+  )`);
+  const sorted = [...migrations].sort((a, b) => a.version - b.version);
+  sorted.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration set '${set}' must number its versions 1, 2, 3, ...; found ${m.version} at position ${i + 1}`);
+  });
+  const row = db
+    .prepare<[string], { v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations WHERE migration_set = ?')
+    .get(set);
+  const current = row?.v ?? 0;
+  const record = db.prepare('INSERT INTO schema_migrations (migration_set, version, name, applied_at) VALUES (?, ?, ?, ?)');
+  const applied: number[] = [];
+  for (const m of sorted) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      if (typeof m.up === 'string') db.exec(m.up);
+      else m.up(db);
+      record.run(set, m.version, m.name, new Date().toISOString());
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { migrate } from '../../src/store/sqlite/migrate.ts';
+
+test('applies each set once, in order, and keeps sets apart', () => {
+  const db = new Database(':memory:');
+  const records = [
+    { version: 1, name: 'create a', up: 'CREATE TABLE a (x INTEGER)' },
+    { version: 2, name: 'add y', up: 'ALTER TABLE a ADD COLUMN y TEXT' },
+  ];
+  assert.deepEqual(migrate(db, 'records', records), [1, 2]);
+  assert.deepEqual(migrate(db, 'records', records), []);
+  assert.deepEqual(migrate(db, 'accounts', [{ version: 1, name: 'create b', up: 'CREATE TABLE b (x INTEGER)' }]), [1]);
+  db.prepare('INSERT INTO a (x, y) VALUES (1, ?)').run('ok');
+  const { n } = db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
+  assert.equal(n, 3);
+});
+
+test('a failing migration leaves nothing half-applied', () => {
+  const db = new Database(':memory:');
+  const broken = [{ version: 1, name: 'broken', up: 'CREATE TABLE c (x INTEGER); CREATE TABLE c (x INTEGER);' }];
+  assert.throws(() => migrate(db, 'records', broken), /already exists/);
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'c'").all();
+  assert.deepEqual(tables, []);
+});
+
+test('versions must be 1, 2, 3 without gaps', () => {
+  const db = new Database(':memory:');
+  assert.throws(() => migrate(db, 'records', [{ version: 2, name: 'gap', up: 'SELECT 1' }]), /1, 2, 3/);
+});
