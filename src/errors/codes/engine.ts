@@ -1,4 +1,30 @@
 import type { CodeTable } from '../code-table.ts';
 
 /** Error codes raised by `src/engine`-area modules. Codes are never renamed or reused once published. */
-export const ENGINE_CODES = {} as const satisfies CodeTable;
+export const ENGINE_CODES = {
+  ENGINE_TIMEOUT: {
+    category: 'timeout',
+    message: 'The query ran longer than {limitMs} ms and was cancelled.',
+    fix: 'Narrow the query: add filters (for example on year or research_orgs), use a more specific full-text search without leading wildcards, return fewer fields or a smaller limit, or aggregate fewer indicators.',
+  },
+  ENGINE_CANCELLED: {
+    category: 'unavailable',
+    message: 'The query was cancelled before it finished ({reason}).',
+    fix: 'Send the query again; it is cancelled when the caller disconnects or the server shuts down.',
+  },
+  ENGINE_CLOSED: {
+    category: 'unavailable',
+    message: 'The query engine is shutting down and accepts no more queries.',
+    fix: 'Retry in a moment, against the restarted service.',
+  },
+  ENGINE_DATABASE_UNAVAILABLE: {
+    category: 'unavailable',
+    message: 'The database {path} cannot be opened: {reason}',
+    fix: 'Check that the file exists, is readable, and was created by `quarry import` (or `quarry generate`).',
+  },
+  ENGINE_FUNCTION_NOT_OFFERED: {
+    category: 'unsupported',
+    message: 'The function {name} is not offered by this deployment.',
+    fix: 'Return the searched source or a facet instead, for example `return year aggregate citations_total`.',
+  },
+} as const satisfies CodeTable;

@@ -1,0 +1,93 @@
+/**
+ * A pool of worker threads for synchronous database work (better-sqlite3 blocks its
+ * thread). A query that runs too long, or whose caller goes away, is stopped by
+ * terminating its worker (SQLite offers no interrupt through better-sqlite3); the pool then
+ * starts a fresh worker, so one slow query never blocks the process or the other workers.
+ */
+import { Piscina } from 'piscina';
+import { QuarryError } from '../errors/index.ts';
+import { unpackReply, type WorkerReply } from './worker-reply.ts';
+
+export interface WorkerPoolOptions {
+  /** The worker module (a `.ts` file, run through tsx). Its default export handles one task and returns a `WorkerReply`. */
+  readonly filename: URL;
+  /** Threads kept running (default 2). */
+  readonly workers?: number;
+  /** Handed to every worker once (for example the database path). */
+  readonly workerData?: unknown;
+}
+
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  /** Time limit in ms, counted from submission (queueing included). */
+  readonly timeoutMs?: number;
+}
+
+/** Why a task was aborted; decides between a timeout and a cancellation error. */
+class Deadline extends Error {
+  constructor(readonly limitMs: number) {
+    super(`deadline of ${limitMs} ms passed`);
+  }
+}
+
+export class WorkerPool<Task, Result> {
+  readonly #pool: Piscina;
+  #closed = false;
+
+  constructor(options: WorkerPoolOptions) {
+    const workers = Math.max(1, options.workers ?? 2);
+    this.#pool = new Piscina({
+      filename: options.filename.href,
+      minThreads: workers,
+      maxThreads: workers,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // Worker threads do not inherit tsx from the main thread.
+      execArgv: [...process.execArgv.filter((a) => a !== '--test'), '--import', 'tsx'],
+      workerData: options.workerData,
+    });
+  }
+
+  /**
+   * Runs one task in a worker. Throws ENGINE_TIMEOUT when `timeoutMs` passes,
+   * ENGINE_CANCELLED when `signal` aborts, and the worker's own QuarryError otherwise.
+   */
+  async run(task: Task, options: RunOptions = {}): Promise<Result> {
+    if (this.#closed) throw QuarryError.of('ENGINE_CLOSED');
+    const controller = new AbortController();
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => controller.abort(new Deadline(options.timeoutMs as number)), options.timeoutMs);
+    const onAbort = (): void => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted === true) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const reply = (await this.#pool.run(task, { signal: controller.signal })) as WorkerReply<Result>;
+      return unpackReply(reply);
+    } catch (error) {
+      if (controller.signal.aborted) throw abortError(controller.signal.reason);
+      throw error;
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Tasks waiting for a free worker. */
+  queueDepth(): number {
+    return this.#pool.queueSize;
+  }
+
+  /** Waits for running tasks, then stops the workers. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.close();
+  }
+}
+
+function abortError(reason: unknown): QuarryError {
+  if (reason instanceof Deadline) return QuarryError.of('ENGINE_TIMEOUT', { params: { limitMs: reason.limitMs } });
+  const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the caller went away';
+  return QuarryError.of('ENGINE_CANCELLED', { params: { reason: text } });
+}

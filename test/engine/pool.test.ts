@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { QuarryError } from '../../src/errors/index.ts';
+import { WorkerPool } from '../../src/engine/pool.ts';
+import type { BusyTask } from './fixtures/busy-worker.ts';
+
+describe('WorkerPool', () => {
+  const pool = new WorkerPool<BusyTask, string>({ filename: new URL('./fixtures/busy-worker.ts', import.meta.url), workers: 2 });
+  after(() => pool.close());
+
+  test('runs tasks in a worker', async () => {
+    assert.equal(await pool.run({ kind: 'echo', value: 'hi' }), 'hi');
+  });
+
+  test('rebuilds QuarryErrors from the worker', async () => {
+    await assert.rejects(pool.run({ kind: 'fail' }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_FUNCTION_NOT_OFFERED');
+  });
+
+  test('other failures are plain errors (internal)', async () => {
+    await assert.rejects(pool.run({ kind: 'crash' }), (e: unknown) => !(e instanceof QuarryError) && /boom/.test(String(e)));
+  });
+
+  test('a stuck task times out while other tasks are still answered', async () => {
+    const started = Date.now();
+    let stuckSettled = false;
+    const stuck = pool.run({ kind: 'block', ms: 60_000 }, { timeoutMs: 400 });
+    stuck.catch(() => undefined).finally(() => (stuckSettled = true));
+    // the other worker keeps answering while one is blocked
+    const answers: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = Date.now();
+      assert.equal(await pool.run({ kind: 'echo', value: String(i) }), String(i));
+      answers.push(Date.now() - t0);
+    }
+    assert.equal(stuckSettled, false, 'the other answers came while the stuck task was still running');
+    await assert.rejects(stuck, (e: unknown) => {
+      assert.ok(e instanceof QuarryError);
+      assert.equal(e.code, 'ENGINE_TIMEOUT');
+      assert.equal(e.category, 'timeout');
+      assert.match(e.message, /400 ms/);
+      return true;
+    });
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 5_000, `timeout took ${elapsed} ms`);
+    // the terminated worker was replaced: both workers can block at once and still finish
+    assert.deepEqual(await Promise.all([pool.run({ kind: 'block', ms: 50 }), pool.run({ kind: 'block', ms: 50 })]), ['done', 'done']);
+  });
+
+  test('an aborted signal cancels a running task', async () => {
+    const controller = new AbortController();
+    const running = pool.run({ kind: 'block', ms: 60_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('client went away')), 100);
+    await assert.rejects(running, (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CANCELLED' && /client went away/.test(e.message));
+    assert.equal(await pool.run({ kind: 'echo', value: 'still here' }), 'still here');
+  });
+
+  test('an already aborted signal never runs the task', async () => {
+    await assert.rejects(pool.run({ kind: 'echo', value: 'x' }, { signal: AbortSignal.abort('gone') }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CANCELLED');
+  });
+
+  test('a closed pool refuses work', async () => {
+    const other = new WorkerPool<BusyTask, string>({ filename: new URL('./fixtures/busy-worker.ts', import.meta.url), workers: 1 });
+    await other.close();
+    await assert.rejects(other.run({ kind: 'echo', value: 'x' }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CLOSED');
+  });
+});
