@@ -1,0 +1,8 @@
+/** The query language: text → syntax tree → canonical text. Knows nothing of fields or SQL. */
+export * from './ast.ts';
+export { parse } from './parse.ts';
+export { print, printFilter, printFullText, printString } from './printer.ts';
+export { parseFullText } from './fulltext/parser.ts';
+export { BUDGETS, type Budgets } from './budgets.ts';
+export { readQueryCorpus, type CorpusQuery } from './corpus.ts';
+export { stripSpans } from './strip-spans.ts';
