@@ -1,0 +1,119 @@
+/**
+ * The dialect-neutral plan of one search query: what to read, which rows qualify, and what
+ * to hand back, with every name already resolved by the schema. `compile/sqlite/` turns it
+ * into SQL for SQLite; a PostgreSQL compiler reads the same plan. Plain frozen data, so a
+ * plan crosses worker threads unchanged.
+ */
+import type { TextExpr } from './text-expr.ts';
+
+export type { TextExpr } from './text-expr.ts';
+
+/** A scalar value a filter compares with; dates are `YYYY-MM-DD` strings. */
+export type PlanValue = string | number;
+
+/** The value type of a field as stored. */
+export type PlanFieldType = 'string' | 'integer' | 'float' | 'date' | 'json' | 'entity';
+
+/**
+ * A field of the searched source, as far as a filter or an ordering needs it. `subfield`
+ * is the part after the dot for entity fields (`research_orgs.name` → field
+ * `research_orgs`, subfield `name`); a bare entity compares its id (`subfield: 'id'`).
+ */
+export interface PlanField {
+  readonly name: string;
+  readonly subfield?: string;
+  readonly type: PlanFieldType;
+  readonly multi: boolean;
+  /** The entity kind for entity-typed fields (`organizations`, `categories`, ...). */
+  readonly entity?: string;
+}
+
+export type CompareOp = '=' | '!=' | '>' | '<' | '>=' | '<=';
+
+export type FilterPlan =
+  | { readonly kind: 'and'; readonly items: readonly FilterPlan[] }
+  | { readonly kind: 'or'; readonly items: readonly FilterPlan[] }
+  | { readonly kind: 'not'; readonly item: FilterPlan }
+  /** `=` on a multi-value field means "contains". */
+  | { readonly kind: 'compare'; readonly field: PlanField; readonly op: CompareOp; readonly value: PlanValue }
+  | { readonly kind: 'in'; readonly field: PlanField; readonly values: readonly PlanValue[] }
+  /** Inclusive range. */
+  | { readonly kind: 'range'; readonly field: PlanField; readonly low: PlanValue; readonly high: PlanValue }
+  /** `~`: every word occurs in the value, in any order, case-insensitively. */
+  | { readonly kind: 'words'; readonly field: PlanField; readonly words: readonly string[] }
+  | { readonly kind: 'empty'; readonly field: PlanField; readonly empty: boolean }
+  | { readonly kind: 'count'; readonly field: PlanField; readonly op: CompareOp; readonly value: number };
+
+/** `for "..."` on one of the source's search indexes. */
+export interface FullTextPlan {
+  readonly index: string;
+  readonly expr: TextExpr;
+}
+
+export type OrderPlan =
+  /** bm25 relevance, best first (the default with full text). */
+  | { readonly by: 'relevance' }
+  /** The source's documented default order (publications: newest first, then id). */
+  | { readonly by: 'default' }
+  | { readonly by: 'field'; readonly field: string; readonly direction: 'asc' | 'desc' };
+
+/** The searched source's own records, one page of them. */
+export interface RecordsOutput {
+  readonly kind: 'records';
+  /** The top-level key: the source name or the `as` alias. */
+  readonly key: string;
+  /** `return in "g"`: the records go into `{g: {key: [...]}}`. */
+  readonly group?: string;
+  /** Top-level fields to return, in order. */
+  readonly fields: readonly string[];
+  /** `unnest(field)`: one row per value of this multi-value field, with dotted keys. */
+  readonly unnest?: string;
+  readonly order: OrderPlan;
+  readonly limit: number;
+  readonly skip: number;
+  /** The query wrote `limit`/`skip`: `_stats` echoes them. */
+  readonly pagingGiven: boolean;
+}
+
+/** Publications: counts and citation indicators; grants: funding. */
+export type Indicator =
+  | 'count'
+  | 'citations_total'
+  | 'citations_avg'
+  | 'citations_median'
+  | 'recent_citations_total'
+  | 'altmetric_avg'
+  | 'altmetric_median'
+  | 'rcr_avg'
+  | 'fcr_gavg'
+  | 'funding';
+
+/** Rows grouped by a facet field (`funders`, `year`) over the matching records. */
+export interface FacetOutput {
+  readonly kind: 'facet';
+  readonly key: string;
+  readonly group?: string;
+  /** The facet field of the source. */
+  readonly field: string;
+  /** Entity facets carry display fields; value facets only id and count. */
+  readonly entity?: string;
+  /** Value type of the id for value facets (integer for `year`). */
+  readonly valueType: PlanFieldType;
+  readonly multi: boolean;
+  /** Aggregated indicators besides `count` (which is always computed). */
+  readonly indicators: readonly Indicator[];
+  readonly sortBy: Indicator;
+  readonly limit: number;
+}
+
+export type OutputPlan = RecordsOutput | FacetOutput;
+
+export interface SearchPlan {
+  readonly kind: 'search';
+  readonly source: string;
+  readonly filter?: FilterPlan;
+  readonly fullText?: FullTextPlan;
+  readonly outputs: readonly OutputPlan[];
+  /** Warnings from validation, passed through to `_warnings`. */
+  readonly warnings: readonly string[];
+}

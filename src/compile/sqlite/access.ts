@@ -1,0 +1,81 @@
+/**
+ * Where a field's values come from in SQL, for the record aliased `s`: one value per
+ * record (`scalar`: a column, an entity column lookup, or a JSON path), or a correlated row
+ * source (`multi`: a link table, or `json_each` over the record document).
+ */
+import type { PlanField } from '../plan.ts';
+import type { SourceLayout } from './layout.ts';
+import { ident, jsonPath, literal } from './sql.ts';
+
+/** The alias of the searched source's table in every statement. */
+export const SOURCE_ALIAS = 's';
+
+export type FieldAccess =
+  | { readonly kind: 'scalar'; readonly expr: string }
+  | {
+      readonly kind: 'multi';
+      /** `FROM` items, e.g. `"pub_orgs" l JOIN "organizations" e ON ...`. */
+      readonly from: string;
+      /** Correlation with the record, e.g. `l."pub" = s."rowid"`. */
+      readonly correlate: string;
+      /** The value expression per row. */
+      readonly value: string;
+    };
+
+/**
+ * @example accessField(layout, { name: 'year', type: 'integer', multi: false })
+ *   // { kind: 'scalar', expr: 's."year"' }
+ * @example accessField(layout, { name: 'research_orgs', subfield: 'id', type: 'entity', multi: true, entity: 'organizations' })
+ *   // { kind: 'multi', from: '"publication_orgs" l', correlate: 'l."record" = s."rowid"', value: 'l."org_id"' }
+ */
+export function accessField(source: SourceLayout, field: PlanField): FieldAccess {
+  const s = SOURCE_ALIAS;
+  const key = `${s}.${ident(source.key)}`;
+  const sub = field.subfield;
+  const link = source.links[field.name];
+  if (link !== undefined) {
+    const value = `l.${ident(link.valueColumn)}`;
+    const correlate =
+      link.discriminator === undefined
+        ? `l.${ident(link.recordColumn)} = ${key}`
+        : `l.${ident(link.recordColumn)} = ${key} AND l.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
+    if (sub === undefined || sub === 'id') return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value };
+    const column = link.entity?.columns[sub];
+    if (link.entity !== undefined && column !== undefined) {
+      return {
+        kind: 'multi',
+        from: `${ident(link.table)} l JOIN ${ident(link.entity.table)} e ON e.${ident(link.entity.idColumn)} = ${value}`,
+        correlate,
+        value: `e.${ident(column)}`,
+      };
+    }
+  }
+  const column = source.columns[sub === undefined ? field.name : `${field.name}.${sub}`];
+  if (column !== undefined && !field.multi) return { kind: 'scalar', expr: `${s}.${ident(column)}` };
+  const entityColumn = source.entityColumns[field.name];
+  if (entityColumn !== undefined && !field.multi) {
+    const idExpr = `${s}.${ident(entityColumn.column)}`;
+    if (sub === undefined || sub === 'id') return { kind: 'scalar', expr: idExpr };
+    const subColumn = entityColumn.entity.columns[sub];
+    if (subColumn !== undefined) {
+      const e = entityColumn.entity;
+      return { kind: 'scalar', expr: `(SELECT e.${ident(subColumn)} FROM ${ident(e.table)} e WHERE e.${ident(e.idColumn)} = ${idExpr})` };
+    }
+  }
+  // From the JSON document: values may be plain (ids, strings) or objects (entities).
+  const doc = `${s}.${ident(source.document)}`;
+  if (field.multi || field.type === 'json') {
+    const value =
+      sub === undefined
+        ? `CASE j.type WHEN 'object' THEN coalesce(json_extract(j.value, '$.id'), j.value) ELSE j.value END`
+        : `CASE j.type WHEN 'object' THEN json_extract(j.value, ${jsonPath(sub)}) ELSE ${sub === 'id' ? 'j.value' : 'NULL'} END`;
+    return { kind: 'multi', from: `json_each(${doc}, ${jsonPath(field.name)}) j`, correlate: '1', value };
+  }
+  if (sub === undefined) return { kind: 'scalar', expr: `json_extract(${doc}, ${jsonPath(field.name)})` };
+  return {
+    kind: 'scalar',
+    expr: `CASE json_type(${doc}, ${jsonPath(field.name)}) WHEN 'object' THEN json_extract(${doc}, ${jsonPath(field.name, sub)}) ELSE ${
+      sub === 'id' ? `json_extract(${doc}, ${jsonPath(field.name)})` : 'NULL'
+    } END`,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * `where` filters → a boolean SQL expression over the record aliased `s`. Every value is a
+ * bound parameter. Predicates are two-valued (a missing value never yields NULL through
+ * `not`), so `where X` and `where not X` always split the source exactly.
+ */
+import type { CompareOp, FilterPlan, PlanField, PlanValue } from '../plan.ts';
+import { accessField, type FieldAccess } from './access.ts';
+import type { SourceLayout } from './layout.ts';
+import { concat, frag, joinSql, type Sql } from './sql.ts';
+
+/**
+ * @example compileFilter(layout, { kind: 'range', field: year, low: 2013, high: 2018 })
+ *   // { text: '(s."year" BETWEEN ? AND ?)', params: [2013, 2018] }
+ * @example compileFilter(layout, { kind: 'compare', field: researchOrgsId, op: '=', value: 'grid.1' })
+ *   // { text: 'EXISTS (SELECT 1 FROM "publication_orgs" l WHERE l."record" = s."rowid" AND l."org_id" = ?)', params: ['grid.1'] }
+ */
+export function compileFilter(source: SourceLayout, filter: FilterPlan): Sql {
+  switch (filter.kind) {
+    case 'and':
+      return concat('(', joinSql(filter.items.map((f) => compileFilter(source, f)), ' AND '), ')');
+    case 'or':
+      return concat('(', joinSql(filter.items.map((f) => compileFilter(source, f)), ' OR '), ')');
+    case 'not':
+      // IS NOT TRUE: a NULL inside (a missing value) counts as "not matching", so NOT keeps it.
+      return concat('((', compileFilter(source, filter.item), ') IS NOT TRUE)');
+    case 'compare':
+      return compare(accessField(source, filter.field), filter.field, filter.op, filter.value);
+    case 'in': {
+      const values = filter.values.map((v) => coerce(filter.field, v));
+      const marks = values.map(() => '?').join(', ');
+      return onValue(accessField(source, filter.field), (v) => frag(`${v} IN (${marks})`, values));
+    }
+    case 'range': {
+      const low = coerce(filter.field, filter.low);
+      const high = coerce(filter.field, filter.high);
+      return onValue(accessField(source, filter.field), (v) => frag(`${v} BETWEEN ? AND ?`, [low, high]));
+    }
+    case 'words': {
+      const words = filter.words;
+      if (words.length === 0) return frag('1');
+      return onValue(accessField(source, filter.field), (v) =>
+        joinSql(
+          words.map((w) => frag(`${v} LIKE ? ESCAPE '\\'`, [`%${escapeLike(w)}%`])),
+          ' AND ',
+        ),
+      );
+    }
+    case 'empty': {
+      const access = accessField(source, filter.field);
+      const test =
+        access.kind === 'scalar'
+          ? frag(`(${access.expr} IS NULL OR ${access.expr} = '')`)
+          : frag(`NOT EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate})`);
+      return filter.empty ? test : concat('NOT ', test);
+    }
+    case 'count': {
+      const access = accessField(source, filter.field);
+      const count =
+        access.kind === 'scalar'
+          ? `(${access.expr} IS NOT NULL AND ${access.expr} != '')`
+          : `(SELECT count(*) FROM ${access.from} WHERE ${access.correlate})`;
+      return frag(`${count} ${sqlOp(filter.op)} ?`, [filter.value]);
+    }
+    default:
+      return assertNeverFilter(filter);
+  }
+}
+
+function compare(access: FieldAccess, field: PlanField, op: CompareOp, raw: PlanValue): Sql {
+  const value = coerce(field, raw);
+  if (op === '!=') {
+    // "does not equal / does not contain": records without the value qualify.
+    if (access.kind === 'scalar') return frag(`(${access.expr} IS NULL OR ${access.expr} != ?)`, [value]);
+    return frag(`NOT EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate} AND ${caseless(field, access.value)} = ?)`, [
+      caselessValue(field, value),
+    ]);
+  }
+  if (op === '=' && field.type === 'json') {
+    return onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)]));
+  }
+  return onValue(access, (v) => frag(`${v} ${sqlOp(op)} ?`, [value]));
+}
+
+/** Applies a per-value test: directly for one value, as EXISTS for several ("contains"). */
+function onValue(access: FieldAccess, test: (value: string) => Sql): Sql {
+  if (access.kind === 'scalar') return concat('(', test(access.expr), ')');
+  return concat(`EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate} AND `, test(access.value), ')');
+}
+
+/** JSON fields (authors, concepts) compare their values without regard to case. */
+function caseless(field: PlanField, expr: string): string {
+  return field.type === 'json' ? `lower(${expr})` : expr;
+}
+
+function caselessValue(field: PlanField, value: PlanValue): PlanValue {
+  return field.type === 'json' && typeof value === 'string' ? value.toLowerCase() : value;
+}
+
+function sqlOp(op: CompareOp): string {
+  return op === '!=' ? '!=' : op;
+}
+
+/** Numbers for numeric fields (`year = "2019"`), strings otherwise; partial dates normalise to the first day. */
+export function coerce(field: PlanField, value: PlanValue): PlanValue {
+  const type = field.subfield !== undefined && field.subfield !== 'id' ? 'string' : field.type;
+  if ((type === 'integer' || type === 'float') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+    return Number(value);
+  }
+  if (type === 'date' && typeof value === 'string') {
+    if (/^\d{4}$/.test(value)) return `${value}-01-01`;
+    if (/^\d{4}-\d{2}$/.test(value)) return `${value}-01`;
+  }
+  if (type === 'string' && typeof value === 'number') return String(value);
+  return value;
+}
+
+function escapeLike(word: string): string {
+  return word.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function assertNeverFilter(value: never): never {
+  throw new Error(`Unhandled filter: ${JSON.stringify(value)}`);
+}

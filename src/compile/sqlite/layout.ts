@@ -1,0 +1,75 @@
+/**
+ * How the records of each source sit in SQLite, as far as the compiler needs it. The
+ * compiler reads fields through this description: a field with a column or a link table
+ * uses it (indexed, fast); any other field is read from the record's JSON document, so
+ * every field the schema allows can be filtered, returned and faceted.
+ */
+
+/** A multi-value (or entity) field kept in its own table, one row per (record, value). */
+export interface LinkLayout {
+  readonly table: string;
+  /** Column holding the record key (the source table's `key`). */
+  readonly recordColumn: string;
+  /** Column holding the value (the entity id for entity fields). */
+  readonly valueColumn: string;
+  /** Entity table to join for sub-field filters (`research_orgs.name`). */
+  readonly entity?: EntityLayout;
+  /** Entity kind for display (`organizations`): a key of `SqliteLayout.entities`. */
+  readonly entityKind?: string;
+  /**
+   * A per-entity count of linked records kept up to date by the store (e.g. researchers
+   * `n_publications`): a facet over the whole source reads it instead of grouping links.
+   */
+  readonly wholeSourceCount?: { readonly table: string; readonly idColumn: string; readonly countColumn: string };
+  /** A shared link table holds several fields: rows of this field have `column = value`. */
+  readonly discriminator?: { readonly column: string; readonly value: string };
+}
+
+export interface EntityLayout {
+  readonly table: string;
+  readonly idColumn: string;
+  /** Entity sub-field → column (`name` → `name`). */
+  readonly columns: Readonly<Record<string, string>>;
+  /** Column with the entity's JSON document (for display fields without a column). */
+  readonly document?: string;
+}
+
+export interface FtsLayout {
+  /** The FTS5 table; its rowid is the source table's `key`. */
+  readonly table: string;
+  /** Search index → FTS5 columns it covers (`null`: all columns). */
+  readonly indexes: Readonly<Record<string, readonly string[] | null>>;
+}
+
+export interface SourceLayout {
+  readonly table: string;
+  /** Integer key column that link tables and the FTS rowid refer to. */
+  readonly key: string;
+  /** Column holding the full record as JSON (the native record shape). */
+  readonly document: string;
+  /** Scalar field → column. */
+  readonly columns: Readonly<Record<string, string>>;
+  /** Multi-value or entity field → link table. */
+  readonly links: Readonly<Record<string, LinkLayout>>;
+  /** Entity fields with one value (`journal`) kept as an id column, with the entity table. */
+  readonly entityColumns: Readonly<Record<string, { readonly column: string; readonly entity: EntityLayout; readonly entityKind: string }>>;
+  readonly fts?: FtsLayout;
+  /** The default order without full text, as columns (most significant first). */
+  readonly defaultOrder: ReadonlyArray<{ readonly column: string; readonly direction: 'asc' | 'desc' }>;
+}
+
+/** How to show an entity in a facet row or a returned record: output key → column. */
+export interface EntityDisplay {
+  readonly table: string;
+  readonly idColumn: string;
+  /** Output key → column of `table`. */
+  readonly columns: Readonly<Record<string, string>>;
+  /** Output keys read from the entity's JSON document column instead. */
+  readonly documentFields?: { readonly column: string; readonly keys: readonly string[] };
+}
+
+export interface SqliteLayout {
+  readonly sources: Readonly<Record<string, SourceLayout>>;
+  /** Entity kind (`organizations`, `categories`, ...) → how to display it. */
+  readonly entities: Readonly<Record<string, EntityDisplay>>;
+}

@@ -1,0 +1,153 @@
+/**
+ * A page of the searched source's records: ordering, paging, and which columns to read.
+ * Fields with a column are selected as columns; entity fields kept in link tables are
+ * filled by one follow-up statement per field for the whole page (`hydrate`); everything
+ * else comes from the record's JSON document.
+ */
+import type { OrderPlan, RecordsOutput } from '../plan.ts';
+import { accessField, SOURCE_ALIAS } from './access.ts';
+import type { Fts5Match } from './fts5.ts';
+import type { SqliteLayout, SourceLayout } from './layout.ts';
+import { concat, frag, ident, literal, type Sql } from './sql.ts';
+
+/** Reads one entity field for a page of records: append `(?, ?, ...)` of record keys. */
+export interface HydrateStep {
+  readonly field: string;
+  /** Ends in `IN `; the engine appends the placeholder list and binds the page's keys. */
+  readonly sqlPrefix: string;
+  /** Prefix params (the link discriminator is a literal, so none today). */
+  readonly params: readonly (string | number)[];
+  /** True when the field is a list; false for one entity (`journal`). */
+  readonly multi: boolean;
+  /** Entity kind whose display fields the rows carry (`organizations`). */
+  readonly entity?: string;
+}
+
+export interface CompiledRecords {
+  readonly kind: 'records';
+  readonly output: RecordsOutput;
+  /** Columns `__key`, `__doc` and one per column-backed field (named as the field). */
+  readonly page: Sql;
+  readonly hydrate: readonly HydrateStep[];
+}
+
+const s = SOURCE_ALIAS;
+
+/**
+ * @example
+ * SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title"
+ *   FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."pk" DESC LIMIT ? OFFSET ?
+ */
+export function compileRecords(
+  layout: SqliteLayout,
+  source: SourceLayout,
+  output: RecordsOutput,
+  where: Sql,
+  match: Fts5Match | undefined,
+): CompiledRecords {
+  const selects = [`${s}.${ident(source.key)} AS __key`, `${s}.${ident(source.document)} AS __doc`];
+  const hydrate: HydrateStep[] = [];
+  for (const field of output.fields) {
+    const column = source.columns[field];
+    if (column !== undefined) {
+      selects.push(`${s}.${ident(column)} AS ${ident(field)}`);
+      continue;
+    }
+    const step = hydrateStep(layout, source, field);
+    if (step !== undefined) hydrate.push(step);
+  }
+  const relevance = output.order.by === 'relevance' && match?.kind === 'match' && source.fts !== undefined;
+  let from: Sql;
+  let fullWhere = where;
+  if (relevance && source.fts !== undefined && match?.kind === 'match') {
+    // Join the FTS table so bm25 can rank; the MATCH moves from the restriction into the join.
+    const f = ident(source.fts.table);
+    from = frag(`${f} JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = ${f}.rowid`);
+    fullWhere = concat(`${f} MATCH ? AND `, where);
+    fullWhere = { text: fullWhere.text, params: [match.match, ...where.params] };
+  } else {
+    from = frag(`${ident(source.table)} ${s}`);
+  }
+  const order = orderBy(source, output.order, relevance);
+  const page = concat(
+    `SELECT ${selects.join(', ')} FROM `,
+    from,
+    ' WHERE ',
+    fullWhere,
+    ` ORDER BY ${order} LIMIT ? OFFSET ?`,
+  );
+  return { kind: 'records', output, page: { text: page.text, params: [...page.params, output.limit, output.skip] }, hydrate };
+}
+
+function orderBy(source: SourceLayout, order: OrderPlan, relevance: boolean): string {
+  const key = `${s}.${ident(source.key)}`;
+  switch (order.by) {
+    case 'relevance':
+      if (relevance && source.fts !== undefined) return `bm25(${ident(source.fts.table)}), ${key}`;
+      return defaultOrder(source);
+    case 'default':
+      return defaultOrder(source);
+    case 'field': {
+      const access = accessField(source, { name: order.field, type: 'string', multi: false });
+      if (access.kind !== 'scalar') throw new Error(`cannot sort by multi-value field ${order.field}`);
+      const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
+      // SQLite sorts NULL lowest: last when descending already, pushed last when ascending.
+      return `${access.expr} ${dir}${order.direction === 'asc' ? ' NULLS LAST' : ''}, ${key} ${dir}`;
+    }
+  }
+}
+
+function defaultOrder(source: SourceLayout): string {
+  const key = `${s}.${ident(source.key)}`;
+  const parts = source.defaultOrder.map((o) => `${s}.${ident(o.column)} ${o.direction === 'asc' ? 'ASC' : 'DESC'}`);
+  const last = source.defaultOrder[0]?.direction === 'asc' ? 'ASC' : 'DESC';
+  return [...parts, `${key} ${last}`].join(', ');
+}
+
+/** Link-table entity fields and single entity columns are read per page, with display fields. */
+function hydrateStep(layout: SqliteLayout, source: SourceLayout, field: string): HydrateStep | undefined {
+  const link = source.links[field];
+  if (link !== undefined) {
+    const l = 'l';
+    const disc = link.discriminator === undefined ? '' : ` AND ${l}.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
+    const entityKind = link.entityKind;
+    const display = entityKind === undefined ? undefined : layout.entities[entityKind];
+    if (entityKind === undefined || display === undefined) {
+      return {
+        field,
+        multi: true,
+        params: [],
+        sqlPrefix: `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id FROM ${ident(link.table)} ${l} WHERE 1${disc} AND ${l}.${ident(link.recordColumn)} IN `,
+      };
+    }
+    const cols = Object.entries(display.columns).map(([out, col]) => `e.${ident(col)} AS ${ident(out)}`);
+    const doc = display.documentFields === undefined ? '' : `, e.${ident(display.documentFields.column)} AS __edoc`;
+    return {
+      field,
+      multi: true,
+      params: [],
+      entity: entityKind,
+      sqlPrefix:
+        `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}${doc}` +
+        ` FROM ${ident(link.table)} ${l} LEFT JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${l}.${ident(link.valueColumn)}` +
+        ` WHERE 1${disc} AND ${l}.${ident(link.recordColumn)} IN `,
+    };
+  }
+  const single = source.entityColumns[field];
+  if (single !== undefined) {
+    const display = layout.entities[single.entityKind];
+    if (display === undefined) return undefined;
+    const cols = Object.entries(display.columns).map(([out, col]) => `e.${ident(col)} AS ${ident(out)}`);
+    return {
+      field,
+      multi: false,
+      params: [],
+      entity: single.entityKind,
+      sqlPrefix:
+        `SELECT ${s}.${ident(source.key)} AS __key, e.${ident(display.idColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
+        ` FROM ${ident(source.table)} ${s} JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${s}.${ident(single.column)}` +
+        ` WHERE ${s}.${ident(source.key)} IN `,
+    };
+  }
+  return undefined;
+}

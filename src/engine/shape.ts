@@ -1,0 +1,95 @@
+/**
+ * Puts executed rows into the protocol's result shape (spec/dsl.md §5, protocol.md §3):
+ * one key per return (or a group object for `return in "g"`), `_stats` with the searched
+ * source's `total_count` (and `limit`/`offset` when the query gave them), `_warnings` when
+ * there are any.
+ */
+import type { FacetOutput, RecordsOutput, SearchPlan } from '../compile/plan.ts';
+import type { QueryResult } from './types.ts';
+
+export type Row = Readonly<Record<string, unknown>>;
+
+export interface ExecutedRecords {
+  readonly output: RecordsOutput;
+  /** One object per record, holding at least the requested fields (missing ones absent). */
+  readonly records: readonly Row[];
+}
+
+export interface ExecutedFacet {
+  readonly output: FacetOutput;
+  /** `{id, count, ...display fields, ...indicators}`, already ordered and limited. */
+  readonly rows: readonly Row[];
+}
+
+export interface ExecutedSearch {
+  readonly plan: SearchPlan;
+  readonly totalCount: number;
+  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet>;
+  /** Warnings found while executing (e.g. a wildcard expansion was capped). */
+  readonly warnings?: readonly string[];
+}
+
+/**
+ * @example shapeResult({ plan, totalCount: 2, results: [{ output: yearFacet, rows: [{ id: 2020, count: 2 }] }] })
+ *   // { year: [{ id: 2020, count: 2 }], _stats: { total_count: 2 } }
+ */
+export function shapeResult(executed: ExecutedSearch): QueryResult {
+  const result: Record<string, unknown> = {};
+  let paging: RecordsOutput | undefined;
+  for (const item of executed.results) {
+    const value = 'records' in item ? shapeRecords(item) : item.rows.map((r) => ({ ...r }));
+    const { key, group } = item.output;
+    if (group === undefined) {
+      result[key] = value;
+    } else {
+      const bucket = (result[group] ??= {}) as Record<string, unknown>;
+      bucket[key] = value;
+    }
+    if ('records' in item && item.output.pagingGiven && paging === undefined) paging = item.output;
+  }
+  const stats: Record<string, number> = { total_count: executed.totalCount };
+  if (paging !== undefined) {
+    stats.limit = paging.limit;
+    stats.offset = paging.skip;
+  }
+  result._stats = stats;
+  const warnings = [...executed.plan.warnings, ...(executed.warnings ?? [])];
+  if (warnings.length > 0) result._warnings = warnings;
+  return result;
+}
+
+function shapeRecords({ output, records }: ExecutedRecords): Row[] {
+  const picked = records.map((record) => pick(record, output.fields));
+  if (output.unnest === undefined) return picked;
+  const field = output.unnest;
+  return picked.flatMap((record) => unnestRecord(record, field));
+}
+
+function pick(record: Row, fields: readonly string[]): Row {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = record[f];
+    if (v !== undefined && v !== null) out[f] = v;
+  }
+  return out;
+}
+
+/**
+ * One row per value of `field`, the value's keys written as `field.key` (scalar values as
+ * `field`); a record without values keeps one row without them. `limit` counted records,
+ * so a page may hold more rows than `limit`.
+ */
+export function unnestRecord(record: Row, field: string): Row[] {
+  const { [field]: values, ...rest } = record;
+  const list = Array.isArray(values) ? (values as unknown[]) : values === undefined ? [] : [values];
+  if (list.length === 0) return [rest];
+  return list.map((value) => {
+    const row: Record<string, unknown> = { ...rest };
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) row[`${field}.${k}`] = v;
+    } else {
+      row[field] = value;
+    }
+    return row;
+  });
+}
