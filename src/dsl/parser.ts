@@ -425,10 +425,10 @@ export class Parser {
       } else if (word === 'aggregate') {
         if (aggregate) duplicate();
         this.next();
-        aggregate = [this.parseName("an indicator name after 'aggregate'")];
+        aggregate = [this.parseName("an indicator name after 'aggregate'", RETURN_RESERVED)];
         while (this.atPunct(',')) {
           this.next();
-          aggregate.push(this.parseName("an indicator name after ','"));
+          aggregate.push(this.parseName("an indicator name after ','", RETURN_RESERVED));
         }
       } else if (word === 'sort') {
         if (sort) duplicate();

@@ -47,9 +47,17 @@ export function print(query: Query): string {
 /** A string literal that reads back as `value`. */
 export function printString(value: StringValue): string {
   if (value.triple) return `"""${value.value}"""`;
+  // A backslash is doubled only where the lexer would otherwise read it as an escape
+  // (before `"` or `\\`, or at the end), so full-text escapes such as `\\(` print as written.
+  const text = value.value;
   let out = '"';
-  for (const ch of value.value) {
-    out += ch === '"' ? '\\"' : ch === '\\' ? '\\\\' : ch;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') {
+      const next = text[i + 1];
+      out += next === undefined || next === '"' || next === '\\' ? '\\\\' : '\\';
+    } else out += ch;
   }
   return `${out}"`;
 }
@@ -201,7 +209,8 @@ export function printFullText(node: FullTextNode): string {
     case 'TextAnd':
       return node.operands.map((o) => (o.kind === 'TextAnd' || o.kind === 'TextOr' ? `(${printFullText(o)})` : printFullText(o))).join(' AND ');
     case 'TextOr':
-      return node.operands.map((o) => (o.kind === 'TextAnd' || o.kind === 'TextOr' ? `(${printFullText(o)})` : printFullText(o))).join(' OR ');
+      // AND binds tighter than OR, so only an OR inside an OR needs parentheses.
+      return node.operands.map((o) => (o.kind === 'TextOr' ? `(${printFullText(o)})` : printFullText(o))).join(' OR ');
     case 'TextNot':
       return `NOT ${printUnaryOperand(node.operand)}`;
     case 'TextRequired':
