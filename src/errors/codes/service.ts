@@ -1,4 +1,134 @@
 import type { CodeTable } from '../code-table.ts';
 
-/** Error codes raised by `src/service`-area modules. Codes are never renamed or reused once published. */
-export const SERVICE_CODES = {} as const satisfies CodeTable;
+/**
+ * Error codes raised by the service: HTTP, accounts, keys, tokens, rate limits, versions,
+ * configuration. Codes are never renamed or reused once published. Authentication messages
+ * never name which part of a credential was wrong and never repeat it.
+ */
+export const SERVICE_CODES = {
+  SERVICE_CONFIG_INVALID: {
+    category: 'input',
+    message: 'The configuration is not valid: {detail}.',
+    fix: 'Correct the named setting in the configuration file or the QUARRY_* environment variable (docs/operations.md lists them all), then start again.',
+  },
+  SERVICE_AUTH_HEADER_MISSING: {
+    category: 'authentication',
+    message: "The request has no 'Authorization: {scheme} <token>' header. Get a token at {loginPath} and send it with that scheme.",
+    fix: 'Obtain a token from the authentication endpoint of the family you use and send it in the Authorization header with the scheme word shown.',
+  },
+  SERVICE_API_KEY_MISSING: {
+    category: 'authentication',
+    message: 'The api_key query parameter is missing. Request {path}?api_key=<your API key>.',
+    fix: 'Pass your API key as the api_key query parameter; keys are generated in the account section of the web application or with `quarry keys create`.',
+  },
+  SERVICE_CREDENTIALS_MISSING: {
+    category: 'authentication',
+    message: 'No credentials were sent. Send a JSON body with "key", or with "username" and "password".',
+    fix: 'POST a JSON body such as {"key": "<your API key>"} to the authentication endpoint.',
+  },
+  SERVICE_CREDENTIALS_INVALID: {
+    category: 'authentication',
+    message: 'The credentials are not valid.',
+    fix: 'Check the API key (or the username and password) you configured; generate a new key if the old one was revoked.',
+  },
+  SERVICE_TOKEN_INVALID: {
+    category: 'token',
+    message: 'The token is not valid. Log in again at {loginPath} and retry with the new token.',
+    fix: 'Obtain a fresh token from the authentication endpoint; tokens are only valid on the family that issued them.',
+  },
+  SERVICE_TOKEN_EXPIRED: {
+    category: 'token',
+    message: 'The token has expired. Log in again at {loginPath} and retry with the new token.',
+    fix: 'Tokens live for a limited time (2 hours by default); obtain a new one from the authentication endpoint when a query answers 403.',
+  },
+  SERVICE_TOKEN_REVOKED: {
+    category: 'token',
+    message: 'The token is no longer valid because the API key it was issued for has been revoked. Log in again at {loginPath} with a current key.',
+    fix: 'Generate a new API key (or use another of your keys) and obtain a new token with it.',
+  },
+  SERVICE_ACCOUNT_PENDING: {
+    category: 'permission',
+    message: 'Your account is pending activation; contact the administrator at {contact}.',
+    fix: 'An administrator activates accounts (`quarry accounts activate EMAIL`); ask them to do so.',
+  },
+  SERVICE_ACCOUNT_SUSPENDED: {
+    category: 'permission',
+    message: 'Your account is suspended; contact the administrator at {contact}.',
+    fix: 'An administrator can reactivate the account (`quarry accounts activate EMAIL`).',
+  },
+  SERVICE_ACCOUNT_CLOSED: {
+    category: 'permission',
+    message: 'Your account is closed; contact the administrator at {contact} if you need access again.',
+    fix: 'Closed accounts cannot be reopened; the administrator can create a new account.',
+  },
+  SERVICE_FAMILY_NOT_SUBSCRIBED: {
+    category: 'permission',
+    message: "Your subscription does not include the {family} API family; contact the administrator at {contact} to extend it.",
+    fix: 'The administrator extends a subscription with `quarry accounts subscribe EMAIL --families auth,token`.',
+  },
+  SERVICE_RATE_LIMITED: {
+    category: 'rate_limit',
+    message: 'Too many requests: at most {limit} per {windowSeconds} seconds {scope}. Retry after {retryAfter} seconds.',
+    fix: 'Wait for the number of seconds in the Retry-After header, then retry; spread requests out or ask the administrator for a higher limit.',
+  },
+  SERVICE_VERSION_REMOVED: {
+    category: 'gone',
+    message: 'DSL version {version} was removed on {removedOn}. Send your queries to {replacement} instead.',
+    fix: 'Point the client at the named endpoint; the migration notes list the few fields that changed.',
+  },
+  SERVICE_QUERY_EMPTY: {
+    category: 'input',
+    message: 'The request body is empty. Send the query text as the body, for example: search publications return publications',
+    fix: 'POST the DSL text as the raw request body (any Content-Type), or a JSON body {"query": "..."}.',
+  },
+  SERVICE_QUERY_TOO_LARGE: {
+    category: 'budget',
+    message: 'The query text is {size} bytes long; at most {max} bytes are accepted.',
+    fix: 'Shorten the query, for example by splitting long identifier lists over several queries.',
+  },
+  SERVICE_QUERY_TIMEOUT: {
+    category: 'timeout',
+    message: 'The query took longer than {seconds} seconds and was cancelled. Narrow it with filters (a year range, a source-specific where clause) or return fewer records.',
+    fix: 'Add filters or lower the limit; the operator can raise the time limit (query.timeoutMs).',
+  },
+  SERVICE_BAD_REQUEST: {
+    category: 'input',
+    message: 'The request could not be read: {detail}.',
+    fix: 'Check the request against the protocol description in /docs.',
+  },
+  SERVICE_ROUTE_NOT_FOUND: {
+    category: 'not_found',
+    message: 'There is no {method} {path} here. The API is described at /docs.',
+    fix: 'Check the path and method; /docs lists every endpoint.',
+  },
+  SERVICE_UNAVAILABLE: {
+    category: 'unavailable',
+    message: 'The service cannot answer right now: {reason}. Retry in a moment.',
+    fix: 'Retry later; the operator should check that the database file is reachable and the service is not shutting down.',
+  },
+  SERVICE_ACCOUNT_NOT_FOUND: {
+    category: 'not_found',
+    message: "There is no account '{account}'.",
+    fix: 'Check the e-mail address; `quarry accounts list` shows every account.',
+  },
+  SERVICE_ACCOUNT_EXISTS: {
+    category: 'conflict',
+    message: "An account with the {field} '{value}' already exists.",
+    fix: 'Use another e-mail address or username, or manage the existing account.',
+  },
+  SERVICE_ACCOUNT_STATE_CHANGE: {
+    category: 'conflict',
+    message: "An account that is {state} cannot be {target}.",
+    fix: 'Accounts move pending → active ⇄ suspended → closed; closed accounts stay closed.',
+  },
+  SERVICE_KEY_NOT_FOUND: {
+    category: 'not_found',
+    message: "There is no API key '{key}' for this account.",
+    fix: 'List the keys with `quarry keys list --account EMAIL` and use the id or name shown there.',
+  },
+  SERVICE_INVALID_ACCOUNT_INPUT: {
+    category: 'input',
+    message: 'Invalid {field}: {detail}.',
+    fix: 'Correct the value as described and try again.',
+  },
+} as const satisfies CodeTable;

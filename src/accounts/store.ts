@@ -1,0 +1,363 @@
+import Database from 'better-sqlite3';
+import type { Database as Db } from 'better-sqlite3';
+import { migrate, type Migration } from '../store/sqlite/migrate.ts';
+import type { AccountState, Family } from './types.ts';
+
+/**
+ * Persistence for accounts, API keys, tokens, web sessions, usage counters and service
+ * settings. The interface is asynchronous so a networked back end can implement it; the
+ * SQLite implementation below keeps these tables (migration set 'accounts') in the same
+ * file as the records, on a read-write connection owned by the main thread.
+ * All times are milliseconds since the epoch.
+ */
+export interface AccountStore {
+  insertAccount(row: NewAccountRow): Promise<number>;
+  accountById(id: number): Promise<AccountRow | undefined>;
+  accountByEmail(email: string): Promise<AccountRow | undefined>;
+  accountByUsername(username: string): Promise<AccountRow | undefined>;
+  listAccounts(): Promise<AccountRow[]>;
+  updateAccount(id: number, patch: AccountPatch): Promise<void>;
+
+  insertKey(row: NewKeyRow): Promise<number>;
+  keyByHash(hash: string): Promise<KeyRow | undefined>;
+  keysOf(accountId: number): Promise<KeyRow[]>;
+  revokeKey(id: number, at: number): Promise<void>;
+  touchKey(id: number, at: number): Promise<void>;
+
+  insertToken(row: TokenRow): Promise<void>;
+  /** The token with the state of its account and key, in one indexed lookup. */
+  tokenById(id: string): Promise<TokenView | undefined>;
+  deleteTokensExpiredBefore(at: number): Promise<number>;
+
+  insertSession(row: SessionRow): Promise<void>;
+  sessionById(id: string): Promise<SessionRow | undefined>;
+  deleteSession(id: string): Promise<void>;
+
+  addUsage(accountId: number, day: string, requests: number, rejections: number): Promise<void>;
+  usageOf(accountId: number, fromDay: string): Promise<UsageRow[]>;
+
+  setting(name: string): Promise<string | undefined>;
+  /** Stores a setting unless one exists; returns the value that is stored afterwards. */
+  settingOrInsert(name: string, value: string): Promise<string>;
+
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface NewAccountRow {
+  readonly email: string;
+  readonly name: string | null;
+  readonly username: string | null;
+  readonly passwordHash: string | null;
+  readonly state: AccountState;
+  /** JSON array of families. */
+  readonly families: string;
+  /** JSON array of sources, or null for all. */
+  readonly sources: string | null;
+  /** JSON object of limit overrides. */
+  readonly limits: string;
+  readonly createdAt: number;
+}
+
+export interface AccountRow extends NewAccountRow {
+  readonly id: number;
+  readonly stateChangedAt: number;
+}
+
+export type AccountPatch = Partial<Pick<AccountRow, 'name' | 'username' | 'passwordHash' | 'state' | 'stateChangedAt' | 'families' | 'sources' | 'limits'>>;
+
+export interface NewKeyRow {
+  readonly accountId: number;
+  readonly name: string;
+  readonly keyHash: string;
+  readonly prefix: string;
+  readonly createdAt: number;
+}
+
+export interface KeyRow extends NewKeyRow {
+  readonly id: number;
+  readonly lastUsedAt: number | null;
+  readonly revokedAt: number | null;
+}
+
+export interface TokenRow {
+  /** SHA-256 of an opaque token, or the `jti` of a JWT. */
+  readonly id: string;
+  readonly kind: 'opaque' | 'jwt';
+  readonly accountId: number;
+  readonly keyId: number | null;
+  readonly family: Family;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+export interface TokenView extends TokenRow {
+  readonly accountState: AccountState;
+  readonly keyRevokedAt: number | null;
+}
+
+export interface SessionRow {
+  /** SHA-256 of the session secret held in the browser's cookie. */
+  readonly id: string;
+  readonly accountId: number;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface UsageRow {
+  readonly day: string;
+  readonly requests: number;
+  readonly rejections: number;
+}
+
+export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, api keys, tokens, sessions, usage, settings',
+    up: `
+      CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        name TEXT,
+        username TEXT UNIQUE COLLATE NOCASE,
+        password_hash TEXT,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'active', 'suspended', 'closed')),
+        families TEXT NOT NULL,
+        sources TEXT,
+        limits TEXT NOT NULL DEFAULT '{}',
+        created_at INTEGER NOT NULL,
+        state_changed_at INTEGER NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        name TEXT NOT NULL,
+        key_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX api_keys_account ON api_keys (account_id);
+      CREATE TABLE tokens (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('opaque', 'jwt')),
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        key_id INTEGER REFERENCES api_keys (id),
+        family TEXT NOT NULL,
+        issued_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX tokens_expiry ON tokens (expires_at);
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE account_usage (
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        day TEXT NOT NULL,
+        requests INTEGER NOT NULL DEFAULT 0,
+        rejections INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (account_id, day)
+      ) WITHOUT ROWID;
+      CREATE TABLE service_settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+const ACCOUNT_COLUMNS = `id, email, name, username, password_hash AS passwordHash, state, families, sources, limits,
+  created_at AS createdAt, state_changed_at AS stateChangedAt`;
+const KEY_COLUMNS = `id, account_id AS accountId, name, key_hash AS keyHash, prefix, created_at AS createdAt,
+  last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
+
+const PATCH_COLUMNS: Record<keyof AccountPatch, string> = {
+  name: 'name',
+  username: 'username',
+  passwordHash: 'password_hash',
+  state: 'state',
+  stateChangedAt: 'state_changed_at',
+  families: 'families',
+  sources: 'sources',
+  limits: 'limits',
+};
+
+/**
+ * Opens (creating if needed) the account tables in a SQLite file and applies the
+ * 'accounts' migrations. `':memory:'` works for tests.
+ *
+ * @example const store = openSqliteAccountStore('./data/quarry.db');
+ */
+export function openSqliteAccountStore(dbPath: string): AccountStore {
+  const db = new Database(dbPath);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db, 'accounts', ACCOUNT_MIGRATIONS);
+  return new SqliteAccountStore(db);
+}
+
+class SqliteAccountStore implements AccountStore {
+  readonly #db: Db;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Prepared statements are cached: token look-ups run on every query request. */
+  #prepare(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  insertAccount(row: NewAccountRow): Promise<number> {
+    const result = this.#prepare(
+      `INSERT INTO accounts (email, name, username, password_hash, state, families, sources, limits, created_at, state_changed_at)
+       VALUES (@email, @name, @username, @passwordHash, @state, @families, @sources, @limits, @createdAt, @createdAt)`,
+    ).run(row);
+    return Promise.resolve(Number(result.lastInsertRowid));
+  }
+
+  accountById(id: number): Promise<AccountRow | undefined> {
+    return Promise.resolve(this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`).get(id) as AccountRow | undefined);
+  }
+
+  accountByEmail(email: string): Promise<AccountRow | undefined> {
+    return Promise.resolve(this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = ?`).get(email) as AccountRow | undefined);
+  }
+
+  accountByUsername(username: string): Promise<AccountRow | undefined> {
+    return Promise.resolve(
+      this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE username = ?`).get(username) as AccountRow | undefined,
+    );
+  }
+
+  listAccounts(): Promise<AccountRow[]> {
+    return Promise.resolve(this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY id`).all() as AccountRow[]);
+  }
+
+  updateAccount(id: number, patch: AccountPatch): Promise<void> {
+    const keys = (Object.keys(patch) as Array<keyof AccountPatch>).filter((k) => patch[k] !== undefined);
+    if (keys.length === 0) return Promise.resolve();
+    const assignments = keys.map((k) => `${PATCH_COLUMNS[k]} = @${k}`).join(', ');
+    this.#prepare(`UPDATE accounts SET ${assignments} WHERE id = @id`).run({ ...patch, id });
+    return Promise.resolve();
+  }
+
+  insertKey(row: NewKeyRow): Promise<number> {
+    const result = this.#prepare(
+      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at) VALUES (@accountId, @name, @keyHash, @prefix, @createdAt)`,
+    ).run(row);
+    return Promise.resolve(Number(result.lastInsertRowid));
+  }
+
+  keyByHash(hash: string): Promise<KeyRow | undefined> {
+    return Promise.resolve(this.#prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`).get(hash) as KeyRow | undefined);
+  }
+
+  keysOf(accountId: number): Promise<KeyRow[]> {
+    return Promise.resolve(this.#prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY id`).all(accountId) as KeyRow[]);
+  }
+
+  revokeKey(id: number, at: number): Promise<void> {
+    this.#prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+    return Promise.resolve();
+  }
+
+  touchKey(id: number, at: number): Promise<void> {
+    this.#prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+    return Promise.resolve();
+  }
+
+  insertToken(row: TokenRow): Promise<void> {
+    this.#prepare(
+      `INSERT INTO tokens (id, kind, account_id, key_id, family, issued_at, expires_at)
+       VALUES (@id, @kind, @accountId, @keyId, @family, @issuedAt, @expiresAt)`,
+    ).run(row);
+    return Promise.resolve();
+  }
+
+  tokenById(id: string): Promise<TokenView | undefined> {
+    return Promise.resolve(
+      this.#prepare(
+        `SELECT t.id, t.kind, t.account_id AS accountId, t.key_id AS keyId, t.family, t.issued_at AS issuedAt,
+                t.expires_at AS expiresAt, a.state AS accountState, k.revoked_at AS keyRevokedAt
+         FROM tokens t JOIN accounts a ON a.id = t.account_id LEFT JOIN api_keys k ON k.id = t.key_id
+         WHERE t.id = ?`,
+      ).get(id) as TokenView | undefined,
+    );
+  }
+
+  deleteTokensExpiredBefore(at: number): Promise<number> {
+    return Promise.resolve(this.#prepare('DELETE FROM tokens WHERE expires_at < ?').run(at).changes);
+  }
+
+  insertSession(row: SessionRow): Promise<void> {
+    this.#prepare('INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES (@id, @accountId, @createdAt, @expiresAt)').run(row);
+    return Promise.resolve();
+  }
+
+  sessionById(id: string): Promise<SessionRow | undefined> {
+    return Promise.resolve(
+      this.#prepare('SELECT id, account_id AS accountId, created_at AS createdAt, expires_at AS expiresAt FROM sessions WHERE id = ?').get(
+        id,
+      ) as SessionRow | undefined,
+    );
+  }
+
+  deleteSession(id: string): Promise<void> {
+    this.#prepare('DELETE FROM sessions WHERE id = ?').run(id);
+    return Promise.resolve();
+  }
+
+  addUsage(accountId: number, day: string, requests: number, rejections: number): Promise<void> {
+    this.#prepare(
+      `INSERT INTO account_usage (account_id, day, requests, rejections) VALUES (?, ?, ?, ?)
+       ON CONFLICT (account_id, day) DO UPDATE SET requests = requests + excluded.requests, rejections = rejections + excluded.rejections`,
+    ).run(accountId, day, requests, rejections);
+    return Promise.resolve();
+  }
+
+  usageOf(accountId: number, fromDay: string): Promise<UsageRow[]> {
+    return Promise.resolve(
+      this.#prepare('SELECT day, requests, rejections FROM account_usage WHERE account_id = ? AND day >= ? ORDER BY day').all(
+        accountId,
+        fromDay,
+      ) as UsageRow[],
+    );
+  }
+
+  setting(name: string): Promise<string | undefined> {
+    const row = this.#prepare('SELECT value FROM service_settings WHERE name = ?').get(name) as { value: string } | undefined;
+    return Promise.resolve(row?.value);
+  }
+
+  settingOrInsert(name: string, value: string): Promise<string> {
+    this.#prepare('INSERT INTO service_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, value);
+    return this.setting(name).then((stored) => stored ?? value);
+  }
+
+  ping(): Promise<boolean> {
+    try {
+      this.#prepare('SELECT 1').get();
+      return Promise.resolve(true);
+    } catch {
+      return Promise.resolve(false);
+    }
+  }
+
+  close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+    return Promise.resolve();
+  }
+}

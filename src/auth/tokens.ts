@@ -1,0 +1,135 @@
+import type { AccountService } from '../accounts/service.ts';
+import type { Account, Family } from '../accounts/types.ts';
+import { QuarryError, type ErrorCode } from '../errors/index.ts';
+import type { Clock } from './clock.ts';
+import { signJwt, verifyJwt } from './jwt.ts';
+import type { Principal } from './principal.ts';
+import { hashSecret, randomSecret } from './secrets.ts';
+
+/** Credentials as the auth-path sends them; empty strings count as absent. */
+export interface LoginCredentials {
+  readonly key?: string | undefined;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+}
+
+export interface TokenServiceOptions {
+  readonly accounts: AccountService;
+  readonly clock: Clock;
+  readonly jwtSecret: Uint8Array;
+  /** Token lifetime per family, in seconds. */
+  readonly lifetimeSeconds: Readonly<Record<Family, number>>;
+  /** Who to contact about an account, for 403 messages ("admin@example.org"). */
+  readonly contact: string;
+}
+
+/** Where each family logs in, for the "log in again" messages. */
+export const LOGIN_PATHS: Readonly<Record<Family, string>> = { token: 'GET /v3/token?api_key=...', auth: 'POST /api/auth' };
+
+/**
+ * Exchanges credentials for tokens and tokens for principals. Token-path tokens are opaque
+ * (256 random bits; only their SHA-256 is stored); auth-path tokens are JWTs whose `jti` is
+ * stored. Either way each check looks the token up, so revoking a key or suspending an
+ * account takes effect on the next request.
+ */
+export class TokenService {
+  readonly #o: TokenServiceOptions;
+
+  constructor(options: TokenServiceOptions) {
+    this.#o = options;
+  }
+
+  /** `GET /v2|v3/token`: an API key for an opaque token. */
+  async issueOpaque(apiKey: string | undefined): Promise<string> {
+    const { account, keyId } = await this.#login({ key: apiKey }, 'token');
+    const token = randomSecret(32);
+    await this.#record(hashSecret(token), 'opaque', account, keyId, 'token');
+    return token;
+  }
+
+  /** `POST /api/auth`: a key (preferred) or username and password for a JWT. */
+  async issueJwt(credentials: LoginCredentials): Promise<string> {
+    const { account, keyId } = await this.#login(credentials, 'auth');
+    const jti = randomSecret(16);
+    const { issuedAt, expiresAt } = await this.#record(jti, 'jwt', account, keyId, 'auth');
+    return signJwt(this.#o.jwtSecret, { sub: String(account.id), jti, iat: Math.floor(issuedAt / 1000), exp: Math.floor(expiresAt / 1000) });
+  }
+
+  /** The principal behind an opaque token, or a token/permission error (HTTP 403). */
+  async verifyOpaque(presented: string): Promise<Principal> {
+    return this.#check(hashSecret(presented.trim()), 'token');
+  }
+
+  /** The principal behind a JWT, or a token/permission error (HTTP 403). */
+  async verifyJwt(presented: string): Promise<Principal> {
+    const check = await verifyJwt(this.#o.jwtSecret, presented.trim(), this.#o.clock.now());
+    if (!check.ok) {
+      throw QuarryError.of(check.reason === 'expired' ? 'SERVICE_TOKEN_EXPIRED' : 'SERVICE_TOKEN_INVALID', { params: { loginPath: LOGIN_PATHS.auth } });
+    }
+    return this.#check(check.claims.jti, 'auth');
+  }
+
+  /** Removes token records that expired more than a day ago. */
+  async purgeExpired(): Promise<number> {
+    return this.#o.accounts.store.deleteTokensExpiredBefore(this.#o.clock.now() - 24 * 3600 * 1000);
+  }
+
+  async #login(credentials: LoginCredentials, family: Family): Promise<{ account: Account; keyId: number | null }> {
+    const key = present(credentials.key);
+    const username = present(credentials.username);
+    const password = present(credentials.password);
+    let found: { account: Account; keyId: number | null } | undefined;
+    if (key !== undefined) {
+      const resolved = await this.#o.accounts.resolveKey(key);
+      if (resolved) found = { account: resolved.account, keyId: resolved.key.id };
+    } else if (username !== undefined && password !== undefined) {
+      const account = await this.#o.accounts.verifyPassword(username, password);
+      if (account) found = { account, keyId: null };
+    } else {
+      throw QuarryError.of(family === 'token' ? 'SERVICE_API_KEY_MISSING' : 'SERVICE_CREDENTIALS_MISSING', { params: { path: '/v3/token' } });
+    }
+    if (!found) throw QuarryError.of('SERVICE_CREDENTIALS_INVALID');
+    this.#requireStanding(found.account.state, found.account.subscription.families, family);
+    return found;
+  }
+
+  async #record(id: string, kind: 'opaque' | 'jwt', account: Account, keyId: number | null, family: Family) {
+    const issuedAt = this.#o.clock.now();
+    const expiresAt = issuedAt + this.#o.lifetimeSeconds[family] * 1000;
+    await this.#o.accounts.store.insertToken({ id, kind, accountId: account.id, keyId, family, issuedAt, expiresAt });
+    return { issuedAt, expiresAt };
+  }
+
+  async #check(id: string, family: Family): Promise<Principal> {
+    const loginPath = LOGIN_PATHS[family];
+    const token = await this.#o.accounts.store.tokenById(id);
+    if (!token || token.family !== family) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
+    if (token.expiresAt <= this.#o.clock.now()) throw QuarryError.of('SERVICE_TOKEN_EXPIRED', { params: { loginPath } });
+    if (token.keyRevokedAt !== null) throw QuarryError.of('SERVICE_TOKEN_REVOKED', { params: { loginPath } });
+    const account = await this.#o.accounts.findAccount(token.accountId);
+    if (!account) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
+    this.#requireStanding(account.state, account.subscription.families, family);
+    return { accountId: account.id, keyId: token.keyId, family, subscription: account.subscription, limits: account.limits };
+  }
+
+  /** Only an active account subscribed to the family may get or use a token. */
+  #requireStanding(state: Account['state'], families: readonly Family[], family: Family): void {
+    const contact = this.#o.contact;
+    const byState: Record<Account['state'], ErrorCode | undefined> = {
+      active: undefined,
+      pending: 'SERVICE_ACCOUNT_PENDING',
+      suspended: 'SERVICE_ACCOUNT_SUSPENDED',
+      closed: 'SERVICE_ACCOUNT_CLOSED',
+    };
+    const code = byState[state];
+    if (code) throw QuarryError.of(code, { params: { contact } });
+    if (!families.includes(family)) {
+      throw QuarryError.of('SERVICE_FAMILY_NOT_SUBSCRIBED', { params: { family: family === 'token' ? 'token-path (/v2, /v3)' : 'auth-path (/api/dsl)', contact } });
+    }
+  }
+}
+
+/** Empty strings (and non-strings) count as absent: clients send all three fields. */
+function present(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs';
+import { problem, QuarryError, type Problem } from './errors/index.ts';
+
+/** One rate limit: `max` requests per `windowSeconds`, counted per account or per client IP. */
+export interface RateLimitSetting {
+  readonly max: number;
+  readonly windowSeconds: number;
+  readonly scope: 'account' | 'ip';
+}
+
+/** Quarry's whole configuration; defaults follow spec/protocol.md. */
+export interface QuarryConfig {
+  /** The SQLite file holding records and accounts. */
+  readonly db: string;
+  readonly host: string;
+  readonly port: number;
+  /** Whether X-Forwarded-For is believed: false, true, a hop count, or a comma-separated list of proxy addresses. */
+  readonly trustProxy: boolean | number | string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Who users should contact about their account; appears in 403 messages. */
+  readonly adminContact: string;
+  readonly families: { readonly token: boolean; readonly auth: boolean };
+  readonly query: {
+    readonly timeoutMs: number;
+    readonly maxBytes: number;
+    /** Engine worker threads; 0 lets the engine choose. */
+    readonly workers: number;
+  };
+  readonly tokens: {
+    readonly tokenPathLifetimeSeconds: number;
+    readonly authPathLifetimeSeconds: number;
+    /** HS256 secret for auth-path JWTs; null generates one and keeps it in the database. */
+    readonly jwtSecret: string | null;
+  };
+  readonly rateLimits: {
+    readonly enabled: boolean;
+    /** Query requests on `/v2/api/query`. */
+    readonly tokenV2: RateLimitSetting;
+    /** Query requests on `/v3/api/query`. */
+    readonly tokenV3: RateLimitSetting;
+    /** Query requests on `/api/dsl*`. */
+    readonly authPath: RateLimitSetting;
+    /** `/v2/token`, `/v3/token`, `/api/auth`, `/api/auth.json`. */
+    readonly authentication: RateLimitSetting;
+  };
+  readonly versions: {
+    /** From this instant `/api/dsl` and `/api/dsl.json` run DSL v2 (before it, v1). */
+    readonly aliasToV2From: string;
+    /** From this instant `/api/dsl/v1` answers 410; null keeps v1 forever. */
+    readonly v1RemovedFrom: string | null;
+    /** Where the v1 → v2 migration notes are (Link header on v1 responses). */
+    readonly migrationNotes: string;
+  };
+  readonly web: { readonly enabled: boolean };
+  /** OpenAPI document and its UI at /docs. */
+  readonly docs: { readonly enabled: boolean };
+  /** A shared rate-limit store; not available in this build (must stay null). */
+  readonly redisUrl: string | null;
+}
+
+export const DEFAULT_CONFIG: QuarryConfig = {
+  db: './data/quarry.db',
+  host: '127.0.0.1',
+  port: 8080,
+  trustProxy: false,
+  logLevel: 'info',
+  adminContact: 'the administrator of this Quarry service',
+  families: { token: true, auth: true },
+  query: { timeoutMs: 30_000, maxBytes: 64 * 1024, workers: 0 },
+  tokens: { tokenPathLifetimeSeconds: 7200, authPathLifetimeSeconds: 7200, jwtSecret: null },
+  rateLimits: {
+    enabled: true,
+    tokenV2: { max: 30, windowSeconds: 60, scope: 'account' },
+    tokenV3: { max: 30, windowSeconds: 60, scope: 'ip' },
+    authPath: { max: 30, windowSeconds: 60, scope: 'ip' },
+    authentication: { max: 30, windowSeconds: 60, scope: 'ip' },
+  },
+  versions: { aliasToV2From: '2021-12-01T00:00:00Z', v1RemovedFrom: '2022-04-01T00:00:00Z', migrationNotes: '/docs/errors#dsl-v1-to-v2' },
+  web: { enabled: true },
+  docs: { enabled: true },
+  redisUrl: null,
+};
+
+export type DeepPartial<T> = { -readonly [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> | undefined : T[K] | undefined };
+
+/**
+ * The environment variables Quarry reads, and where each goes. Values are strings; they are
+ * converted and checked like the file's values.
+ */
+export const ENV_VARIABLES: Readonly<Record<string, { path: string; kind: 'string' | 'number' | 'boolean' | 'trust' | 'families' | 'date' }>> = {
+  QUARRY_DB: { path: 'db', kind: 'string' },
+  QUARRY_HOST: { path: 'host', kind: 'string' },
+  QUARRY_PORT: { path: 'port', kind: 'number' },
+  QUARRY_TRUST_PROXY: { path: 'trustProxy', kind: 'trust' },
+  QUARRY_LOG_LEVEL: { path: 'logLevel', kind: 'string' },
+  QUARRY_ADMIN_CONTACT: { path: 'adminContact', kind: 'string' },
+  QUARRY_FAMILIES: { path: 'families', kind: 'families' },
+  QUARRY_QUERY_TIMEOUT_MS: { path: 'query.timeoutMs', kind: 'number' },
+  QUARRY_QUERY_WORKERS: { path: 'query.workers', kind: 'number' },
+  QUARRY_TOKEN_LIFETIME_SECONDS: { path: 'tokens.tokenPathLifetimeSeconds,tokens.authPathLifetimeSeconds', kind: 'number' },
+  QUARRY_JWT_SECRET: { path: 'tokens.jwtSecret', kind: 'string' },
+  QUARRY_RATE_LIMITS: { path: 'rateLimits.enabled', kind: 'boolean' },
+  QUARRY_ALIAS_TO_V2_FROM: { path: 'versions.aliasToV2From', kind: 'date' },
+  QUARRY_V1_REMOVED_FROM: { path: 'versions.v1RemovedFrom', kind: 'date' },
+  QUARRY_WEB: { path: 'web.enabled', kind: 'boolean' },
+  QUARRY_DOCS: { path: 'docs.enabled', kind: 'boolean' },
+  QUARRY_REDIS_URL: { path: 'redisUrl', kind: 'string' },
+};
+
+/**
+ * Builds the configuration from defaults, then a JSON file, then QUARRY_* environment
+ * variables, then explicit overrides (command-line flags), and checks every value. All
+ * problems are reported at once as SERVICE_CONFIG_INVALID.
+ *
+ * @example loadConfig({ file: 'quarry.json', env: process.env, overrides: { port: 9000 } })
+ */
+export function loadConfig(options: { file?: string | undefined; env?: Readonly<Record<string, string | undefined>>; overrides?: DeepPartial<QuarryConfig> } = {}): QuarryConfig {
+  const problems: Problem[] = [];
+  const bad = (detail: string) => problems.push(problem('SERVICE_CONFIG_INVALID', { params: { detail } }));
+  let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
+  if (options.file !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(options.file, 'utf8'));
+    } catch (error) {
+      bad(`the file ${options.file} could not be read as JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (parsed !== undefined) {
+      if (!isPlainObject(parsed)) bad(`the file ${options.file} must hold a JSON object`);
+      else merged = deepMerge(merged, parsed, '', bad);
+    }
+  }
+  for (const [name, { path, kind }] of Object.entries(ENV_VARIABLES)) {
+    const raw = options.env?.[name];
+    if (raw === undefined || raw === '') continue;
+    const value = fromEnv(raw, kind);
+    if (value === undefined) {
+      bad(`${name}=${JSON.stringify(raw)} is not a valid ${kind === 'trust' ? 'trust setting (true, false, a hop count or addresses)' : kind}`);
+      continue;
+    }
+    for (const p of path.split(',')) setPath(merged, p, value);
+  }
+  if (options.overrides) merged = deepMerge(merged, options.overrides as Record<string, unknown>, '', bad);
+  const config = merged as unknown as QuarryConfig;
+  check(config, bad);
+  if (problems.length > 0) throw new QuarryError(problems);
+  return config;
+}
+
+function check(c: QuarryConfig, bad: (detail: string) => void): void {
+  const nonEmpty = (v: unknown, name: string) => (typeof v === 'string' && v.trim() !== '') || bad(`${name} must be a non-empty string`);
+  const int = (v: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+    (Number.isInteger(v) && (v as number) >= min && (v as number) <= max) || bad(`${name} must be a whole number from ${min} to ${max}`);
+  const bool = (v: unknown, name: string) => typeof v === 'boolean' || bad(`${name} must be true or false`);
+  const date = (v: unknown, name: string) => (typeof v === 'string' && !Number.isNaN(Date.parse(v))) || bad(`${name} must be a date such as 2022-04-01 or 2022-04-01T00:00:00Z`);
+  nonEmpty(c.db, 'db');
+  nonEmpty(c.host, 'host');
+  int(c.port, 'port', 0, 65535);
+  if (!(typeof c.trustProxy === 'boolean' || (Number.isInteger(c.trustProxy) && (c.trustProxy as number) >= 0) || (typeof c.trustProxy === 'string' && c.trustProxy.trim() !== ''))) {
+    bad('trustProxy must be true, false, a hop count, or a comma-separated list of proxy addresses');
+  }
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(c.logLevel)) bad('logLevel must be one of fatal, error, warn, info, debug, trace, silent');
+  nonEmpty(c.adminContact, 'adminContact');
+  bool(c.families?.token, 'families.token');
+  bool(c.families?.auth, 'families.auth');
+  int(c.query?.timeoutMs, 'query.timeoutMs', 1);
+  int(c.query?.maxBytes, 'query.maxBytes', 16, 16 * 1024 * 1024);
+  int(c.query?.workers, 'query.workers', 0, 256);
+  int(c.tokens?.tokenPathLifetimeSeconds, 'tokens.tokenPathLifetimeSeconds', 1);
+  int(c.tokens?.authPathLifetimeSeconds, 'tokens.authPathLifetimeSeconds', 1);
+  if (c.tokens?.jwtSecret !== null && (typeof c.tokens?.jwtSecret !== 'string' || c.tokens.jwtSecret.length < 32)) {
+    bad('tokens.jwtSecret must be null (generated and kept in the database) or a string of at least 32 characters');
+  }
+  bool(c.rateLimits?.enabled, 'rateLimits.enabled');
+  for (const family of ['tokenV2', 'tokenV3', 'authPath', 'authentication'] as const) {
+    const r = c.rateLimits?.[family];
+    int(r?.max, `rateLimits.${family}.max`, 1);
+    int(r?.windowSeconds, `rateLimits.${family}.windowSeconds`, 1, 86_400);
+    if (r?.scope !== 'account' && r?.scope !== 'ip') bad(`rateLimits.${family}.scope must be "account" or "ip"`);
+  }
+  if (c.rateLimits?.authentication?.scope === 'account') bad('rateLimits.authentication.scope must be "ip": the caller is not known before authenticating');
+  date(c.versions?.aliasToV2From, 'versions.aliasToV2From');
+  if (c.versions?.v1RemovedFrom !== null) date(c.versions?.v1RemovedFrom, 'versions.v1RemovedFrom');
+  nonEmpty(c.versions?.migrationNotes, 'versions.migrationNotes');
+  bool(c.web?.enabled, 'web.enabled');
+  bool(c.docs?.enabled, 'docs.enabled');
+  if (c.redisUrl !== null) bad('redisUrl: a shared (Redis) rate-limit store is not part of this build; leave it unset to use the in-memory store');
+}
+
+function fromEnv(raw: string, kind: (typeof ENV_VARIABLES)[string]['kind']): unknown {
+  const lower = raw.trim().toLowerCase();
+  switch (kind) {
+    case 'string':
+      return raw;
+    case 'number':
+      return /^-?\d+$/.test(raw.trim()) ? Number(raw) : undefined;
+    case 'boolean':
+      return ['1', 'true', 'on', 'yes'].includes(lower) ? true : ['0', 'false', 'off', 'no'].includes(lower) ? false : undefined;
+    case 'trust':
+      if (lower === 'true' || lower === 'false') return lower === 'true';
+      return /^\d+$/.test(lower) ? Number(lower) : raw.trim();
+    case 'families': {
+      const list = lower.split(',').map((s) => s.trim()).filter(Boolean);
+      if (list.some((f) => f !== 'token' && f !== 'auth')) return undefined;
+      return { token: list.includes('token'), auth: list.includes('auth') };
+    }
+    case 'date':
+      return lower === 'never' ? null : Number.isNaN(Date.parse(raw)) ? undefined : raw.trim();
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Merges `over` into `base`; unknown keys are reported (a typo must not be silently ignored). */
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>, prefix: string, bad: (d: string) => void): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const name = prefix + key;
+    if (!Object.hasOwn(base, key)) {
+      bad(`${name} is not a setting Quarry knows`);
+      continue;
+    }
+    const current = base[key];
+    if (name === 'versions.v1RemovedFrom' && value === 'never') out[key] = null;
+    else if (isPlainObject(current) && isPlainObject(value)) out[key] = deepMerge(current, value, `${name}.`, bad);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
+  node[parts[parts.length - 1] as string] = value;
+}

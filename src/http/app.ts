@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { AccountService } from '../accounts/service.ts';
+import { systemClock, type Clock } from '../auth/clock.ts';
+import { resolveJwtSecret } from '../auth/jwt.ts';
+import { TokenService } from '../auth/tokens.ts';
+import type { QuarryConfig } from '../config.ts';
+import type { QueryEngine } from '../engine/types.ts';
+import { QuarryError } from '../errors/index.ts';
+import { RateLimiter } from '../ratelimit/limiter.ts';
+import { MemoryRateLimitStore } from '../ratelimit/memory-store.ts';
+import type { RateLimitStore } from '../ratelimit/store.ts';
+import type { ServiceContext } from './context.ts';
+import { errorHandlerFor, sendError } from './error-handler.ts';
+import { createMetrics } from './metrics.ts';
+import './route-config.ts';
+import { authPathRoutes } from './routes/auth-path.ts';
+import { operationsRoutes } from './routes/operations.ts';
+import { tokenPathRoutes } from './routes/token-path.ts';
+import { versionPolicy } from './versions.ts';
+
+/** What the web pages' plugin receives when `build()` registers it. */
+export interface WebPluginOptions {
+  readonly accounts: AccountService;
+  readonly engine: QueryEngine;
+  readonly tokens: TokenService;
+  readonly config: QuarryConfig;
+  readonly clock: Clock;
+}
+
+/** The web pages (API home at `/`, account section, console): a plugin from `src/web/`. */
+export type WebPlugin = FastifyPluginAsync<WebPluginOptions>;
+
+export interface AppDeps {
+  readonly config: QuarryConfig;
+  readonly engine: QueryEngine;
+  readonly accounts: AccountService;
+  readonly clock?: Clock;
+  readonly rateLimitStore?: RateLimitStore;
+  /** Log destination and level; false silences the log (tests). Defaults to stdout at config.logLevel. */
+  readonly logger?: false | { readonly level?: string; readonly stream?: NodeJS.WritableStream };
+  /** Registered when given and `config.web.enabled`. */
+  readonly web?: WebPlugin;
+}
+
+/** Query strings and headers that carry secrets; kept out of every log line. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
+}
+
+/**
+ * Builds the Quarry HTTP app: both protocol families, operations endpoints, OpenAPI docs,
+ * and (when given) the web pages. It does not listen; `src/main.ts` does, tests `inject`.
+ *
+ * @example
+ * const app = await build({ config: loadConfig(), engine, accounts, clock: manualClock('2022-01-01') });
+ * const res = await app.inject({ method: 'GET', url: '/healthz' });
+ */
+export async function build(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, engine, accounts } = deps;
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: deps.logger?.level ?? config.logLevel,
+            ...(deps.logger?.stream ? { stream: deps.logger.stream } : {}),
+            redact: ['req.headers.authorization'],
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip ?? '' }),
+            },
+          },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // A number is a hop count; Fastify accepts it at run time though its types do not say so.
+    trustProxy: (typeof config.trustProxy === 'string' ? config.trustProxy.split(',').map((s) => s.trim()) : config.trustProxy) as boolean | string[],
+    bodyLimit: config.query.maxBytes * 4 + 4096,
+    return503OnClosing: true,
+  });
+
+  const tokens = new TokenService({
+    accounts,
+    clock,
+    jwtSecret: await resolveJwtSecret(accounts.store, config.tokens.jwtSecret ?? undefined),
+    lifetimeSeconds: { token: config.tokens.tokenPathLifetimeSeconds, auth: config.tokens.authPathLifetimeSeconds },
+    contact: config.adminContact,
+  });
+  const ctx: ServiceContext = {
+    config,
+    engine,
+    accounts,
+    tokens,
+    clock,
+    limiter: new RateLimiter({ store: deps.rateLimitStore ?? new MemoryRateLimitStore(), clock }),
+    metrics: createMetrics(engine),
+    versions: versionPolicy(config.versions),
+  };
+
+  app.decorateRequest('dslVersion', 2);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.requests.inc({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) });
+  });
+  app.setErrorHandler(errorHandlerFor(config.query.maxBytes));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(QuarryError.of('SERVICE_ROUTE_NOT_FOUND', { params: { method: request.method, path: redactUrl(request.url.split('?')[0] ?? '/') } }), request, reply),
+  );
+
+  if (config.docs.enabled) {
+    await app.register(swagger, {
+      openapi: {
+        info: {
+          title: 'Quarry',
+          version: '2.0',
+          description:
+            'Research-data queries over two families: token-path (`GET /v3/token?api_key=` then `POST /v3/api/query` with `Authorization: Bearer`) ' +
+            'and auth-path (`POST /api/auth` then `POST /api/dsl/v2` with `Authorization: JWT`). Errors answer {"errors":{"query":{"header","details","code"}}}.',
+        },
+        tags: [
+          { name: 'token-path', description: '/v2 (limited per account) and /v3 (limited per client IP)' },
+          { name: 'auth-path', description: 'JWT login and the DSL endpoints' },
+          { name: 'operations', description: 'health, readiness, metrics' },
+        ],
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  }
+
+  // The API routes read the raw body whatever the Content-Type says (clients rely on it),
+  // so they live in their own context with a single catch-all parser; the web pages keep
+  // Fastify's normal parsers.
+  await app.register(async (api) => {
+    api.removeAllContentTypeParsers();
+    api.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    if (config.families.token) await api.register(tokenPathRoutes, { ctx });
+    if (config.families.auth) await api.register(authPathRoutes, { ctx });
+  });
+  await app.register(operationsRoutes, { ctx });
+
+  if (deps.web && config.web.enabled) {
+    await app.register(deps.web, { accounts, engine, tokens, config, clock });
+  }
+
+  app.addHook('onClose', async () => {
+    await accounts.flushUsage();
+  });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isQuarryError, QuarryError, renderErrorBody } from '../errors/index.ts';
+import { STATUS_BY_CATEGORY } from './status.ts';
+
+/**
+ * Turns anything thrown while answering into the protocol's error body (spec/protocol.md §4).
+ * QuarryErrors keep their code; Fastify's own client errors (unreadable body, too large)
+ * get service codes; anything else is a bug: logged in full with the request id, answered
+ * with a generic INTERNAL body that holds nothing but that id.
+ */
+export function toQuarryError(error: unknown, request: FastifyRequest, maxQueryBytes: number): QuarryError {
+  if (isQuarryError(error)) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return QuarryError.of('SERVICE_QUERY_TOO_LARGE', { params: { size: request.headers['content-length'] ?? 'too many', max: maxQueryBytes } });
+  }
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500 && typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_')) {
+    return QuarryError.of('SERVICE_BAD_REQUEST', { params: { detail: (fastifyError.message ?? 'malformed request').replace(/\.$/, '') } });
+  }
+  request.log.error({ err: error }, 'unexpected error while answering');
+  return QuarryError.of('INTERNAL', { params: { requestId: request.id } }, { cause: error });
+}
+
+/** The app's error handler; `maxQueryBytes` is quoted when the body exceeds the transport limit. */
+export function errorHandlerFor(maxQueryBytes: number) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => sendError(toQuarryError(error, request, maxQueryBytes), request, reply);
+}
+
+/** Sends a QuarryError as the protocol's error body with the status of its category. */
+export function sendError(quarryError: QuarryError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const status = STATUS_BY_CATEGORY[quarryError.category];
+  if (status < 500) request.log.info({ code: quarryError.code, status }, 'request refused');
+  else if (quarryError.category !== 'internal') request.log.warn({ code: quarryError.code, status }, 'request failed');
+  if (status === 401) {
+    reply.header('WWW-Authenticate', request.routeOptions.config.family === 'auth' ? 'JWT realm="Quarry"' : 'Bearer realm="Quarry"');
+  }
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send(renderErrorBody(quarryError, { dslVersion: request.dslVersion }));
+}

@@ -1,0 +1,20 @@
+import type { Family } from '../accounts/types.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { DslVersion } from '../engine/types.ts';
+
+/** Which rate-limit rule of the configuration governs a route. */
+export type LimitRule = 'tokenV2' | 'tokenV3' | 'authPath' | 'authentication';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The API family the route belongs to; decides the WWW-Authenticate scheme on 401. */
+    family?: Family;
+    /** The rate-limit rule for the route; routes without one are not limited. */
+    limitRule?: LimitRule;
+  }
+  interface FastifyRequest {
+    /** The DSL version the request runs under; error bodies are rendered for it. */
+    dslVersion: DslVersion;
+    principal: Principal | null;
+  }
+}

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServiceContext } from '../context.ts';
+import { enforceLimit } from '../rate-limit.ts';
+import { queryHandler } from '../run-query.ts';
+
+const QUERY_DESCRIPTION =
+  'Runs a query (DSL version 2). The body is the query text as is, under any Content-Type; a JSON body {"query": "..."} is accepted too. ' +
+  'Send `Authorization: Bearer <token>`. The result holds one array per returned kind plus `_stats`, `_warnings`, `_version`.';
+
+/** The token-path family (spec/protocol.md §1): `/v2` limited per account, `/v3` per client IP. */
+export const tokenPathRoutes: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  for (const version of ['v2', 'v3'] as const) {
+    app.get(
+      `/${version}/token`,
+      {
+        config: { family: 'token', limitRule: 'authentication' },
+        schema: {
+          tags: ['token-path'],
+          summary: 'Exchange an API key for a query token',
+          description: 'Answers `text/plain` with the token alone. Tokens live 2 hours by default.',
+          querystring: { type: 'object', properties: { api_key: { type: 'string', description: 'Your API key (qry_...)' } } },
+        },
+      },
+      async (request, reply) => {
+        await enforceLimit(ctx, request, reply, 'authentication', null);
+        const apiKey = (request.query as Record<string, unknown>).api_key;
+        const token = await ctx.tokens.issueOpaque(typeof apiKey === 'string' ? apiKey : undefined);
+        return reply.type('text/plain; charset=utf-8').send(token);
+      },
+    );
+    const rule = version === 'v2' ? 'tokenV2' : 'tokenV3';
+    app.post(
+      `/${version}/api/query`,
+      {
+        config: { family: 'token', limitRule: rule },
+        schema: {
+          tags: ['token-path'],
+          summary: `Run a query (${version === 'v2' ? 'rate-limited per account' : 'rate-limited per client IP'})`,
+          description: QUERY_DESCRIPTION,
+        },
+      },
+      queryHandler(ctx, { family: 'token', rule }),
+    );
+  }
+};

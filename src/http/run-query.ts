@@ -1,0 +1,116 @@
+import { performance } from 'node:perf_hooks';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Family } from '../accounts/types.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { DslVersion, QueryOutcome } from '../engine/types.ts';
+import { isQuarryError, QuarryError } from '../errors/index.ts';
+import type { ServiceContext } from './context.ts';
+import { queryTextOf, bearerOf } from './query-text.ts';
+import { enforceLimit } from './rate-limit.ts';
+import type { LimitRule } from './route-config.ts';
+import { resolveVersion, type AuthPathEndpoint } from './versions.ts';
+import { LOGIN_PATHS } from '../auth/tokens.ts';
+
+/** Extra time the engine gets past the query limit to report its own timeout before the HTTP layer gives up. */
+const DEADLINE_GRACE_MS = 2000;
+
+export interface QueryRouteOptions {
+  readonly family: Family;
+  readonly rule: LimitRule;
+  /** Auth-path endpoints choose their DSL version by date; token-path always runs v2. */
+  readonly endpoint?: AuthPathEndpoint;
+}
+
+/**
+ * The handler shared by every query endpoint of both families: version → token → rate
+ * limit → query text → engine → JSON result with a Server-Timing header.
+ */
+export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const started = performance.now();
+    let dslVersion: DslVersion = 2;
+    if (options.endpoint !== undefined) {
+      const resolved = resolveVersion(options.endpoint, ctx.clock.now(), ctx.versions);
+      dslVersion = resolved.dslVersion;
+      reply.headers(resolved.headers);
+    }
+    request.dslVersion = dslVersion;
+    let principal: Principal;
+    try {
+      principal = await authenticate(ctx, request, options.family);
+    } catch (error) {
+      await enforceLimit(ctx, request, reply, options.rule, null);
+      throw error;
+    }
+    request.principal = principal;
+    await enforceLimit(ctx, request, reply, options.rule, principal);
+    ctx.accounts.recordUsage(principal.accountId, { requests: 1 });
+    const text = queryTextOf(request.body, request.headers['content-type'], ctx.config.query.maxBytes);
+    let outcome: QueryOutcome;
+    try {
+      outcome = await runWithDeadline(ctx, request, reply, text, dslVersion, principal);
+    } catch (error) {
+      const category = isQuarryError(error) ? error.category : 'internal';
+      ctx.metrics.queryDuration.observe({ family: options.family, outcome: category }, (performance.now() - started) / 1000);
+      throw error;
+    }
+    const totalMs = performance.now() - started;
+    ctx.metrics.queryDuration.observe({ family: options.family, outcome: 'ok' }, totalMs / 1000);
+    reply.header(
+      'Server-Timing',
+      `parse;dur=${outcome.timings.parseMs.toFixed(2)}, execute;dur=${outcome.timings.executeMs.toFixed(2)}, total;dur=${totalMs.toFixed(2)}`,
+    );
+    return reply.type('application/json; charset=utf-8').send(outcome.result);
+  };
+}
+
+/** The principal behind the request's token; 401 without a usable header, 403 for a bad token. */
+async function authenticate(ctx: ServiceContext, request: FastifyRequest, family: Family): Promise<Principal> {
+  const scheme = family === 'token' ? 'Bearer' : 'JWT';
+  const token = bearerOf(request.headers.authorization, scheme);
+  if (token === undefined) throw QuarryError.of('SERVICE_AUTH_HEADER_MISSING', { params: { scheme, loginPath: LOGIN_PATHS[family] } });
+  return family === 'token' ? ctx.tokens.verifyOpaque(token) : ctx.tokens.verifyJwt(token);
+}
+
+/**
+ * Runs the query, cancelling it when the client goes away. The engine enforces the time
+ * limit itself; the deadline here is a backstop should it fail to answer.
+ */
+async function runWithDeadline(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  text: string,
+  dslVersion: DslVersion,
+  principal: Principal,
+): Promise<QueryOutcome> {
+  const timeoutMs = ctx.config.query.timeoutMs;
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+  };
+  reply.raw.once('close', onClose);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error('deadline passed'));
+      request.log.warn({ timeoutMs }, 'the engine did not answer within the query time limit');
+      reject(QuarryError.of('SERVICE_QUERY_TIMEOUT', { params: { seconds: timeoutMs / 1000 } }));
+    }, timeoutMs + DEADLINE_GRACE_MS);
+  });
+  const { sources } = principal.subscription;
+  try {
+    return await Promise.race([
+      ctx.engine.run(text, {
+        dslVersion,
+        permissions: sources === 'all' ? {} : { sources },
+        signal: controller.signal,
+        timeoutMs,
+      }),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    reply.raw.off('close', onClose);
+  }
+}

@@ -1,0 +1,80 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { AccountService } from '../../../src/accounts/service.ts';
+import { openSqliteAccountStore } from '../../../src/accounts/store.ts';
+import type { Subscription } from '../../../src/accounts/types.ts';
+import { manualClock } from '../../../src/auth/clock.ts';
+import { loadConfig, type DeepPartial, type QuarryConfig } from '../../../src/config.ts';
+import { build, type WebPlugin } from '../../../src/http/app.ts';
+import { fakeEngine, type FakeEngine } from './fake-engine.ts';
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly accounts: AccountService;
+  readonly engine: FakeEngine;
+  readonly clock: ReturnType<typeof manualClock>;
+  readonly config: QuarryConfig;
+  /** Every log line written, parsed. */
+  readonly logs: Array<Record<string, unknown>>;
+  /** An active account subscribed to everything, with one key. */
+  readonly key: string;
+  readonly email: string;
+  close(): Promise<void>;
+}
+
+/** The default test instant: after the alias moved to v2 and after v1 was removed. */
+export const AFTER_REMOVAL = '2023-03-01T12:00:00Z';
+
+/**
+ * An in-process app on an in-memory account store, a manual clock and the fake engine
+ * (a test double, see fake-engine.ts).
+ */
+export async function testApp(options: { config?: DeepPartial<QuarryConfig>; at?: string; subscription?: Partial<Subscription>; web?: WebPlugin } = {}): Promise<TestApp> {
+  const clock = manualClock(options.at ?? AFTER_REMOVAL);
+  const store = openSqliteAccountStore(':memory:');
+  const accounts = new AccountService({ store, clock });
+  const engine = fakeEngine();
+  const config = loadConfig({ overrides: { logLevel: 'info', ...options.config } });
+  const email = 'ana@example.org';
+  await accounts.createAccount({ email, activate: true, ...(options.subscription ? { subscription: options.subscription } : {}) });
+  const { key } = await accounts.createKey(email, 'test');
+  const logs: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const app = await build({ config, engine, accounts, clock, logger: { stream }, ...(options.web ? { web: options.web } : {}) });
+  return {
+    app,
+    accounts,
+    engine,
+    clock,
+    config,
+    logs,
+    key,
+    email,
+    async close() {
+      await app.close();
+      await accounts.shutdown();
+      await store.close();
+    },
+  };
+}
+
+/** A token-path token for `key` (asserts the exchange worked). */
+export async function opaqueToken(t: TestApp, key = t.key, version: 'v2' | 'v3' = 'v3', ip = '127.0.0.1'): Promise<string> {
+  const res = await t.app.inject({ method: 'GET', url: `/${version}/token?api_key=${encodeURIComponent(key)}`, remoteAddress: ip });
+  if (res.statusCode !== 200) throw new Error(`token exchange failed: ${res.statusCode} ${res.body}`);
+  return res.body;
+}
+
+/** An auth-path JWT for `key`. */
+export async function jwtToken(t: TestApp, key = t.key, ip = '127.0.0.1'): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { key }, remoteAddress: ip });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { token: string }).token;
+}
+
+export const QUERY = 'search publications return publications';
