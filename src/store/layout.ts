@@ -1,0 +1,231 @@
+/**
+ * The record store's table layout, as data: one place that names every table, column, link
+ * table and full-text column. The SQLite migrations (`sqlite/records-schema.ts`) and the
+ * writer (`sqlite/records-store.ts`) are built from it, and a PostgreSQL store can be built
+ * from the same description. `docs/storage.md` explains the layout for the compiler, which
+ * may not import this file (compile/ sits below store/), so these names never change once
+ * published: add, never rename.
+ */
+
+/** `any` keeps each value's own type (integers stay integers): used for mixed-type value lists. */
+export type ColumnType = 'text' | 'integer' | 'real' | 'any';
+
+/** A scalar column of a source table; named exactly as the schema field it holds. */
+export interface ColumnSpec {
+  readonly name: string;
+  readonly type: ColumnType;
+}
+
+/** The sources (and entity lists) that have their own table. */
+export type RecordKind = 'publications' | 'grants' | 'researchers' | 'organizations' | 'journals' | 'categories';
+
+export const RECORD_KINDS: readonly RecordKind[] = ['publications', 'grants', 'researchers', 'organizations', 'journals', 'categories'];
+
+/**
+ * A table linking a source row (by its integer `pk`) to another record's text id. Every
+ * link table is `WITHOUT ROWID` with primary key (`<owner>_pk`, ...key columns), so the
+ * rows of one record sit together (cheap to replace, cheap to read for a page of records),
+ * plus one index from the target id back to the owner for filters and whole-corpus facets.
+ */
+export interface LinkTableSpec {
+  readonly table: string;
+  /** The owning source. */
+  readonly owner: RecordKind;
+  /** Columns after `<owner>_pk` in the primary key, in order. */
+  readonly key: readonly ColumnSpec[];
+  /** Further columns, not part of the key. */
+  readonly extra: readonly ColumnSpec[];
+  /** Columns of the reverse index (the owner pk is appended by SQLite automatically). */
+  readonly reverse: readonly string[];
+}
+
+/** A source table: `pk INTEGER PRIMARY KEY`, `id TEXT UNIQUE`, scalar columns, `doc` JSON. */
+export interface SourceTableSpec {
+  readonly kind: RecordKind;
+  readonly table: string;
+  readonly columns: readonly ColumnSpec[];
+  /** Secondary indexes, each a list of columns. */
+  readonly indexes: readonly (readonly string[])[];
+}
+
+/** A full-text table of a source: contentless FTS5 keyed by the source's `pk`. */
+export interface FullTextSpec {
+  readonly owner: RecordKind;
+  readonly table: string;
+  readonly columns: readonly string[];
+  /** Search index name (spec/data-model.md) -> the FTS columns it searches. */
+  readonly indexes: Readonly<Record<string, readonly string[]>>;
+}
+
+const t = (name: string): ColumnSpec => ({ name, type: 'text' });
+const i = (name: string): ColumnSpec => ({ name, type: 'integer' });
+const r = (name: string): ColumnSpec => ({ name, type: 'real' });
+
+export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
+  publications: {
+    kind: 'publications',
+    table: 'publications',
+    columns: [
+      t('title'), t('abstract'), t('acknowledgements'),
+      t('doi'), t('type'), i('year'), t('date'), t('date_inserted'), t('date_online'), t('date_print'),
+      t('journal_id'), t('journal_title_raw'), t('volume'), t('issue'), t('pages'), t('publisher'),
+      t('book_doi'), t('book_title'), t('book_series_title'), t('proceedings_title'),
+      t('pmid'), t('pmcid'), t('arxiv_id'), i('altmetric_id'), t('resulting_publication_doi'),
+      i('times_cited'), i('recent_citations'), r('altmetric'), r('relative_citation_ratio'), r('field_citation_ratio'),
+      i('authors_count'), t('linkout'), t('dimensions_url'),
+    ],
+    indexes: [['doi'], ['year'], ['date', 'id'], ['type'], ['journal_id'], ['times_cited'], ['publisher']],
+  },
+  grants: {
+    kind: 'grants',
+    table: 'grants',
+    columns: [
+      t('title'), t('abstract'), t('original_title'), t('language'), t('language_title'),
+      t('grant_number'), t('foa_number'), t('start_date'), t('end_date'), i('start_year'), t('date_inserted'),
+      r('funding_usd'), r('funding_aud'), r('funding_cad'), r('funding_chf'), r('funding_eur'), r('funding_gbp'),
+      r('funding_jpy'), r('funding_nzd'), t('funding_currency'),
+      t('funding_org_id'), t('funding_org_name'), t('funding_org_acronym'), t('funding_org_city'),
+      t('linkout'), t('dimensions_url'),
+    ],
+    indexes: [['start_year'], ['start_date', 'id'], ['funding_org_id'], ['grant_number']],
+  },
+  researchers: {
+    kind: 'researchers',
+    table: 'researchers',
+    columns: [
+      t('first_name'), t('last_name'), t('nih_ppid'), i('obsolete'), t('current_research_org_id'),
+      i('first_publication_year'), i('last_publication_year'), i('first_grant_year'), i('last_grant_year'),
+      i('total_publications'), i('total_grants'), t('dimensions_url'),
+      // Derived by finish(): held publications / grants naming the researcher (facet shortcut).
+      i('n_publications'), i('n_grants'),
+    ],
+    indexes: [['last_name'], ['current_research_org_id'], ['n_publications'], ['n_grants']],
+  },
+  organizations: {
+    kind: 'organizations',
+    table: 'organizations',
+    columns: [
+      t('name'), t('acronym'), t('city_id'), t('city_name'), t('state_code'), t('state_name'),
+      t('country_code'), t('country_name'), t('status'), i('established'), r('latitude'), r('longitude'),
+      t('nuts_level1_code'), t('nuts_level1_name'), t('nuts_level2_code'), t('nuts_level2_name'),
+      t('nuts_level3_code'), t('nuts_level3_name'), t('redirect'), t('wikipedia_url'), t('dimensions_url'),
+      // Derived by finish(): held publications / grants / funded publications and grants linking the organization.
+      i('n_publications'), i('n_grants'), i('n_funded_publications'), i('n_funded_grants'),
+    ],
+    indexes: [['name'], ['country_code'], ['city_name'], ['n_publications'], ['n_grants'], ['n_funded_publications'], ['n_funded_grants']],
+  },
+  journals: {
+    kind: 'journals',
+    table: 'journals',
+    columns: [t('title'), t('publisher'), i('n_publications')],
+    indexes: [['title']],
+  },
+  categories: {
+    kind: 'categories',
+    table: 'categories',
+    columns: [t('name'), t('scheme'), t('code')],
+    indexes: [['scheme', 'name']],
+  },
+};
+
+/** Every link table. Names follow `<owner singular>_<what>`. */
+export const LINK_TABLES: readonly LinkTableSpec[] = [
+  // publications
+  { table: 'publication_researchers', owner: 'publications', key: [t('researcher_id')], extra: [], reverse: ['researcher_id'] },
+  { table: 'publication_research_orgs', owner: 'publications', key: [t('org_id')], extra: [], reverse: ['org_id'] },
+  { table: 'publication_funders', owner: 'publications', key: [t('org_id')], extra: [], reverse: ['org_id'] },
+  { table: 'publication_grants', owner: 'publications', key: [t('grant_id')], extra: [], reverse: ['grant_id'] },
+  { table: 'publication_categories', owner: 'publications', key: [t('scheme'), t('category_id')], extra: [], reverse: ['scheme', 'category_id'] },
+  { table: 'publication_references', owner: 'publications', key: [t('cited_id')], extra: [], reverse: ['cited_id'] },
+  { table: 'publication_concepts', owner: 'publications', key: [t('concept')], extra: [r('score')], reverse: ['concept'] },
+  { table: 'publication_values', owner: 'publications', key: [t('field'), { name: 'value', type: 'any' }], extra: [], reverse: ['field', 'value'] },
+  // grants
+  { table: 'grant_researchers', owner: 'grants', key: [t('researcher_id')], extra: [], reverse: ['researcher_id'] },
+  { table: 'grant_research_orgs', owner: 'grants', key: [t('org_id')], extra: [], reverse: ['org_id'] },
+  { table: 'grant_funders', owner: 'grants', key: [t('org_id')], extra: [], reverse: ['org_id'] },
+  { table: 'grant_categories', owner: 'grants', key: [t('scheme'), t('category_id')], extra: [], reverse: ['scheme', 'category_id'] },
+  { table: 'grant_concepts', owner: 'grants', key: [t('concept')], extra: [r('score')], reverse: ['concept'] },
+  { table: 'grant_values', owner: 'grants', key: [t('field'), { name: 'value', type: 'any' }], extra: [], reverse: ['field', 'value'] },
+  // researchers
+  { table: 'researcher_research_orgs', owner: 'researchers', key: [t('org_id')], extra: [], reverse: ['org_id'] },
+  { table: 'researcher_values', owner: 'researchers', key: [t('field'), { name: 'value', type: 'any' }], extra: [], reverse: ['field', 'value'] },
+  // organizations
+  { table: 'organization_values', owner: 'organizations', key: [t('field'), { name: 'value', type: 'any' }], extra: [], reverse: ['field', 'value'] },
+];
+
+/** Full-text tables: one per source; each search index is a set of its columns. */
+export const FULLTEXT_TABLES: readonly FullTextSpec[] = [
+  {
+    owner: 'publications',
+    table: 'publications_fts',
+    columns: ['title', 'abstract', 'acknowledgements', 'concepts', 'authors'],
+    indexes: {
+      full_data: ['title', 'abstract', 'acknowledgements', 'concepts', 'authors'],
+      full_data_exact: ['title', 'abstract', 'acknowledgements', 'concepts', 'authors'],
+      title_only: ['title'],
+      title_abstract_only: ['title', 'abstract'],
+      terms: ['concepts'],
+      concepts: ['concepts'],
+      authors: ['authors'],
+      acknowledgements: ['acknowledgements'],
+    },
+  },
+  {
+    owner: 'grants',
+    table: 'grants_fts',
+    columns: ['title', 'abstract', 'concepts', 'investigators'],
+    indexes: {
+      full_data: ['title', 'abstract', 'concepts', 'investigators'],
+      title_only: ['title'],
+      title_abstract_only: ['title', 'abstract'],
+      concepts: ['concepts'],
+      investigators: ['investigators'],
+    },
+  },
+  {
+    owner: 'researchers',
+    table: 'researchers_fts',
+    columns: ['names'],
+    indexes: { full_data: ['names'] },
+  },
+  {
+    owner: 'organizations',
+    table: 'organizations_fts',
+    columns: ['name', 'aliases', 'place'],
+    indexes: { full_data: ['name', 'aliases', 'place'] },
+  },
+];
+
+/**
+ * Separates two people's names in a person-name column. A private-use character is a token
+ * to the unicode61 tokenizer but can never come from a real name, and repeating it puts
+ * NAME_GAP_TOKENS positions between the last word of one name and the first of the next, so
+ * a NEAR group of up to NAME_GAP_TOKENS - 1 words never spans two people.
+ */
+export const NAME_GAP_TOKENS = 8;
+export const NAME_GAP = ` ${Array.from({ length: NAME_GAP_TOKENS }, () => '\uE000').join(' ')} `;
+
+/** The FTS5 tokenizer of every full-text table. */
+export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';
+
+/** The owner pk column of a link table: `publication_pk`, `grant_pk`, ... */
+export function ownerKey(owner: RecordKind): string {
+  return `${singular(owner)}_pk`;
+}
+
+function singular(kind: RecordKind): string {
+  switch (kind) {
+    case 'publications':
+      return 'publication';
+    case 'grants':
+      return 'grant';
+    case 'researchers':
+      return 'researcher';
+    case 'organizations':
+      return 'organization';
+    case 'journals':
+      return 'journal';
+    case 'categories':
+      return 'category';
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * Turns a native record (`records.ts`) into the rows the layout holds: its scalar columns,
+ * its `doc` JSON (every other field, as the record has it), its link-table rows and its
+ * full-text column texts. Dialect-neutral: both the SQLite and a PostgreSQL writer use it.
+ */
+import { FULLTEXT_TABLES, LINK_TABLES, NAME_GAP, SOURCE_TABLES, type RecordKind } from './layout.ts';
+
+export type SqlValue = string | number | null;
+
+/** Everything the store writes for one record. */
+export interface RecordRows {
+  readonly id: string;
+  /** Values of `SOURCE_TABLES[kind].columns`, in that order. */
+  readonly columns: readonly SqlValue[];
+  readonly doc: string;
+  /** Link table name -> rows of (key columns..., extra columns...) without the owner pk. */
+  readonly links: ReadonlyMap<string, readonly (readonly SqlValue[])[]>;
+  /** Texts of the kind's FTS columns, in order; absent when the kind has no full-text table. */
+  readonly fullText?: readonly string[];
+  /** Journals named by a publication (`journal: {id, title}`), kept so facets can show titles. */
+  readonly journals?: readonly (readonly [string, string | null])[];
+  /** Categories named with a name (`category_for: [{id, name}]`): (id, name, scheme). */
+  readonly categories?: readonly (readonly [string, string, string])[];
+}
+
+type Loose = Readonly<Record<string, unknown>>;
+
+/** Multi-value string fields kept in `<owner>_values`, per source. */
+export const VALUE_FIELDS: Readonly<Partial<Record<RecordKind, readonly string[]>>> = {
+  publications: ['issn', 'mesh_terms', 'open_access', 'clinical_trial_ids', 'journal_lists', 'subtitles'],
+  grants: ['active_year'],
+  researchers: ['orcid_id', 'redirect'],
+  organizations: [
+    'types', 'aliases', 'ror_ids', 'isni_ids', 'external_ids_fundref', 'cnrs_ids', 'hesa_ids', 'linkout', 'orgref_ids',
+    'ucas_ids', 'ukprn_ids', 'wikidata_ids', 'organization_child_ids', 'organization_parent_ids', 'organization_related_ids',
+  ],
+};
+
+/**
+ * Fields derived by `finish()` from other records (an organization's country for a
+ * publication's `research_org_countries`, ...), stored in `<owner>_values` too.
+ */
+export const DERIVED_VALUE_FIELDS = {
+  research_org_countries: 'country_code',
+  research_org_country_names: 'country_name',
+  research_org_cities: 'city_id',
+  research_org_state_codes: 'state_code',
+  research_org_state_names: 'state_name',
+  research_org_names: 'name',
+} as const;
+
+/** Fields never copied to `doc`: held in a column or (references) only in a link table. */
+const NOT_IN_DOC: Readonly<Partial<Record<RecordKind, ReadonlySet<string>>>> = {
+  publications: new Set(['reference_ids']),
+};
+
+/** The id of an entity reference: a plain id string or an object with `id`. */
+export function idOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length > 0 ? value : undefined;
+  if (typeof value === 'number') return String(value);
+  if (value !== null && typeof value === 'object') {
+    const id = (value as Loose)['id'];
+    if (typeof id === 'string' && id.length > 0) return id;
+    if (typeof id === 'number') return String(id);
+  }
+  return undefined;
+}
+
+function list(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+}
+
+function distinctIds(...sources: unknown[]): string[] {
+  const out = new Set<string>();
+  for (const source of sources) for (const item of list(source)) {
+    const id = idOf(item);
+    if (id !== undefined) out.add(id);
+  }
+  return [...out];
+}
+
+function scalar(value: unknown): SqlValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return null;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** A person's name as `first last` from the shapes records use. */
+export function personName(person: unknown): string {
+  if (person === null || typeof person !== 'object') return typeof person === 'string' ? person : '';
+  const p = person as Loose;
+  const first = text(p['first_name']) || text(p['given_name']);
+  const last = text(p['last_name']) || text(p['family_name']);
+  const full = `${first} ${last}`.trim();
+  return full.length > 0 ? full : text(p['name']) || text(p['raw_name']);
+}
+
+/** Person names joined with a gap that NEAR groups never span (see NAME_GAP). */
+export function joinNames(names: readonly string[]): string {
+  return names.filter((n) => n.length > 0).join(NAME_GAP);
+}
+
+function conceptTexts(record: Loose): string[] {
+  const out: string[] = [];
+  for (const c of list(record['concepts'])) {
+    if (typeof c === 'string') out.push(c);
+    else if (c !== null && typeof c === 'object') out.push(text((c as Loose)['concept']) || text((c as Loose)['name']));
+  }
+  if (out.length === 0) {
+    for (const c of list(record['concepts_scores'])) if (c !== null && typeof c === 'object') out.push(text((c as Loose)['concept']));
+  }
+  return out.filter((c) => c.length > 0);
+}
+
+function conceptRows(record: Loose): SqlValue[][] {
+  const scores = new Map<string, number | null>();
+  for (const c of list(record['concepts_scores'])) {
+    if (c === null || typeof c !== 'object') continue;
+    const concept = text((c as Loose)['concept']);
+    const score = (c as Loose)['relevance'] ?? (c as Loose)['score'];
+    if (concept.length > 0) scores.set(concept, typeof score === 'number' ? score : null);
+  }
+  for (const c of conceptTexts(record)) if (!scores.has(c)) scores.set(c, null);
+  return [...scores].map(([concept, score]) => [concept, score]);
+}
+
+function categoryRows(record: Loose): SqlValue[][] {
+  const rows: SqlValue[][] = [];
+  const seen = new Set<string>();
+  for (const [key, value] of Object.entries(record)) {
+    const m = /^category_(.+)$/.exec(key);
+    if (m === null) continue;
+    const scheme = m[1] as string;
+    for (const id of distinctIds(value)) {
+      const k = `${scheme}\u0000${id}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      rows.push([scheme, id]);
+    }
+  }
+  return rows;
+}
+
+/** Named categories a record carries, so the category table can show names without a separate list. */
+function namedCategories(record: Loose): [string, string, string][] {
+  const out: [string, string, string][] = [];
+  for (const [key, value] of Object.entries(record)) {
+    const m = /^category_(.+)$/.exec(key);
+    if (m === null) continue;
+    for (const item of list(value)) {
+      const id = idOf(item);
+      const name = item !== null && typeof item === 'object' ? (item as Loose)['name'] : undefined;
+      if (id !== undefined && typeof name === 'string') out.push([id, name, m[1] as string]);
+    }
+  }
+  return out;
+}
+
+function valueRows(kind: RecordKind, record: Loose): SqlValue[][] {
+  const rows: SqlValue[][] = [];
+  for (const field of VALUE_FIELDS[kind] ?? []) {
+    const seen = new Set<SqlValue>();
+    for (const item of list(record[field])) {
+      const v = typeof item === 'object' && item !== null ? (idOf(item) ?? null) : scalar(item);
+      if (v === null || seen.has(v)) continue;
+      seen.add(v);
+      rows.push([field, v]);
+    }
+  }
+  return rows;
+}
+
+const ids = (values: readonly string[]): SqlValue[][] => values.map((v) => [v]);
+
+function authorsOf(record: Loose): readonly unknown[] {
+  return list(record['authors']);
+}
+
+function investigatorsOf(record: Loose): readonly unknown[] {
+  return list(record['investigators']);
+}
+
+function affiliationIds(people: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const p of people) {
+    if (p !== null && typeof p === 'object') {
+      const person = p as Loose;
+      out.push(...list(person['affiliations']), ...list(person['research_orgs']));
+    }
+  }
+  return out;
+}
+
+function personIds(people: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const p of people) {
+    if (p !== null && typeof p === 'object') {
+      const person = p as Loose;
+      out.push(person['researcher_id'] ?? person['id']);
+    }
+  }
+  return out;
+}
+
+function linksFor(kind: RecordKind, record: Loose): Map<string, SqlValue[][]> {
+  const links = new Map<string, SqlValue[][]>();
+  switch (kind) {
+    case 'publications': {
+      const authors = authorsOf(record);
+      links.set('publication_researchers', ids(distinctIds(record['researchers'], personIds(authors))));
+      links.set('publication_research_orgs', ids(distinctIds(record['research_orgs'], affiliationIds(authors))));
+      links.set('publication_funders', ids(distinctIds(record['funders'])));
+      links.set('publication_grants', ids(distinctIds(record['supporting_grant_ids'])));
+      links.set('publication_categories', categoryRows(record));
+      links.set('publication_references', ids(distinctIds(record['reference_ids'])));
+      links.set('publication_concepts', conceptRows(record));
+      links.set('publication_values', valueRows(kind, record));
+      break;
+    }
+    case 'grants': {
+      const investigators = investigatorsOf(record);
+      links.set('grant_researchers', ids(distinctIds(record['researchers'], personIds(investigators))));
+      links.set('grant_research_orgs', ids(distinctIds(record['research_orgs'], affiliationIds(investigators))));
+      links.set('grant_funders', ids(distinctIds(record['funders'], record['funding_org_id'])));
+      links.set('grant_categories', categoryRows(record));
+      links.set('grant_concepts', conceptRows(record));
+      links.set('grant_values', valueRows(kind, record));
+      break;
+    }
+    case 'researchers':
+      links.set('researcher_research_orgs', ids(distinctIds(record['research_orgs'], record['current_research_org'])));
+      links.set('researcher_values', valueRows(kind, record));
+      break;
+    case 'organizations':
+      links.set('organization_values', valueRows(kind, record));
+      break;
+    case 'journals':
+    case 'categories':
+      break;
+  }
+  // Every link table of the kind is present (possibly empty) so a re-import clears old rows.
+  for (const l of LINK_TABLES) if (l.owner === kind && !links.has(l.table)) links.set(l.table, []);
+  return links;
+}
+
+function fullTextFor(kind: RecordKind, record: Loose): string[] | undefined {
+  const spec = FULLTEXT_TABLES.find((f) => f.owner === kind);
+  if (spec === undefined) return undefined;
+  switch (kind) {
+    case 'publications':
+      return [
+        text(record['title']),
+        text(record['abstract']),
+        text(record['acknowledgements']),
+        [...conceptTexts(record), ...list(record['mesh_terms']).map(text)].join(' ; '),
+        joinNames(authorsOf(record).map(personName)),
+      ];
+    case 'grants':
+      return [
+        [text(record['title']), text(record['original_title'])].join(' ; '),
+        text(record['abstract']),
+        conceptTexts(record).join(' ; '),
+        joinNames(investigatorsOf(record).map(personName)),
+      ];
+    case 'researchers': {
+      const first = text(record['first_name']);
+      const last = text(record['last_name']);
+      // Both orders, so a phrase search finds "Ana Silva" and "Silva Ana".
+      return [joinNames([`${first} ${last}`.trim(), `${last} ${first}`.trim()])];
+    }
+    case 'organizations':
+      return [
+        [text(record['name']), text(record['acronym'])].join(' ; '),
+        list(record['aliases']).map(text).concat(list(record['labels']).map((l) => text(idOf(l) ?? (l as Loose | null)?.['label']))).join(' ; '),
+        [text(record['city_name']), text(record['state_name']), text(record['country_name'])].join(' ; '),
+      ];
+    case 'journals':
+    case 'categories':
+      return undefined;
+  }
+}
+
+/** Column values in layout order, with the few that records spell differently. */
+function columnsFor(kind: RecordKind, record: Loose): SqlValue[] {
+  const spec = SOURCE_TABLES[kind];
+  return spec.columns.map((c) => {
+    let v: unknown = record[c.name];
+    if (v === undefined) {
+      if (c.name === 'journal_id') v = idOf(record['journal']);
+      else if (c.name === 'current_research_org_id') v = idOf(record['current_research_org']);
+      else if (c.name === 'authors_count' && Array.isArray(record['authors'])) v = record['authors'].length;
+      else if (c.name === 'start_year' && typeof record['start_date'] === 'string') v = Number(record['start_date'].slice(0, 4)) || null;
+    }
+    const value = scalar(v);
+    if (value !== null && c.type === 'integer' && typeof value === 'string') {
+      const n = Number(value);
+      return Number.isFinite(n) ? n : value;
+    }
+    return value;
+  });
+}
+
+function docFor(kind: RecordKind, record: Loose): string {
+  const skip = NOT_IN_DOC[kind];
+  const columns = new Set(SOURCE_TABLES[kind].columns.map((c) => c.name));
+  const doc: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'id' || value === undefined || value === null) continue;
+    if (columns.has(key) && (typeof value !== 'object')) continue;
+    if (skip?.has(key) === true) continue;
+    doc[key] = value;
+  }
+  return JSON.stringify(doc);
+}
+
+/**
+ * The rows of one record. Throws a plain Error for a record without an id (the importer
+ * validates records first and reports them with its own codes).
+ *
+ * @example recordToRows('publications', { id: 'pub.1', title: 'T', research_orgs: ['grid.1'] })
+ *   // { id: 'pub.1', columns: ['T', null, ...], links: Map { 'publication_research_orgs' => [['grid.1']], ... }, ... }
+ */
+export function recordToRows(kind: RecordKind, record: object): RecordRows {
+  const r = record as Loose;
+  const id = idOf(r['id']);
+  if (id === undefined) throw new Error(`a ${kind} record has no id`);
+  const fullText = fullTextFor(kind, r);
+  const categories = kind === 'publications' || kind === 'grants' ? namedCategories(r) : [];
+  const journal = kind === 'publications' ? r['journal'] : undefined;
+  const journalId = idOf(journal);
+  const journalTitle = journal !== null && typeof journal === 'object' ? (journal as Loose)['title'] : undefined;
+  return {
+    id,
+    columns: columnsFor(kind, r),
+    doc: docFor(kind, r),
+    links: linksFor(kind, r),
+    ...(fullText === undefined ? {} : { fullText }),
+    ...(journalId === undefined ? {} : { journals: [[journalId, typeof journalTitle === 'string' ? journalTitle : null]] }),
+    ...(categories.length === 0 ? {} : { categories }),
+  };
+}

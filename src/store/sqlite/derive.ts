@@ -1,0 +1,157 @@
+/**
+ * What `finish()` computes once the records are in: values that depend on other records
+ * (citation counts, researcher totals, the places of a record's organizations), the facet
+ * shortcuts (`n_publications`, ...), the entity lists of places, the indexes a bulk load
+ * dropped, a merged full-text index and the planner's statistics.
+ */
+import type { Database } from 'better-sqlite3';
+import { FULLTEXT_TABLES } from '../layout.ts';
+import { DERIVED_VALUE_FIELDS } from '../rows.ts';
+import { RECORD_INDEXES } from './records-schema.ts';
+
+export interface FinishOptions {
+  /**
+   * First year counted by `recent_citations` (citations "from the last two years");
+   * default: last calendar year (UTC).
+   */
+  readonly recentSince?: number;
+  /** Merge every full-text index into one segment (default true; slow on huge tables). */
+  readonly optimize?: boolean;
+  /** Run ANALYZE (default true). */
+  readonly analyze?: boolean;
+  /** Progress notes, one per step. */
+  readonly onStep?: (step: string, ms: number) => void;
+}
+
+export interface FinishReport {
+  /** Milliseconds per step, in order. */
+  readonly steps: readonly { readonly step: string; readonly ms: number }[];
+}
+
+/** Runs every derivation step; each step is its own transaction. */
+export function deriveAll(db: Database, options: FinishOptions = {}): FinishReport {
+  const steps: { step: string; ms: number }[] = [];
+  const run = (step: string, fn: () => void, transactional = true): void => {
+    const started = performance.now();
+    if (transactional) db.transaction(fn)();
+    else fn();
+    const ms = Math.round(performance.now() - started);
+    steps.push({ step, ms });
+    options.onStep?.(step, ms);
+  };
+  const since = options.recentSince ?? new Date().getUTCFullYear() - 1;
+
+  run('indexes', () => {
+    for (const index of RECORD_INDEXES) db.exec(index.sql);
+  });
+  run('citations', () => deriveCitations(db, since));
+  run('researcher totals', () => deriveResearchers(db));
+  run('organization totals', () => deriveOrganizations(db));
+  run('journal totals', () => {
+    db.exec('UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)');
+  });
+  run('places', () => derivePlaces(db));
+  run('organization values', () => {
+    deriveOrgValues(db, 'publication');
+    deriveOrgValues(db, 'grant');
+  });
+  if (options.optimize !== false) {
+    run('full-text merge', () => {
+      for (const f of FULLTEXT_TABLES) db.exec(`INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
+    });
+  }
+  run('meta', () => {
+    const save = db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    save.run('recent_since', String(since));
+    save.run('finished_at', new Date().toISOString());
+  });
+  if (options.analyze !== false) {
+    run('analyze', () => {
+      db.pragma('analysis_limit = 2000');
+      db.exec('ANALYZE');
+    }, false);
+  }
+  run('checkpoint', () => {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  }, false);
+  return { steps };
+}
+
+/**
+ * `times_cited` and `recent_citations` for publications whose records do not carry them:
+ * the held publications citing them (spec/data-model.md), recent ones from `since` on.
+ */
+function deriveCitations(db: Database, since: number): void {
+  const missing = db.prepare('SELECT 1 FROM publications WHERE times_cited IS NULL OR recent_citations IS NULL LIMIT 1').get();
+  if (missing === undefined) return;
+  db.exec('DROP TABLE IF EXISTS temp.cite_counts');
+  db.exec('CREATE TEMP TABLE cite_counts (id TEXT PRIMARY KEY, n INTEGER NOT NULL, recent INTEGER NOT NULL) WITHOUT ROWID');
+  db.prepare(
+    `INSERT INTO temp.cite_counts (id, n, recent)
+     SELECT r.cited_id, COUNT(*), SUM(coalesce(c.year, 0) >= ?)
+     FROM publication_references r JOIN publications c ON c.pk = r.publication_pk
+     GROUP BY r.cited_id`,
+  ).run(since);
+  db.exec(`UPDATE publications SET
+      times_cited = coalesce(times_cited, (SELECT n FROM temp.cite_counts WHERE id = publications.id), 0),
+      recent_citations = coalesce(recent_citations, (SELECT recent FROM temp.cite_counts WHERE id = publications.id), 0)
+    WHERE times_cited IS NULL OR recent_citations IS NULL`);
+  db.exec('DROP TABLE temp.cite_counts');
+}
+
+/** Held-record counts (facet shortcuts) and, where the records lack them, totals and years. */
+function deriveResearchers(db: Database): void {
+  db.exec(`UPDATE researchers SET
+      n_publications = (SELECT COUNT(*) FROM publication_researchers l WHERE l.researcher_id = researchers.id),
+      n_grants = (SELECT COUNT(*) FROM grant_researchers l WHERE l.researcher_id = researchers.id)`);
+  db.exec(`UPDATE researchers SET total_publications = n_publications WHERE total_publications IS NULL`);
+  db.exec(`UPDATE researchers SET total_grants = n_grants WHERE total_grants IS NULL`);
+  db.exec(`UPDATE researchers SET
+      first_publication_year = coalesce(first_publication_year, (SELECT MIN(p.year) FROM publication_researchers l JOIN publications p ON p.pk = l.publication_pk WHERE l.researcher_id = researchers.id)),
+      last_publication_year = coalesce(last_publication_year, (SELECT MAX(p.year) FROM publication_researchers l JOIN publications p ON p.pk = l.publication_pk WHERE l.researcher_id = researchers.id))
+    WHERE n_publications > 0 AND (first_publication_year IS NULL OR last_publication_year IS NULL)`);
+  db.exec(`UPDATE researchers SET
+      first_grant_year = coalesce(first_grant_year, (SELECT MIN(g.start_year) FROM grant_researchers l JOIN grants g ON g.pk = l.grant_pk WHERE l.researcher_id = researchers.id)),
+      last_grant_year = coalesce(last_grant_year, (SELECT MAX(g.start_year) FROM grant_researchers l JOIN grants g ON g.pk = l.grant_pk WHERE l.researcher_id = researchers.id))
+    WHERE n_grants > 0 AND (first_grant_year IS NULL OR last_grant_year IS NULL)`);
+}
+
+function deriveOrganizations(db: Database): void {
+  db.exec(`UPDATE organizations SET
+      n_publications = (SELECT COUNT(*) FROM publication_research_orgs l WHERE l.org_id = organizations.id),
+      n_grants = (SELECT COUNT(*) FROM grant_research_orgs l WHERE l.org_id = organizations.id),
+      n_funded_publications = (SELECT COUNT(*) FROM publication_funders l WHERE l.org_id = organizations.id),
+      n_funded_grants = (SELECT COUNT(*) FROM grant_funders l WHERE l.org_id = organizations.id)`);
+}
+
+/** Countries, cities and states named by the organizations, for facet display names. */
+function derivePlaces(db: Database): void {
+  db.exec('DELETE FROM countries; DELETE FROM cities; DELETE FROM states;');
+  db.exec(`INSERT INTO countries (id, name)
+    SELECT country_code, MAX(country_name) FROM organizations WHERE country_code IS NOT NULL GROUP BY country_code`);
+  db.exec(`INSERT INTO cities (id, name, country_code)
+    SELECT coalesce(city_id, city_name), MAX(city_name), MAX(country_code) FROM organizations
+    WHERE coalesce(city_id, city_name) IS NOT NULL GROUP BY coalesce(city_id, city_name)`);
+  db.exec(`INSERT INTO states (id, name, country_code)
+    SELECT state_code, MAX(state_name), MAX(country_code) FROM organizations WHERE state_code IS NOT NULL GROUP BY state_code`);
+}
+
+/**
+ * `research_org_countries`, `research_org_names`, ... and `funder_countries` of each
+ * publication or grant, from its organizations, as `<owner>_values` rows.
+ */
+function deriveOrgValues(db: Database, owner: 'publication' | 'grant'): void {
+  const values = `${owner}_values`;
+  const key = `${owner}_pk`;
+  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), 'funder_countries'];
+  db.prepare(`DELETE FROM ${values} WHERE field IN (${fields.map(() => '?').join(', ')})`).run(...fields);
+  for (const [field, column] of Object.entries(DERIVED_VALUE_FIELDS)) {
+    const expr = column === 'city_id' ? 'coalesce(o.city_id, o.city_name)' : `o.${column}`;
+    db.exec(`INSERT OR IGNORE INTO ${values} (${key}, field, value)
+      SELECT l.${key}, '${field}', ${expr} FROM ${owner}_research_orgs l JOIN organizations o ON o.id = l.org_id
+      WHERE ${expr} IS NOT NULL`);
+  }
+  db.exec(`INSERT OR IGNORE INTO ${values} (${key}, field, value)
+    SELECT l.${key}, 'funder_countries', o.country_code FROM ${owner}_funders l JOIN organizations o ON o.id = l.org_id
+    WHERE o.country_code IS NOT NULL`);
+}

@@ -1,0 +1,109 @@
+/**
+ * The SQLite tables of the record store (migration set `records`), generated from the
+ * dialect-neutral layout in `../layout.ts`. `docs/storage.md` shows the resulting SQL and
+ * why it is shaped this way.
+ */
+import {
+  FTS_TOKENIZER,
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  SOURCE_TABLES,
+  ownerKey,
+  type ColumnSpec,
+  type ColumnType,
+} from '../layout.ts';
+import type { Migration } from './migrate.ts';
+
+/** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
+export interface IndexDefinition {
+  readonly name: string;
+  readonly table: string;
+  readonly sql: string;
+}
+
+function sqlType(type: ColumnType): string {
+  switch (type) {
+    case 'text':
+      return 'TEXT';
+    case 'integer':
+      return 'INTEGER';
+    case 'real':
+      return 'REAL';
+    case 'any':
+      // No declared type: no affinity, so 2019 stays an integer and "2019" stays text.
+      return '';
+  }
+}
+
+function columnDef(c: ColumnSpec, notNull = false): string {
+  return `${c.name} ${sqlType(c.type)}${notNull ? ' NOT NULL' : ''}`.replace(/\s+/g, ' ').trim();
+}
+
+function sourceTablesSql(): string[] {
+  return Object.values(SOURCE_TABLES).map(
+    (s) =>
+      `CREATE TABLE ${s.table} (\n  pk INTEGER PRIMARY KEY,\n  id TEXT NOT NULL UNIQUE,\n` +
+      s.columns.map((c) => `  ${columnDef(c)},\n`).join('') +
+      // Every field of the record that has no column of its own, as the record holds it.
+      `  doc TEXT NOT NULL DEFAULT '{}'\n)`,
+  );
+}
+
+function linkTablesSql(): string[] {
+  return LINK_TABLES.map((l) => {
+    const owner = ownerKey(l.owner);
+    const key = [owner, ...l.key.map((c) => c.name)];
+    const cols = [`${owner} INTEGER NOT NULL`, ...l.key.map((c) => columnDef(c, true)), ...l.extra.map((c) => columnDef(c))];
+    return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n) WITHOUT ROWID`;
+  });
+}
+
+function fullTextSql(): string[] {
+  return FULLTEXT_TABLES.flatMap((f) => [
+    // Contentless: the text lives in the source tables; FTS holds only the index, keyed by pk.
+    `CREATE VIRTUAL TABLE ${f.table} USING fts5(${f.columns.join(', ')}, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}')`,
+    // The vocabulary, for expanding wildcard patterns (`ital?`, `*est`) into real tokens.
+    `CREATE VIRTUAL TABLE ${f.table}_vocab USING fts5vocab(${f.table}, 'row')`,
+  ]);
+}
+
+const ENTITY_TABLES_SQL = [
+  // Filled by finish() from the organizations: display names for place facets.
+  `CREATE TABLE countries (id TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID`,
+  `CREATE TABLE cities (id TEXT PRIMARY KEY, name TEXT, country_code TEXT) WITHOUT ROWID`,
+  `CREATE TABLE states (id TEXT PRIMARY KEY, name TEXT, country_code TEXT) WITHOUT ROWID`,
+  // Facts about the loaded data (e.g. `finished_at`, `recent_since`).
+  `CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
+];
+
+/** Every secondary index of the record tables, in creation order. */
+export const RECORD_INDEXES: readonly IndexDefinition[] = [
+  ...Object.values(SOURCE_TABLES).flatMap((s) =>
+    s.indexes.map((cols) => {
+      const name = `${s.table}_${cols.join('_')}`;
+      return { name, table: s.table, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${s.table} (${cols.join(', ')})` };
+    }),
+  ),
+  ...LINK_TABLES.map((l) => {
+    const name = `${l.table}_by_${l.reverse.join('_')}`;
+    // In a WITHOUT ROWID table the primary key (owner pk first) is appended to every index
+    // entry, so this index also covers "which owners have this target".
+    return { name, table: l.table, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${l.table} (${l.reverse.join(', ')})` };
+  }),
+];
+
+/** The full DDL of version 1, for `docs/storage.md` and tests. */
+export function recordSchemaSql(): string[] {
+  return [...sourceTablesSql(), ...linkTablesSql(), ...fullTextSql(), ...ENTITY_TABLES_SQL, ...RECORD_INDEXES.map((i) => i.sql)];
+}
+
+/** The record store's migrations (set `records`). Append new versions; never edit old ones. */
+export const RECORD_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'record tables, link tables, full-text indexes',
+    up: (db) => {
+      for (const statement of recordSchemaSql()) db.exec(statement);
+    },
+  },
+];

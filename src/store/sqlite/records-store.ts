@@ -1,0 +1,186 @@
+/**
+ * The record store's writer over SQLite: idempotent upserts of native records into the
+ * layout of `../layout.ts`, then `finish()` for derived data and statistics.
+ *
+ * @example
+ *   const store = openRecordStore('/tmp/demo.db');
+ *   store.upsert('organizations', orgs);
+ *   store.upsert('publications', pubs);   // again with the same ids: updated, never duplicated
+ *   store.finish();
+ *   store.close();
+ */
+import Database from 'better-sqlite3';
+import { FULLTEXT_TABLES, LINK_TABLES, RECORD_KINDS, SOURCE_TABLES, ownerKey, type RecordKind } from '../layout.ts';
+import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
+import { deriveAll, type FinishOptions, type FinishReport } from './derive.ts';
+import { migrate } from './migrate.ts';
+import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
+import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
+
+export { RECORD_MIGRATIONS } from './records-schema.ts';
+export type { FinishOptions, FinishReport } from './derive.ts';
+export type { RecordKind } from '../layout.ts';
+
+export interface RecordStoreOptions extends ConnectionTuning {
+  /**
+   * Bulk load: drop the secondary indexes now and rebuild them in `finish()` (much faster
+   * for a large first import). Queries before `finish()` are correct but slow. If the
+   * process dies before `finish()`, the next open recreates the indexes.
+   */
+  readonly bulk?: boolean;
+  /** Records per transaction when `upsert` is not called inside `transaction()` (default 5000). */
+  readonly batchSize?: number;
+}
+
+export interface RecordStore {
+  /**
+   * Inserts or replaces records by id: the source row keeps its `pk`, its link rows and
+   * full-text row are replaced. Commits every `batchSize` records unless called inside
+   * `transaction()`, so a failure loses at most the batch in flight.
+   */
+  upsert(kind: RecordKind, records: readonly object[]): void;
+  /** Runs `fn` in one transaction (nested calls become savepoints). */
+  transaction<T>(fn: () => T): T;
+  /** Derived data (citation counts, totals, place values), index rebuild, FTS merge, ANALYZE. */
+  finish(options?: FinishOptions): FinishReport;
+  /** Row counts of every source, link and full-text table. */
+  counts(): Record<string, number>;
+  close(): void;
+  /** The underlying connection, for tests and tools. */
+  readonly db: Database.Database;
+}
+
+interface KindStatements {
+  readonly find: Database.Statement<[string], { pk: number }>;
+  readonly insert: Database.Statement<SqlValue[]>;
+  readonly update: Database.Statement<SqlValue[]>;
+  readonly deleteLinks: readonly Database.Statement<[number]>[];
+  readonly insertLinks: ReadonlyMap<string, Database.Statement<SqlValue[]>>;
+  readonly deleteText?: Database.Statement<[number]>;
+  readonly insertText?: Database.Statement<SqlValue[]>;
+}
+
+const DEFAULT_BATCH = 5000;
+
+/** Opens (creating if needed) a record database for writing, migrated to the current layout. */
+export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}): RecordStore {
+  const db = new Database(dbPath);
+  applyWriterPragmas(db, options);
+  migrate(db, 'records', RECORD_MIGRATIONS);
+  if (options.bulk === true) {
+    for (const index of RECORD_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
+  } else {
+    // A bulk load that never reached finish() left indexes out: put them back.
+    for (const index of RECORD_INDEXES) db.exec(index.sql);
+  }
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
+  const statements = new Map<RecordKind, KindStatements>();
+  // Entities named inside other records (a publication's journal and categories) are added
+  // once per store handle; a record of their own, imported before or after, wins.
+  const knownJournals = new Set<string>();
+  const knownCategories = new Set<string>();
+  const saveCategory = db.prepare<[string, string, string]>(
+    'INSERT INTO categories (id, name, scheme) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = coalesce(categories.name, excluded.name), scheme = coalesce(categories.scheme, excluded.scheme)',
+  );
+  const saveJournal = db.prepare<[string, string | null]>(
+    'INSERT INTO journals (id, title) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET title = coalesce(journals.title, excluded.title)',
+  );
+
+  const statementsFor = (kind: RecordKind): KindStatements => {
+    const cached = statements.get(kind);
+    if (cached !== undefined) return cached;
+    const spec = SOURCE_TABLES[kind];
+    const cols = spec.columns.map((c) => c.name);
+    const links = LINK_TABLES.filter((l) => l.owner === kind);
+    const text = FULLTEXT_TABLES.find((f) => f.owner === kind);
+    const owner = ownerKey(kind);
+    const made: KindStatements = {
+      find: db.prepare(`SELECT pk FROM ${spec.table} WHERE id = ?`),
+      insert: db.prepare<SqlValue[]>(`INSERT INTO ${spec.table} (id, ${cols.join(', ')}, doc) VALUES (?, ${cols.map(() => '?').join(', ')}, ?)`),
+      update: db.prepare<SqlValue[]>(`UPDATE ${spec.table} SET ${cols.map((c) => `${c} = ?`).join(', ')}, doc = ? WHERE pk = ?`),
+      deleteLinks: links.map((l) => db.prepare(`DELETE FROM ${l.table} WHERE ${owner} = ?`)),
+      insertLinks: new Map(
+        links.map((l) => {
+          const names = [owner, ...l.key.map((c) => c.name), ...l.extra.map((c) => c.name)];
+          return [l.table, db.prepare<SqlValue[]>(`INSERT OR IGNORE INTO ${l.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`)];
+        }),
+      ),
+      ...(text === undefined
+        ? {}
+        : {
+            deleteText: db.prepare(`DELETE FROM ${text.table} WHERE rowid = ?`),
+            insertText: db.prepare<SqlValue[]>(`INSERT INTO ${text.table} (rowid, ${text.columns.join(', ')}) VALUES (?, ${text.columns.map(() => '?').join(', ')})`),
+          }),
+    };
+    statements.set(kind, made);
+    return made;
+  };
+
+  const writeOne = (kind: RecordKind, s: KindStatements, rows: RecordRows): void => {
+    const existing = s.find.get(rows.id);
+    let pk: number;
+    if (existing === undefined) {
+      pk = Number(s.insert.run(rows.id, ...rows.columns, rows.doc).lastInsertRowid);
+    } else {
+      pk = existing.pk;
+      s.update.run(...rows.columns, rows.doc, pk);
+      for (const del of s.deleteLinks) del.run(pk);
+      s.deleteText?.run(pk);
+    }
+    for (const [table, linkRows] of rows.links) {
+      const insert = s.insertLinks.get(table);
+      if (insert === undefined) throw new Error(`no link table ${table} for ${kind}`);
+      for (const row of linkRows) insert.run(pk, ...row);
+    }
+    if (s.insertText !== undefined && rows.fullText !== undefined) s.insertText.run(pk, ...rows.fullText);
+    for (const [id, title] of rows.journals ?? []) {
+      if (knownJournals.has(id)) continue;
+      saveJournal.run(id, title);
+      knownJournals.add(id);
+    }
+    for (const [id, name, scheme] of rows.categories ?? []) {
+      if (knownCategories.has(id)) continue;
+      saveCategory.run(id, name, scheme);
+      knownCategories.add(id);
+    }
+  };
+
+  const writeBatch = db.transaction((kind: RecordKind, records: readonly object[]) => {
+    const s = statementsFor(kind);
+    for (const record of records) writeOne(kind, s, recordToRows(kind, record));
+  });
+
+  return {
+    db,
+    upsert(kind, records) {
+      if (!RECORD_KINDS.includes(kind)) throw new Error(`unknown record kind ${String(kind)}`);
+      if (db.inTransaction) {
+        writeBatch(kind, records);
+        return;
+      }
+      for (let start = 0; start < records.length; start += batchSize) writeBatch(kind, records.slice(start, start + batchSize));
+    },
+    transaction<T>(fn: () => T): T {
+      return db.transaction(fn)();
+    },
+    finish(finishOptions = {}) {
+      return deriveAll(db, finishOptions);
+    },
+    counts() {
+      const tables = [
+        ...RECORD_KINDS.map((k) => SOURCE_TABLES[k].table),
+        ...LINK_TABLES.map((l) => l.table),
+        ...FULLTEXT_TABLES.map((f) => f.table),
+        'countries',
+        'cities',
+        'states',
+      ];
+      const out: Record<string, number> = {};
+      for (const table of tables) out[table] = db.prepare<[], number>(`SELECT COUNT(*) FROM ${table}`).pluck().get() ?? 0;
+      return out;
+    },
+    close() {
+      db.close();
+    },
+  };
+}
