@@ -1,0 +1,110 @@
+/**
+ * Runs compiled statements on a better-sqlite3 connection and builds the executed result:
+ * the total count, record pages (JSON document + columns + entity fields filled per page)
+ * and facet rows with their display fields.
+ */
+import type Database from 'better-sqlite3';
+import type { CompiledFacet, CompiledRecords, CompiledSearch } from '../../compile/sqlite/compile-search.ts';
+import type { SqlParam } from '../../compile/sqlite/sql.ts';
+import type { ExecutedFacet, ExecutedRecords, Row } from '../shape.ts';
+
+type DbRow = Record<string, unknown>;
+
+/** Statements are prepared once per connection and reused (the text is the cache key). */
+export class StatementCache {
+  readonly #db: Database.Database;
+  readonly #cache = new Map<string, Database.Statement>();
+  constructor(db: Database.Database) {
+    this.#db = db;
+  }
+  get(sql: string): Database.Statement {
+    let stmt = this.#cache.get(sql);
+    if (stmt === undefined) {
+      stmt = this.#db.prepare(sql);
+      if (this.#cache.size > 500) this.#cache.clear();
+      this.#cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+export interface ExecutedStatements {
+  readonly totalCount: number;
+  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet>;
+}
+
+export function executeCompiled(cache: StatementCache, compiled: CompiledSearch): ExecutedStatements {
+  const countRow = cache.get(compiled.count.text).get(...compiled.count.params) as { n: number };
+  const results = compiled.outputs.map((o) => (o.kind === 'records' ? executeRecords(cache, o) : executeFacet(cache, o)));
+  return { totalCount: countRow.n, results };
+}
+
+function all(cache: StatementCache, sql: string, params: readonly SqlParam[]): DbRow[] {
+  return cache.get(sql).all(...params) as DbRow[];
+}
+
+/** `IN (?, ?, ...)` for a list of keys. */
+function inList(n: number): string {
+  return `(${Array.from({ length: n }, () => '?').join(', ')})`;
+}
+
+function executeRecords(cache: StatementCache, compiled: CompiledRecords): ExecutedRecords {
+  const rows = all(cache, compiled.page.text, compiled.page.params);
+  const records = new Map<unknown, Record<string, unknown>>();
+  for (const row of rows) {
+    const { __key, __doc, ...columns } = row;
+    const doc = typeof __doc === 'string' && __doc.length > 0 ? (JSON.parse(__doc) as Record<string, unknown>) : {};
+    const record: Record<string, unknown> = { ...doc };
+    for (const [k, v] of Object.entries(columns)) if (v !== null) record[k] = v;
+    records.set(__key, record);
+  }
+  const keys = [...records.keys()] as SqlParam[];
+  if (keys.length > 0) {
+    for (const step of compiled.hydrate) {
+      const linked = all(cache, step.sqlPrefix + inList(keys.length), [...step.params, ...keys]);
+      const byKey = new Map<unknown, unknown[]>();
+      for (const { __key, __edoc: _edoc, ...value } of linked) {
+        const item = step.entity === undefined ? value.id : dropNulls(value);
+        const list = byKey.get(__key);
+        if (list === undefined) byKey.set(__key, [item]);
+        else list.push(item);
+      }
+      for (const [key, record] of records) {
+        const values = byKey.get(key);
+        if (step.multi) {
+          if (values !== undefined) record[step.field] = values;
+          else if (!Array.isArray(record[step.field])) delete record[step.field];
+        } else if (values !== undefined) {
+          record[step.field] = values[0];
+        }
+      }
+    }
+  }
+  return { output: compiled.output, records: [...records.values()] };
+}
+
+function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedFacet {
+  const rows = all(cache, compiled.statement.text, compiled.statement.params).map(roundIndicators);
+  if (compiled.display === undefined || rows.length === 0) return { output: compiled.output, rows };
+  const ids = rows.map((r) => r.id as SqlParam);
+  const details = new Map<unknown, DbRow>();
+  for (const { __edoc: _edoc, ...d } of all(cache, compiled.display.sqlPrefix + inList(ids.length), ids)) details.set(d.id, dropNulls(d));
+  const shaped = rows.map((r): Row => {
+    const { id, count, ...indicators } = r;
+    return { id, count, ...(details.get(id) ?? {}), ...indicators };
+  });
+  return { output: compiled.output, rows: shaped };
+}
+
+function dropNulls(row: DbRow): DbRow {
+  const out: DbRow = {};
+  for (const [k, v] of Object.entries(row)) if (v !== null) out[k] = v;
+  return out;
+}
+
+/** Averages and medians as plain numbers with a sensible precision. */
+function roundIndicators(row: DbRow): DbRow {
+  const out: DbRow = {};
+  for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v;
+  return out;
+}
