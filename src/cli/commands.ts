@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
+import { register as registerQuery } from './commands/query.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
  * command to the program; add a line here when adding a command.
  */
-export const commandModules: ReadonlyArray<(program: Command) => void> = [];
+export const commandModules: ReadonlyArray<(program: Command) => void> = [
+  registerQuery,
+];

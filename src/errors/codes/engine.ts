@@ -27,4 +27,9 @@ export const ENGINE_CODES = {
     message: 'The function {name} is not offered by this deployment.',
     fix: 'Return the searched source or a facet instead, for example `return year aggregate citations_total`.',
   },
+  ENGINE_NO_DATABASE: {
+    category: 'input',
+    message: 'No database to query: `quarry query` needs --db FILE here.',
+    fix: 'Give the record database file, for example `quarry query --db records.db "search publications return year"`.',
+  },
 } as const satisfies CodeTable;

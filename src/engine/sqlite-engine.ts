@@ -1,0 +1,67 @@
+/**
+ * The SQLite QueryEngine: parse, validate and lower on the calling thread (mistakes are
+ * reported at once, without queueing), execute in a pool of worker threads, each with its
+ * own read-only connection, under a per-query time limit and the caller's AbortSignal.
+ */
+import { performance } from 'node:perf_hooks';
+import { openReadOnly } from '../store/sqlite/open.ts';
+import { WorkerPool } from './pool.ts';
+import { prepareQuery } from './run-query.ts';
+import type { SqliteTask, SqliteWorkerData } from './sqlite-worker.ts';
+import type { QueryEngine, QueryOptions, QueryOutcome, QueryResult } from './types.ts';
+
+export interface SqliteEngineOptions {
+  readonly dbPath: string;
+  /** Worker threads (default 2). */
+  readonly workers?: number;
+  /** Default per-query time limit in ms (default 30 000); `QueryOptions.timeoutMs` overrides it. */
+  readonly timeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * @example
+ * const engine = createSqliteEngine({ dbPath: 'records.db' });
+ * const { result } = await engine.run('search publications return year', { dslVersion: 2 });
+ */
+export function createSqliteEngine(options: SqliteEngineOptions): QueryEngine {
+  // Fail fast on a missing or foreign file, with the engine's coded error.
+  openReadOnly(options.dbPath).close();
+  const workerData: SqliteWorkerData = { dbPath: options.dbPath };
+  const pool = new WorkerPool<SqliteTask, QueryResult>({
+    filename: new URL('./sqlite-worker.ts', import.meta.url),
+    workers: options.workers ?? 2,
+    workerData,
+  });
+  const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return {
+    async run(text: string, queryOptions: QueryOptions): Promise<QueryOutcome> {
+      const t0 = performance.now();
+      const prepared = prepareQuery(text, {
+        dslVersion: queryOptions.dslVersion,
+        ...(queryOptions.permissions === undefined ? {} : { permissions: queryOptions.permissions }),
+      });
+      const t1 = performance.now();
+      if (prepared.kind === 'answer') return { result: prepared.result, timings: { parseMs: t1 - t0, executeMs: 0 } };
+      const result = await pool.run(
+        { kind: 'execute', plan: prepared.plan },
+        {
+          timeoutMs: queryOptions.timeoutMs ?? defaultTimeout,
+          ...(queryOptions.signal === undefined ? {} : { signal: queryOptions.signal }),
+        },
+      );
+      return { result, timings: { parseMs: t1 - t0, executeMs: performance.now() - t1 } };
+    },
+    async ready(): Promise<boolean> {
+      try {
+        const reply = await pool.run({ kind: 'ping' }, { timeoutMs: 5_000 });
+        return reply.ok === true;
+      } catch {
+        return false;
+      }
+    },
+    queueDepth: () => pool.queueDepth(),
+    close: () => pool.close(),
+  };
+}
