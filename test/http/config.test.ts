@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { DEFAULT_CONFIG, loadConfig } from '../../src/config.ts';
+import { isQuarryError } from '../../src/errors/index.ts';
+
+describe('configuration', () => {
+  test('defaults follow spec/protocol.md', () => {
+    const c = loadConfig();
+    assert.deepEqual(c, DEFAULT_CONFIG);
+    assert.equal(c.rateLimits.tokenV2.scope, 'account');
+    assert.equal(c.rateLimits.tokenV3.scope, 'ip');
+    assert.equal(c.query.maxBytes, 65536);
+    assert.equal(c.query.timeoutMs, 30_000);
+    assert.equal(c.tokens.tokenPathLifetimeSeconds, 7200);
+  });
+
+  test('file, then environment, then overrides', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-config-'));
+    const file = join(dir, 'quarry.json');
+    writeFileSync(file, JSON.stringify({ port: 9000, host: '0.0.0.0', rateLimits: { tokenV2: { max: 100 } }, versions: { v1RemovedFrom: 'never' } }));
+    const c = loadConfig({ file, env: { QUARRY_PORT: '9100', QUARRY_TRUST_PROXY: '1', QUARRY_RATE_LIMITS: 'off', QUARRY_FAMILIES: 'auth' }, overrides: { port: 9200 } });
+    assert.equal(c.port, 9200);
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.trustProxy, 1);
+    assert.equal(c.rateLimits.enabled, false);
+    assert.equal(c.rateLimits.tokenV2.max, 100);
+    assert.equal(c.rateLimits.tokenV2.windowSeconds, 60);
+    assert.equal(c.versions.v1RemovedFrom, null);
+    assert.deepEqual(c.families, { token: false, auth: true });
+  });
+
+  test('every problem is reported at once, with the setting named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-config-'));
+    const file = join(dir, 'quarry.json');
+    writeFileSync(file, JSON.stringify({ port: 'eighty', prot: 1, rateLimits: { tokenV3: { scope: 'planet' } }, tokens: { jwtSecret: 'short' } }));
+    try {
+      loadConfig({ file, env: { QUARRY_QUERY_TIMEOUT_MS: 'soon' } });
+      assert.fail('should throw');
+    } catch (error) {
+      assert.ok(isQuarryError(error));
+      assert.equal(error.code, 'SERVICE_CONFIG_INVALID');
+      const text = error.problems.map((p) => p.message).join('\n');
+      for (const part of ['prot is not a setting', 'port must be', 'rateLimits.tokenV3.scope', 'tokens.jwtSecret', 'QUARRY_QUERY_TIMEOUT_MS']) {
+        assert.ok(text.includes(part), `${part} in:\n${text}`);
+      }
+    }
+  });
+
+  test('an unreadable file and a Redis URL are clear errors', () => {
+    assert.throws(() => loadConfig({ file: '/nonexistent/quarry.json' }), /could not be read as JSON/);
+    assert.throws(() => loadConfig({ env: { QUARRY_REDIS_URL: 'redis://127.0.0.1:6379' } }), /not part of this build/);
+  });
+});

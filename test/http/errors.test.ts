@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ERROR_CATEGORIES } from '../../src/errors/index.ts';
+import { STATUS_BY_CATEGORY } from '../../src/http/status.ts';
+import { jwtToken, opaqueToken, testApp, type TestApp } from './helpers/app.ts';
+
+// spec/protocol.md §4: every non-2xx response has {"errors":{"query":{"header","details",...}}}.
+describe('error bodies and statuses', () => {
+  let t: TestApp;
+  let jwt: string;
+  let bearer: string;
+  before(async () => {
+    t = await testApp({ at: '2021-06-01T00:00:00Z', config: { rateLimits: { enabled: false }, query: { timeoutMs: 200 } } });
+    jwt = await jwtToken(t);
+    bearer = await opaqueToken(t);
+  });
+  after(() => t.close());
+
+  const ask = (url: string, payload: string, authorization = url.startsWith('/api') ? `JWT ${jwt}` : `Bearer ${bearer}`) =>
+    t.app.inject({ method: 'POST', url, headers: { authorization, 'content-type': 'text/plain' }, payload });
+
+  function assertShape(body: unknown): asserts body is { errors: { query: { header: string; details: string[]; code: string; line?: number; column?: number } } } {
+    const q = (body as { errors?: { query?: { header?: unknown; details?: unknown } } }).errors?.query;
+    assert.ok(q, 'errors.query is present');
+    assert.equal(typeof q.header, 'string');
+    assert.ok(Array.isArray(q.details) && q.details.length > 0 && q.details.every((d) => typeof d === 'string'));
+    assert.deepEqual(Object.keys(body as object), ['errors']);
+  }
+
+  test('the category map covers every category with the statuses of the spec', () => {
+    assert.deepEqual(Object.keys(STATUS_BY_CATEGORY).sort(), [...ERROR_CATEGORIES].sort());
+    assert.equal(STATUS_BY_CATEGORY.syntax, 400);
+    assert.equal(STATUS_BY_CATEGORY.authentication, 401);
+    assert.equal(STATUS_BY_CATEGORY.token, 403);
+    assert.equal(STATUS_BY_CATEGORY.permission, 403);
+    assert.equal(STATUS_BY_CATEGORY.rate_limit, 429);
+    assert.equal(STATUS_BY_CATEGORY.gone, 410);
+    assert.equal(STATUS_BY_CATEGORY.timeout, 504);
+    assert.equal(STATUS_BY_CATEGORY.internal, 500);
+  });
+
+  test('syntax error (v2): 400, "1 QueryError found", code, line and column', async () => {
+    const res = await ask('/api/dsl/v2', 'search publications\nwhere title = "x return publications');
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assertShape(body);
+    assert.equal(body.errors.query.header, '1 QueryError found');
+    assert.equal(body.errors.query.code, 'DSL_UNTERMINATED_STRING');
+    assert.equal(body.errors.query.line, 2);
+    assert.equal(body.errors.query.column, 15);
+  });
+
+  test('syntax error (v1): 400 with header "Syntax Error"', async () => {
+    const res = await ask('/api/dsl/v1', 'search publications where title = "x');
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assertShape(body);
+    assert.equal(body.errors.query.header, 'Syntax Error');
+  });
+
+  test('semantic error (a function this deployment does not offer): 400, "Semantic Error" in v1', async () => {
+    for (const [url, header] of [
+      ['/api/dsl/v1', 'Semantic Error'],
+      ['/api/dsl/v2', '1 QueryError found'],
+      ['/v3/api/query', '1 QueryError found'],
+    ] as const) {
+      const res = await ask(url, 'search publications where title = "x" return publications[id + extract_concepts]');
+      assert.equal(res.statusCode, 400, url);
+      const body = res.json();
+      assertShape(body);
+      assert.equal(body.errors.query.header, header);
+      assert.equal(body.errors.query.code, 'ENGINE_FUNCTION_NOT_OFFERED');
+    }
+  });
+
+  test('auth errors: 401 and 403 bodies', async () => {
+    const missing = await ask('/api/dsl/v2', 'describe version', '');
+    assert.equal(missing.statusCode, 401);
+    assertShape(missing.json());
+    assert.equal(missing.json().errors.query.header, 'Authentication Error');
+    const bad = await ask('/api/dsl/v2', 'describe version', 'JWT a.b.c');
+    assert.equal(bad.statusCode, 403);
+    assertShape(bad.json());
+  });
+
+  test('limit error body', async () => {
+    const limited = await testApp({ config: { rateLimits: { authentication: { max: 1 } } } });
+    try {
+      await limited.app.inject({ method: 'GET', url: '/v3/token' });
+      const res = await limited.app.inject({ method: 'GET', url: '/v3/token' });
+      assert.equal(res.statusCode, 429);
+      assertShape(res.json());
+      assert.equal(res.json().errors.query.header, 'Rate Limit Exceeded');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('timeout: the engine cancels the query → 504 saying how to narrow it', async () => {
+    const res = await ask('/api/dsl/v2', 'search publications for "SLOW" return publications');
+    assert.equal(res.statusCode, 504);
+    const body = res.json();
+    assertShape(body);
+    assert.equal(body.errors.query.code, 'ENGINE_TIMEOUT');
+    assert.equal(t.engine.calls.at(-1)?.options.timeoutMs, 200);
+  });
+
+  test('an engine that never answers is cut off by the HTTP deadline (504 SERVICE_QUERY_TIMEOUT) and told to stop', async () => {
+    const res = await ask('/api/dsl/v2', 'search publications for "HANG" return publications');
+    assert.equal(res.statusCode, 504);
+    assert.equal(res.json().errors.query.code, 'SERVICE_QUERY_TIMEOUT');
+    assert.match(res.json().errors.query.details[0], /Narrow it/);
+    assert.equal(t.engine.calls.at(-1)?.options.signal?.aborted, true);
+  });
+
+  test('internal error: 500, generic text with the request id; cause, stack and secrets only in the log', async () => {
+    const res = await ask('/api/dsl/v2', 'search publications for "CRASH" return publications');
+    assert.equal(res.statusCode, 500);
+    const body = res.json();
+    assertShape(body);
+    assert.equal(body.errors.query.code, 'INTERNAL');
+    assert.equal(body.errors.query.header, 'Internal Server Error');
+    const requestId = res.headers['x-request-id'] as string;
+    assert.ok(body.errors.query.details[0].includes(requestId));
+    assert.ok(!res.body.includes('hunter2') && !res.body.includes('/secret/path') && !res.body.includes('at '));
+    const logged = t.logs.find((l) => l.reqId === requestId && l.level === 50);
+    assert.ok(logged, 'the cause is logged at error level with the request id');
+    assert.match(JSON.stringify(logged), /hunter2/);
+  });
+
+  test('unknown route: 404 in the same shape', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing?api_key=qry_secret' });
+    assert.equal(res.statusCode, 404);
+    assertShape(res.json());
+    assert.equal(res.json().errors.query.code, 'SERVICE_ROUTE_NOT_FOUND');
+    assert.ok(!res.body.includes('qry_secret'));
+  });
+
+  test('every response carries a request id, and every log line of a request names it', async () => {
+    const responses = [
+      await t.app.inject({ method: 'GET', url: '/healthz' }),
+      await ask('/api/dsl/v2', 'describe version'),
+      await ask('/api/dsl/v2', 'search publications where'),
+      await t.app.inject({ method: 'GET', url: '/nowhere' }),
+    ];
+    const ids = responses.map((r) => r.headers['x-request-id'] as string);
+    for (const id of ids) assert.match(id, /^[0-9a-f-]{36}$/);
+    assert.equal(new Set(ids).size, ids.length);
+    const requestLines = t.logs.filter((l) => l.req !== undefined || l.res !== undefined || l.msg === 'request refused');
+    assert.ok(requestLines.length >= 8);
+    for (const line of requestLines) assert.equal(typeof line.reqId, 'string', JSON.stringify(line));
+  });
+
+  test('neither api_key values nor Authorization headers reach the log', async () => {
+    await t.app.inject({ method: 'GET', url: `/v3/token?api_key=${t.key}` });
+    const text = JSON.stringify(t.logs);
+    assert.ok(!text.includes(t.key));
+    assert.ok(!text.includes(jwt));
+    assert.ok(!text.includes(bearer));
+  });
+});
