@@ -3,7 +3,16 @@
  * costing the service more than a moment; exceeding one is a coded `budget` error that
  * points at the place the budget ran out.
  */
-export const BUDGETS = Object.freeze({
+export interface Budgets {
+  readonly maxQueryLength: number;
+  readonly maxTokens: number;
+  readonly maxDepth: number;
+  readonly maxInListItems: number;
+  readonly maxConditions: number;
+  readonly maxFullTextClauses: number;
+}
+
+export const BUDGETS: Budgets = Object.freeze({
   /** Characters (UTF-16 units) in the whole query: 64 KiB. */
   maxQueryLength: 64 * 1024,
   /** Tokens in the query (a whole string literal is one token). */
@@ -17,5 +26,3 @@ export const BUDGETS = Object.freeze({
   /** Terms and phrases in one full-text string. */
   maxFullTextClauses: 100,
 });
-
-export type Budgets = typeof BUDGETS;

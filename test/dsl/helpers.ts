@@ -14,7 +14,8 @@ export function conformanceText(): string {
 export function parseSearch(text: string): SearchQuery {
   const query = parse(text);
   assert.equal(query.kind, 'SearchQuery');
-  return query as SearchQuery;
+  if (query.kind !== 'SearchQuery') throw new Error('not a search');
+  return query;
 }
 
 /** The filter of `search x where <filter> return x`. */

@@ -220,8 +220,9 @@ describe('parser: tree details', () => {
     const and = q.filter!;
     assert.ok(and.kind === 'And');
     assert.equal(slice(and.operands[0]!.span), 'research_orgs.id = "grid.1"');
-    assert.ok(and.operands[0]!.kind === 'Comparison');
-    assert.equal(slice(and.operands[0].field.span), 'research_orgs.id');
+    const first = and.operands[0]!;
+    assert.ok(first.kind === 'Comparison');
+    assert.equal(slice(first.field.span), 'research_orgs.id');
     assert.equal(slice(and.operands[1]!.span), 'year in [2010:2012]');
     const r = q.returns[0]!;
     assert.equal(slice(r.span), 'return funders aggregate count sort by count limit 5');
