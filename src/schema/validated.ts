@@ -1,0 +1,196 @@
+/**
+ * The validated query: what `schema/` hands to the compiler once a query has passed every
+ * rule. It is self-sufficient: every name is resolved to its descriptor, every default is
+ * filled, every value is normalised to the field's type. The compiler needs the raw syntax
+ * tree only for the full-text expression, which is carried here as the parser built it.
+ *
+ * Plain frozen data, so it crosses worker threads unchanged.
+ *
+ * Ordering, documented once here for the compiler:
+ * - A records return with full text and no `sort by` orders by relevance, best first
+ *   (`sort: { by: 'relevance', direction: 'desc', explicit: false }`), ties by id ascending.
+ * - Without full text and without `sort by`, the source's default order applies
+ *   (`SourceDescriptor.defaultOrder`): publications `date` desc, grants `start_date` desc,
+ *   researchers `last_name` asc, organizations `name` asc; records lacking the field come
+ *   last; ties by `id` ascending. It arrives resolved: `{ by: 'field', field, direction,
+ *   explicit: false }`.
+ * - An explicit `sort by FIELD [asc|desc]` (default desc) arrives with `explicit: true`;
+ *   ties by id ascending, records lacking the field last.
+ * - Facet rows order by `sortBy` (default `count`) descending, ties by id ascending.
+ *
+ * Compatibility: the compiler codes against these types. Add kinds and optional
+ * properties; never rename or remove.
+ */
+import type { FullTextNode, Span } from '../dsl/ast.ts';
+import type {
+  DslVersion,
+  EntityDescriptor,
+  EntityFieldDescriptor,
+  FieldDescriptor,
+  IndicatorName,
+  ScalarType,
+  SearchIndexDescriptor,
+  SourceDescriptor,
+} from './types.ts';
+
+export type ValidatedQuery = ValidatedSearch | ValidatedDescribe;
+
+/** `describe version | schema | source X | entity X`; answer it with `describeQuery`. */
+export interface ValidatedDescribe {
+  readonly kind: 'describe';
+  readonly dslVersion: DslVersion;
+  readonly target: 'version' | 'schema' | 'source' | 'entity';
+  /** The resolved source or entity name for `source` / `entity`. */
+  readonly name?: string;
+}
+
+export interface ValidatedSearch {
+  readonly kind: 'search';
+  readonly dslVersion: DslVersion;
+  /** The searched source, resolved (its descriptor carries fields, indexes, default order). */
+  readonly source: SourceDescriptor;
+  readonly fullText?: ValidatedFullText;
+  readonly filter?: ValidatedFilter;
+  /** One per `return` phrase, in query order. At least one. */
+  readonly returns: readonly ValidatedReturn[];
+  /** `_warnings` text from validation (deprecated version-1 fields used, ...). */
+  readonly warnings: readonly string[];
+}
+
+/** `[in INDEX] for "..."`. */
+export interface ValidatedFullText {
+  /** The resolved index (`full_data` when the query named none). */
+  readonly index: SearchIndexDescriptor;
+  readonly isPersonNameIndex: boolean;
+  /** The full-text expression as the parser built it (spans point into the query text). */
+  readonly ast: FullTextNode;
+  /** The decoded string the expression was parsed from. */
+  readonly text: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// Filters
+// ---------------------------------------------------------------------------------------
+
+/** A normalised filter value: numbers for integer/float fields, `YYYY-MM-DD` for dates, strings otherwise. */
+export type FilterValue = string | number;
+
+/**
+ * What a filter condition reads: a field of the source, or one sub-field of an entity
+ * field. A bare entity (`research_orgs = "grid.1"`) arrives as its `id` sub-field.
+ */
+export interface FilterTarget {
+  readonly field: FieldDescriptor;
+  /** Set for entity fields: the sub-field compared (`id` for a bare entity). */
+  readonly subfield?: EntityFieldDescriptor;
+  /** The type of the value compared (the sub-field's type for entities). */
+  readonly valueType: ScalarType;
+  /** True when the field holds several values: `=` means "contains", `!=` "does not contain". */
+  readonly multi: boolean;
+  /** The path as written (`research_orgs.name`), for messages. */
+  readonly path: string;
+}
+
+export type ComparisonOp = '=' | '!=' | '>' | '<' | '>=' | '<=';
+
+export type ValidatedFilter =
+  | { readonly kind: 'and'; readonly operands: readonly ValidatedFilter[] }
+  | { readonly kind: 'or'; readonly operands: readonly ValidatedFilter[] }
+  | { readonly kind: 'not'; readonly operand: ValidatedFilter }
+  | { readonly kind: 'compare'; readonly target: FilterTarget; readonly op: ComparisonOp; readonly value: FilterValue }
+  /**
+   * `field ~ "words"`: every word occurs in the value, any order, case-insensitively.
+   * `words` is `text` split on whitespace.
+   */
+  | { readonly kind: 'words'; readonly target: FilterTarget; readonly text: string; readonly words: readonly string[] }
+  | { readonly kind: 'in'; readonly target: FilterTarget; readonly values: readonly FilterValue[] }
+  /** Inclusive. */
+  | { readonly kind: 'range'; readonly target: FilterTarget; readonly low: FilterValue; readonly high: FilterValue }
+  /** `is empty` (empty: true) / `is not empty` (empty: false). */
+  | { readonly kind: 'empty'; readonly target: FilterTarget; readonly empty: boolean }
+  /** `count(field) op N` on a multi-value field. */
+  | { readonly kind: 'count'; readonly field: FieldDescriptor; readonly op: ComparisonOp; readonly value: number };
+
+// ---------------------------------------------------------------------------------------
+// Returns
+// ---------------------------------------------------------------------------------------
+
+export type ValidatedReturn = RecordsReturn | FacetReturn | FunctionReturn;
+
+/** One field of a records return, in output order. */
+export interface ReturnedField {
+  readonly field: FieldDescriptor;
+  /**
+   * `unnest(field)`: one output row per value of this multi-value field, its sub-fields as
+   * dotted keys (`researchers.id`, `researchers.first_name`). At most one per return.
+   */
+  readonly unnest: boolean;
+}
+
+export type RecordsSort =
+  | { readonly by: 'relevance'; readonly direction: 'desc' | 'asc'; readonly explicit: boolean }
+  | { readonly by: 'field'; readonly field: FieldDescriptor; readonly direction: 'asc' | 'desc'; readonly explicit: boolean };
+
+/** The searched source's own records (`return publications[id + title] sort by year limit 5`). */
+export interface RecordsReturn {
+  readonly kind: 'records';
+  /** The top-level key: the source name, or the `as` alias. */
+  readonly key: string;
+  /** `return in "g" ...`: the result goes into `{"g": {key: [...]}}`. */
+  readonly group?: string;
+  /** Resolved, ordered, without duplicates; fieldsets expanded, exclusions applied. */
+  readonly fields: readonly ReturnedField[];
+  readonly sort: RecordsSort;
+  /** Default 20, at most 1000. `limit` counts source records, also when unnesting. */
+  readonly limit: number;
+  /** Default 0; `skip + limit` at most 50,000. */
+  readonly skip: number;
+  /** The query wrote `limit` / `skip`: `_stats` then carries `limit` / `offset`. */
+  readonly limitGiven: boolean;
+  readonly skipGiven: boolean;
+  readonly span: Span;
+}
+
+/**
+ * Rows grouped by a facet field over the matching records
+ * (`return funders aggregate funding sort by funding limit 5`).
+ */
+export interface FacetReturn {
+  readonly kind: 'facet';
+  readonly key: string;
+  readonly group?: string;
+  readonly field: FieldDescriptor;
+  /** `entity`: rows carry the entity's display fields; `value`: only `id` (typed) and `count`. */
+  readonly facetKind: 'entity' | 'value';
+  /** For entity facets. */
+  readonly entity?: EntityDescriptor;
+  /** The type of the row id: `string` for entities, the field's type for value facets (`integer` for `year`). */
+  readonly idType: ScalarType;
+  /** `count` first, then the aggregated indicators in query order, without duplicates. */
+  readonly indicators: readonly IndicatorName[];
+  /** `count` unless the query sorted by an aggregated indicator. */
+  readonly sortBy: IndicatorName;
+  /** Default desc. */
+  readonly direction: 'asc' | 'desc';
+  /** Default 20, at most 1000. */
+  readonly limit: number;
+  readonly limitGiven: boolean;
+  readonly span: Span;
+}
+
+/**
+ * A function offered by this deployment. Today only `citations_per_year(from, to)` on
+ * publications: for the matching publications, how many citations they received in each
+ * year from `from` to `to` inclusive, counting a citation in the year of the citing
+ * publication (a held publication whose `reference_ids` contain the cited one). Rows are
+ * `{"year": 2010, "count": 12}`, one per year (zero included), ascending by year.
+ */
+export interface FunctionReturn {
+  readonly kind: 'function';
+  /** The top-level key: the function name, or the `as` alias. */
+  readonly key: string;
+  readonly group?: string;
+  readonly name: 'citations_per_year';
+  readonly args: { readonly from: number; readonly to: number };
+  readonly span: Span;
+}
