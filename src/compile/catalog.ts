@@ -16,6 +16,12 @@ export interface CatalogField {
 export interface SourceCatalog {
   /** The field of a source, or undefined when the schema does not know it. */
   field(source: string, name: string): CatalogField | undefined;
+  /** True for a source this deployment holds. */
+  isSource(name: string): boolean;
+  /** The full-text indexes of a source. */
+  searchIndexes(source: string): readonly string[];
+  /** True when an entity kind (`organizations`, `categories`) has this sub-field. */
+  hasSubfield(entity: string, name: string): boolean;
   /** The fields of a fieldset (`basics`, `extras`, `all`), or undefined when it is not one. */
   fieldset(source: string, name: string): readonly string[] | undefined;
 }

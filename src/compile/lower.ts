@@ -52,11 +52,15 @@ export interface LowerOptions {
 export function lowerSearch(query: SearchQuery, options: LowerOptions): SearchPlan {
   const source = query.source.value;
   const ctx = { source, catalog: options.catalog };
+  if (!options.catalog.isSource(source)) throw QuarryError.of('ENGINE_UNKNOWN_NAME', { params: { what: 'The source', name: source, source } });
   const fullText =
     query.fullText === undefined
       ? undefined
       : (() => {
           const index = query.fullText.index?.value ?? DEFAULT_INDEX;
+          if (!options.catalog.searchIndexes(source).includes(index)) {
+            throw QuarryError.of('ENGINE_UNKNOWN_NAME', { params: { what: 'The search index', name: index, source } });
+          }
           return { index, expr: lowerFullText(query.fullText.ast, { personNames: PERSON_NAME_INDEXES.has(index) }) };
         })();
   const outputs = query.returns.map((r) => lowerReturn(ctx, r, fullText !== undefined, options.source));
@@ -75,9 +79,10 @@ interface Ctx {
   readonly catalog: SourceCatalog;
 }
 
+/** Validation normally rejects unknown names first; this keeps the compiler safe without it. */
 function catalogField(ctx: Ctx, name: string): CatalogField {
   const field = ctx.catalog.field(ctx.source, name);
-  if (field === undefined) throw new Error(`field ${ctx.source}.${name} passed validation but is not in the catalog`);
+  if (field === undefined) throw QuarryError.of('ENGINE_UNKNOWN_NAME', { params: { what: 'The field', name, source: ctx.source } });
   return field;
 }
 
@@ -100,6 +105,9 @@ function planField(ctx: Ctx, path: FieldPath): PlanField {
   const field = catalogField(ctx, name as string);
   const type = planType(field);
   const subfield = rest.length > 0 ? rest.join('.') : field.isEntity ? 'id' : undefined;
+  if (subfield !== undefined && (!field.isEntity || rest.length > 1 || !ctx.catalog.hasSubfield(field.type, subfield))) {
+    throw QuarryError.of('ENGINE_UNKNOWN_NAME', { params: { what: 'The field', name: path.path, source: ctx.source } });
+  }
   return {
     name: field.name,
     type,
@@ -171,7 +179,7 @@ function lowerReturn(ctx: Ctx, clause: ReturnClause, hasFullText: boolean, text:
       ...(group === undefined ? {} : { group }),
       fields,
       ...(unnest === undefined ? {} : { unnest }),
-      order: order(clause, hasFullText),
+      order: order(ctx, clause, hasFullText),
       limit,
       skip: clause.skip?.value ?? 0,
       pagingGiven: clause.limit !== undefined || clause.skip !== undefined,
@@ -198,11 +206,12 @@ function lowerReturn(ctx: Ctx, clause: ReturnClause, hasFullText: boolean, text:
   return facet;
 }
 
-function order(clause: ReturnClause, hasFullText: boolean): OrderPlan {
+function order(ctx: Ctx, clause: ReturnClause, hasFullText: boolean): OrderPlan {
   const sort = clause.sort;
   if (sort === undefined) return hasFullText ? { by: 'relevance' } : { by: 'default' };
   if (sort.key.path === 'relevance') return hasFullText ? { by: 'relevance' } : { by: 'default' };
-  return { by: 'field', field: sort.key.path, direction: sort.direction ?? 'desc' };
+  const field = catalogField(ctx, sort.key.path);
+  return { by: 'field', field: field.name, direction: sort.direction ?? 'desc' };
 }
 
 /** `[basics + times_cited - doi + unnest(category_for)]` → the field list, in order. */
@@ -217,9 +226,9 @@ function expandFields(ctx: Ctx, specs: readonly FieldSpec[] | undefined): { fiel
   };
   for (const spec of specs) {
     const name = spec.path.path;
-    const names = ctx.catalog.fieldset(ctx.source, name) ?? [spec.path.segments[0] as string];
+    const names = ctx.catalog.fieldset(ctx.source, name) ?? [catalogField(ctx, name).name];
     if (spec.kind === 'Unnest') {
-      unnest = spec.path.segments[0] as string;
+      unnest = catalogField(ctx, name).name;
       add(unnest);
     } else if (spec.exclude) {
       for (const n of names) excluded.add(n);

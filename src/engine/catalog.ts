@@ -25,6 +25,26 @@ const FIELDSETS: Readonly<Record<string, Readonly<Record<string, readonly string
   },
 };
 
+/** Search indexes per source (spec/data-model.md). */
+const SEARCH_INDEXES: Readonly<Record<string, readonly string[]>> = {
+  publications: ['title_only', 'title_abstract_only', 'terms', 'authors', 'acknowledgements', 'concepts', 'full_data_exact', 'full_data'],
+  grants: ['investigators', 'title_abstract_only', 'title_only', 'concepts', 'full_data'],
+  researchers: ['full_data'],
+  organizations: ['full_data'],
+};
+
+/** Sub-fields of the entities that are not sources themselves (spec/data-model.md). */
+const ENTITY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  categories: ['id', 'name'],
+  cities: ['id', 'name'],
+  countries: ['id', 'name'],
+  states: ['id', 'name'],
+  journals: ['id', 'title'],
+  source_titles: ['id', 'title'],
+  open_access: ['id', 'name', 'description'],
+  publication_links: ['id', 'doi', 'pmid', 'pmcid'],
+};
+
 function build(): SourceCatalog {
   const fields = new Map<string, Map<string, CatalogField>>();
   for (const [source, rows] of Object.entries(FIELD_TABLE)) {
@@ -33,7 +53,10 @@ function build(): SourceCatalog {
     fields.set(source, map);
   }
   return {
+    isSource: (name) => Object.hasOwn(SEARCH_INDEXES, name),
+    searchIndexes: (source) => SEARCH_INDEXES[source] ?? [],
     field: (source, name) => fields.get(source)?.get(name),
+    hasSubfield: (entity, name) => (ENTITY_FIELDS[entity] ?? [...(fields.get(entity)?.keys() ?? [])]).includes(name),
     fieldset: (source, name) => {
       const sets = FIELDSETS[source];
       if (name === 'categories') return FIELD_TABLE[source]?.map(([n]) => n).filter((n) => n.startsWith('category_'));

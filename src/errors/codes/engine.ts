@@ -27,6 +27,11 @@ export const ENGINE_CODES = {
     message: 'The function {name} is not offered by this deployment.',
     fix: 'Return the searched source or a facet instead, for example `return year aggregate citations_total`.',
   },
+  ENGINE_UNKNOWN_NAME: {
+    category: 'semantic',
+    message: '{what} {name} is not known for {source}.',
+    fix: 'Check the name against `describe source {source}`.',
+  },
   ENGINE_NO_DATABASE: {
     category: 'input',
     message: 'No database to query: `quarry query` needs --db FILE here.',

@@ -1,0 +1,64 @@
+// The compiler's copy of the storage layout must name exactly what the store creates.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { RECORDS_LAYOUT } from '../../../src/compile/sqlite/records-layout.ts';
+import { FULLTEXT_TABLES } from '../../../src/store/layout.ts';
+import { DERIVED_VALUE_FIELDS, VALUE_FIELDS } from '../../../src/store/rows.ts';
+import { migrate } from '../../../src/store/sqlite/migrate.ts';
+import { RECORD_MIGRATIONS } from '../../../src/store/sqlite/records-schema.ts';
+
+describe('compiler layout matches the store', () => {
+  const db = new Database(':memory:');
+  migrate(db, 'records', RECORD_MIGRATIONS);
+  const columnsOf = (table: string): Set<string> => new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name));
+  const assertColumns = (table: string, cols: readonly string[]): void => {
+    const have = columnsOf(table);
+    assert.ok(have.size > 0, `table ${table} exists`);
+    for (const c of cols) assert.ok(have.has(c), `${table}.${c} exists`);
+  };
+
+  for (const [name, source] of Object.entries(RECORDS_LAYOUT.sources)) {
+    test(`${name}: source table, columns, links, entities`, () => {
+      assertColumns(source.table, [source.key, source.document, ...Object.values(source.columns), ...source.defaultOrder.map((o) => o.column)]);
+      for (const [field, link] of Object.entries(source.links)) {
+        assertColumns(link.table, [link.recordColumn, link.valueColumn, ...(link.discriminator === undefined ? [] : [link.discriminator.column])]);
+        if (link.entity !== undefined) assertColumns(link.entity.table, [link.entity.idColumn, ...Object.values(link.entity.columns)]);
+        if (link.wholeSourceCount !== undefined) assertColumns(link.wholeSourceCount.table, [link.wholeSourceCount.idColumn, link.wholeSourceCount.countColumn]);
+        assert.ok(field.length > 0);
+      }
+      for (const e of Object.values(source.entityColumns)) {
+        assertColumns(source.table, [e.column]);
+        assertColumns(e.entity.table, [e.entity.idColumn, ...Object.values(e.entity.columns)]);
+      }
+    });
+
+    test(`${name}: full-text indexes are the store's`, () => {
+      const spec = FULLTEXT_TABLES.find((f) => f.owner === name);
+      assert.ok(spec !== undefined && source.fts !== undefined);
+      assert.equal(source.fts.table, spec.table);
+      assert.deepEqual(Object.keys(source.fts.indexes).sort(), Object.keys(spec.indexes).sort());
+      for (const [index, cols] of Object.entries(source.fts.indexes)) assert.deepEqual(cols ?? spec.columns, spec.indexes[index]);
+    });
+  }
+
+  test('every value field the store writes is read from its link table', () => {
+    for (const [kind, fields] of Object.entries(VALUE_FIELDS)) {
+      const source = RECORDS_LAYOUT.sources[kind];
+      assert.ok(source !== undefined, kind);
+      for (const f of fields) {
+        if (f === 'aliases') continue; // organizations' aliases are not a schema field
+        assert.equal(source.links[f]?.discriminator?.value, f, `${kind}.${f}`);
+      }
+    }
+    for (const kind of ['publications', 'grants']) {
+      for (const f of [...Object.keys(DERIVED_VALUE_FIELDS), 'funder_countries']) {
+        assert.equal(RECORDS_LAYOUT.sources[kind]?.links[f]?.discriminator?.value, f, `${kind}.${f}`);
+      }
+    }
+  });
+
+  test('entity displays name existing columns', () => {
+    for (const e of Object.values(RECORDS_LAYOUT.entities)) assertColumns(e.table, [e.idColumn, ...Object.values(e.columns)]);
+  });
+});

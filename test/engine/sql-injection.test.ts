@@ -1,0 +1,144 @@
+// Attack strings in every value position, in full-text strings and in identifiers: each
+// query is rejected with a coded error or runs harmlessly, no attack text ever reaches the
+// SQL text (values are bound), and the data is intact afterwards.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, describe, test } from 'node:test';
+import { lowerSearch } from '../../src/compile/lower.ts';
+import { compileSearch } from '../../src/compile/sqlite/compile-search.ts';
+import { RECORDS_LAYOUT } from '../../src/compile/sqlite/records-layout.ts';
+import { parse, printString, type SearchQuery } from '../../src/dsl/index.ts';
+import { CATALOG } from '../../src/engine/catalog.ts';
+import { runQuery } from '../../src/engine/run-query.ts';
+import { QuarryError } from '../../src/errors/index.ts';
+import { openReadOnly } from '../../src/store/sqlite/open.ts';
+import Database from 'better-sqlite3';
+import { tinyDatabase } from './fixtures/tiny-db.ts';
+
+const ATTACKS = [
+  "'; DROP TABLE publications; --",
+  "' OR '1'='1",
+  '" OR 1=1 --',
+  "1; DELETE FROM publications",
+  "x') UNION SELECT sql FROM sqlite_master --",
+  '%',
+  '_',
+  '\\',
+  "grid.1' OR research_orgs.id != '",
+  'NEAR(a b)',
+  'title: x',
+  '{title} : x',
+  '^x',
+  '*',
+  'a" OR "b',
+  '\u0000',
+  "'); ATTACH DATABASE '/tmp/evil.db' AS evil; --",
+];
+
+const path = tinyDatabase();
+
+/** A fingerprint of every table's content. */
+function fingerprint(file: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    const hash = createHash('sha256');
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' ORDER BY name").pluck().all() as string[];
+    for (const t of tables) hash.update(`${t}:${JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).all())}\n`);
+    hash.update(String(db.prepare('SELECT count(*) FROM publications_fts').pluck().get()));
+    return hash.digest('hex');
+  } finally {
+    db.close();
+  }
+}
+
+const s = (v: string): string => printString({ kind: 'String', value: v, triple: false, span: { start: 0, end: 0 } });
+
+/** Query templates with a value hole. */
+const VALUE_POSITIONS: ReadonlyArray<(v: string) => string> = [
+  (v) => `search publications where title_x = ${s(v)} return publications`.replace('title_x', 'doi'),
+  (v) => `search publications where type != ${s(v)} return publications[id]`,
+  (v) => `search publications where research_orgs = ${s(v)} return publications[id]`,
+  (v) => `search publications where research_orgs.name = ${s(v)} return publications[id]`,
+  (v) => `search publications where research_orgs.name ~ ${s(v)} return publications[id]`,
+  (v) => `search publications where doi in [${s(v)}, "10.1/x"] return publications[id]`,
+  (v) => `search publications where date in [${s(v)}:"2030-01-01"] return publications[id]`,
+  (v) => `search publications where year = ${s(v)} return publications[id]`,
+  (v) => `search publications where authors = ${s(v)} return publications[id]`,
+  (v) => `search publications where open_access = ${s(v)} return open_access`,
+  (v) => `search publications where category_for.name = ${s(v)} return research_orgs`,
+  (v) => `search publications for ${s(v)} return publications[id]`,
+  (v) => `search publications for ${s(`"${v}"`)} return publications[id]`,
+  (v) => `search publications in authors for ${s(`"${v} x"`)} return publications[id]`,
+  (v) => `search publications for ${s(`${v}*`)} return publications[id]`,
+  (v) => `search publications return publications[id] as ${s(v)}`,
+  (v) => `search publications return in ${s(v)} year`,
+];
+
+const IDENTIFIER_POSITIONS: readonly string[] = [
+  'search publications where doi_drop_table = "x" return publications',
+  'search publications where "doi" = "x" return publications',
+  'search publications; DROP TABLE publications return publications',
+  'search publications where research_orgs.name_x = "x" return publications',
+  'search sqlite_master return sqlite_master',
+  'search publications return sqlite_master',
+  'search publications return publications[id + sqlite_master]',
+  'search publications return publications sort by doc_x',
+  'search publications in doc for "x" return publications',
+  'search publications where count(publications) > 1 return publications',
+  "search publications where year = 2019 -- ' return publications",
+];
+
+describe('SQL injection', () => {
+  const before = fingerprint(path);
+  const db = openReadOnly(path);
+  after(() => db.close());
+
+  for (const attack of ATTACKS) {
+    test(`values are bound and inert: ${JSON.stringify(attack)}`, () => {
+      for (const template of VALUE_POSITIONS) {
+        const text = template(attack);
+        let ast: SearchQuery;
+        try {
+          ast = parse(text) as SearchQuery;
+        } catch (e) {
+          assert.ok(e instanceof QuarryError, `${text}: ${String(e)}`);
+          continue;
+        }
+        // the SQL text never holds the attack; only the parameters do
+        try {
+          const compiled = compileSearch(RECORDS_LAYOUT, lowerSearch(ast, { catalog: CATALOG }), { expandPattern: () => [] });
+          const statements = [compiled.count, ...compiled.outputs.map((o) => (o.kind === 'records' ? o.page : o.statement))];
+          for (const st of statements) {
+            if (attack.length > 2) assert.ok(!st.text.includes(attack), `${text}\n→ ${st.text}`);
+          }
+        } catch (e) {
+          assert.ok(e instanceof QuarryError, `${text}: ${String(e)}`);
+        }
+        try {
+          const result = runQuery(db, text, { dslVersion: 2 });
+          assert.equal(typeof (result._stats as { total_count: number }).total_count, 'number');
+        } catch (e) {
+          assert.ok(e instanceof QuarryError, `${text}: ${String(e)}`);
+        }
+      }
+    });
+  }
+
+  for (const text of IDENTIFIER_POSITIONS) {
+    test(`identifiers are rejected: ${text}`, () => {
+      assert.throws(
+        () => runQuery(db, text, { dslVersion: 2 }),
+        (e: unknown) => e instanceof QuarryError && ['syntax', 'semantic', 'unsupported'].includes(e.category),
+      );
+    });
+  }
+
+  test('an attack in an unknown identifier is a coded semantic error', () => {
+    assert.throws(() => runQuery(db, 'search publications where doi_x = "x" return publications', { dslVersion: 2 }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_UNKNOWN_NAME');
+  });
+
+  test('the data is intact afterwards', () => {
+    assert.equal(fingerprint(path), before);
+    assert.equal(runQuery(db, 'search publications return publications[id] limit 1', { dslVersion: 2 })._stats && (runQuery(db, 'search publications return year', { dslVersion: 2 })._stats as { total_count: number }).total_count, 10);
+  });
+});
