@@ -49,18 +49,8 @@ export function tokenize(text: string, budgets: { maxQueryLength: number; maxTok
   }
   const tokens: Token[] = [];
   const n = text.length;
+  const maxTokens = budgets.maxTokens;
   let i = 0;
-  const push = (token: Token): void => {
-    if (tokens.length >= budgets.maxTokens) {
-      throw QuarryError.of('DSL_TOO_MANY_TOKENS', {
-        params: { max: budgets.maxTokens },
-        span: { start: token.start, end: token.end },
-        source: text,
-      });
-    }
-    tokens.push(token);
-  };
-
   while (i < n) {
     const c = text.charCodeAt(i);
     if (isSpace(c)) {
@@ -71,18 +61,18 @@ export function tokenize(text: string, budgets: { maxQueryLength: number; maxTok
     if (isNameStart(c)) {
       i++;
       while (i < n && isNamePart(text.charCodeAt(i))) i++;
-      push({ type: 'name', start, end: i, value: text.slice(start, i), flags: 0 });
+      push(tokens, maxTokens, text, { type: 'name', start, end: i, value: text.slice(start, i), flags: 0 });
       continue;
     }
     if (isDigit(c)) {
       i = scanNumber(text, i);
-      push({ type: 'number', start, end: i, value: text.slice(start, i), flags: 0 });
+      push(tokens, maxTokens, text, { type: 'number', start, end: i, value: text.slice(start, i), flags: 0 });
       continue;
     }
     if (c === QUOTE) {
       const token = scanString(text, i);
       i = token.end;
-      push(token);
+      push(tokens, maxTokens, text, token);
       continue;
     }
     const next = i + 1 < n ? text.charCodeAt(i + 1) : -1;
@@ -115,10 +105,22 @@ export function tokenize(text: string, budgets: { maxQueryLength: number; maxTok
       });
     }
     i += symbol.length;
-    push({ type: 'punct', start, end: i, value: symbol, flags: 0 });
+    push(tokens, maxTokens, text, { type: 'punct', start, end: i, value: symbol, flags: 0 });
   }
   tokens.push({ type: 'eof', start: n, end: n, value: '', flags: 0 });
   return tokens;
+}
+
+/** Appends a token, enforcing the token budget. (A module function: a closure per call costs.) */
+function push(tokens: Token[], maxTokens: number, text: string, token: Token): void {
+  if (tokens.length >= maxTokens) {
+    throw QuarryError.of('DSL_TOO_MANY_TOKENS', {
+      params: { max: maxTokens },
+      span: { start: token.start, end: token.end },
+      source: text,
+    });
+  }
+  tokens.push(token);
 }
 
 /** `digits [ "." digits ] [ ("e"|"E") ["+"|"-"] digits ]`, not followed by a name character. */

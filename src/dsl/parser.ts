@@ -21,7 +21,7 @@ import type {
   StringValue,
 } from './ast.ts';
 import { BUDGETS, type Budgets } from './budgets.ts';
-import { frozen } from './freeze.ts';
+import { frozen, frozenList, span as makeSpan } from './freeze.ts';
 import { parseFullText } from './fulltext/parser.ts';
 import { stringOffsets } from './lexer.ts';
 import { STRING_TRIPLE, type Token } from './token.ts';
@@ -113,7 +113,7 @@ export class Parser {
   }
 
   private error(code: ErrorCode, span: Span, params?: ErrorParams): QuarryError {
-    return QuarryError.of(code, { ...(params ? { params } : {}), span: { start: span.start, end: span.end }, source: this.text });
+    return QuarryError.of(code, { ...(params ? { params } : {}), span: makeSpan(span.start, span.end), source: this.text });
   }
 
   private unexpected(expected: string, token: Token = this.peek()): never {
@@ -128,6 +128,10 @@ export class Parser {
   private expectPunct(symbol: string, expected = `'${symbol}'`): Token {
     if (!this.atPunct(symbol)) this.unexpected(expected);
     return this.next();
+  }
+
+  private duplicate(token: Token, clause: string): never {
+    throw this.error('DSL_DUPLICATE_CLAUSE', token, { clause });
   }
 
   private enter(token: Token): void {
@@ -202,8 +206,8 @@ export class Parser {
       source,
       ...(fullText ? { fullText } : {}),
       ...(filter ? { filter } : {}),
-      returns,
-      span: { start, end: this.lastEnd() },
+      returns: frozenList(returns),
+      span: makeSpan(start, this.lastEnd()),
     });
   }
 
@@ -214,12 +218,12 @@ export class Parser {
     const word = token.type === 'name' ? token.value.toLowerCase() : '';
     if (word === 'version' || word === 'schema') {
       this.next();
-      return frozen({ kind: 'DescribeQuery', target: word, span: { start, end: token.end } });
+      return frozen({ kind: 'DescribeQuery', target: word, span: makeSpan(start, token.end) });
     }
     if (word === 'source' || word === 'entity') {
       this.next();
       const name = this.parseName(word === 'source' ? "a source name after 'describe source'" : "an entity name after 'describe entity'", RESERVED);
-      return frozen({ kind: 'DescribeQuery', target: word, name, span: { start, end: name.span.end } });
+      return frozen({ kind: 'DescribeQuery', target: word, name, span: makeSpan(start, name.span.end) });
     }
     return this.unexpected("'version', 'schema', 'source' or 'entity'");
   }
@@ -237,7 +241,7 @@ export class Parser {
     if (token.type !== 'string') this.unexpected('a search string in double quotes after \'for\'');
     const text = this.parseString();
     const ast = parseFullText(token.value, { query: this.text, at: stringOffsets(this.text, token) }, this.budgets);
-    return frozen({ kind: 'FullTextClause', ...(index ? { index } : {}), text, ast, span: { start, end: text.span.end } });
+    return frozen({ kind: 'FullTextClause', ...(index ? { index } : {}), text, ast, span: makeSpan(start, text.span.end) });
   }
 
   // -------------------------------------------------------------------------------------
@@ -258,7 +262,7 @@ export class Parser {
       this.next();
       operands.push(this.parseFilterAnd());
     }
-    return frozen({ kind: 'Or', operands, span: { start: first.span.start, end: this.lastEnd() } });
+    return frozen({ kind: 'Or', operands: frozenList(operands), span: makeSpan(first.span.start, this.lastEnd()) });
   }
 
   /** filter-and := filter-not { "and" filter-not } */
@@ -270,7 +274,7 @@ export class Parser {
       this.next();
       operands.push(this.parseFilterNot());
     }
-    return frozen({ kind: 'And', operands, span: { start: first.span.start, end: this.lastEnd() } });
+    return frozen({ kind: 'And', operands: frozenList(operands), span: makeSpan(first.span.start, this.lastEnd()) });
   }
 
   /** filter-not := "not" filter-not | filter-primary */
@@ -282,7 +286,7 @@ export class Parser {
       this.enter(token);
       const operand = this.parseFilterNot();
       this.leave();
-      return frozen({ kind: 'Not', operand, span: { start: token.start, end: operand.span.end } });
+      return frozen({ kind: 'Not', operand, span: makeSpan(token.start, operand.span.end) });
     }
     return this.parseFilterPrimary();
   }
@@ -329,7 +333,7 @@ export class Parser {
       this.expectPunct(')');
       const op = this.parseComparisonOperator(false);
       const value = this.parseNumber('a number after the operator');
-      return frozen({ kind: 'CountComparison', field, op, value, span: { start: first.start, end: value.span.end } });
+      return frozen({ kind: 'CountComparison', field, op, value, span: makeSpan(first.start, value.span.end) });
     }
     if (RESERVED.has(first.value.toLowerCase()) && !this.startsOperator(1)) {
       this.unexpected("a condition (field operator value), 'not' or '('");
@@ -351,7 +355,7 @@ export class Parser {
     if (token.type === 'punct' && token.value === '@') throw this.error('DSL_UNSUPPORTED_FIELD_OPERATOR', token);
     const op = this.parseComparisonOperator(true);
     const value = this.parseScalar('a value (a string in double quotes or a number)');
-    return frozen({ kind: 'Comparison', field, op, value, span: { start: field.span.start, end: value.span.end } });
+    return frozen({ kind: 'Comparison', field, op, value, span: makeSpan(field.span.start, value.span.end) });
   }
 
   /** OPERATOR := "=" | "!=" | ">" | "<" | ">=" | "<=" | "~" */
@@ -372,7 +376,7 @@ export class Parser {
       this.next();
       const high = this.parseScalar('the upper bound of the range');
       const close = this.expectPunct(']', "']' to close the range");
-      return frozen({ kind: 'InRange', field, low: first, high, span: { start: field.span.start, end: close.end } });
+      return frozen({ kind: 'InRange', field, low: first, high, span: makeSpan(field.span.start, close.end) });
     }
     const values: ScalarValue[] = [first];
     while (this.atPunct(',')) {
@@ -384,7 +388,7 @@ export class Parser {
       values.push(value);
     }
     const close = this.expectPunct(']', values.length === 1 ? "',', ':' or ']'" : "',' or ']'");
-    return frozen({ kind: 'InList', field, values, span: { start: field.span.start, end: close.end } });
+    return frozen({ kind: 'InList', field, values: frozenList(values), span: makeSpan(field.span.start, close.end) });
   }
 
   // -------------------------------------------------------------------------------------
@@ -414,16 +418,13 @@ export class Parser {
     for (;;) {
       const token = this.peek();
       const word = token.type === 'name' ? token.value.toLowerCase() : '';
-      const duplicate = (): never => {
-        throw this.error('DSL_DUPLICATE_CLAUSE', token, { clause: word });
-      };
       if (word === 'as') {
-        if (alias) duplicate();
+        if (alias) this.duplicate(token, word);
         this.next();
         if (this.peek().type !== 'string') this.unexpected("a name in double quotes after 'as'");
         alias = this.parseString();
       } else if (word === 'aggregate') {
-        if (aggregate) duplicate();
+        if (aggregate) this.duplicate(token, word);
         this.next();
         aggregate = [this.parseName("an indicator name after 'aggregate'", RETURN_RESERVED)];
         while (this.atPunct(',')) {
@@ -431,14 +432,14 @@ export class Parser {
           aggregate.push(this.parseName("an indicator name after ','", RETURN_RESERVED));
         }
       } else if (word === 'sort') {
-        if (sort) duplicate();
+        if (sort) this.duplicate(token, word);
         sort = this.parseSort();
       } else if (word === 'limit') {
-        if (limit) duplicate();
+        if (limit) this.duplicate(token, word);
         this.next();
         limit = this.parseInteger("a whole number after 'limit'");
       } else if (word === 'skip') {
-        if (skip) duplicate();
+        if (skip) this.duplicate(token, word);
         this.next();
         skip = this.parseInteger("a whole number after 'skip'");
       } else {
@@ -463,11 +464,11 @@ export class Parser {
       ...(group ? { group } : {}),
       target,
       ...(alias ? { alias } : {}),
-      ...(aggregate ? { aggregate } : {}),
+      ...(aggregate ? { aggregate: frozenList(aggregate) } : {}),
       ...(sort ? { sort } : {}),
       ...(limit ? { limit } : {}),
       ...(skip ? { skip } : {}),
-      span: { start, end: this.lastEnd() },
+      span: makeSpan(start, this.lastEnd()),
     });
   }
 
@@ -483,7 +484,7 @@ export class Parser {
       return frozen({ kind: 'ResultTarget', name, span: name.span });
     }
     const fields = this.parseFieldList();
-    return frozen({ kind: 'ResultTarget', name, fields, span: { start: name.span.start, end: this.lastEnd() } });
+    return frozen({ kind: 'ResultTarget', name, fields: frozenList(fields), span: makeSpan(name.span.start, this.lastEnd()) });
   }
 
   /**
@@ -520,10 +521,10 @@ export class Parser {
       this.next();
       const path = this.parseFieldPath('a field name inside unnest( )');
       const close = this.expectPunct(')');
-      return frozen({ kind: 'Unnest', path, span: { start, end: close.end } });
+      return frozen({ kind: 'Unnest', path, span: makeSpan(start, close.end) });
     }
     const path = this.parseFieldPath(exclude ? "a field or fieldset name after '-'" : 'a field or fieldset name');
-    return frozen({ kind: 'FieldRef', path, exclude, span: { start, end: path.span.end } });
+    return frozen({ kind: 'FieldRef', path, exclude, span: makeSpan(start, path.span.end) });
   }
 
   /** sort := "sort" "by" field-path [ "asc" | "desc" ] */
@@ -535,9 +536,9 @@ export class Parser {
     const word = token.type === 'name' ? token.value.toLowerCase() : '';
     if (word === 'asc' || word === 'desc') {
       this.next();
-      return frozen({ kind: 'Sort', key, direction: word, span: { start, end: token.end } });
+      return frozen({ kind: 'Sort', key, direction: word, span: makeSpan(start, token.end) });
     }
-    return frozen({ kind: 'Sort', key, span: { start, end: key.span.end } });
+    return frozen({ kind: 'Sort', key, span: makeSpan(start, key.span.end) });
   }
 
   // -------------------------------------------------------------------------------------
@@ -561,7 +562,7 @@ export class Parser {
           const argName = this.parseName('an argument name');
           this.next();
           const value = this.parseArgumentValue();
-          args.push(frozen({ kind: 'NamedArgument', name: argName, value, span: { start: token.start, end: value.span.end } }));
+          args.push(frozen({ kind: 'NamedArgument', name: argName, value, span: makeSpan(token.start, value.span.end) }));
           named = true;
         } else {
           const value = this.parseArgumentValue();
@@ -576,7 +577,7 @@ export class Parser {
     }
     const close = this.expectPunct(')', args.length === 0 ? "an argument or ')'" : "',' or ')'");
     this.leave();
-    return frozen({ kind: 'FunctionCall', name, args, span: { start: name.span.start, end: close.end } });
+    return frozen({ kind: 'FunctionCall', name, args: frozenList(args), span: makeSpan(name.span.start, close.end) });
   }
 
   /** argument-value := STRING | number | "true" | "false" | "[" [ argument-value { "," argument-value } ] "]" */
@@ -587,7 +588,7 @@ export class Parser {
       const word = token.value.toLowerCase();
       if (word === 'true' || word === 'false') {
         this.next();
-        return frozen({ kind: 'Boolean', value: word === 'true', span: { start: token.start, end: token.end } });
+        return frozen({ kind: 'Boolean', value: word === 'true', span: makeSpan(token.start, token.end) });
       }
       return this.unexpected(expected);
     }
@@ -604,7 +605,7 @@ export class Parser {
       }
       const close = this.expectPunct(']', items.length === 0 ? "a value or ']'" : "',' or ']'");
       this.leave();
-      return frozen({ kind: 'List', items, span: { start: token.start, end: close.end } });
+      return frozen({ kind: 'List', items: frozenList(items), span: makeSpan(token.start, close.end) });
     }
     return this.parseScalar(expected);
   }
@@ -620,7 +621,7 @@ export class Parser {
       this.unexpected(expected);
     }
     this.next();
-    return frozen({ kind: 'Name', value: token.value, span: { start: token.start, end: token.end } });
+    return frozen({ kind: 'Name', value: token.value, span: makeSpan(token.start, token.end) });
   }
 
   /** field-path := NAME { "." NAME } */
@@ -638,7 +639,7 @@ export class Parser {
       segments.push(part.value);
       end = part.end;
     }
-    return frozen({ kind: 'FieldPath', segments, path: segments.join('.'), span: { start: first.start, end } });
+    return frozen({ kind: 'FieldPath', segments: frozenList(segments), path: segments.join('.'), span: makeSpan(first.start, end) });
   }
 
   /** value := STRING | number */
@@ -654,7 +655,7 @@ export class Parser {
   /** STRING := '"' ... '"' | '"""' ... '"""' */
   private parseString(): StringValue {
     const token = this.next();
-    return frozen({ kind: 'String', value: token.value, triple: (token.flags & STRING_TRIPLE) !== 0, span: { start: token.start, end: token.end } });
+    return frozen({ kind: 'String', value: token.value, triple: (token.flags & STRING_TRIPLE) !== 0, span: makeSpan(token.start, token.end) });
   }
 
   /** number := [ "-" ] NUMBER */
@@ -674,7 +675,7 @@ export class Parser {
         break;
       }
     }
-    return frozen({ kind: 'Number', value: Number(raw), raw, integer, span: { start: first.start, end: token.end } });
+    return frozen({ kind: 'Number', value: Number(raw), raw, integer, span: makeSpan(first.start, token.end) });
   }
 
   /** INTEGER := [ "-" ] digits */

@@ -241,6 +241,10 @@ describe('parser: tree details', () => {
     assert.throws(() => {
       (q as { source: unknown }).source = null;
     }, TypeError);
+    assert.ok(Object.isFrozen(q.span) && Object.isFrozen(q.source.span));
+    assert.ok(q.returns[0]!.target.kind === 'ResultTarget' && Object.isFrozen(q.returns[0]!.target.fields![0]!));
+    const text = parseSearch('search p for "a (b OR c)" return p').fullText!.ast;
+    assert.ok(text.kind === 'TextAnd' && Object.isFrozen(text) && Object.isFrozen(text.operands) && Object.isFrozen(text.operands[1]!.span));
   });
 
   test('trees are plain data that survive structuredClone', () => {

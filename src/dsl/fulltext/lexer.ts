@@ -71,9 +71,6 @@ export function tokenizeText(text: string, source: TextSource): TextToken[] {
   const tokens: TextToken[] = [];
   const n = text.length;
   let i = 0;
-  const op = (type: TextTokenType, start: number, end: number): void => {
-    tokens.push({ type, start, end, text: text.slice(start, end), wildcard: false });
-  };
   while (i < n) {
     const c = text.charCodeAt(i);
     if (isTextSpace(c)) {
@@ -87,25 +84,25 @@ export function tokenizeText(text: string, source: TextSource): TextToken[] {
         continue;
       }
       case 40:
-        op('lparen', i, ++i);
+        op(tokens, text, 'lparen', i, ++i);
         continue;
       case 41:
-        op('rparen', i, ++i);
+        op(tokens, text, 'rparen', i, ++i);
         continue;
       case 33:
-        op('not', i, ++i);
+        op(tokens, text, 'not', i, ++i);
         continue;
       case 43:
-        op('plus', i, ++i);
+        op(tokens, text, 'plus', i, ++i);
         continue;
       case 45:
-        op('minus', i, ++i);
+        op(tokens, text, 'minus', i, ++i);
         continue;
       case 38:
       case 124: {
         const pair = c === 38 ? '&&' : '||';
         if (text.charCodeAt(i + 1) === c) {
-          op(c === 38 ? 'and' : 'or', i, (i += 2));
+          op(tokens, text, c === 38 ? 'and' : 'or', i, (i += 2));
           continue;
         }
         throw textError(source, 'DSL_FULLTEXT_UNEXPECTED', i, i + 1, {
@@ -155,13 +152,17 @@ export function tokenizeText(text: string, source: TextSource): TextToken[] {
     }
     value += text.slice(chunk, i);
     if (!escaped && (value === 'AND' || value === 'OR' || value === 'NOT')) {
-      op(value === 'AND' ? 'and' : value === 'OR' ? 'or' : 'not', start, i);
+      op(tokens, text, value === 'AND' ? 'and' : value === 'OR' ? 'or' : 'not', start, i);
       continue;
     }
     tokens.push({ type: 'term', start, end: i, text: value, wildcard });
   }
   tokens.push({ type: 'eof', start: n, end: n, text: '', wildcard: false });
   return tokens;
+}
+
+function op(tokens: TextToken[], text: string, type: TextTokenType, start: number, end: number): void {
+  tokens.push({ type, start, end, text: text.slice(start, end), wildcard: false });
 }
 
 function scanPhrase(text: string, start: number, source: TextSource, tokens: TextToken[]): number {

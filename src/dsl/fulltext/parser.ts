@@ -1,6 +1,6 @@
 import { BUDGETS } from '../budgets.ts';
 import type { FullTextNode, Span, TextPhrase, TextTerm } from '../ast.ts';
-import { frozen } from '../freeze.ts';
+import { frozen, frozenList, span as makeSpan } from '../freeze.ts';
 import { isTextSpace, textError, tokenizeText, type TextSource, type TextToken } from './lexer.ts';
 
 export interface FullTextBudgets {
@@ -83,7 +83,7 @@ class TextParser {
   }
 
   private span(start: number, end: number): Span {
-    return { start: this.source.at(start), end: this.source.at(end) };
+    return makeSpan(this.source.at(start), this.source.at(end));
   }
 
   private unexpected(expected: string, token: TextToken = this.peek()): never {
@@ -119,7 +119,7 @@ class TextParser {
       operands.push(this.parseAnd());
     }
     const last = operands[operands.length - 1] as FullTextNode;
-    return frozen({ kind: 'TextOr', operands, span: { start: first.span.start, end: last.span.end } });
+    return frozen({ kind: 'TextOr', operands: frozenList(operands), span: makeSpan(first.span.start, last.span.end) });
   }
 
   /** text-and := text-unary { [ "AND" | "&&" ] text-unary }   -- adjacency means AND */
@@ -141,7 +141,7 @@ class TextParser {
     }
     if (operands.length === 1) return first;
     const last = operands[operands.length - 1] as FullTextNode;
-    return frozen({ kind: 'TextAnd', operands, span: { start: first.span.start, end: last.span.end } });
+    return frozen({ kind: 'TextAnd', operands: frozenList(operands), span: makeSpan(first.span.start, last.span.end) });
   }
 
   /** text-unary := ("NOT" | "!") text-unary | "+" text-unary | "-" text-unary | text-primary */
@@ -152,7 +152,7 @@ class TextParser {
       this.enter(token);
       const operand = this.parseUnary();
       this.depth--;
-      const span = { start: this.source.at(token.start), end: operand.span.end };
+      const span = makeSpan(this.source.at(token.start), operand.span.end);
       if (token.type === 'not') return frozen({ kind: 'TextNot', operand, span });
       if (token.type === 'plus') return frozen({ kind: 'TextRequired', operand, span });
       return frozen({ kind: 'TextProhibited', operand, span });
@@ -232,7 +232,7 @@ class TextParser {
     if (words.length === 0) throw textError(this.source, 'DSL_FULLTEXT_EMPTY_PHRASE', token.start, token.end);
     const after = this.peek();
     if (after.type !== 'tilde') {
-      return frozen({ kind: 'TextPhrase', text: token.text, words, span: this.span(token.start, token.end) });
+      return frozen({ kind: 'TextPhrase', text: token.text, words: frozenList(words), span: this.span(token.start, token.end) });
     }
     this.next();
     if (after.text.length === 0 || after.text.length > 6) {
@@ -243,7 +243,7 @@ class TextParser {
     return frozen({
       kind: 'TextPhrase',
       text: token.text,
-      words,
+      words: frozenList(words),
       proximity: Number(after.text),
       span: this.span(token.start, after.end),
     });
