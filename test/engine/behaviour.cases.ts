@@ -134,6 +134,7 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       assert.deepEqual(rows.map(({ id, count }) => ({ id, count })), countsBy(where((p) => p.year >= 2019).flatMap(orgsOf)));
       assert.equal(rows.find((x) => x.id === 'grid.900001.a')?.name, 'Saarland University');
       assert.equal(rows.find((x) => x.id === 'grid.900001.a')?.country_name, 'Germany');
+      assert.deepEqual(rows.find((x) => x.id === 'grid.900001.a')?.types, ['Education']);
     },
   },
   {
@@ -186,7 +187,7 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       assert.ok(rec !== undefined);
       assert.equal(rec.authors, undefined);
       assert.equal(rec.times_cited, 10);
-      assert.deepEqual(rec.research_orgs, [{ id: 'grid.900001.a', name: 'Saarland University', acronym: 'UdS', city_name: 'Saarbrücken', country_name: 'Germany' }]);
+      assert.deepEqual(rec.research_orgs, [{ id: 'grid.900001.a', name: 'Saarland University', acronym: 'UdS', city_name: 'Saarbrücken', country_name: 'Germany', types: ['Education'] }]);
       assert.deepEqual(rec.category_for, [{ id: '80003', name: 'Biomedical' }]);
       assert.deepEqual(rec.journal, { id: 'jour.1900001', title: 'Journal of Tropical Tests' });
     },

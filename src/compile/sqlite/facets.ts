@@ -7,6 +7,7 @@
 import type { FacetOutput } from '../plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
 import { indicatorSql } from './aggregates.ts';
+import { displayColumns } from './display.ts';
 import type { SqliteLayout, SourceLayout } from './layout.ts';
 import { concat, frag, ident, type Sql } from './sql.ts';
 
@@ -71,9 +72,8 @@ function displayLookup(layout: SqliteLayout, output: FacetOutput): { sqlPrefix: 
   if (output.entity === undefined) return undefined;
   const display = layout.entities[output.entity];
   if (display === undefined) return undefined;
-  const cols = Object.entries(display.columns).map(([out, col]) => `e.${ident(col)} AS ${ident(out)}`);
-  const doc = display.documentFields === undefined ? '' : `, e.${ident(display.documentFields.column)} AS __edoc`;
+  const cols = displayColumns(display);
   return {
-    sqlPrefix: `SELECT e.${ident(display.idColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}${doc} FROM ${ident(display.table)} e WHERE e.${ident(display.idColumn)} IN `,
+    sqlPrefix: `SELECT e.${ident(display.idColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')} FROM ${ident(display.table)} e WHERE e.${ident(display.idColumn)} IN `,
   };
 }

@@ -64,9 +64,12 @@ export interface EntityDisplay {
   readonly idColumn: string;
   /** Output key → column of `table`. */
   readonly columns: Readonly<Record<string, string>>;
-  /** Output keys read from the entity's JSON document column instead. */
-  readonly documentFields?: { readonly column: string; readonly keys: readonly string[] };
+  /** Output key → a list kept in a `*_values` link table of the entity (organization `types`). */
+  readonly lists?: Readonly<Record<string, { readonly table: string; readonly ownerColumn: string; readonly entityKey: string; readonly field: string }>>;
 }
+
+/** Result columns holding a JSON list are named with this prefix; the engine parses them. */
+export const LIST_COLUMN_PREFIX = '__list_';
 
 export interface SqliteLayout {
   readonly sources: Readonly<Record<string, SourceLayout>>;

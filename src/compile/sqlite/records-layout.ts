@@ -174,8 +174,12 @@ const entities: Record<string, EntityDisplay> = {
     table: 'organizations',
     idColumn: 'id',
     columns: { name: 'name', acronym: 'acronym', city_name: 'city_name', country_name: 'country_name' },
+    lists: { types: { table: 'organization_values', ownerColumn: 'organization_pk', entityKey: 'pk', field: 'types' } },
   },
-  researchers: display(RESEARCHER),
+  researchers: {
+    ...display(RESEARCHER),
+    lists: { orcid_id: { table: 'researcher_values', ownerColumn: 'researcher_pk', entityKey: 'pk', field: 'orcid_id' } },
+  },
   categories: display(CATEGORY),
   journals: display(JOURNAL),
   countries: display(named('countries')),

@@ -6,6 +6,7 @@
  */
 import type { OrderPlan, RecordsOutput } from '../plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
+import { displayColumns } from './display.ts';
 import type { Fts5Match } from './fts5.ts';
 import type { SqliteLayout, SourceLayout } from './layout.ts';
 import { concat, frag, ident, literal, type Sql } from './sql.ts';
@@ -120,15 +121,14 @@ function hydrateStep(layout: SqliteLayout, source: SourceLayout, field: string):
         sqlPrefix: `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id FROM ${ident(link.table)} ${l} WHERE 1${disc} AND ${l}.${ident(link.recordColumn)} IN `,
       };
     }
-    const cols = Object.entries(display.columns).map(([out, col]) => `e.${ident(col)} AS ${ident(out)}`);
-    const doc = display.documentFields === undefined ? '' : `, e.${ident(display.documentFields.column)} AS __edoc`;
+    const cols = displayColumns(display);
     return {
       field,
       multi: true,
       params: [],
       entity: entityKind,
       sqlPrefix:
-        `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}${doc}` +
+        `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
         ` FROM ${ident(link.table)} ${l} LEFT JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${l}.${ident(link.valueColumn)}` +
         ` WHERE 1${disc} AND ${l}.${ident(link.recordColumn)} IN `,
     };
@@ -137,7 +137,7 @@ function hydrateStep(layout: SqliteLayout, source: SourceLayout, field: string):
   if (single !== undefined) {
     const display = layout.entities[single.entityKind];
     if (display === undefined) return undefined;
-    const cols = Object.entries(display.columns).map(([out, col]) => `e.${ident(col)} AS ${ident(out)}`);
+    const cols = displayColumns(display);
     return {
       field,
       multi: false,

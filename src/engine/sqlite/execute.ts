@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { CompiledFacet, CompiledRecords, CompiledSearch } from '../../compile/sqlite/compile-search.ts';
+import { LIST_COLUMN_PREFIX } from '../../compile/sqlite/layout.ts';
 import type { SqlParam } from '../../compile/sqlite/sql.ts';
 import type { ExecutedFacet, ExecutedRecords, Row } from '../shape.ts';
 
@@ -63,8 +64,8 @@ function executeRecords(cache: StatementCache, compiled: CompiledRecords): Execu
     for (const step of compiled.hydrate) {
       const linked = all(cache, step.sqlPrefix + inList(keys.length), [...step.params, ...keys]);
       const byKey = new Map<unknown, unknown[]>();
-      for (const { __key, __edoc: _edoc, ...value } of linked) {
-        const item = step.entity === undefined ? value.id : dropNulls(value);
+      for (const { __key, ...value } of linked) {
+        const item = step.entity === undefined ? value.id : entityRow(value);
         const list = byKey.get(__key);
         if (list === undefined) byKey.set(__key, [item]);
         else list.push(item);
@@ -88,7 +89,7 @@ function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedF
   if (compiled.display === undefined || rows.length === 0) return { output: compiled.output, rows };
   const ids = rows.map((r) => r.id as SqlParam);
   const details = new Map<unknown, DbRow>();
-  for (const { __edoc: _edoc, ...d } of all(cache, compiled.display.sqlPrefix + inList(ids.length), ids)) details.set(d.id, dropNulls(d));
+  for (const d of all(cache, compiled.display.sqlPrefix + inList(ids.length), ids)) details.set(d.id, entityRow(d));
   const shaped = rows.map((r): Row => {
     const { id, count, ...indicators } = r;
     return { id, count, ...(details.get(id) ?? {}), ...indicators };
@@ -96,9 +97,18 @@ function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedF
   return { output: compiled.output, rows: shaped };
 }
 
-function dropNulls(row: DbRow): DbRow {
+/** An entity's display row: nulls dropped, list columns parsed (empty lists dropped). */
+function entityRow(row: DbRow): DbRow {
   const out: DbRow = {};
-  for (const [k, v] of Object.entries(row)) if (v !== null) out[k] = v;
+  for (const [k, v] of Object.entries(row)) {
+    if (v === null) continue;
+    if (k.startsWith(LIST_COLUMN_PREFIX)) {
+      const list = typeof v === 'string' ? (JSON.parse(v) as unknown[]) : [];
+      if (list.length > 0) out[k.slice(LIST_COLUMN_PREFIX.length)] = list;
+    } else {
+      out[k] = v;
+    }
+  }
   return out;
 }
 

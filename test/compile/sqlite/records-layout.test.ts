@@ -59,6 +59,12 @@ describe('compiler layout matches the store', () => {
   });
 
   test('entity displays name existing columns', () => {
-    for (const e of Object.values(RECORDS_LAYOUT.entities)) assertColumns(e.table, [e.idColumn, ...Object.values(e.columns)]);
+    for (const e of Object.values(RECORDS_LAYOUT.entities)) {
+      assertColumns(e.table, [e.idColumn, ...Object.values(e.columns)]);
+      for (const list of Object.values(e.lists ?? {})) {
+        assertColumns(list.table, [list.ownerColumn, 'field', 'value']);
+        assertColumns(e.table, [list.entityKey]);
+      }
+    }
   });
 });
