@@ -140,7 +140,7 @@ export function loadConfig(options: { file?: string | undefined; env?: Readonly<
     }
     for (const p of path.split(',')) setPath(merged, p, value);
   }
-  if (options.overrides) merged = deepMerge(merged, options.overrides as Record<string, unknown>, '', bad);
+  if (options.overrides) merged = deepMerge(merged, options.overrides, '', bad);
   const config = merged as unknown as QuarryConfig;
   check(config, bad);
   if (problems.length > 0) throw new QuarryError(problems);

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { register as registerQuery } from './commands/query.ts';
+import { register as registerServe } from './commands/serve.ts';
+import { register as registerAccounts } from './commands/accounts.ts';
+import { register as registerKeys } from './commands/keys.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -7,4 +10,7 @@ import { register as registerQuery } from './commands/query.ts';
  */
 export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerQuery,
+  registerServe,
+  registerAccounts,
+  registerKeys,
 ];

@@ -44,7 +44,7 @@ export function credentialsOf(body: unknown): { key?: string; username?: string;
   } else if (trimmed !== '') {
     fields = Object.fromEntries(new URLSearchParams(trimmed));
   }
-  const pick = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
+  const pick = (name: string) => (typeof fields[name] === 'string' ? (fields[name]) : undefined);
   const out: { key?: string; username?: string; password?: string } = {};
   const key = pick('key');
   const username = pick('username');

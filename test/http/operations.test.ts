@@ -33,7 +33,7 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
   test('a query answer: §3 shape (only arrays besides the _ keys) and timing in Server-Timing, not in the body', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${jwt}` }, payload: QUERY });
     assert.equal(res.statusCode, 200);
-    const body = res.json() as Record<string, unknown>;
+    const body = res.json<Record<string, unknown>>();
     const metadata = new Set(['_stats', '_warnings', '_notes', '_version', '_copyright']);
     for (const [key, value] of Object.entries(body)) {
       if (!metadata.has(key)) assert.ok(Array.isArray(value), `${key} must be an array`);
@@ -53,7 +53,7 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
   });
 
   test('the OpenAPI document lists every endpoint, and /docs serves its UI from this server', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json() as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ openapi: string; paths: Record<string, unknown> }>();
     assert.match(doc.openapi, /^3\./);
     for (const path of ['/v2/token', '/v3/token', '/v2/api/query', '/v3/api/query', '/api/auth', '/api/auth.json', '/api/dsl/v1', '/api/dsl/v2', '/api/dsl', '/api/dsl.json', '/healthz', '/readyz', '/metrics']) {
       assert.ok(doc.paths[path], path);
@@ -78,9 +78,10 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
 
   test('the web plugin hook: registered with the services, keeping normal body parsing', async () => {
     let received: string[] = [];
-    const web: WebPlugin = async (app, options) => {
+    const web: WebPlugin = (app, options) => {
       received = Object.keys(options).filter((k) => ['accounts', 'engine', 'tokens', 'config', 'clock'].includes(k)).sort();
-      app.post('/web-echo', async (request) => ({ got: request.body }));
+      app.post('/web-echo', (request) => ({ got: request.body }));
+      return Promise.resolve();
     };
     const withWeb = await testApp({ web });
     try {

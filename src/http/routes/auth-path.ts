@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ServiceContext } from '../context.ts';
 import { credentialsOf } from '../query-text.ts';
 import { enforceLimit } from '../rate-limit.ts';
@@ -13,7 +13,7 @@ const QUERY_ENDPOINTS: ReadonlyArray<{ path: string; endpoint: AuthPathEndpoint;
 ];
 
 /** The auth-path family (spec/protocol.md §2): JWT login and the DSL endpoints, limited per client IP. */
-export const authPathRoutes: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const authPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (app, { ctx }, done) => {
   for (const path of ['/api/auth', '/api/auth.json']) {
     app.post(
       path,
@@ -48,4 +48,5 @@ export const authPathRoutes: FastifyPluginAsync<{ ctx: ServiceContext }> = async
       queryHandler(ctx, { family: 'auth', rule: 'authPath', endpoint }),
     );
   }
+  done();
 };

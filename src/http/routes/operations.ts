@@ -1,10 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { QuarryError } from '../../errors/index.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** Health, readiness and metrics for the operator (docs/operations.md). */
-export const operationsRoutes: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
-  app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up' } }, async () => ({ status: 'ok' }));
+export const operationsRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (app, { ctx }, done) => {
+  app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up' } }, () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { tags: ['operations'], summary: 'The database answers' } }, async () => {
     const [engineReady, storeReady] = await Promise.all([ctx.engine.ready().catch(() => false), ctx.accounts.store.ping()]);
@@ -18,4 +18,5 @@ export const operationsRoutes: FastifyPluginAsync<{ ctx: ServiceContext }> = asy
     const body = await ctx.metrics.registry.metrics();
     return reply.type(ctx.metrics.registry.contentType).send(body);
   });
+  done();
 };

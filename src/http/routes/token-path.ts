@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ServiceContext } from '../context.ts';
 import { enforceLimit } from '../rate-limit.ts';
 import { queryHandler } from '../run-query.ts';
@@ -8,7 +8,7 @@ const QUERY_DESCRIPTION =
   'Send `Authorization: Bearer <token>`. The result holds one array per returned kind plus `_stats`, `_warnings`, `_version`.';
 
 /** The token-path family (spec/protocol.md §1): `/v2` limited per account, `/v3` per client IP. */
-export const tokenPathRoutes: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const tokenPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (app, { ctx }, done) => {
   for (const version of ['v2', 'v3'] as const) {
     app.get(
       `/${version}/token`,
@@ -42,4 +42,5 @@ export const tokenPathRoutes: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
       queryHandler(ctx, { family: 'token', rule }),
     );
   }
+  done();
 };

@@ -74,7 +74,7 @@ export async function opaqueToken(t: TestApp, key = t.key, version: 'v2' | 'v3' 
 export async function jwtToken(t: TestApp, key = t.key, ip = '127.0.0.1'): Promise<string> {
   const res = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { key }, remoteAddress: ip });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-  return (res.json() as { token: string }).token;
+  return res.json<{ token: string }>().token;
 }
 
 export const QUERY = 'search publications return publications';

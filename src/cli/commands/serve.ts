@@ -1,0 +1,70 @@
+/**
+ * `quarry serve [--db FILE] [--host H] [--port N] [--config FILE] [--demo]`: runs the HTTP
+ * service until SIGINT/SIGTERM. With `--demo` (what `npm start` uses) a missing database is
+ * generated with a demo dataset, and a demo account with a key is made ready.
+ */
+import type { Command } from 'commander';
+import { loadConfig, type DeepPartial, type QuarryConfig } from '../../config.ts';
+import { closeOnSignals, prepareDemo, startService } from '../../main.ts';
+import { QuarryError } from '../../errors/index.ts';
+import type { WebPlugin } from '../../http/app.ts';
+import { exitWithError } from '../exit.ts';
+
+interface ServeFlags {
+  readonly db?: string;
+  readonly host?: string;
+  readonly port?: string;
+  readonly config?: string;
+  readonly demo?: boolean;
+}
+
+/** Configuration from file + environment + flags (flags win). */
+export function configFromFlags(flags: { db?: string | undefined; host?: string | undefined; port?: string | undefined; config?: string | undefined }): QuarryConfig {
+  const overrides: DeepPartial<QuarryConfig> = {};
+  if (flags.db !== undefined) overrides.db = flags.db;
+  if (flags.host !== undefined) overrides.host = flags.host;
+  if (flags.port !== undefined) {
+    const port = Number(flags.port);
+    if (!/^\d+$/.test(flags.port)) throw QuarryError.of('SERVICE_CONFIG_INVALID', { params: { detail: `--port ${flags.port} is not a port number` } });
+    overrides.port = port;
+  }
+  return loadConfig({ file: flags.config, env: process.env, overrides });
+}
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('run the HTTP service (both protocol families, web pages, /docs, /metrics)')
+    .option('--db <file>', 'the SQLite database with records and accounts (default ./data/quarry.db)')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on; 0 picks a free one (default 8080)')
+    .option('--config <file>', 'a JSON configuration file (see docs/operations.md)')
+    .option('--demo', 'create a demo dataset and a demo account on first run, and print how to use them')
+    .action(async (flags: ServeFlags) => {
+      try {
+        const config = configFromFlags(flags);
+        const demo = flags.demo ? await prepareDemo(config, (line) => process.stdout.write(line)) : undefined;
+        const service = await startService(config, await webPluginIfPresent());
+        process.stdout.write(`Quarry is listening on ${service.url}\n`);
+        if (demo) process.stdout.write(demo.instructions(service.url));
+        closeOnSignals(service);
+      } catch (error) {
+        exitWithError(error);
+      }
+    });
+}
+
+/**
+ * The web pages' plugin, when `src/web/plugin.ts` exports `webPlugin`. Loaded by a computed
+ * specifier so the service starts (API only) on a tree without pages.
+ */
+async function webPluginIfPresent(): Promise<{ web?: WebPlugin }> {
+  const specifier = new URL('../../web/plugin.ts', import.meta.url).href;
+  try {
+    const mod = (await import(specifier)) as { webPlugin?: WebPlugin };
+    return mod.webPlugin ? { web: mod.webPlugin } : {};
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('web/plugin.ts')) return {};
+    throw error;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The composition root: the one place that picks concrete back ends (SQLite engine and
+ * account store, in-memory rate limits), builds the app, listens, and shuts down cleanly.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { AccountService } from './accounts/service.ts';
+import { openSqliteAccountStore } from './accounts/store.ts';
+import type { QuarryConfig } from './config.ts';
+import { createSqliteEngine } from './engine/sqlite-engine.ts';
+import { build, type WebPlugin } from './http/app.ts';
+import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
+
+export interface RunningService {
+  /** The base URL it listens on, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly accounts: AccountService;
+  /**
+   * Stops accepting connections, lets in-flight queries finish, then closes the engine's
+   * workers and the database.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, builds the app and listens on `config.host:config.port` (port 0
+ * picks a free one).
+ *
+ * @example const service = await startService(loadConfig({ env: process.env })); console.log(service.url);
+ */
+export async function startService(config: QuarryConfig, options: { web?: WebPlugin } = {}): Promise<RunningService> {
+  // The engine first: it refuses a missing or foreign file with a clear coded error, before
+  // the account store would create an empty file in its place.
+  const engine = createSqliteEngine({
+    dbPath: config.db,
+    timeoutMs: config.query.timeoutMs,
+    ...(config.query.workers > 0 ? { workers: config.query.workers } : {}),
+  });
+  const store = openSqliteAccountStore(config.db);
+  const accounts = new AccountService({ store });
+  const rateLimitStore = new MemoryRateLimitStore();
+  let app: FastifyInstance;
+  try {
+    app = await build({ config, engine, accounts, rateLimitStore, ...(options.web ? { web: options.web } : {}) });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await engine.close();
+    await store.close();
+    throw error;
+  }
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    app,
+    accounts,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await engine.close();
+        await accounts.shutdown();
+        await rateLimitStore.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Closes the service on SIGINT/SIGTERM (a second signal exits at once).
+ */
+export function closeOnSignals(service: RunningService): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    service.app.log.info({ signal }, 'shutting down: finishing in-flight queries');
+    service.close().then(
+      () => {
+        service.app.log.info('stopped');
+        process.exitCode = 0;
+      },
+      (error: unknown) => {
+        service.app.log.error({ err: error }, 'error while shutting down');
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
+/** The demo account `npm start` creates. */
+export const DEMO_EMAIL = 'demo@quarry.local';
+const DEMO_PUBLICATIONS = 10_000;
+const DEMO_SEED = 20211201;
+
+/** What `buildDemoDatabase` in src/data/demo.ts looks like (the data area owns it). */
+type BuildDemoDatabase = (options: { dbPath: string; publications: number; seed: number; onProgress?: (...progress: unknown[]) => void }) => Promise<unknown>;
+
+/**
+ * `npm start`'s first-run set-up: generates and imports the demo dataset when the database
+ * file is missing (with a progress bar), then makes sure an active demo account with a key
+ * exists. The key is kept next to the database (mode 600) so later starts can print it
+ * again; only its hash is in the database.
+ */
+export async function prepareDemo(config: QuarryConfig, write: (text: string) => void): Promise<{ key: string; instructions(url: string): string }> {
+  if (!existsSync(config.db)) {
+    mkdirSync(dirname(config.db), { recursive: true });
+    write(`Creating ${config.db} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`);
+    const specifier = new URL('./data/demo.ts', import.meta.url).href;
+    const { buildDemoDatabase } = (await import(specifier)) as { buildDemoDatabase: BuildDemoDatabase };
+    const { default: progress } = await import('cli-progress');
+    const bar = new progress.SingleBar({ format: '  {bar} {percentage}% {phase}', hideCursor: true }, progress.Presets.shades_classic);
+    bar.start(100, 0, { phase: '' });
+    try {
+      await buildDemoDatabase({
+        dbPath: config.db,
+        publications: DEMO_PUBLICATIONS,
+        seed: DEMO_SEED,
+        onProgress: (...progress: unknown[]) => {
+          const { fraction, phase } = readProgress(progress);
+          bar.update(Math.round(fraction * 100), { phase });
+        },
+      });
+      bar.update(100, { phase: 'done' });
+    } finally {
+      bar.stop();
+    }
+  }
+  const store = openSqliteAccountStore(config.db);
+  const accounts = new AccountService({ store });
+  try {
+    if (!(await accounts.findAccount(DEMO_EMAIL))) await accounts.createAccount({ email: DEMO_EMAIL, name: 'Demo account', activate: true });
+    const account = await accounts.getAccount(DEMO_EMAIL);
+    if (account.state !== 'active') await accounts.activate(DEMO_EMAIL);
+    const keyFile = `${config.db}.demo-key`;
+    let key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
+    const resolved = key === '' ? undefined : await accounts.resolveKey(key);
+    if (resolved?.account.email !== DEMO_EMAIL) {
+      key = (await accounts.createKey(DEMO_EMAIL, 'demo')).key;
+      writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+    }
+    return { key, instructions: (url) => demoInstructions(url, key) };
+  } finally {
+    await accounts.shutdown();
+    await store.close();
+  }
+}
+
+/** Accepts `(done, total)`, `(fraction)` or `({done|processed, total, phase})` progress reports. */
+function readProgress(progress: unknown[]): { fraction: number; phase: string } {
+  const [first, second] = progress;
+  if (typeof first === 'number' && typeof second === 'number' && second > 0) return { fraction: first / second, phase: '' };
+  if (typeof first === 'number') return { fraction: first <= 1 ? first : 0, phase: '' };
+  if (typeof first === 'object' && first !== null) {
+    const p = first as Record<string, unknown>;
+    const done = Number(p.done ?? p.processed ?? p.written ?? 0);
+    const total = Number(p.total ?? 0);
+    const phase = typeof p.phase === 'string' ? p.phase : typeof p.stage === 'string' ? p.stage : '';
+    return { fraction: total > 0 ? Math.min(1, done / total) : Number(p.fraction ?? 0), phase };
+  }
+  return { fraction: 0, phase: '' };
+}
+
+function demoInstructions(url: string, key: string): string {
+  return [
+    '',
+    `Demo API key: ${key}`,
+    '',
+    'Token-path family (/v3, limited per client IP; /v2 is limited per account):',
+    `  TOKEN=$(curl -s "${url}/v3/token?api_key=${key}")`,
+    `  curl -s -X POST "${url}/v3/api/query" -H "Authorization: Bearer $TOKEN" --data-binary 'search publications for "graphene" return publications[id + title + year] limit 5'`,
+    '',
+    'Auth-path family (JWT):',
+    `  JWT=$(curl -s -X POST "${url}/api/auth" -H 'Content-Type: application/json' -d '{"key": "${key}"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
+    `  curl -s -X POST "${url}/api/dsl/v2" -H "Authorization: JWT $JWT" --data-binary 'search publications return year limit 5'`,
+    '',
+    `API description: ${url}/docs    health: ${url}/healthz    metrics: ${url}/metrics`,
+    '',
+  ].join('\n');
+}
