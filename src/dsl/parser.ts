@@ -185,7 +185,13 @@ export class Parser {
     for (;;) {
       const token = this.peek();
       if (this.isKeyword(token, 'in') || this.isKeyword(token, 'for')) {
-        if (fullText) throw this.error('DSL_DUPLICATE_CLAUSE', token, { clause: token.value.toLowerCase() });
+        if (fullText) {
+          // `for "x" in authors` most likely means the index: say where it goes.
+          if (this.isKeyword(token, 'in') && !this.atKeyword('for', 2)) {
+            this.unexpected(`${filter ? "'return'" : "'where' or 'return'"} ('in INDEX' goes before 'for')`);
+          }
+          throw this.error('DSL_DUPLICATE_CLAUSE', token, { clause: 'for' });
+        }
         fullText = this.parseFullTextClause();
       } else if (this.isKeyword(token, 'where')) {
         if (filter) throw this.error('DSL_DUPLICATE_CLAUSE', token, { clause: 'where' });
