@@ -257,13 +257,18 @@ describe('finish', () => {
     const bulk = openRecordStore(path, { bulk: true, cacheMb: 16 });
     bulk.upsert('publications', [pub('pub.1900000001')]);
     assert.equal(indexNames(bulk).size, 0);
+    const automerge = (s: RecordStore) => s.db.prepare("SELECT v FROM publications_fts_config WHERE k = 'automerge'").pluck().get();
+    assert.equal(automerge(bulk), 0, 'incremental full-text merging is off during a bulk load');
     bulk.close();
     const plain = openRecordStore(path, { cacheMb: 16 });
     assert.deepEqual(indexNames(plain), new Set(RECORD_INDEXES.map((i) => i.name)));
+    assert.equal(automerge(plain), 4);
     plain.close();
     const again = openRecordStore(path, { bulk: true, cacheMb: 16 });
+    assert.equal(automerge(again), 0);
     again.finish({ optimize: false, analyze: false });
     assert.deepEqual(indexNames(again), new Set(RECORD_INDEXES.map((i) => i.name)));
+    assert.equal(automerge(again), 4);
     again.close();
   });
 });

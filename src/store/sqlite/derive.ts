@@ -43,6 +43,7 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
 
   run('indexes', () => {
     for (const index of RECORD_INDEXES) db.exec(index.sql);
+    setFullTextMerging(db, true);
   });
   run('citations', () => deriveCitations(db, since));
   run('researcher totals', () => deriveResearchers(db));
@@ -75,6 +76,17 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
     db.pragma('wal_checkpoint(TRUNCATE)');
   }, false);
   return { steps };
+}
+
+/**
+ * Turns FTS5's incremental merging on (the default, level 4) or off. Off during a bulk
+ * load: segments pile up cheaply and `finish()` merges them once. The setting is stored in
+ * the FTS table, so every open that is not a bulk load turns it back on.
+ */
+export function setFullTextMerging(db: Database, on: boolean): void {
+  // A literal, not a bound value: FTS5 refuses a bound value for this command.
+  const level = on ? 4 : 0;
+  for (const f of FULLTEXT_TABLES) db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('automerge', ${level})`);
 }
 
 /**
