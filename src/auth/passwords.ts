@@ -30,6 +30,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
   if (![N, r, p].every((n) => Number.isInteger(n) && n > 0)) return false;
   const expected = Buffer.from(parts[5] ?? '', 'base64url');
-  const actual = await derive(password, Buffer.from(parts[4] ?? '', 'base64url'), { N, r, p });
+  let actual: Buffer;
+  try {
+    actual = await derive(password, Buffer.from(parts[4] ?? '', 'base64url'), { N, r, p });
+  } catch {
+    return false; // parameters scrypt refuses: not a hash we made
+  }
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
