@@ -212,6 +212,7 @@ class TextParser {
     }
   }
 
+  /** TERM   -- not wildcards only; no "~" after it */
   private term(token: TextToken): TextTerm {
     this.countClause(token);
     if (token.wildcard && /^[?*]+$/.test(token.text)) {
@@ -226,6 +227,7 @@ class TextParser {
     return frozen({ kind: 'TextTerm', text: token.text, wildcard: token.wildcard, span: this.span(token.start, token.end) });
   }
 
+  /** PHRASE [ "~" digits ]   -- at least one word */
   private phrase(token: TextToken): TextPhrase {
     this.countClause(token);
     const words = token.text.split(/\s+/u).filter((w) => w.length > 0);
