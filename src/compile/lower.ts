@@ -177,7 +177,7 @@ function lowerReturn(ctx: Ctx, clause: ReturnClause, hasFullText: boolean, text:
       kind: 'records',
       key,
       ...(group === undefined ? {} : { group }),
-      fields,
+      fields: fields.map((f) => ({ key: f, field: f })),
       ...(unnest === undefined ? {} : { unnest }),
       order: order(ctx, clause, hasFullText),
       limit,
@@ -201,6 +201,7 @@ function lowerReturn(ctx: Ctx, clause: ReturnClause, hasFullText: boolean, text:
     multi: field.multi,
     indicators: allIndicators,
     sortBy,
+    direction: clause.sort?.direction ?? 'desc',
     limit,
   };
   return facet;

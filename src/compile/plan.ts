@@ -51,11 +51,23 @@ export interface FullTextPlan {
 }
 
 export type OrderPlan =
-  /** bm25 relevance, best first (the default with full text). */
+  /** bm25 relevance, best first (the default with full text); ties by id ascending. */
   | { readonly by: 'relevance' }
   /** The source's documented default order (publications: newest first, then id). */
   | { readonly by: 'default' }
+  /** Records without the field come last; ties by id ascending. */
   | { readonly by: 'field'; readonly field: string; readonly direction: 'asc' | 'desc' };
+
+/**
+ * A returned field: `key` in the output, read from `field` (they differ for version-1
+ * names answered from their replacement), with an optional derivation of the value.
+ */
+export interface ReturnedFieldPlan {
+  readonly key: string;
+  readonly field: string;
+  /** `first-level`: only two-digit category codes; `affiliations-of-authors`: each author's affiliations. */
+  readonly derivation?: 'first-level' | 'affiliations-of-authors';
+}
 
 /** The searched source's own records, one page of them. */
 export interface RecordsOutput {
@@ -64,9 +76,9 @@ export interface RecordsOutput {
   readonly key: string;
   /** `return in "g"`: the records go into `{g: {key: [...]}}`. */
   readonly group?: string;
-  /** Top-level fields to return, in order. */
-  readonly fields: readonly string[];
-  /** `unnest(field)`: one row per value of this multi-value field, with dotted keys. */
+  /** Fields to return, in order. */
+  readonly fields: readonly ReturnedFieldPlan[];
+  /** `unnest(key)`: one row per value of this multi-value field, with dotted keys. */
   readonly unnest?: string;
   readonly order: OrderPlan;
   readonly limit: number;
@@ -103,10 +115,24 @@ export interface FacetOutput {
   /** Aggregated indicators besides `count` (which is always computed). */
   readonly indicators: readonly Indicator[];
   readonly sortBy: Indicator;
+  /** Default descending; ties by id ascending. */
+  readonly direction: 'asc' | 'desc';
   readonly limit: number;
 }
 
-export type OutputPlan = RecordsOutput | FacetOutput;
+/**
+ * `citations_per_year(from, to)`: citations the matching publications received per year
+ * (the year of the citing held publication), one row per year, zeros included.
+ */
+export interface CitationsPerYearOutput {
+  readonly kind: 'citations_per_year';
+  readonly key: string;
+  readonly group?: string;
+  readonly from: number;
+  readonly to: number;
+}
+
+export type OutputPlan = RecordsOutput | FacetOutput | CitationsPerYearOutput;
 
 export interface SearchPlan {
   readonly kind: 'search';

@@ -4,7 +4,7 @@
  * source's `total_count` (and `limit`/`offset` when the query gave them), `_warnings` when
  * there are any.
  */
-import type { FacetOutput, RecordsOutput, SearchPlan } from '../compile/plan.ts';
+import type { CitationsPerYearOutput, FacetOutput, RecordsOutput, ReturnedFieldPlan, SearchPlan } from '../compile/plan.ts';
 import type { QueryResult } from './types.ts';
 
 export type Row = Readonly<Record<string, unknown>>;
@@ -21,10 +21,16 @@ export interface ExecutedFacet {
   readonly rows: readonly Row[];
 }
 
+/** Rows of a function return (`citations_per_year`). */
+export interface ExecutedRows {
+  readonly output: CitationsPerYearOutput;
+  readonly rows: readonly Row[];
+}
+
 export interface ExecutedSearch {
   readonly plan: SearchPlan;
   readonly totalCount: number;
-  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet>;
+  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedRows>;
   /** Warnings found while executing (e.g. a wildcard expansion was capped). */
   readonly warnings?: readonly string[];
 }
@@ -65,13 +71,32 @@ function shapeRecords({ output, records }: ExecutedRecords): Row[] {
   return picked.flatMap((record) => unnestRecord(record, field));
 }
 
-function pick(record: Row, fields: readonly string[]): Row {
+function pick(record: Row, fields: readonly ReturnedFieldPlan[]): Row {
   const out: Record<string, unknown> = {};
   for (const f of fields) {
-    const v = record[f];
-    if (v !== undefined && v !== null) out[f] = v;
+    const raw = record[f.field];
+    const v = f.derivation === undefined ? raw : derive(raw, f.derivation);
+    if (v !== undefined && v !== null) out[f.key] = v;
   }
   return out;
+}
+
+/** Version-1 fields answered from their replacement (spec/dsl.md §7). */
+function derive(value: unknown, derivation: NonNullable<ReturnedFieldPlan['derivation']>): unknown {
+  if (!Array.isArray(value)) return value;
+  switch (derivation) {
+    case 'first-level':
+      // Top-level Fields of Research codes are the two-digit ones ("16 Studies in Human Society").
+      return value.filter((c: unknown) => {
+        const o = (c ?? {}) as { id?: unknown; name?: unknown };
+        return /^\d{2}(\s|$)/.test(String(o.name ?? '')) || /^\d{2}$/.test(String(o.id ?? ''));
+      });
+    case 'affiliations-of-authors':
+      return value.map((a: unknown) => {
+        const affiliations = (a ?? {}) as { affiliations?: unknown };
+        return Array.isArray(affiliations.affiliations) ? affiliations.affiliations : [];
+      });
+  }
 }
 
 /**

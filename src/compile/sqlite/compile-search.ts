@@ -3,6 +3,7 @@
  * `_stats.total_count`, and one statement per return (records page or facet).
  */
 import type { SearchPlan } from '../plan.ts';
+import { compileCitationsPerYear, type CompiledCitations } from './citations.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
 import { compileFilter } from './filters.ts';
 import type { Fts5Match } from './fts5.ts';
@@ -13,11 +14,12 @@ import { SOURCE_ALIAS } from './access.ts';
 import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
 
 export type { CompiledFacet } from './facets.ts';
+export type { CompiledCitations } from './citations.ts';
 export type { CompiledRecords, HydrateStep } from './records.ts';
 
 export interface CompiledSearch {
   readonly count: Sql;
-  readonly outputs: ReadonlyArray<CompiledRecords | CompiledFacet>;
+  readonly outputs: ReadonlyArray<CompiledRecords | CompiledFacet | CompiledCitations>;
 }
 
 export type SqliteCompileOptions = FullTextOptions;
@@ -38,6 +40,7 @@ export function compileSearch(layout: SqliteLayout, plan: SearchPlan, options: S
   const count = concat(`SELECT count(*) AS n FROM ${ident(source.table)} ${SOURCE_ALIAS} WHERE `, where);
   const outputs = plan.outputs.map((output) => {
     if (output.kind === 'facet') return compileFacet(layout, source, output, where, wholeSource);
+    if (output.kind === 'citations_per_year') return compileCitationsPerYear(source, output, where);
     // The relevance page joins the FTS table itself; its WHERE keeps only the filter.
     const pageWhere = output.order.by === 'relevance' && match?.kind === 'match' ? (filter ?? frag('1')) : where;
     return compileRecords(layout, source, output, pageWhere, match);

@@ -31,7 +31,7 @@ export function compileFacet(layout: SqliteLayout, source: SourceLayout, output:
   const display = displayLookup(layout, output);
   const link = source.links[output.field];
   const shortcut = link?.wholeSourceCount;
-  if (wholeSource && shortcut !== undefined && output.indicators.length === 0) {
+  if (wholeSource && shortcut !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
     // The store keeps per-entity counts of linked records: no grouping over the whole source.
     const c = ident(shortcut.countColumn);
     const statement = frag(
@@ -48,7 +48,8 @@ export function compileFacet(layout: SqliteLayout, source: SourceLayout, output:
   });
   const indicators = output.indicators.filter((i) => i !== 'count').map((i) => `${indicatorSql(source, i)} AS ${ident(i)}`);
   const selectRest = indicators.length > 0 ? `, ${indicators.join(', ')}` : '';
-  const sortKey = output.sortBy === 'count' ? 'count DESC' : `${ident(output.sortBy)} DESC NULLS LAST, count DESC`;
+  const dir = output.direction === 'asc' ? 'ASC' : 'DESC';
+  const sortKey = output.sortBy === 'count' ? `count ${dir}` : `${ident(output.sortBy)} ${dir} NULLS LAST, count DESC`;
   const tail = ` GROUP BY 1 ORDER BY ${sortKey}, id ASC LIMIT ?`;
   let statement: Sql;
   if (access.kind === 'scalar') {

@@ -147,7 +147,7 @@ const researchers: SourceLayout = {
   },
   entityColumns: { current_research_org: { column: 'current_research_org_id', entity: ORGANIZATION, entityKind: 'organizations' } },
   fts: { table: 'researchers_fts', indexes: { full_data: null } },
-  defaultOrder: [{ column: 'id', direction: 'asc' }],
+  defaultOrder: [{ column: 'last_name', direction: 'asc' }],
 };
 
 const ORGANIZATION_VALUE_FIELDS = [
@@ -163,7 +163,7 @@ const organizations: SourceLayout = {
   links: Object.fromEntries(ORGANIZATION_VALUE_FIELDS.map((f) => [f, organization.value(f)])),
   entityColumns: {},
   fts: { table: 'organizations_fts', indexes: { full_data: null } },
-  defaultOrder: [{ column: 'id', direction: 'asc' }],
+  defaultOrder: [{ column: 'name', direction: 'asc' }],
 };
 
 const display = (e: EntityLayout): EntityDisplay => ({ table: e.table, idColumn: e.idColumn, columns: Object.fromEntries(Object.entries(e.columns).filter(([k]) => k !== 'id')) });

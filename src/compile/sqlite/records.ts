@@ -48,7 +48,10 @@ export function compileRecords(
 ): CompiledRecords {
   const selects = [`${s}.${ident(source.key)} AS __key`, `${s}.${ident(source.document)} AS __doc`];
   const hydrate: HydrateStep[] = [];
-  for (const field of output.fields) {
+  const read = new Set<string>();
+  for (const { field } of output.fields) {
+    if (read.has(field)) continue;
+    read.add(field);
     const column = source.columns[field];
     if (column !== undefined) {
       selects.push(`${s}.${ident(column)} AS ${ident(field)}`);
@@ -80,29 +83,31 @@ export function compileRecords(
   return { kind: 'records', output, page: { text: page.text, params: [...page.params, output.limit, output.skip] }, hydrate };
 }
 
+/** Ties are broken by the public id, ascending, so pages are stable. */
 function orderBy(source: SourceLayout, order: OrderPlan, relevance: boolean): string {
-  const key = `${s}.${ident(source.key)}`;
+  const tie = `${s}."id" ASC`;
   switch (order.by) {
     case 'relevance':
-      if (relevance && source.fts !== undefined) return `bm25(${ident(source.fts.table)}), ${key}`;
+      if (relevance && source.fts !== undefined) return `bm25(${ident(source.fts.table)}), ${tie}`;
       return defaultOrder(source);
     case 'default':
       return defaultOrder(source);
     case 'field': {
       const access = accessField(source, { name: order.field, type: 'string', multi: false });
       if (access.kind !== 'scalar') throw new Error(`cannot sort by multi-value field ${order.field}`);
-      const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
-      // SQLite sorts NULL lowest: last when descending already, pushed last when ascending.
-      return `${access.expr} ${dir}${order.direction === 'asc' ? ' NULLS LAST' : ''}, ${key} ${dir}`;
+      return `${sortTerm(access.expr, order.direction)}, ${tie}`;
     }
   }
 }
 
+/** SQLite sorts NULL lowest: last when descending already, pushed last when ascending. */
+function sortTerm(expr: string, direction: 'asc' | 'desc'): string {
+  return direction === 'asc' ? `${expr} ASC NULLS LAST` : `${expr} DESC`;
+}
+
 function defaultOrder(source: SourceLayout): string {
-  const key = `${s}.${ident(source.key)}`;
-  const parts = source.defaultOrder.map((o) => `${s}.${ident(o.column)} ${o.direction === 'asc' ? 'ASC' : 'DESC'}`);
-  const last = source.defaultOrder[0]?.direction === 'asc' ? 'ASC' : 'DESC';
-  return [...parts, `${key} ${last}`].join(', ');
+  const parts = source.defaultOrder.map((o) => sortTerm(`${s}.${ident(o.column)}`, o.direction));
+  return [...parts, `${s}."id" ASC`].join(', ');
 }
 
 /** Link-table entity fields and single entity columns are read per page, with display fields. */

@@ -4,10 +4,10 @@
  * and facet rows with their display fields.
  */
 import type Database from 'better-sqlite3';
-import type { CompiledFacet, CompiledRecords, CompiledSearch } from '../../compile/sqlite/compile-search.ts';
+import type { CompiledCitations, CompiledFacet, CompiledRecords, CompiledSearch } from '../../compile/sqlite/compile-search.ts';
 import { LIST_COLUMN_PREFIX } from '../../compile/sqlite/layout.ts';
 import type { SqlParam } from '../../compile/sqlite/sql.ts';
-import type { ExecutedFacet, ExecutedRecords, Row } from '../shape.ts';
+import type { ExecutedFacet, ExecutedRecords, ExecutedRows, Row } from '../shape.ts';
 
 type DbRow = Record<string, unknown>;
 
@@ -31,12 +31,21 @@ export class StatementCache {
 
 export interface ExecutedStatements {
   readonly totalCount: number;
-  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet>;
+  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedRows>;
 }
 
 export function executeCompiled(cache: StatementCache, compiled: CompiledSearch): ExecutedStatements {
   const countRow = cache.get(compiled.count.text).get(...compiled.count.params) as { n: number };
-  const results = compiled.outputs.map((o) => (o.kind === 'records' ? executeRecords(cache, o) : executeFacet(cache, o)));
+  const results = compiled.outputs.map((o) => {
+    switch (o.kind) {
+      case 'records':
+        return executeRecords(cache, o);
+      case 'facet':
+        return executeFacet(cache, o);
+      case 'citations_per_year':
+        return executeCitations(cache, o);
+    }
+  });
   return { totalCount: countRow.n, results };
 }
 
@@ -117,4 +126,13 @@ function roundIndicators(row: DbRow): DbRow {
   const out: DbRow = {};
   for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v;
   return out;
+}
+
+/** One row per year from `from` to `to`, zeros included. */
+function executeCitations(cache: StatementCache, compiled: CompiledCitations): ExecutedRows {
+  const counts = new Map<number, number>();
+  for (const r of all(cache, compiled.statement.text, compiled.statement.params)) counts.set(Number(r.year), Number(r.count));
+  const rows: Row[] = [];
+  for (let year = compiled.output.from; year <= compiled.output.to; year++) rows.push({ year, count: counts.get(year) ?? 0 });
+  return { output: compiled.output, rows };
 }

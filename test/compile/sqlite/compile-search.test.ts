@@ -11,8 +11,8 @@ const pubs = RECORDS_LAYOUT.sources.publications!;
 const year: PlanField = { name: 'year', type: 'integer', multi: false };
 const orgId: PlanField = { name: 'research_orgs', subfield: 'id', type: 'entity', multi: true, entity: 'organizations' };
 const orgName: PlanField = { ...orgId, subfield: 'name' };
-const records = (extra: Partial<RecordsOutput> = {}): RecordsOutput => ({ kind: 'records', key: 'publications', fields: ['id', 'title'], order: { by: 'default' }, limit: 20, skip: 0, pagingGiven: false, ...extra });
-const yearFacet: FacetOutput = { kind: 'facet', key: 'year', field: 'year', valueType: 'integer', multi: false, indicators: [], sortBy: 'count', limit: 1000 };
+const records = (extra: Partial<RecordsOutput> = {}): RecordsOutput => ({ kind: 'records', key: 'publications', fields: [{ key: 'id', field: 'id' }, { key: 'title', field: 'title' }], order: { by: 'default' }, limit: 20, skip: 0, pagingGiven: false, ...extra });
+const yearFacet: FacetOutput = { kind: 'facet', key: 'year', field: 'year', valueType: 'integer', multi: false, indicators: [], sortBy: 'count', direction: 'desc', limit: 1000 };
 const plan = (p: Partial<SearchPlan>): SearchPlan => ({ kind: 'search', source: 'publications', outputs: [records()], warnings: [], ...p });
 const noExpand = { expandPattern: (): string[] => [] };
 
@@ -61,7 +61,7 @@ describe('statements', () => {
     assert.ok(page?.kind === 'records');
     assert.equal(
       page.page.text,
-      'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."pk" DESC LIMIT ? OFFSET ?',
+      'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
     );
     assert.deepEqual(page.page.params, [2020, 20, 0]);
   });
@@ -78,14 +78,14 @@ describe('statements', () => {
   });
 
   test('a whole-corpus entity facet reads the stored per-entity counts', () => {
-    const facet: FacetOutput = { kind: 'facet', key: 'researchers', field: 'researchers', entity: 'researchers', valueType: 'entity', multi: true, indicators: [], sortBy: 'count', limit: 20 };
+    const facet: FacetOutput = { kind: 'facet', key: 'researchers', field: 'researchers', entity: 'researchers', valueType: 'entity', multi: true, indicators: [], sortBy: 'count', direction: 'desc', limit: 20 };
     const out = compileSearch(RECORDS_LAYOUT, plan({ outputs: [facet] }), noExpand).outputs[0];
     assert.ok(out?.kind === 'facet');
     assert.equal(out.statement.text, 'SELECT e."id" AS id, e."n_publications" AS count FROM "researchers" e WHERE e."n_publications" > 0 ORDER BY e."n_publications" DESC, id ASC LIMIT ?');
   });
 
   test('a filtered facet groups the link table', () => {
-    const facet: FacetOutput = { kind: 'facet', key: 'funders', field: 'funders', entity: 'organizations', valueType: 'entity', multi: true, indicators: ['citations_total', 'fcr_gavg'], sortBy: 'citations_total', limit: 5 };
+    const facet: FacetOutput = { kind: 'facet', key: 'funders', field: 'funders', entity: 'organizations', valueType: 'entity', multi: true, indicators: ['citations_total', 'fcr_gavg'], sortBy: 'citations_total', direction: 'desc', limit: 5 };
     const out = compileSearch(RECORDS_LAYOUT, plan({ filter: { kind: 'compare', field: year, op: '=', value: 2020 }, outputs: [facet] }), noExpand).outputs[0];
     assert.ok(out?.kind === 'facet');
     assert.equal(
