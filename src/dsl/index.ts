@@ -6,3 +6,6 @@ export { parseFullText } from './fulltext/parser.ts';
 export { BUDGETS, type Budgets } from './budgets.ts';
 export { readQueryCorpus, type CorpusQuery } from './corpus.ts';
 export { stripSpans } from './strip-spans.ts';
+export { tokenize } from './lexer.ts';
+export type { Token, TokenType } from './token.ts';
+export { KEYWORDS, FULL_TEXT_OPERATORS } from './keywords.ts';

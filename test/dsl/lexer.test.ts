@@ -80,3 +80,20 @@ describe('lexer', () => {
     assert.equal(text[6], 'b');
   });
 });
+
+describe('keywords', () => {
+  test('every listed keyword is recognised by the parser in some position', async () => {
+    const { KEYWORDS } = await import('../../src/dsl/keywords.ts');
+    const { parse } = await import('../../src/dsl/parse.ts');
+    // One query that uses them all, in upper case to check case-insensitivity.
+    const query = [
+      'SEARCH p IN i FOR "x" WHERE a = 1 AND b = 2 OR NOT c IS EMPTY AND COUNT(d) > 1',
+      'RETURN IN "g" p[x + UNNEST(y)] AS "q" AGGREGATE count SORT BY z ASC LIMIT 1 SKIP 1',
+      'RETURN p SORT BY z DESC',
+    ].join(' ');
+    assert.equal(parse(query).kind, 'SearchQuery');
+    for (const q of ['DESCRIBE VERSION', 'DESCRIBE SCHEMA', 'DESCRIBE SOURCE p', 'DESCRIBE ENTITY e', 'f(TRUE, FALSE)']) assert.ok(parse(q));
+    const used = `${query} DESCRIBE VERSION SCHEMA SOURCE ENTITY TRUE FALSE`.toLowerCase().split(/[^a-z]+/);
+    for (const keyword of KEYWORDS) assert.ok(used.includes(keyword), `${keyword} is not exercised`);
+  });
+});
