@@ -24,7 +24,8 @@ function isNamePart(c: number): boolean {
 /** Shows one character in a message; invisible ones by code point. */
 export function describeChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
-  if (cp < 32 || cp === 127 || (cp >= 0x80 && cp <= 0x9f) || cp === 0xfeff || (cp >= 0xd800 && cp <= 0xdfff)) {
+  const invisible = cp < 32 || cp === 127 || (cp >= 0x80 && cp <= 0xa0) || cp === 0xfeff || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x2000 && cp <= 0x200f) || cp === 0x3000 || cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f;
+  if (invisible) {
     return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   }
   return `'${ch}'`;

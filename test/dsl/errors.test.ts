@@ -64,6 +64,7 @@ const cases: ReadonlyArray<readonly [string, string, string, number]> = [
   ['search publicações return p', 'DSL_UNEXPECTED_CHARACTER', "Unexpected character 'ç'.", 15],
   ['search 😀 return p', 'DSL_UNEXPECTED_CHARACTER', "Unexpected character '😀'.", 8],
   ['search p\u0000 return p', 'DSL_UNEXPECTED_CHARACTER', 'Unexpected character U+0000.', 9],
+  ['search\u00a0p return p', 'DSL_UNEXPECTED_CHARACTER', 'Unexpected character U+00A0.', 7],
   ['search publications for "malaria return publications', 'DSL_UNTERMINATED_STRING', 'The string that starts here is not closed.', 25],
   ['search publications for "malaria\\" return publications', 'DSL_UNTERMINATED_STRING', 'The string that starts here is not closed.', 25],
   ['extract_concepts("""abc)', 'DSL_UNTERMINATED_STRING', 'The string that starts here is not closed.', 18],
