@@ -1,0 +1,119 @@
+/**
+ * Lowers the validated query (`schema/validated.ts`) to the dialect-neutral SearchPlan:
+ * descriptors become the plain names and types the dialects need, version-1 fields are
+ * read from their replacement, and the full-text expression becomes a `TextExpr`.
+ */
+import type { FieldDescriptor } from '../schema/types.ts';
+import type { FilterTarget, ValidatedFilter, ValidatedReturn, ValidatedSearch } from '../schema/validated.ts';
+import { lowerFullText } from './lower-fulltext.ts';
+import type { FilterPlan, Indicator, OutputPlan, PlanField, PlanFieldType, ReturnedFieldPlan, SearchPlan } from './plan.ts';
+
+/**
+ * @example lowerValidated(validate(parse('search publications where year = 2020 return year'), opts).query)
+ *   // { kind: 'search', source: 'publications', filter: { kind: 'compare', field: { name: 'year', type: 'integer', multi: false }, op: '=', value: 2020 },
+ *   //   outputs: [{ kind: 'facet', key: 'year', field: 'year', valueType: 'integer', ... }], warnings: [] }
+ */
+export function lowerValidated(query: ValidatedSearch): SearchPlan {
+  const fullText =
+    query.fullText === undefined
+      ? undefined
+      : { index: query.fullText.index.name, expr: lowerFullText(query.fullText.ast, { personNames: query.fullText.isPersonNameIndex }) };
+  return {
+    kind: 'search',
+    source: query.source.name,
+    ...(query.filter === undefined ? {} : { filter: lowerFilter(query.filter) }),
+    ...(fullText === undefined ? {} : { fullText }),
+    outputs: query.returns.map(lowerReturn),
+    warnings: query.warnings,
+  };
+}
+
+/** The held field whose data answers for `field` (itself, or a version-1 field's replacement). */
+function storedName(field: FieldDescriptor): string {
+  return field.deprecated?.readsFrom ?? field.name;
+}
+
+function planType(field: FieldDescriptor): PlanFieldType {
+  if (field.isEntity) return 'entity';
+  return field.type as PlanFieldType;
+}
+
+function targetField(target: FilterTarget): PlanField {
+  const { field } = target;
+  return {
+    name: storedName(field),
+    type: field.isEntity ? 'entity' : target.valueType,
+    multi: target.multi,
+    ...(target.subfield === undefined ? {} : { subfield: target.subfield.name }),
+    ...(field.entity === undefined ? {} : { entity: field.entity }),
+  };
+}
+
+function lowerFilter(filter: ValidatedFilter): FilterPlan {
+  switch (filter.kind) {
+    case 'and':
+      return { kind: 'and', items: filter.operands.map(lowerFilter) };
+    case 'or':
+      return { kind: 'or', items: filter.operands.map(lowerFilter) };
+    case 'not':
+      return { kind: 'not', item: lowerFilter(filter.operand) };
+    case 'compare':
+      return { kind: 'compare', field: targetField(filter.target), op: filter.op, value: filter.value };
+    case 'words':
+      return { kind: 'words', field: targetField(filter.target), words: filter.words };
+    case 'in':
+      return { kind: 'in', field: targetField(filter.target), values: filter.values };
+    case 'range':
+      return { kind: 'range', field: targetField(filter.target), low: filter.low, high: filter.high };
+    case 'empty':
+      return { kind: 'empty', field: targetField(filter.target), empty: filter.empty };
+    case 'count':
+      return {
+        kind: 'count',
+        field: { name: storedName(filter.field), type: planType(filter.field), multi: true, ...(filter.field.entity === undefined ? {} : { entity: filter.field.entity }) },
+        op: filter.op,
+        value: filter.value,
+      };
+  }
+}
+
+function returnedField(field: FieldDescriptor): ReturnedFieldPlan {
+  const derivation = field.deprecated?.derivation;
+  return { key: field.name, field: storedName(field), ...(derivation === undefined ? {} : { derivation }) };
+}
+
+function lowerReturn(ret: ValidatedReturn): OutputPlan {
+  const group = ret.group === undefined ? {} : { group: ret.group };
+  switch (ret.kind) {
+    case 'records': {
+      const unnest = ret.fields.find((f) => f.unnest)?.field.name;
+      return {
+        kind: 'records',
+        key: ret.key,
+        ...group,
+        fields: ret.fields.map((f) => returnedField(f.field)),
+        ...(unnest === undefined ? {} : { unnest }),
+        order: ret.sort.by === 'relevance' ? { by: 'relevance' } : { by: 'field', field: storedName(ret.sort.field), direction: ret.sort.direction },
+        limit: ret.limit,
+        skip: ret.skip,
+        pagingGiven: ret.limitGiven || ret.skipGiven,
+      };
+    }
+    case 'facet':
+      return {
+        kind: 'facet',
+        key: ret.key,
+        ...group,
+        field: storedName(ret.field),
+        ...(ret.entity === undefined ? {} : { entity: ret.entity.name }),
+        valueType: ret.facetKind === 'entity' ? 'entity' : ret.idType,
+        multi: ret.field.isMultivalue,
+        indicators: ret.indicators.filter((i): i is Indicator => i !== 'count'),
+        sortBy: ret.sortBy,
+        direction: ret.direction,
+        limit: ret.limit,
+      };
+    case 'function':
+      return { kind: 'citations_per_year', key: ret.key, ...group, from: ret.args.from, to: ret.args.to };
+  }
+}
