@@ -46,12 +46,12 @@ export interface Deprecation {
   readonly replacement: string;
   /**
    * The held field whose data answers for the removed one (`FOR` reads `category_for`,
-   * `FOR_first` the first value of `category_for`, `author_affiliations` the affiliations
+   * `FOR_first` the top-level (two-digit) codes among `category_for`, `author_affiliations` the affiliations
    * of `authors`). The compiler reads this field and returns it under the old name.
    */
   readonly readsFrom: string;
   /** How the old value is derived from `readsFrom` when it is not the same value. */
-  readonly derivation?: 'first-value' | 'affiliations-of-authors';
+  readonly derivation?: 'first-level' | 'affiliations-of-authors';
 }
 
 /** A sub-field of an entity (`research_orgs.name`, `journal.title`). */

@@ -1,0 +1,143 @@
+import { ENTITIES } from './entities.ts';
+import { INDICATORS } from './indicators.ts';
+import { FUNCTIONS } from './offered.ts';
+import { operatorsForEntity, operatorsForScalar } from './operators.ts';
+import type { FieldRow, RemovedFieldRow, SourceTable } from './sources/field-row.ts';
+import { GRANTS } from './sources/grants.ts';
+import { ORGANIZATIONS } from './sources/organizations.ts';
+import { PUBLICATIONS } from './sources/publications.ts';
+import { RESEARCHERS } from './sources/researchers.ts';
+import type {
+  Deprecation,
+  DslVersion,
+  EntityName,
+  FieldDescriptor,
+  FieldsetDescriptor,
+  IndicatorDescriptor,
+  IndicatorName,
+  ScalarType,
+  Schema,
+  SourceDescriptor,
+  SourceName,
+} from './types.ts';
+
+const TABLES: Record<SourceName, SourceTable> = {
+  publications: PUBLICATIONS,
+  grants: GRANTS,
+  researchers: RESEARCHERS,
+  organizations: ORGANIZATIONS,
+};
+
+function isEntityType(type: string): type is EntityName {
+  return ENTITIES.has(type as EntityName);
+}
+
+function fieldFrom(source: SourceName, [name, type, flags, description]: FieldRow, deprecated?: Deprecation): FieldDescriptor {
+  const isFilter = flags.includes('f');
+  const isFacet = flags.includes('c');
+  const isMultivalue = flags.includes('m');
+  const isCounter = flags.includes('n');
+  const entity = isEntityType(type) ? type : undefined;
+  const operators = !isFilter
+    ? []
+    : entity !== undefined
+      ? operatorsForEntity(isMultivalue)
+      : operatorsForScalar(type as ScalarType, { multi: isMultivalue, counter: isCounter, subfield: false });
+  return Object.freeze({
+    name,
+    source,
+    type,
+    ...(entity === undefined ? {} : { entity }),
+    isEntity: entity !== undefined,
+    isFilter,
+    isFacet,
+    isMultivalue,
+    isCounter,
+    ...(isFacet ? { facetKind: entity === undefined ? ('value' as const) : ('entity' as const) } : {}),
+    operators: Object.freeze(operators),
+    sortable: isFilter && !isMultivalue && entity === undefined && type !== 'json',
+    description,
+    ...(deprecated === undefined ? {} : { deprecated: Object.freeze(deprecated) }),
+  });
+}
+
+function deprecationOf(removed: RemovedFieldRow): Deprecation {
+  return {
+    replacement: removed.replacement,
+    readsFrom: removed.readsFrom,
+    ...(removed.derivation === undefined ? {} : { derivation: removed.derivation }),
+  };
+}
+
+function buildSource(name: SourceName, version: DslVersion): SourceDescriptor {
+  const table = TABLES[name];
+  const current = table.fields.map((row) => fieldFrom(name, row));
+  const removed = version === 1 ? table.removedInV2.map((r) => fieldFrom(name, r.row, deprecationOf(r))) : [];
+  const fields = [...current, ...removed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const fieldsets: FieldsetDescriptor[] = table.fieldsets.map((fs) =>
+    Object.freeze({ name: fs.name, description: fs.description, fields: Object.freeze([...fs.fields]) }),
+  );
+  if (version === 1) {
+    const hasExtras = table.fieldsets.some((fs) => fs.name === 'extras');
+    fieldsets.push(
+      Object.freeze({
+        name: 'all',
+        description: 'Every field of the source (version 1 only).',
+        fields: Object.freeze(current.map((f) => f.name)),
+        deprecated: Object.freeze({ replacement: hasExtras ? 'basics + extras' : 'basics' }),
+      }),
+    );
+  }
+  const indicators: IndicatorDescriptor[] = table.indicators.map((n) => {
+    const d = INDICATORS.get(n as IndicatorName);
+    if (d === undefined) throw new Error(`unknown indicator ${n} in the ${name} table`);
+    return d;
+  });
+  return Object.freeze({
+    name,
+    description: table.description,
+    fields: Object.freeze(fields),
+    fieldsets: Object.freeze(fieldsets),
+    searchIndexes: Object.freeze(
+      table.searchIndexes.map((ix) =>
+        Object.freeze({ name: ix.name, description: ix.description, isPersonNameIndex: ix.personNames === true }),
+      ),
+    ),
+    defaultIndex: table.defaultIndex,
+    indicators: Object.freeze(indicators),
+    defaultOrder: Object.freeze({ ...table.defaultOrder, tieBreak: 'id' as const }),
+  });
+}
+
+function buildSchema(version: DslVersion): Schema {
+  const sources = new Map<SourceName, SourceDescriptor>();
+  const fieldsBySource = new Map<SourceName, ReadonlyMap<string, FieldDescriptor>>();
+  for (const name of Object.keys(TABLES) as SourceName[]) {
+    const source = buildSource(name, version);
+    sources.set(name, source);
+    fieldsBySource.set(name, new Map(source.fields.map((f) => [f.name, f])));
+  }
+  return Object.freeze({ version, sources, entities: ENTITIES, functions: FUNCTIONS, fieldsBySource });
+}
+
+const cache = new Map<DslVersion, Schema>();
+
+/**
+ * The schema of one language version (built once, then cached). Version 1 is version 2
+ * plus the removed fields of spec/dsl.md §7 (flagged `deprecated`) and the `all` fieldset.
+ *
+ * @example schemaFor(2).fieldsBySource.get('publications')?.get('year')?.facetKind // 'value'
+ */
+export function schemaFor(version: DslVersion): Schema {
+  let schema = cache.get(version);
+  if (schema === undefined) {
+    schema = buildSchema(version);
+    cache.set(version, schema);
+  }
+  return schema;
+}
+
+/** Narrowing helper: is this one of the held sources? */
+export function isSourceName(name: string): name is SourceName {
+  return Object.hasOwn(TABLES, name);
+}

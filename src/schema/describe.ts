@@ -1,0 +1,118 @@
+/**
+ * `describe version | schema | source X | entity X` (spec/dsl.md §6), generated from the
+ * schema. Deprecated (version-1 only) fields and fieldsets are left out, though version 1
+ * still accepts them.
+ */
+import type { DescribeQuery } from '../dsl/ast.ts';
+import { isSourceName, schemaFor } from './build.ts';
+import type { DslVersion, EntityDescriptor, EntityName, Schema, SourceDescriptor } from './types.ts';
+import { validate } from './validate.ts';
+import type { ValidatedDescribe } from './validated.ts';
+
+/** What `describe version` answers for each language version. */
+export const VERSION_INFO: Record<DslVersion, { readonly release: string; readonly version: string }> = {
+  1: { release: '1.x', version: '1.0.0' },
+  2: { release: '2.0', version: '2.0.0' },
+};
+
+interface FieldDoc {
+  readonly type: string;
+  readonly description: string;
+  readonly is_entity: boolean;
+  readonly is_filter: boolean;
+  readonly is_facet: boolean;
+  readonly is_multivalue: boolean;
+}
+
+function describeSource(source: SourceDescriptor): Record<string, unknown> {
+  const fields: Record<string, FieldDoc> = {};
+  for (const f of source.fields) {
+    if (f.deprecated !== undefined) continue;
+    fields[f.name] = {
+      type: f.type,
+      description: f.description,
+      is_entity: f.isEntity,
+      is_filter: f.isFilter,
+      is_facet: f.isFacet,
+      is_multivalue: f.isMultivalue,
+    };
+  }
+  const fieldsets = source.fieldsets.filter((fs) => fs.deprecated === undefined);
+  const metrics: Record<string, { name: string; type: string; description: string }> = {};
+  for (const ind of source.indicators) metrics[ind.name] = { name: ind.name, type: ind.type, description: ind.description };
+  return {
+    fields,
+    fieldsets: fieldsets.map((fs) => fs.name),
+    /** The exact members of each fieldset, in return order (Quarry's addition to the shape). */
+    fieldset_fields: Object.fromEntries(fieldsets.map((fs) => [fs.name, [...fs.fields]])),
+    metrics,
+    search_fields: source.searchIndexes.map((ix) => ix.name),
+    default_search_field: source.defaultIndex,
+  };
+}
+
+function describeEntity(entity: EntityDescriptor): Record<string, unknown> {
+  const fields: Record<string, FieldDoc> = {};
+  for (const f of entity.fields) {
+    fields[f.name] = {
+      type: f.type,
+      description: f.description,
+      is_entity: false,
+      is_filter: f.operators.length > 0,
+      is_facet: false,
+      is_multivalue: f.isMultivalue,
+    };
+  }
+  return { fields, display_fields: [...entity.displayFields] };
+}
+
+function describeSchema(schema: Schema): Record<string, unknown> {
+  return {
+    sources: Object.fromEntries([...schema.sources].map(([name, s]) => [name, describeSource(s)])),
+    entities: Object.fromEntries([...schema.entities].map(([name, e]) => [name, describeEntity(e)])),
+    functions: Object.fromEntries(
+      [...schema.functions].map(([name, fn]) => [
+        name,
+        { description: fn.description, sources: [...fn.sources], parameters: fn.parameters.map((p) => ({ ...p })) },
+      ]),
+    ),
+  };
+}
+
+/**
+ * Answers a validated describe query.
+ *
+ * @example describe({ kind: 'describe', dslVersion: 2, target: 'version' }) // { release: '2.0', version: '2.0.0' }
+ */
+export function describe(query: ValidatedDescribe): Record<string, unknown> {
+  const schema = schemaFor(query.dslVersion);
+  switch (query.target) {
+    case 'version':
+      return { ...VERSION_INFO[query.dslVersion] };
+    case 'schema':
+      return describeSchema(schema);
+    case 'source': {
+      const source = query.name !== undefined && isSourceName(query.name) ? schema.sources.get(query.name) : undefined;
+      if (source === undefined) throw new Error(`describe: source ${String(query.name)} was not validated`);
+      return describeSource(source);
+    }
+    case 'entity': {
+      const entity = schema.entities.get(query.name as EntityName);
+      if (entity === undefined) throw new Error(`describe: entity ${String(query.name)} was not validated`);
+      return describeEntity(entity);
+    }
+  }
+}
+
+/**
+ * Validates and answers a describe query in one step (what the engine calls). Throws a
+ * QuarryError for an unknown or unsupported source or entity.
+ *
+ * @example describeQuery(parse('describe entity categories'), { dslVersion: 2 })
+ * // { fields: { id: {...}, name: {...} }, display_fields: ['name'] }
+ */
+export function describeQuery(ast: DescribeQuery, options: { readonly dslVersion: DslVersion; readonly source?: string }): Record<string, unknown> {
+  const { query } = validate(ast, { dslVersion: options.dslVersion, source: options.source ?? '' });
+  if (query.kind !== 'describe') throw new Error('describeQuery: not a describe query');
+  return describe(query);
+}

@@ -1,0 +1,47 @@
+import type { FunctionDescriptor } from './types.ts';
+
+/**
+ * Sources of the hosted service that this deployment does not hold (spec/dsl.md §8). A
+ * query naming one fails with category `unsupported`, not as an unknown name.
+ */
+export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set([
+  'patents',
+  'clinical_trials',
+  'datasets',
+  'policy_documents',
+  'reports',
+  'source_titles',
+  'funder_groups',
+  'research_org_groups',
+]);
+
+/** Functions of the hosted service this deployment does not offer (spec/dsl.md §8). */
+export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'extract_concepts',
+  'classify',
+  'extract_affiliations',
+  'extract_grants',
+  'check_researcher_ids',
+  'similar_documents',
+  'identify',
+]);
+
+/** Earliest and latest year `citations_per_year` accepts, and the widest span. */
+export const CITATION_YEARS = { min: 1000, max: 3000, maxSpan: 200 } as const;
+
+/** Functions this deployment offers, in return clauses of a search. */
+export const FUNCTIONS: ReadonlyMap<string, FunctionDescriptor> = new Map([
+  [
+    'citations_per_year',
+    Object.freeze({
+      name: 'citations_per_year',
+      description:
+        'Citations received by the matching publications in each year from `from` to `to` (inclusive), counted in the year of the citing publication. Rows: {"year", "count"}.',
+      sources: Object.freeze(['publications'] as const),
+      parameters: Object.freeze([
+        { name: 'from', type: 'integer', description: 'First year.' } as const,
+        { name: 'to', type: 'integer', description: 'Last year (at most 200 years after from).' } as const,
+      ]),
+    }),
+  ],
+]);

@@ -1,0 +1,63 @@
+import type { ScalarValue } from '../../dsl/ast.ts';
+import { conditionOperator, targetOperators } from '../condition-operator.ts';
+import type { ValidationContext, ValidationRule } from '../context.ts';
+import type { ScalarType } from '../types.ts';
+import { normaliseValue, wordsOf } from '../values.ts';
+
+/**
+ * Rule `filter-value`: every value fits the type of its field (spec/dsl.md §1, §4): dates
+ * are real `YYYY[-MM[-DD]]` dates, integers are integers (quoted ones too), `~` has at
+ * least one word, `count(...)` compares with a whole number of zero or more.
+ *
+ * @example `where date > "2020-13-01"` → SCHEMA_INVALID_VALUE
+ */
+export const filterValueRule: ValidationRule = {
+  name: 'filter-value',
+  check(ctx: ValidationContext): void {
+    for (const ref of ctx.references) {
+      const node = ref.condition;
+      if (node === undefined) continue;
+      const resolution = ctx.resolve(ref);
+      if (resolution.kind !== 'field' || !resolution.field.isFilter) continue;
+      const op = conditionOperator(node);
+      if (op === undefined || !targetOperators(resolution.field, resolution.subfield).includes(op)) continue;
+      const type: ScalarType = resolution.subfield?.type ?? (resolution.field.isEntity ? 'string' : (resolution.field.type as ScalarType));
+      const check = (value: ScalarValue): void => {
+        const normalised = normaliseValue(type, value);
+        if (!normalised.ok) {
+          ctx.report('SCHEMA_INVALID_VALUE', value.span, { value: ctx.options.source.slice(value.span.start, value.span.end), name: ref.path, expected: normalised.expected });
+        }
+      };
+      switch (node.kind) {
+        case 'Comparison':
+          if (node.op === '~') {
+            const text = node.value.kind === 'String' ? node.value.value : node.value.raw;
+            if (wordsOf(text).length === 0) {
+              ctx.report('SCHEMA_INVALID_VALUE', node.value.span, { value: ctx.options.source.slice(node.value.span.start, node.value.span.end), name: ref.path, expected: 'one or more words' });
+            }
+          } else {
+            check(node.value);
+          }
+          break;
+        case 'InList':
+          node.values.forEach(check);
+          break;
+        case 'InRange':
+          check(node.low);
+          check(node.high);
+          break;
+        case 'CountComparison':
+          if (!node.value.integer || node.value.value < 0) {
+            ctx.report('SCHEMA_INVALID_VALUE', node.value.span, { value: node.value.raw, name: `count(${ref.path})`, expected: 'a whole number of zero or more' });
+          }
+          break;
+        case 'IsEmpty':
+        case 'IsNotEmpty':
+        case 'And':
+        case 'Or':
+        case 'Not':
+          break;
+      }
+    }
+  },
+};

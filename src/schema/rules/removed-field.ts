@@ -1,0 +1,38 @@
+import type { ValidationContext, ValidationRule } from '../context.ts';
+import { resolveFieldset } from '../resolve.ts';
+
+/**
+ * Rule `removed-field`: fields and the `all` fieldset that version 2 removed
+ * (spec/dsl.md §7). Under version 2 they are errors naming the replacement; under version 1
+ * they work and add a `_warnings` entry.
+ *
+ * @example v2: `return publications[FOR]` → SCHEMA_REMOVED_FIELD "... use 'category_for' instead."
+ * @example v1: same query → warning "Field 'FOR' is deprecated in favor of category_for."
+ */
+export const removedFieldRule: ValidationRule = {
+  name: 'removed-field',
+  check(ctx: ValidationContext): void {
+    for (const ref of ctx.references) {
+      if (ref.role === 'field-list' && ref.segments.length === 1) {
+        const fieldset = resolveFieldset(ctx.schema, ctx.source, ref.path);
+        if (fieldset?.kind === 'removed-fieldset') {
+          ctx.report('SCHEMA_REMOVED_FIELDSET', ref.span, { replacement: fieldset.replacement });
+          continue;
+        }
+        if (fieldset !== undefined) {
+          const deprecated = fieldset.fieldset.deprecated;
+          if (deprecated !== undefined) {
+            ctx.warn(`Fieldset '${fieldset.fieldset.name}' is deprecated; list the fields or use ${deprecated.replacement}.`);
+          }
+          continue;
+        }
+      }
+      const resolution = ctx.resolve(ref);
+      if (resolution.kind === 'removed') {
+        ctx.report('SCHEMA_REMOVED_FIELD', ref.span, { name: resolution.name, replacement: resolution.replacement });
+      } else if (resolution.kind === 'field' && resolution.field.deprecated !== undefined) {
+        ctx.warn(`Field '${resolution.field.name}' is deprecated in favor of ${resolution.field.deprecated.replacement}.`);
+      }
+    }
+  },
+};

@@ -1,0 +1,17 @@
+import type { FieldRow } from './field-row.ts';
+
+/** The classification fields publications and grants share (the `categories` fieldset). */
+export const CATEGORY_FIELDS: readonly FieldRow[] = [
+  ['category_bra', 'categories', 'fcm', 'Broad Research Areas.'],
+  ['category_for', 'categories', 'fcm', 'Fields of Research (ANZSRC 2020) codes.'],
+  ['category_hra', 'categories', 'fcm', 'Health Research Areas.'],
+  ['category_hrcs_hc', 'categories', 'fcm', 'HRCS Health Categories.'],
+  ['category_hrcs_rac', 'categories', 'fcm', 'HRCS Research Activity Codes.'],
+  ['category_icrp_cso', 'categories', 'fcm', 'ICRP Common Scientific Outline categories.'],
+  ['category_icrp_ct', 'categories', 'fcm', 'ICRP Cancer Types.'],
+  ['category_rcdc', 'categories', 'fcm', 'Research, Condition, and Disease Categorization.'],
+  ['category_sdg', 'categories', 'fcm', 'Sustainable Development Goals.'],
+  ['category_uoa', 'categories', 'fcm', 'Units of Assessment.'],
+];
+
+export const CATEGORY_FIELD_NAMES: readonly string[] = CATEGORY_FIELDS.map(([name]) => name);

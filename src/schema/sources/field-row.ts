@@ -1,0 +1,31 @@
+import type { FieldType } from '../types.ts';
+
+/**
+ * One row of a source's field table, written compactly so the tables read like
+ * spec/data-model.md: `[name, type, flags, description]`. Flags: `f` filterable, `c` usable
+ * as a facet, `m` multi-value, `n` a counter or flag every record has (no `is empty`).
+ *
+ * @example ['times_cited', 'integer', 'fcn', 'Number of held publications citing this one.']
+ */
+export type FieldRow = readonly [name: string, type: FieldType, flags: string, description: string];
+
+/** A version-1 field that version 2 removed (spec/dsl.md §7). */
+export interface RemovedFieldRow {
+  readonly row: FieldRow;
+  readonly replacement: string;
+  readonly readsFrom: string;
+  readonly derivation?: 'first-level' | 'affiliations-of-authors';
+}
+
+/** What each source module exports; `build.ts` turns it into descriptors. */
+export interface SourceTable {
+  readonly description: string;
+  readonly fields: readonly FieldRow[];
+  /** Removed in version 2, still answered (with a warning) in version 1. */
+  readonly removedInV2: readonly RemovedFieldRow[];
+  readonly fieldsets: readonly { readonly name: string; readonly description: string; readonly fields: readonly string[] }[];
+  readonly searchIndexes: readonly { readonly name: string; readonly description: string; readonly personNames?: true }[];
+  readonly defaultIndex: string;
+  readonly indicators: readonly string[];
+  readonly defaultOrder: { readonly field: string; readonly direction: 'asc' | 'desc' };
+}

@@ -1,0 +1,95 @@
+/**
+ * The validation driver: runs every rule over a parsed query, collects all problems (up to
+ * a cap), and either throws one QuarryError holding them or returns the validated query
+ * with its `_warnings`.
+ */
+import { assertNever, type DescribeQuery, type FunctionCallQuery, type Query } from '../dsl/ast.ts';
+import { definitionOf, problem, QuarryError, type Problem } from '../errors/index.ts';
+import { isSourceName, schemaFor } from './build.ts';
+import { ValidationContext, type ValidateOptions } from './context.ts';
+import { lowerSearch } from './lower.ts';
+import { FUNCTIONS, UNSUPPORTED_FUNCTIONS, UNSUPPORTED_SOURCES } from './offered.ts';
+import { collectReferences } from './references.ts';
+import { checkSearchedSource, SEARCH_RULES } from './rules/index.ts';
+import { didYouMean } from './suggest.ts';
+import type { EntityName, Schema } from './types.ts';
+import type { ValidatedDescribe, ValidatedQuery } from './validated.ts';
+
+export type { ValidateOptions, SchemaPermissions } from './context.ts';
+
+export const DEFAULT_MAX_PROBLEMS = 20;
+
+export interface ValidationResult {
+  readonly query: ValidatedQuery;
+  /** `_warnings` entries (deprecated version-1 fields used, ...). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Validates a parsed query against the schema of `options.dslVersion`.
+ * Throws a QuarryError with every problem found (unsupported ones first, then in text
+ * order, at most `maxProblems`); otherwise returns the validated query.
+ *
+ * @example
+ * validate(parse(text), { dslVersion: 2, source: text })
+ * // { query: { kind: 'search', source: <publications>, returns: [...] }, warnings: [] }
+ */
+export function validate(ast: Query, options: ValidateOptions): ValidationResult {
+  const schema = schemaFor(options.dslVersion);
+  switch (ast.kind) {
+    case 'DescribeQuery':
+      return { query: validateDescribe(schema, ast, options), warnings: [] };
+    case 'FunctionCallQuery':
+      throw new QuarryError(functionQueryProblem(ast, options));
+    case 'SearchQuery': {
+      const checked = checkSearchedSource(schema, ast.source, options);
+      if ('problem' in checked) throw new QuarryError(checked.problem);
+      const ctx = new ValidationContext(schema, ast, checked.source, collectReferences(ast, checked.source), options);
+      for (const rule of SEARCH_RULES) rule.check(ctx);
+      if (ctx.problems.length > 0) throw new QuarryError(ordered(ctx.problems, options.maxProblems ?? DEFAULT_MAX_PROBLEMS));
+      return { query: lowerSearch(schema, checked.source, ast, ctx.warnings), warnings: ctx.warnings };
+    }
+    default:
+      return assertNever(ast);
+  }
+}
+
+/** Unsupported problems first (the query cannot run here at all), then by position; capped. */
+function ordered(problems: readonly Problem[], max: number): Problem[] {
+  const rank = (p: Problem): number => (definitionOf(p.code).category === 'unsupported' ? 0 : 1);
+  const sorted = problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rank(a.p) - rank(b.p) || (a.p.span?.start ?? 0) - (b.p.span?.start ?? 0) || a.i - b.i)
+    .map(({ p }) => p);
+  if (sorted.length <= max) return sorted;
+  return [...sorted.slice(0, Math.max(1, max - 1)), problem('SCHEMA_TOO_MANY_PROBLEMS', { params: { max: Math.max(1, max - 1) } })];
+}
+
+function validateDescribe(schema: Schema, ast: DescribeQuery, options: ValidateOptions): ValidatedDescribe {
+  const base = { kind: 'describe' as const, dslVersion: schema.version, target: ast.target };
+  if (ast.target === 'version' || ast.target === 'schema' || ast.name === undefined) return Object.freeze(base);
+  const name = ast.name;
+  const at = { span: name.span, source: options.source };
+  if (ast.target === 'source') {
+    if (isSourceName(name.value)) return Object.freeze({ ...base, name: name.value });
+    if (UNSUPPORTED_SOURCES.has(name.value)) throw QuarryError.of('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } });
+    throw QuarryError.of('SCHEMA_UNKNOWN_SOURCE', {
+      ...at,
+      params: { name: name.value, hint: didYouMean(name.value, [...schema.sources.keys(), ...UNSUPPORTED_SOURCES]) },
+    });
+  }
+  if (schema.entities.has(name.value as EntityName)) return Object.freeze({ ...base, name: name.value });
+  throw QuarryError.of('SCHEMA_UNKNOWN_ENTITY', { ...at, params: { name: name.value, hint: didYouMean(name.value, schema.entities.keys()) } });
+}
+
+function functionQueryProblem(ast: FunctionCallQuery, options: ValidateOptions): Problem {
+  const name = ast.call.name;
+  const at = { span: name.span, source: options.source };
+  const fn = FUNCTIONS.get(name.value);
+  if (fn !== undefined) return problem('SCHEMA_FUNCTION_NEEDS_SEARCH', { ...at, params: { name: name.value, sources: fn.sources.join('|') } });
+  if (UNSUPPORTED_FUNCTIONS.has(name.value)) return problem('SCHEMA_UNSUPPORTED_FUNCTION', { ...at, params: { name: name.value } });
+  return problem('SCHEMA_UNKNOWN_FUNCTION', {
+    ...at,
+    params: { name: name.value, hint: didYouMean(name.value, [...FUNCTIONS.keys(), ...UNSUPPORTED_FUNCTIONS]) },
+  });
+}
