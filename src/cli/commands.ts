@@ -3,6 +3,7 @@ import { register as registerQuery } from './commands/query.ts';
 import { register as registerServe } from './commands/serve.ts';
 import { register as registerAccounts } from './commands/accounts.ts';
 import { register as registerKeys } from './commands/keys.ts';
+import { register as registerCheck } from './commands/check.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -13,4 +14,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerServe,
   registerAccounts,
   registerKeys,
+  registerCheck,
 ];
