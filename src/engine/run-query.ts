@@ -3,19 +3,17 @@
  * threads run exactly this; tests and benchmarks call it directly.
  */
 import type Database from 'better-sqlite3';
-import { lowerSearch } from '../compile/lower.ts';
+import { lowerValidated } from '../compile/lower-validated.ts';
 import type { SearchPlan } from '../compile/plan.ts';
 import { compileSearch, type CompiledSearch } from '../compile/sqlite/compile-search.ts';
 import { RECORDS_LAYOUT } from '../compile/sqlite/records-layout.ts';
-import { parse, type Query } from '../dsl/index.ts';
-import { CATALOG } from './catalog.ts';
-import { describeQuery } from './describe.ts';
+import { parse } from '../dsl/index.ts';
+import { describe, validate } from '../schema/index.ts';
 import { shapeResult } from './shape.ts';
 import { executeCompiled, StatementCache } from './sqlite/execute.ts';
 import { registerFunctions } from './sqlite/functions.ts';
 import { vocabulary, type Vocabulary } from './sqlite/vocabulary.ts';
 import type { DslVersion, QueryPermissions, QueryResult } from './types.ts';
-import { validateQuery } from './validate.ts';
 
 export interface RunQueryOptions {
   readonly dslVersion: DslVersion;
@@ -30,10 +28,13 @@ export type PreparedQuery = { readonly kind: 'answer'; readonly result: QueryRes
  * calling thread and reports mistakes without queueing for a worker.
  */
 export function prepareQuery(text: string, options: RunQueryOptions): PreparedQuery {
-  const ast: Query = parse(text);
-  const { warnings } = validateQuery(ast, { dslVersion: options.dslVersion, source: text, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) });
-  if (ast.kind === 'DescribeQuery' || ast.kind === 'FunctionCallQuery') return { kind: 'answer', result: describeQuery(ast, { dslVersion: options.dslVersion, source: text }) };
-  return { kind: 'plan', plan: lowerSearch(ast, { catalog: CATALOG, warnings, source: text }) };
+  const { query } = validate(parse(text), {
+    dslVersion: options.dslVersion,
+    source: text,
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
+  });
+  if (query.kind === 'describe') return { kind: 'answer', result: describe(query) };
+  return { kind: 'plan', plan: lowerValidated(query) };
 }
 
 /** A read connection with Quarry's SQL functions and caches; one per worker. */

@@ -89,12 +89,14 @@ function derive(value: unknown, derivation: NonNullable<ReturnedFieldPlan['deriv
       // Top-level Fields of Research codes are the two-digit ones ("16 Studies in Human Society").
       return value.filter((c: unknown) => {
         const o = (c ?? {}) as { id?: unknown; name?: unknown };
-        return /^\d{2}(\s|$)/.test(String(o.name ?? '')) || /^\d{2}$/.test(String(o.id ?? ''));
+        const name = typeof o.name === 'string' ? o.name : '';
+        const id = typeof o.id === 'string' || typeof o.id === 'number' ? String(o.id) : '';
+        return /^\d{2}(\s|$)/.test(name) || /^\d{2}$/.test(id);
       });
     case 'affiliations-of-authors':
-      return value.map((a: unknown) => {
-        const affiliations = (a ?? {}) as { affiliations?: unknown };
-        return Array.isArray(affiliations.affiliations) ? affiliations.affiliations : [];
+      return value.map((a: unknown): unknown[] => {
+        const author = (a ?? {}) as { affiliations?: unknown };
+        return Array.isArray(author.affiliations) ? (author.affiliations as unknown[]) : [];
       });
   }
 }

@@ -22,16 +22,6 @@ export const ENGINE_CODES = {
     message: 'The database {path} cannot be opened: {reason}',
     fix: 'Check that the file exists, is readable, and was created by `quarry import` (or `quarry generate`).',
   },
-  ENGINE_FUNCTION_NOT_OFFERED: {
-    category: 'unsupported',
-    message: 'The function {name} is not offered by this deployment.',
-    fix: 'Return the searched source or a facet instead, for example `return year aggregate citations_total`.',
-  },
-  ENGINE_UNKNOWN_NAME: {
-    category: 'semantic',
-    message: '{what} {name} is not known for {source}.',
-    fix: 'Check the name against `describe source {source}`.',
-  },
   ENGINE_NO_DATABASE: {
     category: 'input',
     message: 'No database to query: `quarry query` needs --db FILE here.',
