@@ -147,6 +147,17 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(deps.web, { accounts, engine, tokens, config, clock });
   }
 
+  // Graceful shutdown: once closing starts, answers in flight still go out, but tell
+  // keep-alive clients to reconnect elsewhere and drop each connection as soon as it is
+  // idle, so close() does not wait for keep-alive timeouts.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    app.server.closeIdleConnections();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
   app.addHook('onClose', async () => {
     await accounts.flushUsage();
   });

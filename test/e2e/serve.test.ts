@@ -1,0 +1,191 @@
+// End to end: the real `quarry serve` as a child process, on a free loopback port, with the
+// real SQLite engine, driven with plain fetch. Accounts and keys are made with the real
+// administration commands.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { syntheticDatabase } from './records-db.ts';
+
+const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
+/** Four broad facets with medians: ~250–350 ms on 20k publications, past the 100 ms limit below. */
+const HEAVY =
+  'search publications return researchers aggregate citations_total, citations_median limit 1000 return research_orgs aggregate citations_median limit 1000 ' +
+  'return year aggregate citations_median return type aggregate citations_median';
+/** Selective: a few ms. */
+const LIGHT = 'search publications where year = 2010 return publications[id + title + year] limit 5';
+
+interface Server {
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly output: () => string;
+}
+
+function cli(args: string[]): string {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+/** Starts `quarry serve --port 0` and waits for the line naming its URL. */
+function serve(db: string, env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--host', '127.0.0.1', '--port', '0'], {
+    env: { ...process.env, QUARRY_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 20_000);
+    const check = () => {
+      const match = /Quarry is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout.off('data', check);
+        resolve(warmUp({ url: match[1]!, child, output: () => out }));
+      }
+    };
+    child.stdout.on('data', check);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}`)));
+  });
+}
+
+/**
+ * Waits until the engine's workers have started (their start-up would otherwise count
+ * against the short query time limit of the first queries).
+ */
+async function warmUp(server: Server): Promise<Server> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if ((await fetch(`${server.url}/readyz`)).status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await Promise.all([fetch(`${server.url}/readyz`), fetch(`${server.url}/readyz`)]);
+  await new Promise((r) => setTimeout(r, 1000));
+  return server;
+}
+
+function stop(server: Server): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve(server.child.exitCode);
+    server.child.once('exit', (code) => resolve(code));
+    server.child.kill('SIGTERM');
+  });
+}
+
+function assertProtocolShape(body: Record<string, unknown>): void {
+  const metadata = new Set(['_stats', '_warnings', '_notes', '_version', '_copyright']);
+  for (const [key, value] of Object.entries(body)) if (!metadata.has(key)) assert.ok(Array.isArray(value), `${key} must be an array`);
+}
+
+describe('quarry serve, end to end', { timeout: 120_000 }, () => {
+  let db: string;
+  let key: string;
+  let server: Server;
+
+  before(async () => {
+    db = syntheticDatabase(20_000);
+    cli(['accounts', 'create', '--db', db, '--email', 'e2e@example.org', '--activate']);
+    key = cli(['keys', 'create', '--db', db, '--account', 'e2e@example.org', '--name', 'e2e']).trimEnd().split('\n').at(-1)!;
+    server = await serve(db, { QUARRY_QUERY_TIMEOUT_MS: '100', QUARRY_QUERY_WORKERS: '2', QUARRY_RATE_LIMITS: 'off' });
+  });
+  after(async () => {
+    if (server) await stop(server);
+  });
+
+  test('token-path: GET /v3/token then POST /v3/api/query and /v2/api/query with Bearer', async () => {
+    const tokenRes = await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`);
+    assert.equal(tokenRes.status, 200);
+    assert.match(tokenRes.headers.get('content-type') ?? '', /^text\/plain/);
+    const token = await tokenRes.text();
+    for (const version of ['v2', 'v3']) {
+      const res = await fetch(`${server.url}/${version}/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' }, body: LIGHT });
+      assert.equal(res.status, 200);
+      assert.ok(res.headers.get('server-timing'));
+      assert.ok(res.headers.get('x-request-id'));
+      const body = (await res.json()) as { publications: Array<{ year: number }>; _stats: { total_count: number } };
+      assertProtocolShape(body);
+      assert.equal(body.publications.length, 5);
+      assert.ok(body.publications.every((p) => p.year === 2010));
+      assert.ok(body._stats.total_count >= 5);
+    }
+  });
+
+  test('auth-path: POST /api/auth with empty-string fields, then /api/dsl/v2 (no content type) and /api/dsl.json (form content type)', async () => {
+    const login = await fetch(`${server.url}/api/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: '', password: '', key }) });
+    assert.equal(login.status, 200);
+    const { token } = (await login.json()) as { token: string };
+    assert.equal(token.split('.').length, 3);
+    const raw = await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', headers: { Authorization: `JWT ${token}` }, body: new TextEncoder().encode(LIGHT) });
+    assert.equal(raw.status, 200);
+    assertProtocolShape((await raw.json()) as Record<string, unknown>);
+    const form = await fetch(`${server.url}/api/dsl.json`, { method: 'POST', headers: { Authorization: `JWT ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: LIGHT });
+    assert.equal(form.status, 200);
+    const described = await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', headers: { Authorization: `JWT ${token}` }, body: 'describe version' });
+    assert.equal(((await described.json()) as { release: string }).release.split('.')[0], '2');
+  });
+
+  test('query errors: syntax and semantic 400s with code, line and column', async () => {
+    const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
+    const ask = (q: string) => fetch(`${server.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
+    const syntax = await ask('search publications where year = 2010 return publications limit');
+    assert.equal(syntax.status, 400);
+    const s = (await syntax.json()) as { errors: { query: { header: string; details: string[]; code: string; line: number; column: number } } };
+    assert.match(s.errors.query.code, /^DSL_/);
+    assert.equal(s.errors.query.line, 1);
+    assert.equal(typeof s.errors.query.column, 'number');
+    const semantic = await ask('search publications return publications[titel]');
+    assert.equal(semantic.status, 400);
+    const m = (await semantic.json()) as { errors: { query: { details: string[]; code: string } } };
+    assert.ok(m.errors.query.details.length > 0);
+    assert.ok(!m.errors.query.code.startsWith('SERVICE_'));
+  });
+
+  test('a bad key is 401, a garbage token 403', async () => {
+    assert.equal((await fetch(`${server.url}/v3/token?api_key=qry_nope`)).status, 401);
+    assert.equal((await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', headers: { Authorization: 'JWT a.b.c' }, body: LIGHT })).status, 403);
+  });
+
+  test('a query past the time limit is cancelled (504) while other requests keep being answered', async () => {
+    const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
+    const ask = (q: string) => fetch(`${server.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
+    const started = performance.now();
+    const heavy = ask(HEAVY).then(async (res) => ({ status: res.status, body: (await res.json()) as { errors: { query: { code: string; details: string[] } } }, at: performance.now() - started }));
+    const light: Array<{ status: number; at: number }> = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await ask(LIGHT);
+      light.push({ status: res.status, at: performance.now() - started });
+      await res.arrayBuffer();
+    }
+    const h = await heavy;
+    assert.equal(h.status, 504, JSON.stringify(h.body));
+    assert.equal(h.body.errors.query.code, 'ENGINE_TIMEOUT');
+    assert.ok(light.every((l) => l.status === 200), JSON.stringify(light));
+    assert.ok(light[0]!.at < h.at, 'a light query was answered while the heavy one was still running');
+    // And the service goes on answering after the cancellation.
+    assert.equal((await ask(LIGHT)).status, 200);
+    const health = await fetch(`${server.url}/readyz`);
+    assert.equal(health.status, 200);
+  });
+
+  test('operations: /healthz, /metrics, /docs', async () => {
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    assert.match(metrics, /quarry_http_requests_total\{route="\/v3\/api\/query",method="POST",status="504"\} 1/);
+    assert.match(metrics, /quarry_engine_queue_depth \d+/);
+    assert.equal((await fetch(`${server.url}/docs/json`)).status, 200);
+  });
+
+  test('graceful shutdown: SIGTERM lets an in-flight query finish, then the process exits 0', async () => {
+    const patient = await serve(db, { QUARRY_QUERY_TIMEOUT_MS: '20000', QUARRY_RATE_LIMITS: 'off' });
+    const token = await (await fetch(`${patient.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
+    const inFlight = fetch(`${patient.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: HEAVY });
+    await new Promise((r) => setTimeout(r, 40));
+    const exited = stop(patient);
+    const res = await inFlight;
+    assert.equal(res.status, 200, patient.output());
+    const body = (await res.json()) as { researchers: unknown[] };
+    assert.ok(body.researchers.length > 0);
+    assert.equal(await exited, 0, patient.output());
+  });
+});
