@@ -138,6 +138,22 @@ describe('full text', () => {
     store.close();
   });
 
+  test('a record given twice in one batch ends with the last version only', () => {
+    const store = open();
+    store.upsert('publications', [pub('pub.1900000001', { title: 'Graphene membranes' })]);
+    store.upsert('publications', [
+      pub('pub.1900000001', { title: 'Perovskite solar cells' }),
+      pub('pub.1900000002', { title: 'Quantum dots' }),
+      pub('pub.1900000002', { title: 'Quantum wells' }),
+      pub('pub.1900000001', { title: 'Organic photovoltaics' }),
+    ]);
+    assert.equal(store.counts()['publications_fts'], 2);
+    for (const gone of ['graphene', 'perovskite', 'dots']) assert.deepEqual(ftsIds(store, 'publications_fts', gone), [], gone);
+    assert.deepEqual(ftsIds(store, 'publications_fts', 'photovoltaics'), ['pub.1900000001']);
+    assert.deepEqual(ftsIds(store, 'publications_fts', 'wells'), ['pub.1900000002']);
+    store.close();
+  });
+
   test('unicode words are searchable and diacritics are folded', () => {
     const store = open();
     store.upsert('publications', [

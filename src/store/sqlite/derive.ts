@@ -79,14 +79,20 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
 }
 
 /**
- * Turns FTS5's incremental merging on (the default, level 4) or off. Off during a bulk
- * load: segments pile up cheaply and `finish()` merges them once. The setting is stored in
- * the FTS table, so every open that is not a bulk load turns it back on.
+ * Sets FTS5's merging for a bulk load (`on = false`) or for normal use (`on = true`).
+ * During a bulk load segments pile up cheaply (no incremental or crisis merges) and
+ * `finish()` merges them once; a 64 MiB in-memory buffer keeps the segments few and large.
+ * These settings are stored in the FTS table, so every open that is not a bulk load turns
+ * merging back on.
  */
 export function setFullTextMerging(db: Database, on: boolean): void {
-  // A literal, not a bound value: FTS5 refuses a bound value for this command.
-  const level = on ? 4 : 0;
-  for (const f of FULLTEXT_TABLES) db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('automerge', ${level})`);
+  // Literals, not bound values: FTS5 refuses bound values for these commands.
+  const settings = on ? { automerge: 4, crisismerge: 16 } : { automerge: 0, crisismerge: 4000 };
+  for (const f of FULLTEXT_TABLES) {
+    db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('automerge', ${settings.automerge})`);
+    db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('crisismerge', ${settings.crisismerge})`);
+    db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('hashsize', ${64 * 1024 * 1024})`);
+  }
 }
 
 /**

@@ -123,7 +123,11 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     return made;
   };
 
-  const writeOne = (kind: RecordKind, s: KindStatements, rows: RecordRows): void => {
+  /**
+   * Writes a record's row and link rows; returns its pk and whether it existed before. The
+   * full-text row is written later, by `writeText`, for the whole batch at once.
+   */
+  const writeOne = (kind: RecordKind, s: KindStatements, rows: RecordRows): { pk: number; existed: boolean } => {
     const existing = s.find.get(rows.id);
     let pk: number;
     if (existing === undefined) {
@@ -132,7 +136,6 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       pk = existing.pk;
       s.update.run(...rows.columns, rows.doc, pk);
       for (const del of s.deleteLinks) del.run(pk);
-      s.deleteText?.run(pk);
     }
     for (const [table, linkRows] of rows.links) {
       const insert = s.insertLinks.get(table);
@@ -141,7 +144,6 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const oneColumn = (linkRows[0] as readonly SqlValue[]).length === 1;
       insert.run(pk, JSON.stringify(oneColumn ? linkRows.map((r) => r[0]) : linkRows));
     }
-    if (s.insertText !== undefined && rows.fullText !== undefined) s.insertText.run(pk, ...rows.fullText);
     for (const [id, title] of rows.journals ?? []) {
       if (knownJournals.has(id)) continue;
       saveJournal.run(id, title);
@@ -152,11 +154,26 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       saveCategory.run(id, name, scheme);
       knownCategories.add(id);
     }
+    return { pk, existed: existing !== undefined };
   };
 
   const writeBatch = db.transaction((kind: RecordKind, records: readonly object[]) => {
     const s = statementsFor(kind);
-    for (const record of records) writeOne(kind, s, recordToRows(kind, record));
+    // Full-text rows go in after every other row of the batch. FTS5 flushes its pending
+    // in-memory index to a new segment whenever another statement opens a savepoint in the
+    // transaction; interleaving would write one tiny segment per record (several times
+    // slower, and a fragmented index).
+    const texts = new Map<number, readonly string[]>();
+    const replaced = new Set<number>();
+    for (const record of records) {
+      const rows = recordToRows(kind, record);
+      const { pk, existed } = writeOne(kind, s, rows);
+      if (existed && !texts.has(pk)) replaced.add(pk);
+      if (rows.fullText !== undefined) texts.set(pk, rows.fullText);
+    }
+    if (s.insertText === undefined || s.deleteText === undefined) return;
+    for (const pk of replaced) s.deleteText.run(pk);
+    for (const [pk, text] of texts) s.insertText.run(pk, ...text);
   });
 
   return {
