@@ -41,6 +41,13 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
   };
   const since = options.recentSince ?? new Date().getUTCFullYear() - 1;
 
+  // Derived values first: after a bulk load their tables have no secondary index yet, so
+  // the rows go in without index maintenance and the index is then built by one sort.
+  run('places', () => derivePlaces(db));
+  run('organization values', () => {
+    deriveOrgValues(db, 'publication');
+    deriveOrgValues(db, 'grant');
+  });
   run('indexes', () => {
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
@@ -50,11 +57,6 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
   run('organization totals', () => deriveOrganizations(db));
   run('journal totals', () => {
     db.exec('UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)');
-  });
-  run('places', () => derivePlaces(db));
-  run('organization values', () => {
-    deriveOrgValues(db, 'publication');
-    deriveOrgValues(db, 'grant');
   });
   if (options.optimize !== false) {
     run('full-text merge', () => {
