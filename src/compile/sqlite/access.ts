@@ -20,6 +20,12 @@ export type FieldAccess =
       readonly correlate: string;
       /** The value expression per row. */
       readonly value: string;
+      /**
+       * For link tables: the same rows without the correlation, so a filter can be written
+       * `s.pk IN (SELECT <key> FROM <from> WHERE <fixed> AND test)`, driven by the link
+       * table's reverse index instead of one lookup per record.
+       */
+      readonly keyed?: { readonly recordKey: string; readonly key: string; readonly fixed: string };
     };
 
 /**
@@ -35,11 +41,11 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
   const link = source.links[field.name];
   if (link !== undefined) {
     const value = `l.${ident(link.valueColumn)}`;
-    const correlate =
-      link.discriminator === undefined
-        ? `l.${ident(link.recordColumn)} = ${key}`
-        : `l.${ident(link.recordColumn)} = ${key} AND l.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
-    if (sub === undefined || sub === 'id') return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value };
+    const fixed = link.discriminator === undefined ? '1' : `l.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
+    const recordColumn = `l.${ident(link.recordColumn)}`;
+    const correlate = link.discriminator === undefined ? `${recordColumn} = ${key}` : `${recordColumn} = ${key} AND ${fixed}`;
+    const keyed = { recordKey: key, key: recordColumn, fixed };
+    if (sub === undefined || sub === 'id') return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value, keyed };
     const column = link.entity?.columns[sub];
     if (link.entity !== undefined && column !== undefined) {
       return {
@@ -47,6 +53,7 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
         from: `${ident(link.table)} l JOIN ${ident(link.entity.table)} e ON e.${ident(link.entity.idColumn)} = ${value}`,
         correlate,
         value: `e.${ident(column)}`,
+        keyed,
       };
     }
   }
@@ -64,6 +71,10 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
   }
   // From the JSON document: values may be plain (ids, strings) or objects (entities).
   const doc = `${s}.${ident(source.document)}`;
+  if (field.type === 'json' && sub === undefined) {
+    // Structured values (authors, concepts): compare with every leaf value.
+    return { kind: 'multi', from: `json_tree(${doc}, ${jsonPath(field.name)}) j`, correlate: 'j.atom IS NOT NULL', value: 'j.atom' };
+  }
   if (field.multi || field.type === 'json') {
     const value =
       sub === undefined

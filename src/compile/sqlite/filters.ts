@@ -50,11 +50,14 @@ export function compileFilter(source: SourceLayout, filter: FilterPlan): Sql {
       const test =
         access.kind === 'scalar'
           ? frag(`(${access.expr} IS NULL OR ${access.expr} = '')`)
-          : frag(`NOT EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate})`);
+          : access.keyed !== undefined
+            ? frag(`${access.keyed.recordKey} NOT IN (SELECT ${access.keyed.key} FROM ${access.from} WHERE ${access.keyed.fixed})`)
+            : frag(`NOT EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate})`);
       return filter.empty ? test : concat('NOT ', test);
     }
     case 'count': {
       const access = accessField(source, filter.field);
+      if (access.kind === 'multi' && access.keyed !== undefined) return countByGroups(access.keyed, access.from, filter.op, filter.value);
       const count =
         access.kind === 'scalar'
           ? `(${access.expr} IS NOT NULL AND ${access.expr} != '')`
@@ -66,14 +69,41 @@ export function compileFilter(source: SourceLayout, filter: FilterPlan): Sql {
   }
 }
 
+/**
+ * `count(field) op N` over a link table, as one grouped pass over the table (its rows are
+ * stored by record) instead of one count per record. Records without links have count 0:
+ * when 0 satisfies the test they qualify unless their group fails it.
+ */
+function countByGroups(keyed: NonNullable<Extract<FieldAccess, { kind: 'multi' }>['keyed']>, from: string, op: CompareOp, n: number): Sql {
+  const zeroPasses = compareNumbers(0, op, n);
+  const groups = `SELECT ${keyed.key} FROM ${from} WHERE ${keyed.fixed} GROUP BY ${keyed.key} HAVING `;
+  if (zeroPasses) return frag(`${keyed.recordKey} NOT IN (${groups}NOT (count(*) ${sqlOp(op)} ?))`, [n]);
+  return frag(`${keyed.recordKey} IN (${groups}count(*) ${sqlOp(op)} ?)`, [n]);
+}
+
+function compareNumbers(a: number, op: CompareOp, b: number): boolean {
+  switch (op) {
+    case '=':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '>':
+      return a > b;
+    case '<':
+      return a < b;
+    case '>=':
+      return a >= b;
+    case '<=':
+      return a <= b;
+  }
+}
+
 function compare(access: FieldAccess, field: PlanField, op: CompareOp, raw: PlanValue): Sql {
   const value = coerce(field, raw);
   if (op === '!=') {
     // "does not equal / does not contain": records without the value qualify.
     if (access.kind === 'scalar') return frag(`(${access.expr} IS NULL OR ${access.expr} != ?)`, [value]);
-    return frag(`NOT EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate} AND ${caseless(field, access.value)} = ?)`, [
-      caselessValue(field, value),
-    ]);
+    return concat('NOT ', onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)])));
   }
   if (op === '=' && field.type === 'json') {
     return onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)]));
@@ -81,9 +111,16 @@ function compare(access: FieldAccess, field: PlanField, op: CompareOp, raw: Plan
   return onValue(access, (v) => frag(`${v} ${sqlOp(op)} ?`, [value]));
 }
 
-/** Applies a per-value test: directly for one value, as EXISTS for several ("contains"). */
+/**
+ * Applies a per-value test: directly for one value; for several ("contains") as a key set
+ * of the link table (`s.pk IN (SELECT ...)`, driven by its reverse index), or as EXISTS.
+ */
 function onValue(access: FieldAccess, test: (value: string) => Sql): Sql {
   if (access.kind === 'scalar') return concat('(', test(access.expr), ')');
+  if (access.keyed !== undefined) {
+    const k = access.keyed;
+    return concat(`${k.recordKey} IN (SELECT ${k.key} FROM ${access.from} WHERE ${k.fixed} AND `, test(access.value), ')');
+  }
   return concat(`EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate} AND `, test(access.value), ')');
 }
 
