@@ -151,9 +151,10 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   // keep-alive clients to reconnect elsewhere and drop each connection as soon as it is
   // idle, so close() does not wait for keep-alive timeouts.
   let closing = false;
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     closing = true;
     app.server.closeIdleConnections();
+    done();
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');

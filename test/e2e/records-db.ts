@@ -28,7 +28,7 @@ export function syntheticDatabase(publications: number): string {
   const researchers = Array.from({ length: 2000 }, (_, i) => ({ id: `ur.0${String(i).padStart(9, '0')}.01`, first_name: `F${i}`, last_name: `L${i}` }));
   store.upsert('organizations', orgs);
   store.upsert('researchers', researchers);
-  const batch: unknown[] = [];
+  const batch: object[] = [];
   for (let i = 0; i < publications; i++) {
     const authors = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
       const r = pick(researchers);

@@ -58,18 +58,21 @@ describe('error bodies and statuses', () => {
     assert.equal(body.errors.query.header, 'Syntax Error');
   });
 
-  test('semantic error (a function this deployment does not offer): 400, "Semantic Error" in v1', async () => {
+  test('semantic error (an unknown field): 400, "Semantic Error" in v1, "1 QueryError found" in v2, with the position', async () => {
     for (const [url, header] of [
       ['/api/dsl/v1', 'Semantic Error'],
       ['/api/dsl/v2', '1 QueryError found'],
       ['/v3/api/query', '1 QueryError found'],
     ] as const) {
-      const res = await ask(url, 'search publications where title = "x" return publications[id + extract_concepts]');
+      const res = await ask(url, 'search publications return publications[id + titel]');
       assert.equal(res.statusCode, 400, url);
       const body = res.json();
       assertShape(body);
       assert.equal(body.errors.query.header, header);
-      assert.equal(body.errors.query.code, 'ENGINE_FUNCTION_NOT_OFFERED');
+      assert.equal(body.errors.query.code, 'SCHEMA_UNKNOWN_FIELD');
+      assert.match(body.errors.query.details[0]!, /Did you mean 'title'\?/);
+      assert.equal(body.errors.query.line, 1);
+      assert.equal(body.errors.query.column, 46);
     }
   });
 

@@ -6,7 +6,7 @@
  *
  * Behaviour by query text:
  *   describe version        → {"release": ..., "version": ...} of the requested DSL version
- *   ...extract_concepts...  → ENGINE_FUNCTION_NOT_OFFERED (an 'unsupported' query error, 400)
+ *   ...titel...             → SCHEMA_UNKNOWN_FIELD (a semantic query error, 400, with position)
  *   ...SLOW...              → waits until aborted or the time limit passes → ENGINE_TIMEOUT
  *   ...HANG...              → never answers unless aborted (the HTTP deadline must step in)
  *   ...CRASH...             → throws a plain Error carrying a secret (must not leak, 500)
@@ -47,7 +47,14 @@ export function fakeEngine(): FakeEngine {
         throw QuarryError.of('ENGINE_CANCELLED', { params: { reason: 'aborted' } });
       }
       parse(text);
-      if (text.includes('extract_concepts')) throw QuarryError.of('ENGINE_FUNCTION_NOT_OFFERED', { params: { name: 'extract_concepts' } });
+      const misspelt = text.indexOf('titel');
+      if (misspelt >= 0) {
+        throw QuarryError.of('SCHEMA_UNKNOWN_FIELD', {
+          params: { name: 'titel', source: 'publications', hint: " Did you mean 'title'?" },
+          span: { start: misspelt, end: misspelt + 5 },
+          source: text,
+        });
+      }
       if (text.trim().startsWith('describe version')) return { result: version, timings: { parseMs: 0.1, executeMs: 0.2 } };
       return {
         result: {
