@@ -161,8 +161,23 @@ function namedCategories(record: Loose): [string, string, string][] {
   return out;
 }
 
+/** A grant's active years from its start and end dates, when the record does not list them. */
+function activeYears(record: Loose): number[] {
+  const year = (v: unknown): number | undefined => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.slice(0, 4)) : NaN;
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  };
+  const start = year(record['start_year']) ?? year(record['start_date']);
+  if (start === undefined) return [];
+  const end = Math.max(start, Math.min(year(record['end_date']) ?? start, start + 50));
+  return Array.from({ length: end - start + 1 }, (_, k) => start + k);
+}
+
 function valueRows(kind: RecordKind, record: Loose): SqlValue[][] {
   const rows: SqlValue[][] = [];
+  if (kind === 'grants' && !Array.isArray(record['active_year'])) {
+    for (const y of activeYears(record)) rows.push(['active_year', y]);
+  }
   for (const field of VALUE_FIELDS[kind] ?? []) {
     const seen = new Set<SqlValue>();
     for (const item of list(record[field])) {

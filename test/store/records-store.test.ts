@@ -118,6 +118,33 @@ describe('upsert', () => {
     store.close();
   });
 
+  test('grants: investigators, funders and active years become link rows', () => {
+    const store = open();
+    store.upsert('grants', [
+      {
+        id: 'grant.9000001',
+        title: 'Malaria vaccines',
+        start_date: '2018-07-01',
+        end_date: '2020-06-30',
+        funding_usd: 1500000,
+        funders: [{ id: 'grid.900002.b', name: 'Fund B' }],
+        investigators: [{ first_name: 'Ana', last_name: 'Silva', researcher_id: 'ur.01', affiliations: [{ id: 'grid.900001.a' }] }],
+      },
+    ]);
+    const all = (sql: string) => store.db.prepare(sql).raw().all();
+    assert.deepEqual(all('SELECT start_year, funding_usd FROM grants'), [[2018, 1500000]]);
+    assert.deepEqual(all("SELECT value, typeof(value) FROM grant_values WHERE field = 'active_year' ORDER BY value"), [
+      [2018, 'integer'],
+      [2019, 'integer'],
+      [2020, 'integer'],
+    ]);
+    assert.deepEqual(all('SELECT researcher_id FROM grant_researchers'), [['ur.01']]);
+    assert.deepEqual(all('SELECT org_id FROM grant_research_orgs'), [['grid.900001.a']]);
+    assert.deepEqual(all('SELECT org_id FROM grant_funders'), [['grid.900002.b']]);
+    assert.deepEqual(ftsIds(store, 'grants_fts', 'investigators: NEAR("silva" "ana", 2)'), ['grant.9000001']);
+    store.close();
+  });
+
   test('a record without an id is refused', () => {
     const store = open();
     assert.throws(() => store.upsert('publications', [{ title: 'no id' }]), /no id/);
