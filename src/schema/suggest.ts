@@ -1,7 +1,8 @@
 /**
  * "Did you mean" suggestions from the schema's names: the candidates closest to what was
  * written by edit distance (insertions, deletions, substitutions and swaps of neighbours),
- * case-insensitively, within a bound that grows with the word's length.
+ * case-insensitively, within a bound that grows with the word's length. Only the closest
+ * candidates are offered (ties together).
  *
  * @example suggest('publication', ['publications', 'grants']) // ['publications']
  * @example suggest('titel', ['title', 'type', 'year'])         // ['title']
@@ -13,11 +14,16 @@ export function suggest(input: string, candidates: Iterable<string>, max = 3): s
   for (const name of candidates) {
     if (name === input) continue;
     const candidate = name.toLowerCase();
-    const distance = candidate === lower ? 0.5 : editDistance(lower, candidate, threshold);
+    // A name the input begins (`title` → `title_only`) counts as one edit away.
+    const prefix = lower.length >= 3 && candidate.startsWith(lower) ? 1 : Infinity;
+    const distance = candidate === lower ? 0.5 : Math.min(prefix, editDistance(lower, candidate, threshold));
     if (distance <= threshold) scored.push({ name, distance });
   }
-  scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1));
-  return scored.slice(0, max).map((s) => s.name);
+  const gap = (name: string): number => Math.abs(name.length - input.length);
+  scored.sort((a, b) => a.distance - b.distance || gap(a.name) - gap(b.name) || (a.name < b.name ? -1 : 1));
+  // Only the closest: `titel` suggests `title`, not also `type` and `date`.
+  const best = scored[0]?.distance;
+  return scored.filter((s) => s.distance === best).slice(0, max).map((s) => s.name);
 }
 
 /** The hint sentence for a message: ` Did you mean 'x'?`, ` Did you mean 'x' or 'y'?`, or ''. */

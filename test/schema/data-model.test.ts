@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { schemaFor } from '../../src/schema/index.ts';
+import type { EntityName, SourceName } from '../../src/schema/index.ts';
+
+// The schema must say exactly what spec/data-model.md says: the tables are read from the
+// spec file itself (the shared/ folder beside the repository), so a drift fails here.
+const SPEC = readFileSync(new URL('../../../shared/spec/data-model.md', import.meta.url), 'utf8');
+
+interface SpecSource {
+  fields: Map<string, { type: string; filter: boolean; facet: boolean; multi: boolean }>;
+  fieldsets: string[];
+  indexes: string[];
+  indicators: string[];
+}
+
+function section(name: string): string {
+  const start = SPEC.indexOf(`\n## ${name}\n`);
+  assert.ok(start >= 0, `section ${name} in data-model.md`);
+  const end = SPEC.indexOf('\n## ', start + 4);
+  return SPEC.slice(start, end < 0 ? undefined : end);
+}
+
+function listLine(text: string, label: string): string[] {
+  const m = new RegExp(`^${label}: (.*)$`, 'm').exec(text);
+  assert.ok(m, `${label} line`);
+  return (m[1] ?? '').replace(/\(.*\)/, '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function tableRows(text: string): string[][] {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| ---') && !l.startsWith('| field') && !l.startsWith('| entity'))
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+}
+
+function specSource(name: SourceName): SpecSource {
+  const text = section(name);
+  const fields = new Map<string, { type: string; filter: boolean; facet: boolean; multi: boolean }>();
+  for (const [field = '', type = '', filter, facet, multi] of tableRows(text)) {
+    fields.set(field, { type, filter: filter === 'yes', facet: facet === 'yes', multi: multi === 'yes' });
+  }
+  return { fields, fieldsets: listLine(text, 'fieldsets'), indexes: listLine(text, 'search indexes'), indicators: listLine(text, 'indicators') };
+}
+
+const SOURCES: SourceName[] = ['publications', 'grants', 'researchers', 'organizations'];
+
+/**
+ * Fields the schema holds beyond the spec tables, each with its reason. The spec's text
+ * defines `fcr_gavg` as the geometric mean of `field_citation_ratio`, a field its table
+ * leaves out; the indicator needs it.
+ */
+const BEYOND_SPEC_TABLES: Partial<Record<SourceName, Record<string, { type: string; filter: boolean; facet: boolean; multi: boolean }>>> = {
+  publications: { field_citation_ratio: { type: 'float', filter: true, facet: false, multi: false } },
+};
+
+describe('version 2 schema equals spec/data-model.md', () => {
+  const schema = schemaFor(2);
+  for (const name of SOURCES) {
+    test(`${name}: every field with its type, filter, facet and multi flags`, () => {
+      const spec = specSource(name);
+      const source = schema.sources.get(name);
+      assert.ok(source);
+      const expected = new Map([...spec.fields, ...Object.entries(BEYOND_SPEC_TABLES[name] ?? {})]);
+      assert.deepEqual(source.fields.map((f) => f.name).sort(), [...expected.keys()].sort());
+      for (const f of source.fields) {
+        assert.deepEqual({ type: f.type, filter: f.isFilter, facet: f.isFacet, multi: f.isMultivalue }, expected.get(f.name), `${name}.${f.name}`);
+      }
+    });
+    test(`${name}: fieldsets, search indexes and indicators`, () => {
+      const spec = specSource(name);
+      const source = schema.sources.get(name);
+      assert.ok(source);
+      assert.deepEqual(source.fieldsets.map((fs) => fs.name).sort(), [...spec.fieldsets].sort());
+      assert.deepEqual(source.searchIndexes.map((ix) => ix.name).sort(), [...spec.indexes].sort());
+      assert.deepEqual(source.indicators.map((ix) => ix.name).sort(), [...spec.indicators].sort());
+    });
+  }
+
+  test('entities of the spec table have exactly the listed fields and types', () => {
+    const rows = tableRows(section('Entities'));
+    assert.ok(rows.length >= 7);
+    for (const [entity = '', fields = ''] of rows) {
+      const spec = fields.split(',').map((f) => {
+        const m = /^(\w+) \((\w+)\)$/.exec(f.trim());
+        assert.ok(m, f);
+        return [m[1], m[2]];
+      });
+      const actual = schema.entities.get(entity as EntityName)?.fields.map((f) => [f.name, f.type]);
+      assert.deepEqual(actual, spec, entity);
+    }
+  });
+
+  test('every entity type a field names is a described entity, with an id sub-field', () => {
+    for (const source of schema.sources.values()) {
+      for (const field of source.fields) {
+        if (!field.isEntity) continue;
+        const entity = schema.entities.get(field.entity as EntityName);
+        assert.ok(entity, `${source.name}.${field.name}: ${field.type}`);
+        assert.ok(entity.fields.some((f) => f.name === 'id'));
+      }
+    }
+  });
+
+  test('basics fieldsets hold the documented fields in order', () => {
+    const basics = (s: SourceName): readonly string[] | undefined => schema.sources.get(s)?.fieldsets.find((fs) => fs.name === 'basics')?.fields;
+    assert.deepEqual(basics('publications'), ['id', 'title', 'doi', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'pages', 'authors']);
+    assert.deepEqual(basics('grants'), ['id', 'title', 'funders', 'start_date', 'end_date', 'funding_usd', 'research_orgs']);
+    assert.deepEqual(basics('researchers'), ['id', 'first_name', 'last_name', 'orcid_id', 'research_orgs']);
+    assert.deepEqual(basics('organizations'), ['id', 'name', 'acronym', 'types', 'city_name', 'country_name']);
+  });
+
+  test('every fieldset member is a field of its source; categories holds every category_* field', () => {
+    for (const source of schema.sources.values()) {
+      const names = new Set(source.fields.map((f) => f.name));
+      for (const fs of source.fieldsets) for (const f of fs.fields) assert.ok(names.has(f), `${source.name}.${fs.name}: ${f}`);
+      const categories = source.fieldsets.find((fs) => fs.name === 'categories');
+      if (categories) assert.deepEqual([...categories.fields].sort(), [...names].filter((n) => n.startsWith('category_')).sort());
+    }
+  });
+
+  test('extras holds only single-valued scalar fields (indicators and identifiers)', () => {
+    for (const source of schema.sources.values()) {
+      const extras = source.fieldsets.find((fs) => fs.name === 'extras');
+      if (!extras) continue;
+      for (const name of extras.fields) {
+        const f = source.fields.find((x) => x.name === name);
+        assert.ok(f && !f.isMultivalue && f.type !== 'json', `${source.name}.extras: ${name}`);
+      }
+    }
+  });
+
+  test('person-name indexes are authors (publications) and investigators (grants)', () => {
+    const person = [...schema.sources.values()].flatMap((s) => s.searchIndexes.filter((ix) => ix.isPersonNameIndex).map((ix) => `${s.name}.${ix.name}`));
+    assert.deepEqual(person.sort(), ['grants.investigators', 'publications.authors']);
+  });
+
+  test('facet kinds: entity facets for entity fields, value facets with their type otherwise', () => {
+    const pubs = schema.fieldsBySource.get('publications');
+    assert.equal(pubs?.get('research_orgs')?.facetKind, 'entity');
+    assert.equal(pubs?.get('year')?.facetKind, 'value');
+    assert.equal(pubs?.get('year')?.type, 'integer');
+    assert.equal(pubs?.get('open_access')?.facetKind, 'value');
+    assert.equal(pubs?.get('title')?.facetKind, undefined);
+  });
+
+  test('operators: ~ only on text, no emptiness on counters, count() only on multi-value fields', () => {
+    const pubs = schema.fieldsBySource.get('publications');
+    assert.ok(pubs?.get('doi')?.operators.includes('~'));
+    assert.ok(!pubs?.get('year')?.operators.includes('~'));
+    assert.ok(!pubs?.get('times_cited')?.operators.includes('empty'));
+    assert.ok(pubs?.get('altmetric')?.operators.includes('empty'));
+    assert.ok(pubs?.get('research_orgs')?.operators.includes('count'));
+    assert.ok(!pubs?.get('journal')?.operators.includes('count'));
+    assert.deepEqual(pubs?.get('title')?.operators, []);
+    assert.ok(!schema.fieldsBySource.get('researchers')?.get('obsolete')?.operators.includes('empty'));
+  });
+
+  test('version 2 has no deprecated field and no [all]', () => {
+    for (const source of schema.sources.values()) {
+      assert.ok(source.fields.every((f) => f.deprecated === undefined));
+      assert.ok(source.fieldsets.every((fs) => fs.name !== 'all'));
+    }
+  });
+});
+
+describe('version 1 schema is version 2 plus the removed fields of spec/dsl.md §7', () => {
+  const v1 = schemaFor(1);
+  const v2 = schemaFor(2);
+  const removed: [SourceName, string, string][] = [
+    ['publications', 'FOR', 'category_for'],
+    ['publications', 'FOR_first', 'category_for'],
+    ['publications', 'RCDC', 'category_rcdc'],
+    ['publications', 'HRCS_HC', 'category_hrcs_hc'],
+    ['publications', 'HRCS_RAC', 'category_hrcs_rac'],
+    ['publications', 'author_affiliations', 'authors'],
+    ['publications', 'references', 'reference_ids'],
+    ['publications', 'terms', 'concepts'],
+    ['publications', 'open_access_categories', 'open_access'],
+    ['grants', 'FOR', 'category_for'],
+    ['grants', 'investigators_details', 'investigators'],
+  ];
+  for (const [source, field, replacement] of removed) {
+    test(`${source}.${field} is deprecated in favour of ${replacement}`, () => {
+      const d = v1.fieldsBySource.get(source)?.get(field);
+      assert.equal(d?.deprecated?.replacement, replacement);
+      assert.equal(v2.fieldsBySource.get(source)?.get(field), undefined);
+      assert.ok(v1.fieldsBySource.get(source)?.get(d?.deprecated?.readsFrom ?? ''), 'reads from a held field');
+    });
+  }
+
+  test('every version-2 field is in version 1 unchanged, and v1 has fieldset all', () => {
+    for (const [name, source] of v2.sources) {
+      const old = v1.fieldsBySource.get(name);
+      for (const f of source.fields) assert.deepEqual(old?.get(f.name), f);
+      const all = v1.sources.get(name)?.fieldsets.find((fs) => fs.name === 'all');
+      assert.deepEqual(all?.fields, source.fields.map((f) => f.name));
+      assert.ok(all?.deprecated);
+    }
+  });
+});
