@@ -1,0 +1,214 @@
+/**
+ * The query mix over HTTP: the shapes of bench/query-mix.ts sent to a real `quarry serve`
+ * (child process, rate limits off) with autocannon, next to the same queries run through
+ * the engine in this process (the same worker pool type, the same concurrency), measured
+ * in the same run. Prints latency percentiles, throughput and the HTTP/engine ratios.
+ *
+ *   npx tsx bench/http-query-mix.ts [--db FILE | --scale 100000] [--connections 4] [--seconds 10]
+ *
+ * Without --db it builds (once) the synthetic database of bench/synthetic-db.ts.
+ * Goals: HTTP p50 ≤ 1.2 × engine p50; ≥ 1,000 queries/s for the mix on 2 cores.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import type Database from 'better-sqlite3';
+import { AccountService } from '../src/accounts/service.ts';
+import { openSqliteAccountStore } from '../src/accounts/store.ts';
+import { createSqliteEngine } from '../src/engine/sqlite-engine.ts';
+import { openReadOnly } from '../src/store/sqlite/open.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    scale: { type: 'string', default: '100000' },
+    connections: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '10' },
+    workers: { type: 'string', default: '2' },
+  },
+});
+const connections = Number(args.connections);
+const seconds = Number(args.seconds);
+const workers = Number(args.workers);
+const root = new URL('..', import.meta.url).pathname;
+
+function databasePath(): string {
+  if (args.db !== undefined) return args.db;
+  const out = `/tmp/quarry-synthetic-${args.scale}.db`;
+  if (!existsSync(out)) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/synthetic-db.ts', '--publications', args.scale, '--out', out], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('building the synthetic database failed');
+  }
+  return out;
+}
+
+const q = (s: string): string => JSON.stringify(s);
+
+/**
+ * The shapes of bench/query-mix.ts (kept in step by hand: that script runs on import, so
+ * its list cannot be imported), with values drawn from the database.
+ */
+function mix(db: Database.Database, variants: number): string[] {
+  const col = <T>(sql: string): T[] => db.prepare(sql).pluck().all() as T[];
+  const orgs = col<string>('SELECT id FROM organizations WHERE n_publications > 0 ORDER BY n_publications DESC LIMIT 20');
+  const orgWords = col<string>('SELECT name FROM organizations WHERE n_publications > 0 ORDER BY n_publications DESC LIMIT 20').map((n) => n.split(/\s+/).slice(0, 2).join(' '));
+  const frequent = col<string>("SELECT term FROM publications_fts_vocab WHERE length(term) > 4 AND term GLOB '[a-z]*' ORDER BY doc DESC LIMIT 100");
+  const words = frequent.length > 80 ? frequent.slice(60) : frequent;
+  const authors = (db.prepare('SELECT first_name, last_name FROM researchers WHERE n_publications > 2 ORDER BY n_publications DESC LIMIT 20').all() as Array<{ first_name: string; last_name: string }>).map(
+    (r) => `${r.first_name} ${r.last_name}`,
+  );
+  const categories = col<string>("SELECT name FROM categories WHERE scheme = 'for' LIMIT 20");
+  const years = col<number>('SELECT DISTINCT year FROM publications WHERE year IS NOT NULL ORDER BY year DESC LIMIT 10');
+  const pick = <T>(list: readonly T[], i: number): T => {
+    if (list.length === 0) throw new Error('the database lacks data for a benchmark shape');
+    return list[i % list.length] as T;
+  };
+  const w = (i: number, k = 0): string => pick(words, i * 3 + k);
+  const shapes: Array<(i: number) => string> = [
+    (i) => `search publications where research_orgs.id in [${q(pick(orgs, i))},${q(pick(orgs, i + 1))}] and year in [${pick(years, i + 2)}:${pick(years, i)}] return publications[id] limit 250`,
+    (i) => `search publications where research_orgs.id in [${q(pick(orgs, i))}] and year = ${pick(years, i + 1)} return publications[id+supporting_grant_ids]`,
+    (i) => `search publications for ${q(w(i))} where year=${pick(years, i + 1)} return publications[id+title+year+concepts_scores] limit 100`,
+    (i) => `search publications where research_orgs.id = ${q(pick(orgs, i))} and category_for.name= ${q(pick(categories, i))} return publications[id+doi+concepts_scores+year]`,
+    (i) => `search grants for ${q(`${w(i)} ${w(i, 1)}`)} where active_year=${pick(years, i + 3)} return grants limit 5`,
+    (i) => `search publications in authors for ${q(`"${pick(authors, i)}"`)} return publications limit 5`,
+    (i) => `search publications for ${q(`"${w(i)} ${w(i, 1)}"`)} return publications limit 5`,
+    (i) => `search publications for ${q(`(${w(i)} AND ${w(i, 1)})`)} return publications limit 5`,
+    (i) => `search publications for ${q(`(${w(i)} OR ${w(i, 1)}) AND (-${w(i, 2)} +${w(i, 3)})`)} return publications limit 5`,
+    (i) => `search publications in title_only for ${q(`${w(i).slice(0, -1)}? ${w(i, 1)}`)} return publications limit 5`,
+    (i) => `search publications for ${q(w(i))} where count(research_orgs) > 2 return research_orgs limit 5`,
+    () => 'search publications where count(researchers) > 1 return funders limit 5',
+    () => 'search publications return funders limit 5 return research_orgs limit 5 return year',
+    () => 'search publications return publications [doi + times_cited] sort by times_cited limit 5',
+    (i) => `search publications for ${q(w(i))} return research_orgs aggregate altmetric_median, rcr_avg sort by rcr_avg limit 5`,
+    (i) => `search publications for ${q(w(i))} return funders aggregate citations_total sort by citations_total limit 5`,
+    () => 'search publications where date > "2020-01-22" return publications[id+date] limit 5',
+    (i) => `search publications where research_orgs.name ~ ${q(pick(orgWords, i))} return publications limit 5`,
+    () => 'search publications return researchers',
+    (i) => `search publications where year = ${pick(years, i)} return publications[basics+extras] limit 1000`,
+    () => 'search publications return year limit 1000',
+  ];
+  const out: string[] = [];
+  for (let i = 0; i < variants; i++) for (const shape of shapes) out.push(shape(i));
+  return out;
+}
+
+interface Figures {
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly perSecond: number;
+  readonly count: number;
+  readonly errors: number;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** The mix through the engine in this process: `concurrency` loops for `seconds`. */
+async function engineRun(dbPath: string, queries: readonly string[], concurrency: number): Promise<Figures> {
+  const engine = createSqliteEngine({ dbPath, workers });
+  try {
+    for (const text of queries) await engine.run(text, { dslVersion: 2 }); // warm-up: every query once
+    const times: number[] = [];
+    let errors = 0;
+    let next = 0;
+    const end = performance.now() + seconds * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < end) {
+          const text = queries[next++ % queries.length] as string;
+          const t0 = performance.now();
+          try {
+            await engine.run(text, { dslVersion: 2 });
+          } catch {
+            errors++;
+          }
+          times.push(performance.now() - t0);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    times.sort((a, b) => a - b);
+    return { p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), perSecond: times.length / elapsed, count: times.length, errors };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Starts `quarry serve` on a free loopback port with rate limits off. */
+function serve(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/quarry.js', 'serve', '--db', dbPath, '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, QUARRY_RATE_LIMITS: 'off', QUARRY_LOG_LEVEL: 'warn', QUARRY_QUERY_WORKERS: String(workers), QUARRY_WEB: 'off' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ url: match[1] as string, child });
+    });
+    child.once('exit', (code) => reject(new Error(`quarry serve exited with ${code}`)));
+  });
+}
+
+async function httpRun(url: string, token: string, queries: readonly string[], concurrency: number): Promise<Figures> {
+  const requests = queries.map((body) => ({ method: 'POST' as const, path: '/v3/api/query', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body }));
+  // Warm-up: every query once.
+  for (const r of requests) await (await fetch(url + r.path, { method: 'POST', headers: r.headers, body: r.body })).arrayBuffer();
+  const result = await autocannon({ url, connections: concurrency, pipelining: 1, duration: seconds, requests });
+  return {
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    perSecond: result.requests.average,
+    count: result.requests.total,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const dbPath = databasePath();
+  const db = openReadOnly(dbPath);
+  const total = db.prepare('SELECT count(*) FROM publications').pluck().get() as number;
+  const queries = mix(db, 10);
+  db.close();
+
+  // An account and a key for the HTTP side (in the same file, as `quarry serve` expects).
+  const store = openSqliteAccountStore(dbPath);
+  const accounts = new AccountService({ store });
+  const email = `bench-${Date.now()}@quarry.local`;
+  await accounts.createAccount({ email, activate: true });
+  const { key } = await accounts.createKey(email, 'bench');
+  await accounts.shutdown();
+  await store.close();
+
+  console.log(`HTTP query mix on ${dbPath}: ${total} publications, ${queries.length} queries (21 shapes), ${workers} engine workers, ${seconds} s per run`);
+  const rows: Array<[string, Figures, Figures]> = [];
+  const server = await serve(dbPath);
+  try {
+    const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
+    for (const c of [1, connections]) {
+      const http = await httpRun(server.url, token, queries, c);
+      const engine = await engineRun(dbPath, queries, c);
+      rows.push([`concurrency ${c}`, engine, http]);
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  const f = (x: number) => x.toFixed(1).padStart(8);
+  console.log(''.padEnd(16), 'side'.padEnd(8), 'p50 ms'.padStart(8), 'p90 ms'.padStart(8), 'p99 ms'.padStart(8), 'q/s'.padStart(8), 'queries'.padStart(8), 'errors'.padStart(7));
+  for (const [name, engine, http] of rows) {
+    console.log(name.padEnd(16), 'engine'.padEnd(8), f(engine.p50), f(engine.p90), f(engine.p99), f(engine.perSecond), String(engine.count).padStart(8), String(engine.errors).padStart(7));
+    console.log(''.padEnd(16), 'http'.padEnd(8), f(http.p50), f(http.p90), f(http.p99), f(http.perSecond), String(http.count).padStart(8), String(http.errors).padStart(7));
+    console.log(''.padEnd(16), 'ratio'.padEnd(8), f(http.p50 / engine.p50), f(http.p90 / engine.p90), f(http.p99 / engine.p99), f(http.perSecond / engine.perSecond));
+  }
+  console.log('goals: HTTP p50 ≤ 1.2 × engine p50; ≥ 1000 queries/s for the mix on 2 cores');
+}
+
+await main();
