@@ -13,6 +13,8 @@ type Rec = Record<string, unknown>;
 export interface BehaviourCase {
   readonly query: string;
   readonly check: (result: QueryResult) => void;
+  /** Language version (default 2). */
+  readonly dslVersion?: 1 | 2;
 }
 
 export interface ErrorCase {
@@ -220,6 +222,27 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     },
   },
   { query: 'search organizations for "melbourne" return organizations[id+name]', check: (r) => assert.deepEqual(records(r, 'organizations'), [{ id: 'grid.900002.b', name: 'University of Melbourne' }]) },
+  {
+    dslVersion: 1,
+    query: 'search publications where FOR.name = "Biomedical" return publications[id+FOR+author_affiliations] return FOR',
+    check: (r) => {
+      const expected = where((p) => 'category_for' in p && p.category_for.some((c) => c.name === 'Biomedical'));
+      assert.deepEqual(records(r).map((x) => x.id).sort(), ids(expected).sort());
+      const first = records(r).find((x) => x.id === 'pub.1900000001') as Rec;
+      assert.deepEqual(first.FOR, [{ id: '80003', name: 'Biomedical' }]);
+      assert.deepEqual(first.author_affiliations, [[{ id: 'grid.900001.a' }]]);
+      assert.deepEqual(r.FOR, [{ id: '80003', count: expected.length, name: 'Biomedical' }]);
+      assert.ok(Array.isArray(r._warnings) && r._warnings.some((w: string) => w.includes("'FOR'")));
+    },
+  },
+  {
+    query: 'describe version',
+    check: (r) => assert.deepEqual(r, { release: '2.0', version: '2.0.0' }),
+  },
+  {
+    query: 'describe source publications',
+    check: (r) => assert.ok(JSON.stringify(r).includes('"times_cited"')),
+  },
 ];
 
 export const ERROR_CASES: readonly ErrorCase[] = [
@@ -227,6 +250,7 @@ export const ERROR_CASES: readonly ErrorCase[] = [
   { query: 'search publications where spaceships = 1 return publications', category: 'semantic' },
   { query: 'search patents return patents', category: 'unsupported' },
   { query: 'search publications return publications limit 2000', category: 'budget' },
+  { query: 'search publications return publications[all] limit 5', category: 'semantic' },
 ];
 
 /** Runs the whole table against one engine; `makeEngine` gets the fixture database. */
@@ -238,8 +262,8 @@ export function runBehaviourSuite(name: string, makeEngine: () => Promise<QueryE
     });
     after(() => engine.close());
     for (const c of BEHAVIOUR_CASES) {
-      test(c.query, async () => {
-        const { result } = await engine.run(c.query, { dslVersion: 2 });
+      test(`${c.dslVersion === 1 ? '[v1] ' : ''}${c.query}`, async () => {
+        const { result } = await engine.run(c.query, { dslVersion: c.dslVersion ?? 2 });
         c.check(result);
       });
     }

@@ -61,12 +61,17 @@ function inList(n: number): string {
 function executeRecords(cache: StatementCache, compiled: CompiledRecords): ExecutedRecords {
   const rows = all(cache, compiled.page.text, compiled.page.params);
   const records = new Map<unknown, Record<string, unknown>>();
+  const first = rows[0];
+  const columns = first === undefined ? [] : Object.keys(first).filter((k) => k !== '__key' && k !== '__doc');
   for (const row of rows) {
-    const { __key, __doc, ...columns } = row;
-    const doc = typeof __doc === 'string' && __doc.length > 0 ? (JSON.parse(__doc) as Record<string, unknown>) : {};
-    const record: Record<string, unknown> = { ...doc };
-    for (const [k, v] of Object.entries(columns)) if (v !== null) record[k] = v;
-    records.set(__key, record);
+    const raw = row.__doc;
+    // The parsed document becomes the record; column values are written onto it.
+    const record = (typeof raw === 'string' && raw.length > 2 ? JSON.parse(raw) : {}) as Record<string, unknown>;
+    for (const k of columns) {
+      const v = row[k];
+      if (v !== null) record[k] = v;
+    }
+    records.set(row.__key, record);
   }
   const keys = [...records.keys()] as SqlParam[];
   if (keys.length > 0) {

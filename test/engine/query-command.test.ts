@@ -1,0 +1,44 @@
+// `quarry query --db FILE`: the JSON on stdout, coded errors with a caret and exit codes.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { tinyDatabase } from './fixtures/tiny-db.ts';
+
+const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'query', ...args], { encoding: 'utf8' });
+
+describe('quarry query', () => {
+  const db = tinyDatabase();
+
+  test('prints the result as JSON', () => {
+    const out = run('--db', db, 'search publications where year = 2019 return year');
+    assert.equal(out.status, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { year: [{ id: 2019, count: 2 }], _stats: { total_count: 2 } });
+  });
+
+  test('version 1 on request', () => {
+    const out = run('--db', db, '--dsl-version', '1', 'search publications where year = 2018 return publications[id+FOR]');
+    assert.equal(out.status, 0, out.stderr);
+    const result = JSON.parse(out.stdout);
+    assert.equal(result.publications[0].FOR[0].name, 'Biomedical');
+    assert.ok(result._warnings.length > 0);
+  });
+
+  test('a query mistake shows the line with a caret and exits 2', () => {
+    const out = run('--db', db, 'search publications where year = 2019 retur year');
+    assert.equal(out.status, 2);
+    assert.match(out.stderr, /retur year\n\s+\|\s+\^+/);
+  });
+
+  test('a missing database exits 5 with a coded message', () => {
+    const out = run('--db', '/nonexistent/quarry.db', 'search publications return year');
+    assert.equal(out.status, 5);
+    assert.match(out.stderr, /cannot be opened/);
+  });
+
+  test('without --db and no remote mode it says what is missing', () => {
+    const out = run('search publications return year');
+    assert.equal(out.status, 1);
+    assert.match(out.stderr, /ENGINE_NO_DATABASE|--db/);
+  });
+});
