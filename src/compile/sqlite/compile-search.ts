@@ -37,7 +37,11 @@ export function compileSearch(layout: SqliteLayout, plan: SearchPlan, options: S
   const parts = [filter, restriction].filter((p): p is Sql => p !== undefined);
   const where = parts.length === 0 ? frag('1') : joinSql(parts, ' AND ');
   const wholeSource = parts.length === 0;
-  const count = concat(`SELECT count(*) AS n FROM ${ident(source.table)} ${SOURCE_ALIAS} WHERE `, where);
+  const count =
+    filter === undefined && match?.kind === 'match' && source.fts !== undefined
+      ? // Every FTS row is a record (rowid = key): count the matches without touching the records.
+        frag(`SELECT count(*) AS n FROM ${ident(source.fts.table)} WHERE ${ident(source.fts.table)} MATCH ?`, [match.match])
+      : concat(`SELECT count(*) AS n FROM ${ident(source.table)} ${SOURCE_ALIAS} WHERE `, where);
   const outputs = plan.outputs.map((output) => {
     if (output.kind === 'facet') return compileFacet(layout, source, output, where, wholeSource);
     if (output.kind === 'citations_per_year') return compileCitationsPerYear(source, output, where);

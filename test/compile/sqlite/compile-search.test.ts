@@ -83,9 +83,11 @@ describe('statements', () => {
 
   test('full text restricts by rowid and ranks by bm25', () => {
     const c = compileSearch(RECORDS_LAYOUT, plan({ fullText: { index: 'title_only', expr: { kind: 'word', text: 'malaria' } }, outputs: [records({ order: { by: 'relevance' } })] }), noExpand);
-    assert.deepEqual(c.count, {
-      text: 'SELECT count(*) AS n FROM "publications" s WHERE s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)',
-      params: ['{title} : ("malaria")'],
+    assert.deepEqual(c.count, { text: 'SELECT count(*) AS n FROM "publications_fts" WHERE "publications_fts" MATCH ?', params: ['{title} : ("malaria")'] });
+    const filtered = compileSearch(RECORDS_LAYOUT, plan({ filter: { kind: 'compare', field: year, op: '=', value: 2020 }, fullText: { index: 'title_only', expr: { kind: 'word', text: 'malaria' } } }), noExpand);
+    assert.deepEqual(filtered.count, {
+      text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?) AND s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)',
+      params: [2020, '{title} : ("malaria")'],
     });
     const page = c.outputs[0];
     assert.ok(page?.kind === 'records');
