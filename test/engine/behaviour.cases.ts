@@ -116,6 +116,12 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
   { query: 'search publications for "\\"digital humanities\\"~5 +ontology" return publications', check: exactly(where((p) => p.id === 'pub.1900000005')) },
   { query: 'search publications in authors for "\\"Doudna Jennifer\\"" return publications', check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))) },
   { query: 'search publications in authors for "\\"J Doudna\\"" return publications', check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))) },
+  { query: 'search publications in title_abstract_only for "vaccine" return publications', check: exactly(where((p) => [...tokens(p.title), ...tokens('abstract' in p ? p.abstract : undefined)].includes('vaccine'))) },
+  { query: 'search publications in concepts for "networks" return publications', check: exactly(where((p) => 'concepts' in p && p.concepts.some((c) => tokens(c).includes('networks')))) },
+  { query: 'search publications in terms for "dosimetry" return publications', check: exactly(where((p) => 'concepts' in p && p.concepts.includes('dosimetry'))) },
+  { query: 'search publications in acknowledgements for "wellcome" return publications', check: exactly(where((p) => tokens('acknowledgements' in p ? p.acknowledgements : undefined).includes('wellcome'))) },
+  { query: 'search publications in full_data_exact for "graphene" return publications', check: exactly(where((p) => words(p).includes('graphene'))) },
+  { query: 'search publications in title_only for "networks" return publications', check: exactly(where((p) => tokens(p.title).includes('networks'))) },
   { query: 'search publications for "malaria" where year = 2019 return publications', check: exactly(where((p) => words(p).includes('malaria') && p.year === 2019)) },
   { query: 'search publications where year = 2019 for "malaria" return publications', check: exactly(where((p) => words(p).includes('malaria') && p.year === 2019)) },
   {
@@ -155,6 +161,45 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       assert.ok(Math.abs((ana.citations_avg as number) - cited.reduce((a, b) => a + b, 0) / cited.length) < 1e-3);
       const fcr = anas.filter((p) => 'field_citation_ratio' in p).map((p) => (p as { field_citation_ratio: number }).field_citation_ratio);
       assert.ok(Math.abs((ana.fcr_gavg as number) - (Math.exp(fcr.reduce((a, x) => a + Math.log(x + 1), 0) / fcr.length) - 1)) < 1e-3);
+    },
+  },
+  {
+    query:
+      'search publications return year aggregate citations_total, citations_avg, citations_median, recent_citations_total, altmetric_avg, altmetric_median, rcr_avg, fcr_gavg sort by citations_total',
+    check: (r) => {
+      const num = (p: Pub, k: string): number | undefined => (k in p ? ((p as Record<string, unknown>)[k] as number) : undefined);
+      const vals = (ps: Pub[], k: string): number[] => ps.map((p) => num(p, k)).filter((v): v is number => v !== undefined);
+      const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+      const avg = (xs: number[]): number | undefined => (xs.length === 0 ? undefined : sum(xs) / xs.length);
+      const med = (xs: number[]): number | undefined => {
+        if (xs.length === 0) return undefined;
+        const s = [...xs].sort((a, b) => a - b);
+        const m = s.length >> 1;
+        return s.length % 2 ? s[m] : ((s[m - 1] as number) + (s[m] as number)) / 2;
+      };
+      const close = (a: unknown, b: number | undefined, what: string): void => {
+        if (b === undefined) assert.ok(a === null || a === undefined, `${what}: ${String(a)}`);
+        else assert.ok(typeof a === 'number' && Math.abs(a - b) < 1e-3, `${what}: ${String(a)} vs ${b}`);
+      };
+      const rows = r.year as Rec[];
+      const years = [...new Set(PUBLICATIONS.map((p) => p.year))];
+      assert.equal(rows.length, years.length);
+      for (const row of rows) {
+        const ps = where((p) => p.year === row.id);
+        assert.equal(row.count, ps.length);
+        const cited = ps.map((p) => num(p, 'times_cited') ?? 0);
+        close(row.citations_total, sum(cited), `${row.id} citations_total`);
+        close(row.citations_avg, avg(cited), `${row.id} citations_avg`);
+        close(row.citations_median, med(cited), `${row.id} citations_median`);
+        close(row.recent_citations_total, sum(ps.map((p) => num(p, 'recent_citations') ?? 0)), `${row.id} recent`);
+        close(row.altmetric_avg, avg(vals(ps, 'altmetric')), `${row.id} altmetric_avg`);
+        close(row.altmetric_median, med(vals(ps, 'altmetric')), `${row.id} altmetric_median`);
+        close(row.rcr_avg, avg(vals(ps, 'relative_citation_ratio')), `${row.id} rcr_avg`);
+        const fcr = vals(ps, 'field_citation_ratio');
+        close(row.fcr_gavg, fcr.length === 0 ? undefined : Math.exp(sum(fcr.map((x) => Math.log(x + 1))) / fcr.length) - 1, `${row.id} fcr_gavg`);
+      }
+      const totals = rows.map((x) => x.citations_total as number);
+      assert.deepEqual(totals, [...totals].sort((a, b) => b - a), 'sorted by citations_total');
     },
   },
   {
