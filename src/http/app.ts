@@ -28,6 +28,8 @@ export interface WebPluginOptions {
   readonly tokens: TokenService;
   readonly config: QuarryConfig;
   readonly clock: Clock;
+  /** The API's rate limiter, so the console's queries share the auth-path budget. */
+  readonly limiter?: RateLimiter;
 }
 
 /** The web pages (API home at `/`, account section, console): a plugin from `src/web/`. */
@@ -144,7 +146,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(operationsRoutes, { ctx });
 
   if (deps.web && config.web.enabled) {
-    await app.register(deps.web, { accounts, engine, tokens, config, clock });
+    await app.register(deps.web, { accounts, engine, tokens, config, clock, limiter: ctx.limiter });
   }
 
   // Graceful shutdown: once closing starts, answers in flight still go out, but tell
@@ -159,7 +161,13 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');
   });
+  // Expired token records are only history; drop them now and then.
+  const purge = setInterval(() => {
+    tokens.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'purging expired tokens failed'));
+  }, 3600_000);
+  purge.unref();
   app.addHook('onClose', async () => {
+    clearInterval(purge);
     await accounts.flushUsage();
   });
   await app.ready();

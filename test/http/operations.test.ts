@@ -79,13 +79,13 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
   test('the web plugin hook: registered with the services, keeping normal body parsing', async () => {
     let received: string[] = [];
     const web: WebPlugin = (app, options) => {
-      received = Object.keys(options).filter((k) => ['accounts', 'engine', 'tokens', 'config', 'clock'].includes(k)).sort();
+      received = Object.keys(options).filter((k) => ['accounts', 'engine', 'tokens', 'config', 'clock', 'limiter'].includes(k)).sort();
       app.post('/web-echo', (request) => ({ got: request.body }));
       return Promise.resolve();
     };
     const withWeb = await testApp({ web });
     try {
-      assert.deepEqual(received, ['accounts', 'clock', 'config', 'engine', 'tokens']);
+      assert.deepEqual(received, ['accounts', 'clock', 'config', 'engine', 'limiter', 'tokens']);
       const res = await withWeb.app.inject({ method: 'POST', url: '/web-echo', payload: { a: 1 } });
       assert.deepEqual(res.json(), { got: { a: 1 } });
     } finally {
