@@ -3,14 +3,19 @@
  * organizations and researchers) and prints records/s for the load and for finish().
  *
  *   npx tsx bench/import.ts [publications=100000] [--bulk] [--db path] [--keep]
+ *   npx tsx bench/import.ts 100000 --bulk --generate     (the data area's generator)
+ *   npx tsx bench/import.ts --bulk --from <dir of generated .jsonl shards>
  *
  * The records imitate spec/generator.md's shapes (about 4.8 authors, 2.3 organizations,
  * 30 references, 220-word abstracts, 1-3 categories, 8 concepts per paper) from a seeded
  * generator, so runs are comparable. Only the time spent inside the store is counted.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createReadStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { RECORD_KINDS, type RecordKind } from '../src/store/layout.ts';
 import { openRecordStore } from '../src/store/sqlite/records-store.ts';
 
 const args = process.argv.slice(2);
@@ -18,6 +23,8 @@ const count = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const bulk = args.includes('--bulk');
 const keep = args.includes('--keep');
 const dbArg = args.indexOf('--db');
+const fromArg = args.indexOf('--from');
+let generatedDir = fromArg >= 0 ? args[fromArg + 1] : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-import-'));
 const dbPath = dbArg >= 0 ? (args[dbArg + 1] as string) : join(dir, 'bench.db');
 
@@ -114,6 +121,35 @@ function publication(i: number): object {
   };
 }
 
+/** Every `.jsonl` / `.jsonl.gz` file under `dir`. */
+function jsonlFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.jsonl(\.gz)?$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** The record kind a shard holds, from its name (`publications-0001.jsonl`, `grants.jsonl.gz`, ...). */
+function kindOfFile(file: string): RecordKind | undefined {
+  const name = basename(file).toLowerCase();
+  return RECORD_KINDS.find((k) => name.startsWith(k) || name.includes(`/${k}`)) ?? RECORD_KINDS.find((k) => file.toLowerCase().includes(k));
+}
+
+function openJsonl(file: string): NodeJS.ReadableStream {
+  const stream = createReadStream(file);
+  return file.endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
+}
+
+if (generatedDir === undefined && args.includes('--generate')) {
+  // The data area's generator, when present: generate, then import its output.
+  const generatorPath = '../src/data/generate/index.ts';
+  const generator = (await import(generatorPath)) as { generate: (o: { publications: number; seed: number; outDir: string }) => Promise<unknown> };
+  generatedDir = join(dir, 'generated');
+  const started = performance.now();
+  await generator.generate({ publications: count, seed: 20240601, outDir: generatedDir });
+  console.log(`  generated ${count} publications in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+console.log(`mode: ${bulk ? 'bulk' : 'plain'}`);
 const store = openRecordStore(dbPath, { bulk });
 // Wall time and CPU time inside the store: the machine is shared, so CPU time is the
 // steadier figure (what the import would take with a core to itself).
@@ -129,21 +165,65 @@ const timed = (fn: () => void): void => {
 };
 
 const batch = 5000;
-timed(() => store.upsert('organizations', Array.from({ length: nOrgs }, (_, i) => organization(i))));
-for (let start = 0; start < nResearchers; start += 50_000) {
-  const recs = Array.from({ length: Math.min(50_000, nResearchers - start) }, (_, k) => researcher(start + k));
-  timed(() => store.upsert('researchers', recs));
-}
-const entityMs = storeMs;
-storeMs = 0;
-storeCpuMs = 0;
 let lastReport = performance.now();
-for (let start = 0; start < count; start += batch) {
-  const recs = Array.from({ length: Math.min(batch, count - start) }, (_, k) => publication(start + k));
-  timed(() => store.upsert('publications', recs));
+const progress = (done: number): void => {
   if (performance.now() - lastReport > 10_000) {
     lastReport = performance.now();
-    console.log(`  ${start + recs.length} publications, ${Math.round((start + recs.length) / (storeMs / 1000))} records/s so far`);
+    console.log(`  ${done} publications, ${Math.round(done / (storeMs / 1000))} records/s so far`);
+  }
+};
+let entityMs = 0;
+let entityCount = 0;
+let pubCount = 0;
+
+if (generatedDir !== undefined) {
+  // Generated data: the data area's generator writes JSONL shards per entity; entities
+  // first so the publications' links resolve, publications timed on their own.
+  const files = jsonlFiles(generatedDir);
+  const order: RecordKind[] = ['organizations', 'categories', 'journals', 'researchers', 'grants', 'publications'];
+  for (const kind of order) {
+    for (const file of files.filter((f) => kindOfFile(f) === kind)) {
+      let recs: object[] = [];
+      const flush = (): void => {
+        if (kind === 'publications') {
+          timed(() => store.upsert(kind, recs));
+          pubCount += recs.length;
+          progress(pubCount);
+        } else {
+          const before = storeMs;
+          timed(() => store.upsert(kind, recs));
+          entityMs += storeMs - before;
+          entityCount += recs.length;
+        }
+        recs = [];
+      };
+      if (kind === 'publications' && pubCount === 0) {
+        storeMs = 0;
+        storeCpuMs = 0;
+      }
+      for await (const line of createInterface({ input: openJsonl(file), crlfDelay: Infinity })) {
+        if (line.trim().length === 0) continue;
+        recs.push(JSON.parse(line) as object);
+        if (recs.length === batch) flush();
+      }
+      if (recs.length > 0) flush();
+    }
+  }
+} else {
+  timed(() => store.upsert('organizations', Array.from({ length: nOrgs }, (_, i) => organization(i))));
+  for (let start = 0; start < nResearchers; start += 50_000) {
+    const recs = Array.from({ length: Math.min(50_000, nResearchers - start) }, (_, k) => researcher(start + k));
+    timed(() => store.upsert('researchers', recs));
+  }
+  entityMs = storeMs;
+  entityCount = nOrgs + nResearchers;
+  storeMs = 0;
+  storeCpuMs = 0;
+  for (let start = 0; start < count; start += batch) {
+    const recs = Array.from({ length: Math.min(batch, count - start) }, (_, k) => publication(start + k));
+    timed(() => store.upsert('publications', recs));
+    pubCount += recs.length;
+    progress(pubCount);
   }
 }
 const pubMs = storeMs;
@@ -158,11 +238,11 @@ const counts = store.counts();
 store.close();
 
 const size = statSync(dbPath).size;
-console.log(`store import bench (${bulk ? 'bulk' : 'plain'} mode)`);
-console.log(`  organizations ${nOrgs} + researchers ${nResearchers}: ${(entityMs / 1000).toFixed(1)} s (${Math.round((nOrgs + nResearchers) / (entityMs / 1000))} records/s)`);
-console.log(`  publications ${count}: ${(pubMs / 1000).toFixed(1)} s wall -> ${Math.round(count / (pubMs / 1000))} publications/s; ${(pubCpuMs / 1000).toFixed(1)} s CPU -> ${Math.round(count / (pubCpuMs / 1000))} publications/s`);
+console.log(`store import bench (${generatedDir === undefined ? 'synthetic records' : `generated data in ${generatedDir}`}), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`  other records ${entityCount}: ${(entityMs / 1000).toFixed(1)} s (${Math.round(entityCount / (entityMs / 1000))} records/s)`);
+console.log(`  publications ${pubCount}: ${(pubMs / 1000).toFixed(1)} s wall -> ${Math.round(pubCount / (pubMs / 1000))} publications/s; ${(pubCpuMs / 1000).toFixed(1)} s CPU -> ${Math.round(pubCount / (pubCpuMs / 1000))} publications/s`);
 console.log(`  finish(): ${(finishMs / 1000).toFixed(1)} s wall, ${(finishCpuMs / 1000).toFixed(1)} s CPU (${report.steps.length} steps)`);
-console.log(`  load + finish: ${Math.round(count / ((pubMs + finishMs) / 1000))} publications/s wall, ${Math.round(count / ((pubCpuMs + finishCpuMs) / 1000))} publications/s CPU`);
+console.log(`  load + finish: ${Math.round(pubCount / ((pubMs + finishMs) / 1000))} publications/s wall, ${Math.round(pubCount / ((pubCpuMs + finishCpuMs) / 1000))} publications/s CPU`);
 console.log(`  rows: ${JSON.stringify(counts)}`);
 console.log(`  database: ${(size / 1024 / 1024).toFixed(0)} MiB at ${dbPath}`);
 if (!keep && dbArg < 0) rmSync(dir, { recursive: true, force: true });
