@@ -188,15 +188,15 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
         const ps = where((p) => p.year === row.id);
         assert.equal(row.count, ps.length);
         const cited = ps.map((p) => num(p, 'times_cited') ?? 0);
-        close(row.citations_total, sum(cited), `${row.id} citations_total`);
-        close(row.citations_avg, avg(cited), `${row.id} citations_avg`);
-        close(row.citations_median, med(cited), `${row.id} citations_median`);
-        close(row.recent_citations_total, sum(ps.map((p) => num(p, 'recent_citations') ?? 0)), `${row.id} recent`);
-        close(row.altmetric_avg, avg(vals(ps, 'altmetric')), `${row.id} altmetric_avg`);
-        close(row.altmetric_median, med(vals(ps, 'altmetric')), `${row.id} altmetric_median`);
-        close(row.rcr_avg, avg(vals(ps, 'relative_citation_ratio')), `${row.id} rcr_avg`);
+        close(row.citations_total, sum(cited), `${String(row.id)} citations_total`);
+        close(row.citations_avg, avg(cited), `${String(row.id)} citations_avg`);
+        close(row.citations_median, med(cited), `${String(row.id)} citations_median`);
+        close(row.recent_citations_total, sum(ps.map((p) => num(p, 'recent_citations') ?? 0)), `${String(row.id)} recent`);
+        close(row.altmetric_avg, avg(vals(ps, 'altmetric')), `${String(row.id)} altmetric_avg`);
+        close(row.altmetric_median, med(vals(ps, 'altmetric')), `${String(row.id)} altmetric_median`);
+        close(row.rcr_avg, avg(vals(ps, 'relative_citation_ratio')), `${String(row.id)} rcr_avg`);
         const fcr = vals(ps, 'field_citation_ratio');
-        close(row.fcr_gavg, fcr.length === 0 ? undefined : Math.exp(sum(fcr.map((x) => Math.log(x + 1))) / fcr.length) - 1, `${row.id} fcr_gavg`);
+        close(row.fcr_gavg, fcr.length === 0 ? undefined : Math.exp(sum(fcr.map((x) => Math.log(x + 1))) / fcr.length) - 1, `${String(row.id)} fcr_gavg`);
       }
       const totals = rows.map((x) => x.citations_total as number);
       assert.deepEqual(totals, [...totals].sort((a, b) => b - a), 'sorted by citations_total');
