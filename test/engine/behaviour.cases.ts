@@ -137,6 +137,8 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     check: (r) => assert.deepEqual(records(r).map((x) => x.year), PUBLICATIONS.map((p) => p.year).sort().slice(0, 2)),
   },
   { query: 'search publications return year', check: (r) => assert.deepEqual(r.year, countsBy(PUBLICATIONS.map((p) => p.year))) },
+  { query: 'search publications return journal', check: (r) => assert.deepEqual(r.journal, [{ id: 'jour.1900001', count: 1, title: 'Journal of Tropical Tests' }]) },
+  { query: 'search publications where year = 2018 return journal', check: (r) => assert.deepEqual(r.journal, [{ id: 'jour.1900001', count: 1, title: 'Journal of Tropical Tests' }]) },
   { query: 'search publications return type limit 2', check: (r) => assert.deepEqual(r.type, countsBy(PUBLICATIONS.map((p) => p.type)).slice(0, 2)) },
   {
     query: 'search publications where year >= 2019 return research_orgs',

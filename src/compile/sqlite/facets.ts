@@ -30,7 +30,7 @@ const s = SOURCE_ALIAS;
 export function compileFacet(layout: SqliteLayout, source: SourceLayout, output: FacetOutput, where: Sql, wholeSource: boolean): CompiledFacet {
   const display = displayLookup(layout, output);
   const link = source.links[output.field];
-  const shortcut = link?.wholeSourceCount;
+  const shortcut = link?.wholeSourceCount ?? source.entityColumns[output.field]?.wholeSourceCount;
   if (wholeSource && shortcut !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
     // The store keeps per-entity counts of linked records: no grouping over the whole source.
     const c = ident(shortcut.countColumn);

@@ -52,7 +52,17 @@ export interface SourceLayout {
   /** Multi-value or entity field → link table. */
   readonly links: Readonly<Record<string, LinkLayout>>;
   /** Entity fields with one value (`journal`) kept as an id column, with the entity table. */
-  readonly entityColumns: Readonly<Record<string, { readonly column: string; readonly entity: EntityLayout; readonly entityKind: string }>>;
+  readonly entityColumns: Readonly<
+    Record<
+      string,
+      {
+        readonly column: string;
+        readonly entity: EntityLayout;
+        readonly entityKind: string;
+        readonly wholeSourceCount?: { readonly table: string; readonly idColumn: string; readonly countColumn: string };
+      }
+    >
+  >;
   readonly fts?: FtsLayout;
   /** The default order without full text, as columns (most significant first). */
   readonly defaultOrder: ReadonlyArray<{ readonly column: string; readonly direction: 'asc' | 'desc' }>;

@@ -94,8 +94,8 @@ const publications: SourceLayout = {
     ...Object.fromEntries(['issn', 'mesh_terms', 'open_access', 'clinical_trial_ids', 'journal_lists', 'subtitles'].map((f) => [f, pub.value(f)])),
   },
   entityColumns: {
-    journal: { column: 'journal_id', entity: JOURNAL, entityKind: 'journals' },
-    source_title: { column: 'journal_id', entity: JOURNAL, entityKind: 'journals' },
+    journal: { column: 'journal_id', entity: JOURNAL, entityKind: 'journals', ...counted('journals', 'n_publications') },
+    source_title: { column: 'journal_id', entity: JOURNAL, entityKind: 'journals', ...counted('journals', 'n_publications') },
   },
   fts: {
     table: 'publications_fts',
