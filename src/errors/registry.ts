@@ -6,6 +6,7 @@ import { DSL_CODES } from './codes/dsl.ts';
 import { ENGINE_CODES } from './codes/engine.ts';
 import { SCHEMA_CODES } from './codes/schema.ts';
 import { SERVICE_CODES } from './codes/service.ts';
+import { WEB_CODES } from './codes/web.ts';
 
 /**
  * The one registry of error codes. Each area keeps its codes in `codes/<area>.ts`; this
@@ -18,6 +19,7 @@ export const ERROR_CODES = {
   ...SCHEMA_CODES,
   ...ENGINE_CODES,
   ...SERVICE_CODES,
+  ...WEB_CODES,
   ...DATA_CODES,
   ...CLIENT_CODES,
 } as const;
@@ -31,6 +33,7 @@ export const CODE_AREAS: ReadonlyArray<{ readonly area: string; readonly codes: 
   { area: 'Schema and validation', codes: SCHEMA_CODES },
   { area: 'Query execution', codes: ENGINE_CODES },
   { area: 'Service, accounts and authentication', codes: SERVICE_CODES },
+  { area: 'Web pages', codes: WEB_CODES },
   { area: 'Data generation and import', codes: DATA_CODES },
   { area: 'Client and command line', codes: CLIENT_CODES },
 ];

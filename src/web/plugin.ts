@@ -1,0 +1,138 @@
+/**
+ * The web pages as one Fastify plugin: the API home page at `/`, sign-in with password or
+ * login code, the account section, the query console and the administration page.
+ * `build()` (src/http/app.ts) registers it when `config.web.enabled`.
+ *
+ * Inside its own encapsulated context it adds cookies, form bodies and CSRF protection
+ * (every form and the console's JSON endpoint carry a token bound to a per-browser secret
+ * cookie), resolves the session cookie on each request, serves the assets built in memory
+ * at start (src/web/assets.ts), and answers errors as pages (or, for `/console/api/*`, as
+ * the API's JSON error body).
+ *
+ * @example
+ * const app = await build({ config, engine, accounts, web: webPlugin });
+ */
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebPluginOptions } from '../http/app.ts';
+import { toQuarryError } from '../http/error-handler.ts';
+import { STATUS_BY_CATEGORY } from '../http/status.ts';
+import { QuarryError, renderErrorBody } from '../errors/index.ts';
+import { RateLimiter } from '../ratelimit/limiter.ts';
+import { MemoryRateLimitStore } from '../ratelimit/memory-store.ts';
+import { loadAssets, type Asset } from './assets.ts';
+import { pageContext, type WebContext } from './context.ts';
+import { errorBox, page } from './layout.ts';
+import { html } from './html.ts';
+import { accountRoutes, signInRedirect } from './routes/account.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { consoleRoutes } from './routes/console.ts';
+import { homeRoutes } from './routes/home.ts';
+import { cookieOptions, SESSION_COOKIE, type WebState } from './session.ts';
+import { WebStore } from './store.ts';
+
+export interface WebOptions extends WebPluginOptions {
+  /**
+   * The API's rate limiter, so console queries share the auth-path budget with the API.
+   * Without it the pages count in a limiter of their own with the same rules.
+   */
+  readonly limiter?: RateLimiter;
+  /** The web tables; by default opened on `config.db`. */
+  readonly webStore?: WebStore;
+}
+
+/**
+ * Pages are never cached, may only load this server's own scripts and styles, and may not be
+ * framed. CodeMirror and chart.js set inline styles, hence `'unsafe-inline'` for styles only.
+ */
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+};
+
+function isApiPath(request: FastifyRequest): boolean {
+  return request.url.startsWith('/console/api/');
+}
+
+function webError(error: unknown, request: FastifyRequest, maxBytes: number): QuarryError {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET') return QuarryError.of('WEB_FORM_EXPIRED');
+  return toQuarryError(error, request, maxBytes);
+}
+
+export async function webPlugin(app: FastifyInstance, options: WebOptions): Promise<void> {
+  const { accounts, config, engine, clock } = options;
+  const store = options.webStore ?? WebStore.open(config.db);
+  if (!options.webStore) {
+    app.addHook('onClose', (_instance, done) => {
+      store.close();
+      done();
+    });
+  }
+  const limiter = options.limiter ?? new RateLimiter({ store: new MemoryRateLimitStore(), clock });
+  const assets = await loadAssets();
+  const ctx: WebContext = { accounts, config, engine, clock, store, assets, limits: { limiter, config, accounts } };
+
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(csrf, { sessionPlugin: '@fastify/cookie', cookieKey: 'quarry_csrf', cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true } });
+
+  // Filled by the onRequest hook below; null only before it runs.
+  app.decorateRequest('web', null as unknown as WebState);
+  app.addHook('onRequest', async (request) => {
+    const state: WebState = { account: undefined, sessionId: undefined, isAdmin: false };
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (sessionId) {
+      const account = await accounts.resolveSession(sessionId);
+      if (account) {
+        state.account = account;
+        state.sessionId = sessionId;
+        state.isAdmin = store.isAdmin(account.id);
+      }
+    }
+    request.web = state;
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/assets/')) reply.headers(PAGE_HEADERS);
+    return payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    request.web ??= { account: undefined, sessionId: undefined, isAdmin: false };
+    const quarryError = webError(error, request, config.query.maxBytes);
+    const status = STATUS_BY_CATEGORY[quarryError.category];
+    if (status >= 500) request.log.warn({ code: quarryError.code, status }, 'web request failed');
+    if (isApiPath(request)) {
+      return reply.status(status).type('application/json; charset=utf-8').send(renderErrorBody(quarryError, { dslVersion: request.dslVersion }));
+    }
+    if (quarryError.code === 'WEB_SIGN_IN_REQUIRED' && request.method === 'GET') return signInRedirect(request, reply);
+    if (quarryError.code === 'WEB_SIGN_IN_REQUIRED' && request.web.sessionId === undefined && request.cookies[SESSION_COOKIE]) {
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+    }
+    const ctxPage = pageContext(ctx, request, reply);
+    const body = html`<h1>${status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'Something went wrong'}</h1>
+${errorBox(quarryError)}
+<p><a href="${request.web.account ? '/' : '/#sign-in'}">Back to the API home page</a></p>`;
+    return reply.status(status).type('text/html; charset=utf-8').send(page(ctxPage, { title: 'Error', body }).toString());
+  });
+
+  const serve = (asset: Asset) => async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('Vary', 'Accept-Encoding').type(asset.type);
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(asset.gzip);
+    return reply.send(asset.body);
+  };
+  app.get(`/assets/console.${assets.consoleJs.hash}.js`, serve(assets.consoleJs));
+  app.get(`/assets/page.${assets.pageJs.hash}.js`, serve(assets.pageJs));
+  app.get(`/assets/quarry.${assets.styles.hash}.css`, serve(assets.styles));
+
+  homeRoutes(app, ctx);
+  accountRoutes(app, ctx);
+  consoleRoutes(app, ctx);
+  adminRoutes(app, ctx);
+}

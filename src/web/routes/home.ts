@@ -1,0 +1,108 @@
+/** `/` and its forms: sign in (password or login code), sign out, request access, generate and revoke keys. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiKeyInfo } from '../../accounts/types.ts';
+import { isQuarryError, QuarryError } from '../../errors/index.ts';
+import { STATUS_BY_CATEGORY } from '../../http/status.ts';
+import { baseUrlOf, field, noticeOf, pageContext, type WebContext } from '../context.ts';
+import { homePage, type HomeData } from '../pages/home.ts';
+import { enforceWebLimit } from '../rate-limit.ts';
+import { clearSessionCookie, requireAccount, safeNext, setSessionCookie } from '../session.ts';
+
+/** Sends the home page; an error in `extra` sets the status the API would use for it. */
+export async function sendHome(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, extra: Partial<HomeData> = {}): Promise<FastifyReply> {
+  const account = request.web.account;
+  const keys = account ? await ctx.accounts.listKeys(account.id) : [];
+  const data: HomeData = { baseUrl: baseUrlOf(request), config: ctx.config, keys, ...extra };
+  const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : extra.newKey ? 201 : 200;
+  return reply.status(status).type('text/html; charset=utf-8').send(homePage(pageContext(ctx, request, reply), data).toString());
+}
+
+async function startSession(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, accountId: number, next: string): Promise<FastifyReply> {
+  if (request.web.sessionId) await ctx.accounts.endSession(request.web.sessionId);
+  const { sessionId, expiresAt } = await ctx.accounts.createSession(accountId);
+  setSessionCookie(request, reply, sessionId, expiresAt);
+  return reply.redirect(safeNext(next), 303);
+}
+
+export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
+  const withCsrf = { preHandler: app.csrfProtection.bind(app) };
+
+  app.get('/', async (request, reply) => {
+    const next = (request.query as Record<string, unknown>).next;
+    const notice = noticeOf(request);
+    return sendHome(ctx, request, reply, { ...(notice ? { notice } : {}), ...(typeof next === 'string' ? { next: safeNext(next) } : {}) });
+  });
+
+  app.post('/sign-in', withCsrf, async (request, reply) => {
+    const email = field(request.body, 'email');
+    const next = field(request.body, 'next');
+    try {
+      await enforceWebLimit(ctx.limits, request, reply, 'authentication', undefined);
+      const password = (request.body as Record<string, unknown>).password;
+      const account = email !== '' && typeof password === 'string' && password !== '' ? await ctx.accounts.verifyPassword(email, password) : undefined;
+      if (!account) throw QuarryError.of('SERVICE_CREDENTIALS_INVALID');
+      return await startSession(ctx, request, reply, account.id, next);
+    } catch (error) {
+      if (!isQuarryError(error)) throw error;
+      return sendHome(ctx, request, reply, { error, email, next: safeNext(next) });
+    }
+  });
+
+  app.post('/sign-in/code', withCsrf, async (request, reply) => {
+    const email = field(request.body, 'email');
+    const next = field(request.body, 'next');
+    try {
+      await enforceWebLimit(ctx.limits, request, reply, 'authentication', undefined);
+      const accountId = ctx.store.consumeLoginCode(field(request.body, 'code'), ctx.clock.now());
+      const account = accountId === undefined ? undefined : await ctx.accounts.findAccount(accountId);
+      if (!account || account.email.toLowerCase() !== email.toLowerCase()) {
+        throw QuarryError.of('WEB_LOGIN_CODE_INVALID', { params: { contact: ctx.config.adminContact } });
+      }
+      return await startSession(ctx, request, reply, account.id, next);
+    } catch (error) {
+      if (!isQuarryError(error)) throw error;
+      return sendHome(ctx, request, reply, { error, email, next: safeNext(next) });
+    }
+  });
+
+  app.post('/sign-out', withCsrf, async (request, reply) => {
+    if (request.web.sessionId) await ctx.accounts.endSession(request.web.sessionId);
+    clearSessionCookie(request, reply);
+    return reply.redirect('/?notice=signed-out', 303);
+  });
+
+  app.post('/request-access', withCsrf, async (request, reply) => {
+    try {
+      await enforceWebLimit(ctx.limits, request, reply, 'authentication', undefined);
+      const name = field(request.body, 'name').slice(0, 200);
+      await ctx.accounts.createAccount({ email: field(request.body, 'email'), ...(name ? { name } : {}) });
+    } catch (error) {
+      // An existing address gets the same answer, so the form does not tell who has an account.
+      if (!isQuarryError(error)) throw error;
+      if (error.code !== 'SERVICE_ACCOUNT_EXISTS') return sendHome(ctx, request, reply, { error });
+    }
+    return reply.redirect('/?notice=requested', 303);
+  });
+
+  app.post('/keys', withCsrf, async (request, reply) => {
+    const account = requireAccount(request);
+    let newKey: { key: string; info: ApiKeyInfo };
+    try {
+      newKey = await ctx.accounts.createKey(account.id, field(request.body, 'name'));
+    } catch (error) {
+      if (!isQuarryError(error)) throw error;
+      return sendHome(ctx, request, reply, { error });
+    }
+    reply.header('Cache-Control', 'no-store');
+    return sendHome(ctx, request, reply, { newKey });
+  });
+
+  app.post<{ Params: { id: string } }>('/keys/:id/revoke', withCsrf, async (request, reply) => {
+    const account = requireAccount(request);
+    const back = safeNext(field(request.body, 'back')) === '/account' ? '/account' : '/';
+    if (!/^\d+$/.test(request.params.id)) throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: request.params.id.slice(0, 40) } });
+    // revokeKey looks only among this account's keys, so nobody revokes another holder's key.
+    await ctx.accounts.revokeKey(account.id, Number(request.params.id));
+    return reply.redirect(`${back}?notice=key-revoked`, 303);
+  });
+}

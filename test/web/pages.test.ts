@@ -1,0 +1,329 @@
+// The web pages over real HTTP without a browser: sign-in, sessions and their cookies, CSRF
+// on every form, keys, the console's JSON endpoint against the API's answers, pending
+// accounts, the administration page, login codes, password change and rate limits.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ADMIN, FormClient, HOLDER, PENDING, startWebServer, type WebServer } from './helpers/server.ts';
+
+let server: WebServer;
+before(async () => {
+  server = await startWebServer({ config: { rateLimits: { authPath: { max: 1000, windowSeconds: 60, scope: 'ip' } } } });
+});
+after(async () => {
+  await server.close();
+});
+
+function codeOf(html: string): string | undefined {
+  return /class="error-box" role="alert" data-code="([A-Z_]+)"/.exec(html)?.[1];
+}
+
+describe('signed out', () => {
+  test('the home page explains the service, shows curl for both families with this address, and how to get access', async () => {
+    const res = await new FormClient(server.url).get('/');
+    assert.equal(res.status, 200);
+    assert.match(res.text, /<h2 id="sign-in-title">Sign in<\/h2>/);
+    assert.ok(res.text.includes(`curl -s &#39;${server.url}/v3/token?api_key=YOUR_API_KEY&#39;`), 'token-path curl with this server');
+    assert.ok(res.text.includes(`${server.url}/api/auth`), 'auth-path curl with this server');
+    assert.match(res.text, /How to get access/);
+    assert.match(res.text, /data-office@example\.org/);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    // Nothing is loaded from another host.
+    assert.doesNotMatch(res.text, /(src|href)="(https?:)?\/\//);
+  });
+
+  test('pages that need a session send the visitor to sign in and back', async () => {
+    const client = new FormClient(server.url);
+    for (const path of ['/account', '/console', '/admin']) {
+      const res = await client.get(path);
+      assert.equal(res.status, 303, path);
+      assert.equal(res.headers.get('location'), `/?next=${encodeURIComponent(path)}#sign-in`);
+    }
+  });
+
+  test('the console endpoint answers 401 WEB_SIGN_IN_REQUIRED in the API error shape', async () => {
+    const client = new FormClient(server.url);
+    await client.get('/');
+    const res = await client.postJson('/console/api/query', { query: 'search grants return grants', version: 2 });
+    assert.equal(res.status, 401);
+    const body = JSON.parse(res.text);
+    assert.equal(body.errors.query.code, 'WEB_SIGN_IN_REQUIRED');
+    assert.equal(body.errors.query.header, 'Authentication Error');
+  });
+});
+
+describe('sign-in', () => {
+  test('a wrong password is refused with the API words and no session', async () => {
+    const client = new FormClient(server.url);
+    const res = await client.signIn(HOLDER.email, 'not the password');
+    assert.equal(res.status, 401);
+    assert.equal(codeOf(res.text), 'SERVICE_CREDENTIALS_INVALID');
+    assert.match(res.text, /The credentials are not valid\./);
+    assert.equal(client.cookie('quarry_session'), undefined);
+    assert.ok(res.text.includes(`value="${HOLDER.email}"`), 'the address typed is kept');
+  });
+
+  test('a form without its CSRF token is refused with WEB_FORM_EXPIRED', async () => {
+    const client = new FormClient(server.url);
+    await client.get('/');
+    const res = await client.post('/sign-in', { _csrf: 'forged', email: HOLDER.email, password: HOLDER.password });
+    assert.equal(res.status, 403);
+    assert.equal(codeOf(res.text), 'WEB_FORM_EXPIRED');
+    assert.equal(client.cookie('quarry_session'), undefined);
+    // A form posted from another site carries neither the cookie secret nor the token.
+    const bare = await fetch(`${server.url}/sign-in`, { method: 'POST', body: new URLSearchParams({ email: HOLDER.email, password: HOLDER.password }), redirect: 'manual' });
+    assert.equal(bare.status, 403);
+  });
+
+  test('the session cookie is HTTP-only and SameSite, and Secure behind HTTPS', async () => {
+    const client = new FormClient(server.url);
+    await client.get('/');
+    const body = new URLSearchParams({ _csrf: client.csrf, email: HOLDER.email, password: HOLDER.password });
+    const cookies = `quarry_csrf=${client.cookie('quarry_csrf')}`;
+    const plain = await fetch(`${server.url}/sign-in`, { method: 'POST', body, headers: { cookie: cookies }, redirect: 'manual' });
+    assert.equal(plain.status, 303);
+    const session = plain.headers.getSetCookie().find((c) => c.startsWith('quarry_session='));
+    assert.ok(session);
+    assert.match(session, /HttpOnly/);
+    assert.match(session, /SameSite=Lax/);
+    assert.doesNotMatch(session, /Secure/, 'plain HTTP on loopback cannot keep a Secure cookie');
+    const proxied = await startWebServer({ config: { trustProxy: true } });
+    try {
+      const c2 = new FormClient(proxied.url);
+      await c2.get('/');
+      const res = await fetch(`${proxied.url}/sign-in`, {
+        method: 'POST',
+        body: new URLSearchParams({ _csrf: c2.csrf, email: HOLDER.email, password: HOLDER.password }),
+        headers: { cookie: `quarry_csrf=${c2.cookie('quarry_csrf')}`, 'x-forwarded-proto': 'https' },
+        redirect: 'manual',
+      });
+      assert.equal(res.status, 303);
+      assert.match(res.headers.getSetCookie().find((c) => c.startsWith('quarry_session=')) ?? '', /; Secure/);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  test('sign-in returns to a local page only', async () => {
+    const client = new FormClient(server.url);
+    await client.get('/');
+    const res = await client.post('/sign-in', { email: HOLDER.email, password: HOLDER.password, next: '//evil.example/' });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), '/');
+  });
+
+  test('sign-out ends the session on the server', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    const session = client.cookie('quarry_session');
+    assert.ok(session);
+    await client.get('/');
+    const out = await client.post('/sign-out');
+    assert.equal(out.status, 303);
+    assert.equal(await server.accounts.resolveSession(session), undefined);
+  });
+});
+
+describe('keys on the home page', () => {
+  test('a key is shown once, listed by name, usable, and revoked from the list', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    await client.get('/');
+    const created = await client.post('/keys', { name: 'pipeline <b>' });
+    assert.equal(created.status, 201);
+    const key = /<code id="new-key-value">([^<]+)<\/code>/.exec(created.text)?.[1];
+    assert.ok(key?.startsWith('qry_'));
+    if (key === undefined) return;
+    assert.ok(created.text.includes('pipeline &lt;b&gt;'), 'the name is escaped');
+    assert.ok(created.text.includes(`api_key=${key}`), 'the curl examples use the new key');
+    const token = await fetch(`${server.url}/v3/token?api_key=${key}`);
+    assert.equal(token.status, 200);
+    const again = await client.get('/');
+    assert.ok(!again.text.includes(key), 'never shown again');
+    const id = [...again.text.matchAll(/<tr data-key-id="(\d+)">\s*<td>pipeline &lt;b&gt;<\/td>/g)].at(-1)?.[1];
+    assert.ok(id);
+    const revoked = await client.post(`/keys/${id}/revoke`, { back: '/' });
+    assert.equal(revoked.status, 303);
+    assert.equal((await fetch(`${server.url}/v3/token?api_key=${key}`)).status, 401);
+  });
+
+  test("nobody revokes another holder's key", async () => {
+    const { info } = await server.accounts.createKey(ADMIN.email, 'admin key');
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    await client.get('/');
+    const res = await client.post(`/keys/${info.id}/revoke`);
+    assert.equal(res.status, 404);
+    assert.equal(codeOf(res.text), 'SERVICE_KEY_NOT_FOUND');
+    assert.equal((await server.accounts.listKeys(ADMIN.email)).find((k) => k.id === info.id)?.revokedAt, null);
+  });
+});
+
+describe('the console endpoint', () => {
+  async function holderClient(): Promise<FormClient> {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    await client.get('/console');
+    return client;
+  }
+
+  test('answers what the API answers, results and errors alike', async () => {
+    const client = await holderClient();
+    const { key } = await server.accounts.createKey(HOLDER.email, 'compare');
+    const auth = await (await fetch(`${server.url}/api/auth`, { method: 'POST', body: JSON.stringify({ key }), headers: { 'content-type': 'application/json' } })).json();
+    for (const query of ['search publications where year >= 2018 return year return publications[id + title] limit 3', 'search publications retrun year', 'search publications where titel = "x" return publications']) {
+      const api = await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', body: query, headers: { authorization: `JWT ${auth.token}` } });
+      const web = await client.postJson('/console/api/query', { query, version: 2 });
+      assert.equal(web.status, api.status, query);
+      assert.deepEqual(JSON.parse(web.text), await api.json(), query);
+    }
+  });
+
+  test('a request without the CSRF header is refused', async () => {
+    const client = await holderClient();
+    const res = await client.postJson('/console/api/query', { query: 'describe version' }, { 'x-csrf-token': 'forged' });
+    assert.equal(res.status, 403);
+    assert.equal(JSON.parse(res.text).errors.query.code, 'WEB_FORM_EXPIRED');
+  });
+
+  test('runs version 1 when asked', async () => {
+    const client = await holderClient();
+    const res = await client.postJson('/console/api/query', { query: 'describe version', version: 1 });
+    // The default configuration removed v1 in 2022: the API answers 410 naming v2.
+    assert.equal(res.status, 410);
+    assert.equal(JSON.parse(res.text).errors.query.code, 'SERVICE_VERSION_REMOVED');
+    const v2 = await client.postJson('/console/api/query', { query: 'describe version', version: 2 });
+    assert.deepEqual(JSON.parse(v2.text), { release: '2.0', version: '2.0.0' });
+  });
+
+  test('a pending account is told it is not activated', async () => {
+    const client = new FormClient(server.url);
+    const signIn = await client.signIn(PENDING.email, PENDING.password);
+    assert.equal(signIn.status, 303);
+    await client.get('/console');
+    const res = await client.postJson('/console/api/query', { query: 'search grants return grants' });
+    assert.equal(res.status, 403);
+    assert.equal(JSON.parse(res.text).errors.query.code, 'SERVICE_ACCOUNT_PENDING');
+    const account = await client.get('/account');
+    assert.match(account.text, /<span class="state state-pending" id="account-state">pending<\/span>/);
+    assert.match(account.text, /not activated yet/);
+  });
+});
+
+describe('rate limits and usage', () => {
+  test('console queries count against the auth-path limit and show in the usage', async () => {
+    const limited = await startWebServer({ config: { rateLimits: { authPath: { max: 2, windowSeconds: 60, scope: 'account' } } } });
+    try {
+      const client = new FormClient(limited.url);
+      await client.signIn(HOLDER.email, HOLDER.password);
+      await client.get('/console');
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await client.postJson('/console/api/query', { query: 'describe version' })).status);
+      assert.deepEqual(statuses, [200, 200, 429]);
+      const refused = await client.postJson('/console/api/query', { query: 'describe version' });
+      assert.equal(JSON.parse(refused.text).errors.query.code, 'SERVICE_RATE_LIMITED');
+      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      const page = await client.get('/account');
+      const today = new Date().toISOString().slice(0, 10);
+      // As on the API, refused requests count as rejections, not as requests.
+      assert.match(page.text, new RegExp(`<tr><td>${today}</td><td>2</td><td>2</td></tr>`));
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('administration', () => {
+  test('only administrators see the page', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    const res = await client.get('/admin');
+    assert.equal(res.status, 403);
+    assert.equal(codeOf(res.text), 'WEB_ADMIN_REQUIRED');
+    await client.get('/');
+    const pending = await server.accounts.getAccount(PENDING.email);
+    const post = await client.post(`/admin/accounts/${pending.id}/activate`);
+    assert.equal(post.status, 403);
+    assert.equal((await server.accounts.getAccount(PENDING.email)).state, 'pending');
+  });
+
+  test('an administrator edits a subscription and issues a login code that works once', async () => {
+    const requested = 'new.person@example.org';
+    const visitor = new FormClient(server.url);
+    await visitor.get('/');
+    const request = await visitor.post('/request-access', { email: requested, name: '<img src=x onerror=alert(1)>' });
+    assert.equal(request.status, 303);
+    const account = await server.accounts.getAccount(requested);
+    assert.equal(account.state, 'pending');
+
+    const admin = new FormClient(server.url);
+    await admin.signIn(ADMIN.email, ADMIN.password);
+    const list = await admin.get('/admin');
+    assert.equal(list.status, 200);
+    assert.ok(list.text.includes('&lt;img src=x onerror=alert(1)&gt;'), 'names are escaped');
+    const saved = await admin.post(`/admin/accounts/${account.id}/subscription`, { families: ['auth'], sources: 'publications, grants' });
+    assert.equal(saved.status, 303);
+    assert.deepEqual((await server.accounts.getAccount(requested)).subscription, { families: ['auth'], sources: ['publications', 'grants'] });
+    await admin.get('/admin');
+    const bad = await admin.post(`/admin/accounts/${account.id}/subscription`, { families: ['auth'], sources: 'Not A Source!' });
+    assert.equal(bad.status, 400);
+    assert.equal(codeOf(bad.text), 'SERVICE_INVALID_ACCOUNT_INPUT');
+
+    const issued = await admin.post(`/admin/accounts/${account.id}/login-code`);
+    const code = /<code id="login-code-value">([A-Z0-9-]+)<\/code>/.exec(issued.text)?.[1];
+    assert.ok(code);
+    const person = new FormClient(server.url);
+    await person.get('/');
+    const wrongEmail = await person.post('/sign-in/code', { email: HOLDER.email, code });
+    assert.equal(wrongEmail.status, 401);
+    assert.equal(codeOf(wrongEmail.text), 'WEB_LOGIN_CODE_INVALID');
+    // The code was spent by the attempt above: codes work once, whoever tries them.
+    const issuedAgain = await admin.post(`/admin/accounts/${account.id}/login-code`);
+    const code2 = /<code id="login-code-value">([A-Z0-9-]+)<\/code>/.exec(issuedAgain.text)?.[1] ?? '';
+    const ok = await person.post('/sign-in/code', { email: requested, code: code2.toLowerCase() });
+    assert.equal(ok.status, 303);
+    assert.ok(person.cookie('quarry_session'));
+    const reuse = new FormClient(server.url);
+    await reuse.get('/');
+    const second = await reuse.post('/sign-in/code', { email: requested, code: code2 });
+    assert.equal(codeOf(second.text), 'WEB_LOGIN_CODE_INVALID');
+  });
+});
+
+describe('account section', () => {
+  test('shows the subscription and limits, and changes the password', async () => {
+    const email = 'legacy@example.org';
+    await server.accounts.createAccount({ email, username: 'legacy_user', password: 'old password 1', activate: true, subscription: { families: ['auth'], sources: ['publications'] } });
+    const client = new FormClient(server.url);
+    await client.signIn('legacy_user', 'old password 1');
+    const page = await client.get('/account');
+    assert.match(page.text, /<dt>API families<\/dt><dd>auth-path \(\/api\/auth, \/api\/dsl\)<\/dd>/);
+    assert.match(page.text, /<dt>Sources<\/dt><dd>publications<\/dd>/);
+    assert.match(page.text, /Auth-path queries and this console: 1000 per minute/);
+    const wrong = await client.post('/account/password', { current: 'nope nope', password: 'new password 2', confirm: 'new password 2' });
+    assert.equal(codeOf(wrong.text), 'SERVICE_CREDENTIALS_INVALID');
+    await client.get('/account');
+    const changed = await client.post('/account/password', { current: 'old password 1', password: 'new password 2', confirm: 'new password 2' });
+    assert.equal(changed.status, 303);
+    assert.ok(await server.accounts.verifyPassword('legacy_user', 'new password 2'));
+    const jwt = await fetch(`${server.url}/api/auth`, { method: 'POST', body: JSON.stringify({ username: 'legacy_user', password: 'new password 2' }), headers: { 'content-type': 'application/json' } });
+    assert.equal(jwt.status, 200);
+  });
+});
+
+describe('assets', () => {
+  test('the console bundle and styles are served from this server, compressed and cacheable', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    const page = await client.get('/console');
+    const script = /<script type="module" src="(\/assets\/console\.[0-9a-f]{16}\.js)">/.exec(page.text)?.[1];
+    assert.ok(script);
+    const res = await fetch(server.url + script, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /javascript/);
+    assert.match(res.headers.get('cache-control') ?? '', /immutable/);
+    const text = await res.text();
+    assert.ok(text.length > 10_000, 'the bundle holds the editor and the charts');
+    assert.doesNotMatch(text, /import\s*\(\s*["']https?:/, 'no remote imports');
+  });
+});
