@@ -18,14 +18,26 @@ export interface Vocabulary {
 export function vocabulary(db: Database.Database): Vocabulary {
   const statements = new Map<string, Database.Statement>();
   let warnings: string[] = [];
+  const statement = (vocabTable: string, ranged: boolean): Database.Statement => {
+    const key = `${vocabTable}:${String(ranged)}`;
+    let stmt = statements.get(key);
+    if (stmt === undefined) {
+      // With a literal prefix the vocabulary is read only over that range of terms.
+      const range = ranged ? ' AND term >= ? AND term < ?' : '';
+      stmt = db.prepare(`SELECT term FROM ${ident(vocabTable)} WHERE term GLOB ?${range} ORDER BY doc DESC LIMIT ?`).pluck();
+      statements.set(key, stmt);
+    }
+    return stmt;
+  };
   return {
     expand(vocabTable, glob) {
-      let stmt = statements.get(vocabTable);
-      if (stmt === undefined) {
-        stmt = db.prepare(`SELECT term FROM ${ident(vocabTable)} WHERE term GLOB ? ORDER BY doc DESC LIMIT ?`).pluck();
-        statements.set(vocabTable, stmt);
-      }
-      const terms = stmt.all(glob, MAX_PATTERN_TERMS + 1) as string[];
+      const prefix = literalPrefix(glob);
+      const ranged = prefix !== '' && prefix.charCodeAt(prefix.length - 1) < 0xd800;
+      const terms = (
+        !ranged
+          ? statement(vocabTable, false).all(glob, MAX_PATTERN_TERMS + 1)
+          : statement(vocabTable, true).all(glob, prefix, nextString(prefix), MAX_PATTERN_TERMS + 1)
+      ) as string[];
       if (terms.length > MAX_PATTERN_TERMS) {
         warnings.push(`The wildcard pattern '${glob}' matches more than ${MAX_PATTERN_TERMS} indexed words; only the ${MAX_PATTERN_TERMS} most frequent were searched.`);
         return terms.slice(0, MAX_PATTERN_TERMS);
@@ -38,4 +50,16 @@ export function vocabulary(db: Database.Database): Vocabulary {
       return out;
     },
   };
+}
+
+/** The part of a GLOB pattern before its first wildcard or character class. */
+export function literalPrefix(glob: string): string {
+  const i = glob.search(/[*?[]/);
+  return i < 0 ? glob : glob.slice(0, i);
+}
+
+/** The smallest string greater than every string starting with `prefix`. */
+function nextString(prefix: string): string {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
