@@ -11,6 +11,7 @@ import type {
   Deprecation,
   DslVersion,
   EntityName,
+  SearchIndexDescriptor,
   FieldDescriptor,
   FieldsetDescriptor,
   IndicatorDescriptor,
@@ -112,12 +113,35 @@ function buildSource(name: SourceName, version: DslVersion): SourceDescriptor {
 function buildSchema(version: DslVersion): Schema {
   const sources = new Map<SourceName, SourceDescriptor>();
   const fieldsBySource = new Map<SourceName, ReadonlyMap<string, FieldDescriptor>>();
+  const fieldsetsBySource = new Map<SourceName, ReadonlyMap<string, FieldsetDescriptor>>();
+  const indexesBySource = new Map<SourceName, ReadonlyMap<string, SearchIndexDescriptor>>();
+  const removedBySource = new Map<SourceName, ReadonlyMap<string, { kind: 'field' | 'fieldset'; replacement: string }>>();
   for (const name of Object.keys(TABLES) as SourceName[]) {
     const source = buildSource(name, version);
     sources.set(name, source);
     fieldsBySource.set(name, new Map(source.fields.map((f) => [f.name, f])));
+    fieldsetsBySource.set(name, new Map(source.fieldsets.map((fs) => [fs.name, fs])));
+    indexesBySource.set(name, new Map(source.searchIndexes.map((ix) => [ix.name, ix])));
+    const removed = new Map<string, { kind: 'field' | 'fieldset'; replacement: string }>();
+    if (version === 2) {
+      for (const r of TABLES[name].removedInV2) removed.set(r.row[0], Object.freeze({ kind: 'field' as const, replacement: r.replacement }));
+      const old = buildSource(name, 1).fieldsets.find((fs) => fs.name === 'all');
+      if (old?.deprecated !== undefined) removed.set('all', Object.freeze({ kind: 'fieldset' as const, replacement: old.deprecated.replacement }));
+    }
+    removedBySource.set(name, removed);
   }
-  return Object.freeze({ version, sources, entities: ENTITIES, functions: FUNCTIONS, fieldsBySource });
+  const entityFields = new Map([...ENTITIES].map(([name, e]) => [name, new Map(e.fields.map((f) => [f.name, f]))]));
+  return Object.freeze({
+    version,
+    sources,
+    entities: ENTITIES,
+    functions: FUNCTIONS,
+    fieldsBySource,
+    fieldsetsBySource,
+    indexesBySource,
+    entityFields,
+    removedBySource,
+  });
 }
 
 const cache = new Map<DslVersion, Schema>();

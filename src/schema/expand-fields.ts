@@ -3,6 +3,17 @@ import { resolveFieldset } from './resolve.ts';
 import type { FieldDescriptor, Schema, SourceDescriptor } from './types.ts';
 import type { ReturnedField } from './validated.ts';
 
+/** The descriptors of these names, or undefined when one is not a field. */
+function byNames(fields: ReadonlyMap<string, FieldDescriptor>, names: readonly string[]): FieldDescriptor[] | undefined {
+  const out: FieldDescriptor[] = [];
+  for (const name of names) {
+    const field = fields.get(name);
+    if (field === undefined) return undefined;
+    out.push(field);
+  }
+  return out;
+}
+
 /**
  * Expands a records field list into the ordered fields to return. Without a list, the
  * `basics` fieldset. Items apply left to right: a field or fieldset adds what is not there
@@ -22,44 +33,46 @@ export function expandFieldList(
 ): ReturnedField[] | undefined {
   const fields = schema.fieldsBySource.get(source.name);
   if (fields === undefined) return undefined;
-  const byNames = (names: readonly string[]): FieldDescriptor[] | undefined => {
-    const out: FieldDescriptor[] = [];
-    for (const name of names) {
-      const field = fields.get(name);
-      if (field === undefined) return undefined;
-      out.push(field);
-    }
-    return out;
-  };
-  const basics = byNames(source.fieldsets.find((fs) => fs.name === 'basics')?.fields ?? []) ?? [];
-  if (specs === undefined || specs.length === 0) return basics.map((field) => ({ field, unnest: false }));
+  const basics = byNames(fields, schema.fieldsetsBySource.get(source.name)?.get('basics')?.fields ?? []) ?? [];
+  if (specs === undefined || specs.length === 0) return basics.map((field) => Object.freeze({ field, unnest: false }));
 
   const first = specs[0];
-  const list: { field: FieldDescriptor; unnest: boolean }[] =
-    first?.kind === 'FieldRef' && first.exclude ? basics.map((field) => ({ field, unnest: false })) : [];
+  // Plain arrays and index loops: this runs for every records return of every query.
+  const list: FieldDescriptor[] = first?.kind === 'FieldRef' && first.exclude ? basics.slice() : [];
+  const unnested: boolean[] = list.map(() => false);
   for (const spec of specs) {
     if (spec.path.segments.length !== 1) return undefined;
     const name = spec.path.path;
     if (spec.kind === 'Unnest') {
       const field = fields.get(name);
       if (field === undefined) return undefined;
-      const present = list.find((item) => item.field === field);
-      if (present === undefined) list.push({ field, unnest: true });
-      else present.unnest = true;
+      const index = list.indexOf(field);
+      if (index < 0) {
+        list.push(field);
+        unnested.push(true);
+      } else {
+        unnested[index] = true;
+      }
       continue;
     }
     const fieldset = resolveFieldset(schema, source, name);
     if (fieldset?.kind === 'removed-fieldset') return undefined;
-    const named = fieldset === undefined ? byNames([name]) : byNames(fieldset.fieldset.fields);
+    const named = fieldset === undefined ? byNames(fields, [name]) : byNames(fields, fieldset.fieldset.fields);
     if (named === undefined) return undefined;
     for (const field of named) {
-      const index = list.findIndex((item) => item.field === field);
+      const index = list.indexOf(field);
       if (spec.exclude) {
-        if (index >= 0) list.splice(index, 1);
+        if (index >= 0) {
+          list.splice(index, 1);
+          unnested.splice(index, 1);
+        }
       } else if (index < 0) {
-        list.push({ field, unnest: false });
+        list.push(field);
+        unnested.push(false);
       }
     }
   }
-  return list.map((item) => Object.freeze({ ...item }));
+  const out: ReturnedField[] = [];
+  for (let i = 0; i < list.length; i++) out.push(Object.freeze({ field: list[i] as FieldDescriptor, unnest: unnested[i] === true }));
+  return out;
 }

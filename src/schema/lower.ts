@@ -3,7 +3,7 @@
  * Resolution here cannot fail for a user's mistake; if it does, a rule is missing, and
  * that is a bug (a plain Error, surfacing as INTERNAL).
  */
-import { assertNever, type FilterNode, type ReturnClause, type SearchQuery } from '../dsl/ast.ts';
+import { assertNever, type FilterNode, type ReturnClause, type ScalarValue, type SearchQuery } from '../dsl/ast.ts';
 import { expandFieldList } from './expand-fields.ts';
 import { citationsPerYearArgs } from './function-args.ts';
 import { isIndicatorName } from './indicators.ts';
@@ -31,19 +31,20 @@ function targetOf(schema: Schema, source: SourceDescriptor, segments: readonly s
   if (resolution.kind !== 'field') bug(`field ${path}`);
   const { field } = resolution;
   if (field.entity !== undefined) {
-    const subfield = resolution.subfield ?? schema.entities.get(field.entity)?.fields.find((f) => f.name === 'id');
+    const subfield = resolution.subfield ?? schema.entityFields.get(field.entity)?.get('id');
     if (subfield === undefined) bug(`id of ${field.entity}`);
     return Object.freeze({ field, subfield, valueType: subfield.type, multi: field.isMultivalue || subfield.isMultivalue, path });
   }
   return Object.freeze({ field, valueType: field.type as ScalarType, multi: field.isMultivalue, path });
 }
 
+function normalise(target: FilterTarget, value: ScalarValue): string | number {
+  const result = normaliseValue(target.valueType, value);
+  if (!result.ok) bug(`value for ${target.path}`);
+  return result.value;
+}
+
 function lowerFilter(schema: Schema, source: SourceDescriptor, node: FilterNode): ValidatedFilter {
-  const normalise = (target: FilterTarget, value: Parameters<typeof normaliseValue>[1]): string | number => {
-    const result = normaliseValue(target.valueType, value);
-    if (!result.ok) bug(`value for ${target.path}`);
-    return result.value;
-  };
   switch (node.kind) {
     case 'And':
       return Object.freeze({ kind: 'and', operands: Object.freeze(node.operands.map((o) => lowerFilter(schema, source, o))) });
@@ -163,7 +164,7 @@ export function lowerSearch(
   let fullText: ValidatedFullText | undefined;
   if (query.fullText !== undefined) {
     const name = query.fullText.index?.value ?? source.defaultIndex;
-    const index = source.searchIndexes.find((ix) => ix.name === name);
+    const index = schema.indexesBySource.get(source.name)?.get(name);
     if (index === undefined) bug(`search index ${name}`);
     fullText = Object.freeze({ index, isPersonNameIndex: index.isPersonNameIndex, ast: query.fullText.ast, text: query.fullText.text.value });
   }

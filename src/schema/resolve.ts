@@ -3,7 +3,6 @@
  * resolve) and by the lowering to the validated query (which runs only once everything
  * resolved).
  */
-import { schemaFor } from './build.ts';
 import type { EntityDescriptor, EntityFieldDescriptor, FieldDescriptor, FieldsetDescriptor, Schema, SourceDescriptor } from './types.ts';
 
 export type PathResolution =
@@ -31,15 +30,15 @@ export function resolvePath(schema: Schema, source: SourceDescriptor, segments: 
   if (field.entity === undefined) return { kind: 'not-entity', field };
   const entity = schema.entities.get(field.entity);
   if (entity === undefined) throw new Error(`entity ${field.entity} of ${source.name}.${field.name} is not in the schema`);
-  const subName = rest.join('.');
-  const subfield = rest.length === 1 ? entity.fields.find((f) => f.name === subName) : undefined;
+  const subName = rest.length === 1 ? (rest[0] ?? '') : rest.join('.');
+  const subfield = rest.length === 1 ? schema.entityFields.get(entity.name)?.get(subName) : undefined;
   return subfield === undefined ? { kind: 'unknown-subfield', field, entity, name: subName } : { kind: 'field', field, subfield };
 }
 
 /** The version-1 deprecation of a name version 2 does not know, if it was removed. */
 export function removedField(schema: Schema, source: SourceDescriptor, name: string): { replacement: string } | undefined {
-  if (schema.version === 1) return undefined;
-  return schemaFor(1).fieldsBySource.get(source.name)?.get(name)?.deprecated;
+  const removed = schema.removedBySource.get(source.name)?.get(name);
+  return removed?.kind === 'field' ? removed : undefined;
 }
 
 export type FieldsetResolution =
@@ -48,13 +47,10 @@ export type FieldsetResolution =
 
 /** A fieldset of the source, `removed-fieldset` for `all` under version 2, undefined when the name is no fieldset. */
 export function resolveFieldset(schema: Schema, source: SourceDescriptor, name: string): FieldsetResolution | undefined {
-  const fieldset = source.fieldsets.find((fs) => fs.name === name);
+  const fieldset = schema.fieldsetsBySource.get(source.name)?.get(name);
   if (fieldset !== undefined) return { kind: 'fieldset', fieldset };
-  if (schema.version !== 1) {
-    const old = schemaFor(1).sources.get(source.name)?.fieldsets.find((fs) => fs.name === name && fs.deprecated !== undefined);
-    if (old?.deprecated !== undefined) return { kind: 'removed-fieldset', name, replacement: old.deprecated.replacement };
-  }
-  return undefined;
+  const removed = schema.removedBySource.get(source.name)?.get(name);
+  return removed?.kind === 'fieldset' ? { kind: 'removed-fieldset', name, replacement: removed.replacement } : undefined;
 }
 
 /** Names a field list may use on this source: fields (not removed ones) and fieldsets. */

@@ -19,8 +19,10 @@ export function suggest(input: string, candidates: Iterable<string>, max = 3): s
     const distance = candidate === lower ? 0.5 : Math.min(prefix, editDistance(lower, candidate, threshold));
     if (distance <= threshold) scored.push({ name, distance });
   }
-  const gap = (name: string): number => Math.abs(name.length - input.length);
-  scored.sort((a, b) => a.distance - b.distance || gap(a.name) - gap(b.name) || (a.name < b.name ? -1 : 1));
+  const n = input.length;
+  scored.sort(
+    (a, b) => a.distance - b.distance || Math.abs(a.name.length - n) - Math.abs(b.name.length - n) || (a.name < b.name ? -1 : 1),
+  );
   // Only the closest: `titel` suggests `title`, not also `type` and `date`.
   const best = scored[0]?.distance;
   return scored.filter((s) => s.distance === best).slice(0, max).map((s) => s.name);
@@ -35,27 +37,43 @@ export function didYouMean(input: string, candidates: Iterable<string>): string 
   return ` Did you mean ${quoted.length > 0 ? `${quoted.join(', ')} or ${last}` : last}?`;
 }
 
+/** Scratch rows for editDistance, grown on demand (suggestions run on every rejected name). */
+let scratch = new Int32Array(3 * 64);
+
 /** Optimal-string-alignment distance; gives up (returns bound + 1) when it must exceed `bound`. */
 function editDistance(a: string, b: string, bound: number): number {
   if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push([i]);
-  const first = rows[0] as number[];
-  for (let j = 1; j <= b.length; j++) first[j] = j;
+  const width = b.length + 1;
+  if (scratch.length < 3 * width) scratch = new Int32Array(3 * width);
+  const rows = scratch;
+  // Three rolling rows (two back, for the swap of neighbours) at offsets in one buffer.
+  let before = 0;
+  let prev = width;
+  let row = 2 * width;
+  for (let j = 0; j < width; j++) rows[prev + j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = rows[i] as number[];
-    const prev = rows[i - 1] as number[];
-    let rowMin = row[0] as number;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+    rows[row] = i;
+    let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j < width; j++) {
+      const bj = b.charCodeAt(j - 1);
+      const del = (rows[prev + j] as number) + 1;
+      const ins = (rows[row + j - 1] as number) + 1;
+      const sub = (rows[prev + j - 1] as number) + (ai === bj ? 0 : 1);
+      let d = del < ins ? del : ins;
+      if (sub < d) d = sub;
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
+        const swap = (rows[before + j - 2] as number) + 1;
+        if (swap < d) d = swap;
       }
-      row[j] = d;
+      rows[row + j] = d;
       if (d < rowMin) rowMin = d;
     }
     if (rowMin > bound) return bound + 1;
+    const free = before;
+    before = prev;
+    prev = row;
+    row = free;
   }
-  return (rows[a.length] as number[])[b.length] as number;
+  return rows[prev + b.length] as number;
 }

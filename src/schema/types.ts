@@ -188,4 +188,16 @@ export interface Schema {
   readonly functions: ReadonlyMap<string, FunctionDescriptor>;
   /** Field lookup: `fieldsBySource.get('publications')?.get('year')`. */
   readonly fieldsBySource: ReadonlyMap<SourceName, ReadonlyMap<string, FieldDescriptor>>;
+  /** Fieldset lookup by source and name (validation's hot path: maps, not array scans). */
+  readonly fieldsetsBySource: ReadonlyMap<SourceName, ReadonlyMap<string, FieldsetDescriptor>>;
+  /** Search index lookup by source and name. */
+  readonly indexesBySource: ReadonlyMap<SourceName, ReadonlyMap<string, SearchIndexDescriptor>>;
+  /** Entity sub-field lookup by entity and name. */
+  readonly entityFields: ReadonlyMap<EntityName, ReadonlyMap<string, EntityFieldDescriptor>>;
+  /**
+   * Version 2 only: what version 2 removed, by source and name, with the replacement
+   * (fields: `FOR` → `category_for`; fieldsets: `all` → `basics + extras`). Empty in version 1,
+   * which still has them.
+   */
+  readonly removedBySource: ReadonlyMap<SourceName, ReadonlyMap<string, { readonly kind: 'field' | 'fieldset'; readonly replacement: string }>>;
 }

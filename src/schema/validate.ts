@@ -40,17 +40,32 @@ export function validate(ast: Query, options: ValidateOptions): ValidationResult
     case 'DescribeQuery':
       return { query: validateDescribe(schema, ast, options), warnings: [] };
     case 'FunctionCallQuery':
-      throw new QuarryError(functionQueryProblem(ast, options));
+      throw queryError([functionQueryProblem(ast, options)]);
     case 'SearchQuery': {
       const checked = checkSearchedSource(schema, ast.source, options);
-      if ('problem' in checked) throw new QuarryError(checked.problem);
+      if ('problem' in checked) throw queryError([checked.problem]);
       const ctx = new ValidationContext(schema, ast, checked.source, collectReferences(ast, checked.source), options);
       for (const rule of SEARCH_RULES) rule.check(ctx);
-      if (ctx.problems.length > 0) throw new QuarryError(ordered(ctx.problems, options.maxProblems ?? DEFAULT_MAX_PROBLEMS));
+      if (ctx.problems.length > 0) throw queryError(ordered(ctx.problems, options.maxProblems ?? DEFAULT_MAX_PROBLEMS));
       return { query: lowerSearch(schema, checked.source, ast, ctx.warnings), warnings: ctx.warnings };
     }
     default:
       return assertNever(ast);
+  }
+}
+
+/**
+ * The error for problems in the query text. Its stack trace would only point into the
+ * validator, never at anything to fix, and capturing it costs more than validating a query
+ * (the service answers many rejected queries), so none is captured.
+ */
+function queryError(problems: readonly Problem[]): QuarryError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new QuarryError(problems);
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -72,14 +87,16 @@ function validateDescribe(schema: Schema, ast: DescribeQuery, options: ValidateO
   const at = { span: name.span, source: options.source };
   if (ast.target === 'source') {
     if (isSourceName(name.value)) return Object.freeze({ ...base, name: name.value });
-    if (UNSUPPORTED_SOURCES.has(name.value)) throw QuarryError.of('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } });
-    throw QuarryError.of('SCHEMA_UNKNOWN_SOURCE', {
-      ...at,
-      params: { name: name.value, hint: didYouMean(name.value, [...schema.sources.keys(), ...UNSUPPORTED_SOURCES]) },
-    });
+    if (UNSUPPORTED_SOURCES.has(name.value)) throw queryError([problem('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } })]);
+    throw queryError([
+      problem('SCHEMA_UNKNOWN_SOURCE', {
+        ...at,
+        params: { name: name.value, hint: didYouMean(name.value, [...schema.sources.keys(), ...UNSUPPORTED_SOURCES]) },
+      }),
+    ]);
   }
   if (schema.entities.has(name.value as EntityName)) return Object.freeze({ ...base, name: name.value });
-  throw QuarryError.of('SCHEMA_UNKNOWN_ENTITY', { ...at, params: { name: name.value, hint: didYouMean(name.value, schema.entities.keys()) } });
+  throw queryError([problem('SCHEMA_UNKNOWN_ENTITY', { ...at, params: { name: name.value, hint: didYouMean(name.value, schema.entities.keys()) } })]);
 }
 
 function functionQueryProblem(ast: FunctionCallQuery, options: ValidateOptions): Problem {

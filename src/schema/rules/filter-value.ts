@@ -4,6 +4,13 @@ import type { ValidationContext, ValidationRule } from '../context.ts';
 import type { ScalarType } from '../types.ts';
 import { normaliseValue, wordsOf } from '../values.ts';
 
+function checkValue(ctx: ValidationContext, type: ScalarType, path: string, value: ScalarValue): void {
+  const normalised = normaliseValue(type, value);
+  if (!normalised.ok) {
+    ctx.report('SCHEMA_INVALID_VALUE', value.span, { value: ctx.options.source.slice(value.span.start, value.span.end), name: path, expected: normalised.expected });
+  }
+}
+
 /**
  * Rule `filter-value`: every value fits the type of its field (spec/dsl.md §1, §4): dates
  * are real `YYYY[-MM[-DD]]` dates, integers are integers (quoted ones too), `~` has at
@@ -22,12 +29,6 @@ export const filterValueRule: ValidationRule = {
       const op = conditionOperator(node);
       if (op === undefined || !targetOperators(resolution.field, resolution.subfield).includes(op)) continue;
       const type: ScalarType = resolution.subfield?.type ?? (resolution.field.isEntity ? 'string' : (resolution.field.type as ScalarType));
-      const check = (value: ScalarValue): void => {
-        const normalised = normaliseValue(type, value);
-        if (!normalised.ok) {
-          ctx.report('SCHEMA_INVALID_VALUE', value.span, { value: ctx.options.source.slice(value.span.start, value.span.end), name: ref.path, expected: normalised.expected });
-        }
-      };
       switch (node.kind) {
         case 'Comparison':
           if (node.op === '~') {
@@ -36,15 +37,15 @@ export const filterValueRule: ValidationRule = {
               ctx.report('SCHEMA_INVALID_VALUE', node.value.span, { value: ctx.options.source.slice(node.value.span.start, node.value.span.end), name: ref.path, expected: 'one or more words' });
             }
           } else {
-            check(node.value);
+            checkValue(ctx, type, ref.path, node.value);
           }
           break;
         case 'InList':
-          node.values.forEach(check);
+          for (const value of node.values) checkValue(ctx, type, ref.path, value);
           break;
         case 'InRange':
-          check(node.low);
-          check(node.high);
+          checkValue(ctx, type, ref.path, node.low);
+          checkValue(ctx, type, ref.path, node.high);
           break;
         case 'CountComparison':
           if (!node.value.integer || node.value.value < 0) {

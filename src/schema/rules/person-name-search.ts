@@ -13,7 +13,7 @@ export const personNameSearchRule: ValidationRule = {
   check(ctx: ValidationContext): void {
     const fullText = ctx.query.fullText;
     if (fullText?.index === undefined) return;
-    const index = ctx.source.searchIndexes.find((ix) => ix.name === fullText.index?.value);
+    const index = ctx.schema.indexesBySource.get(ctx.source.name)?.get(fullText.index.value);
     if (index === undefined || !index.isPersonNameIndex) return;
     const visit = (node: FullTextNode): void => {
       switch (node.kind) {

@@ -11,8 +11,8 @@ export const searchIndexRule: ValidationRule = {
   check(ctx: ValidationContext): void {
     const index = ctx.query.fullText?.index;
     if (index === undefined) return;
+    if (ctx.schema.indexesBySource.get(ctx.source.name)?.has(index.value) === true) return;
     const names = ctx.source.searchIndexes.map((ix) => ix.name);
-    if (names.includes(index.value)) return;
     ctx.report('SCHEMA_UNKNOWN_INDEX', index.span, {
       name: index.value,
       source: ctx.source.name,
