@@ -4,8 +4,8 @@ const ORDERING: readonly FilterOperator[] = ['>', '<', '>=', '<=', 'range'];
 
 /**
  * The filter operators a value of this type supports (spec/dsl.md §4): `~` only on
- * strings (and on `json` values, whose text it searches); emptiness not on counters and
- * flags; `count()` only on multi-value fields, and not on entity sub-fields.
+ * strings; no ordering on `json` values; emptiness not on counters and flags; `count()`
+ * only on multi-value fields, and not on entity sub-fields.
  *
  * @example operatorsForScalar('integer', { multi: false, counter: true, subfield: false })
  * // ['=', '!=', 'in', '>', '<', '>=', '<=', 'range']
@@ -16,7 +16,7 @@ export function operatorsForScalar(
 ): FilterOperator[] {
   const ops: FilterOperator[] = ['=', '!=', 'in'];
   if (type !== 'json') ops.push(...ORDERING);
-  if (type === 'string' || type === 'json') ops.push('~');
+  if (type === 'string') ops.push('~');
   if (!options.counter) ops.push('empty');
   if (options.multi && !options.subfield) ops.push('count');
   return ops;

@@ -18,6 +18,15 @@
  *   ties by id ascending, records lacking the field last.
  * - Facet rows order by `sortBy` (default `count`) descending, ties by id ascending.
  *
+ * Version-1 fields that version 2 removed (only under `dslVersion: 1`) arrive as their own
+ * descriptors with `deprecated` set: read the data of `deprecated.readsFrom` (derived as
+ * `deprecated.derivation` says) and return it under the old name.
+ *
+ * `json` fields (`authors`, `investigators`, `concepts`) take `=`, `!=`, `in` and
+ * emptiness: `authors = "smith"` is meant to match a record one of whose authors has that
+ * last name, full name or researcher id (case-insensitively); `concepts = "x"` one with
+ * that concept.
+ *
  * Compatibility: the compiler codes against these types. Add kinds and optional
  * properties; never rename or remove.
  */

@@ -149,6 +149,8 @@ describe('version 2 schema equals spec/data-model.md', () => {
     const pubs = schema.fieldsBySource.get('publications');
     assert.ok(pubs?.get('doi')?.operators.includes('~'));
     assert.ok(!pubs?.get('year')?.operators.includes('~'));
+    assert.ok(!pubs?.get('authors')?.operators.includes('~'));
+    assert.ok(pubs?.get('authors')?.operators.includes('='));
     assert.ok(!pubs?.get('times_cited')?.operators.includes('empty'));
     assert.ok(pubs?.get('altmetric')?.operators.includes('empty'));
     assert.ok(pubs?.get('research_orgs')?.operators.includes('count'));

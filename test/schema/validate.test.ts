@@ -78,6 +78,7 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
   ['search publications where title = "x" return publications', 'SCHEMA_NOT_FILTERABLE', 'Search its text with for'],
   ['search publications where times_cited is empty return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', 'does not support is empty'],
   ['search publications where year ~ "20" return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', "Field 'year' (integer) does not support ~"],
+  ['search publications where concepts ~ "graphene" return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', "Field 'concepts' (json) does not support ~"],
   ['search publications where count(year) > 1 return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', 'does not support count()'],
   ['search publications where research_orgs > "a" return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', 'supports =, !=, in [...], is empty, count()'],
   ['search publications where year = "twenty" return publications', 'SCHEMA_INVALID_VALUE', 'expected an integer'],
