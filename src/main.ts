@@ -12,6 +12,7 @@ import type { QuarryConfig } from './config.ts';
 import { createSqliteEngine } from './engine/sqlite-engine.ts';
 import { build, type WebPlugin } from './http/app.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
+import { webPlugin } from './web/plugin.ts';
 
 export interface RunningService {
   /** The base URL it listens on, e.g. `http://127.0.0.1:8080`. */
@@ -26,12 +27,12 @@ export interface RunningService {
 }
 
 /**
- * Opens the database, builds the app and listens on `config.host:config.port` (port 0
- * picks a free one).
+ * Opens the database, builds the app (with the web pages unless `config.web.enabled` is
+ * false) and listens on `config.host:config.port` (port 0 picks a free one).
  *
  * @example const service = await startService(loadConfig({ env: process.env })); console.log(service.url);
  */
-export async function startService(config: QuarryConfig, options: { web?: WebPlugin } = {}): Promise<RunningService> {
+export async function startService(config: QuarryConfig, options: { web?: WebPlugin } = { web: webPlugin }): Promise<RunningService> {
   // The engine first: it refuses a missing or foreign file with a clear coded error, before
   // the account store would create an empty file in its place.
   const engine = createSqliteEngine({

@@ -93,7 +93,7 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
     // the limit of the query it takes next, so only the strict server gets the short limit.)
     [server, strict] = await Promise.all([
       serve(db, { QUARRY_QUERY_TIMEOUT_MS: '20000', QUARRY_QUERY_WORKERS: '1', QUARRY_RATE_LIMITS: 'off' }),
-      serve(db, { QUARRY_QUERY_TIMEOUT_MS: '120', QUARRY_QUERY_WORKERS: '2', QUARRY_RATE_LIMITS: 'off' }),
+      serve(db, { QUARRY_QUERY_TIMEOUT_MS: '120', QUARRY_QUERY_WORKERS: '2', QUARRY_RATE_LIMITS: 'off', QUARRY_WEB: 'off' }),
     ]);
   });
   after(async () => {
@@ -192,8 +192,12 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
     }
   });
 
-  test('operations: /healthz, /metrics, /docs', async () => {
+  test('operations: /healthz, /metrics, /docs; the web pages are served at / unless switched off', async () => {
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    const home = await fetch(`${server.url}/`);
+    assert.equal(home.status, 200);
+    assert.match(home.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal((await fetch(`${strict.url}/`)).status, 404);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.match(metrics, /quarry_http_requests_total\{route="\/v3\/api\/query",method="POST",status="200"\} \d+/);
     assert.match(metrics, /quarry_engine_queue_depth \d+/);

@@ -7,7 +7,6 @@ import type { Command } from 'commander';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../config.ts';
 import { closeOnSignals, prepareDemo, startService } from '../../main.ts';
 import { QuarryError } from '../../errors/index.ts';
-import type { WebPlugin } from '../../http/app.ts';
 import { exitWithError } from '../exit.ts';
 
 interface ServeFlags {
@@ -44,7 +43,7 @@ export function register(program: Command): void {
       try {
         const config = configFromFlags(flags);
         const demo = flags.demo ? await prepareDemo(config, (line) => process.stdout.write(line)) : undefined;
-        const service = await startService(config, await webPluginIfPresent());
+        const service = await startService(config);
         process.stdout.write(`Quarry is listening on ${service.url}\n`);
         if (demo) process.stdout.write(demo.instructions(service.url));
         closeOnSignals(service);
@@ -52,19 +51,4 @@ export function register(program: Command): void {
         exitWithError(error);
       }
     });
-}
-
-/**
- * The web pages' plugin, when `src/web/plugin.ts` exports `webPlugin`. Loaded by a computed
- * specifier so the service starts (API only) on a tree without pages.
- */
-async function webPluginIfPresent(): Promise<{ web?: WebPlugin }> {
-  const specifier = new URL('../../web/plugin.ts', import.meta.url).href;
-  try {
-    const mod = (await import(specifier)) as { webPlugin?: WebPlugin };
-    return mod.webPlugin ? { web: mod.webPlugin } : {};
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('web/plugin.ts')) return {};
-    throw error;
-  }
 }
