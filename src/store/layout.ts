@@ -16,8 +16,10 @@ export interface ColumnSpec {
   readonly type: ColumnType;
 }
 
-/** The sources (and entity lists) that have their own table. */
-export type RecordKind = 'publications' | 'grants' | 'researchers' | 'organizations' | 'journals' | 'categories';
+import type { NativeKind } from './records.ts';
+
+/** The sources (and entity lists) that have their own table: the native record kinds. */
+export type RecordKind = NativeKind;
 
 export const RECORD_KINDS: readonly RecordKind[] = ['publications', 'grants', 'researchers', 'organizations', 'journals', 'categories'];
 

@@ -308,6 +308,7 @@ function columnsFor(kind: RecordKind, record: Loose): SqlValue[] {
     if (v === undefined) {
       if (c.name === 'journal_id') v = idOf(record['journal']);
       else if (c.name === 'current_research_org_id') v = idOf(record['current_research_org']);
+      else if (c.name === 'funding_org_id' && Array.isArray(record['funders'])) v = idOf(record['funders'][0]);
       else if (c.name === 'authors_count' && Array.isArray(record['authors'])) v = record['authors'].length;
       else if (c.name === 'start_year' && typeof record['start_date'] === 'string') v = Number(record['start_date'].slice(0, 4)) || null;
     }

@@ -55,6 +55,14 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
   run('citations', () => deriveCitations(db, since));
   run('researcher totals', () => deriveResearchers(db));
   run('organization totals', () => deriveOrganizations(db));
+  run('grant funding organizations', () => {
+    // The funding organization's display fields, where the grant record did not carry them.
+    db.exec(`UPDATE grants SET
+        funding_org_name = coalesce(funding_org_name, (SELECT o.name FROM organizations o WHERE o.id = grants.funding_org_id)),
+        funding_org_acronym = coalesce(funding_org_acronym, (SELECT o.acronym FROM organizations o WHERE o.id = grants.funding_org_id)),
+        funding_org_city = coalesce(funding_org_city, (SELECT o.city_name FROM organizations o WHERE o.id = grants.funding_org_id))
+      WHERE funding_org_id IS NOT NULL AND (funding_org_name IS NULL OR funding_org_acronym IS NULL OR funding_org_city IS NULL)`);
+  });
   run('journal totals', () => {
     db.exec('UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)');
   });

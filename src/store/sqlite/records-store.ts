@@ -35,7 +35,9 @@ export interface RecordStoreOptions extends ConnectionTuning {
 export interface RecordStore {
   /**
    * Inserts or replaces records by id: the source row keeps its `pk`, its link rows and
-   * full-text row are replaced. Commits every `batchSize` records unless called inside
+   * full-text row are replaced. Records have the shapes of `../records.ts`
+   * (`NativeRecordByKind[kind]`); the parameter stays loose so importers can pass parsed
+   * JSON, and fields of other shapes (ids as `{id}` objects) are accepted too. Commits every `batchSize` records unless called inside
    * `transaction()`, so a failure loses at most the batch in flight.
    */
   upsert(kind: RecordKind, records: readonly object[]): void;
