@@ -35,7 +35,13 @@ function condition(field: FieldDescriptor, op: FilterOperator): string {
       return `${field.name} is not empty`;
     case 'count':
       return `count(${field.name}) > 1`;
-    default:
+    case '=':
+    case '!=':
+    case '>':
+    case '<':
+    case '>=':
+    case '<=':
+    case '~':
       return `${field.name} ${op} ${value}`;
   }
 }
@@ -96,10 +102,10 @@ for (const dslVersion of [1, 2] as const) {
         for (const field of source.fields.filter((f) => f.sortable)) {
           assert.equal(outcome(`search ${source.name} return ${source.name} sort by ${field.name} asc`, dslVersion), 'ok', field.name);
         }
-        const facet = source.fields.find((f) => f.isFacet && f.deprecated === undefined);
-        assert.ok(facet);
+        const facet: string | undefined = source.fields.find((f) => f.isFacet && f.deprecated === undefined)?.name;
+        assert.ok(facet !== undefined);
         for (const ind of source.indicators) {
-          const text = `search ${source.name} return ${facet.name} aggregate ${ind.name} sort by ${ind.name}`;
+          const text: string = `search ${source.name} return ${facet} aggregate ${ind.name} sort by ${ind.name}`;
           assert.equal(outcome(text, dslVersion), 'ok', text);
         }
       });
