@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { FULLTEXT_TABLES, LINK_TABLES, SOURCE_TABLES } from '../../src/store/layout.ts';
+import { migrate } from '../../src/store/sqlite/migrate.ts';
+import { RECORD_INDEXES, RECORD_MIGRATIONS, recordSchemaSql } from '../../src/store/sqlite/records-schema.ts';
+
+test('version 1 of the record tables is frozen: a layout change needs a new migration', () => {
+  // Databases made by version 1 exist; editing it would leave them silently different.
+  // To change the layout: copy this file's SQL into a literal version 1, then add version 2.
+  const frozen = readFileSync(new URL('./records-schema.v1.sql', import.meta.url), 'utf8');
+  assert.equal(RECORD_MIGRATIONS[0]?.version, 1);
+  assert.equal(`${recordSchemaSql().join(';\n')};\n`, frozen);
+});
+
+test('the migrations create every table, index and full-text table of the layout', () => {
+  const db = new Database(':memory:');
+  assert.deepEqual(migrate(db, 'records', RECORD_MIGRATIONS), RECORD_MIGRATIONS.map((m) => m.version));
+  const names = new Set(db.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all() as string[]);
+  const expected = [
+    ...Object.values(SOURCE_TABLES).map((s) => s.table),
+    ...LINK_TABLES.map((l) => l.table),
+    ...FULLTEXT_TABLES.flatMap((f) => [f.table, `${f.table}_vocab`]),
+    ...RECORD_INDEXES.map((i) => i.name),
+    'countries',
+    'cities',
+    'states',
+    'store_meta',
+  ];
+  for (const name of expected) assert.ok(names.has(name), `${name} exists`);
+  // Scalar columns carry the schema field names.
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck();
+  assert.deepEqual(columns.all('publications').slice(0, 4), ['pk', 'id', 'title', 'abstract']);
+  assert.ok((columns.all('grants') as string[]).includes('funding_usd'));
+  assert.deepEqual(columns.all('publication_research_orgs'), ['publication_pk', 'org_id']);
+});
