@@ -4,6 +4,7 @@ import { register as registerServe } from './commands/serve.ts';
 import { register as registerAccounts } from './commands/accounts.ts';
 import { register as registerKeys } from './commands/keys.ts';
 import { register as registerCheck } from './commands/check.ts';
+import { register as registerLoginCode } from './commands/login-code.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -14,5 +15,6 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerServe,
   registerAccounts,
   registerKeys,
+  registerLoginCode,
   registerCheck,
 ];

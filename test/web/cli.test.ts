@@ -1,0 +1,49 @@
+// `quarry accounts login-code` and `quarry accounts admin`: the operator's way to let someone
+// sign in to the web pages and to open the administration page.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { AccountService } from '../../src/accounts/service.ts';
+import { openSqliteAccountStore } from '../../src/accounts/store.ts';
+import { WebStore } from '../../src/web/store.ts';
+
+const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
+
+function quarry(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, QUARRY_DB: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('login-code prints a code that signs in once; admin grants and withdraws the role', async () => {
+  const db = join(mkdtempSync(join(tmpdir(), 'quarry-web-cli-')), 'quarry.db');
+  const store = openSqliteAccountStore(db);
+  const accounts = new AccountService({ store });
+  const account = await accounts.createAccount({ email: 'ana@example.org' });
+  await accounts.shutdown();
+  await store.close();
+
+  const issued = quarry(['accounts', 'login-code', 'ana@example.org', '--db', db]);
+  assert.equal(issued.status, 0, issued.stderr);
+  const code = issued.stdout.trim().split('\n').at(-1) ?? '';
+  assert.match(code, /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+
+  const granted = quarry(['accounts', 'admin', 'ana@example.org', '--db', db]);
+  assert.equal(granted.status, 0, granted.stderr);
+  const web = WebStore.open(db);
+  assert.equal(web.isAdmin(account.id), true);
+  assert.equal(web.consumeLoginCode(code, Date.now()), account.id);
+  assert.equal(web.consumeLoginCode(code, Date.now()), undefined);
+  web.close();
+
+  assert.equal(quarry(['accounts', 'admin', 'ana@example.org', '--revoke', '--db', db]).status, 0);
+  const after = WebStore.open(db);
+  assert.equal(after.isAdmin(account.id), false);
+  after.close();
+
+  const unknown = quarry(['accounts', 'login-code', 'nobody@example.org', '--db', db]);
+  assert.equal(unknown.status, 1);
+  assert.match(unknown.stderr, /SERVICE_ACCOUNT_NOT_FOUND/);
+});
