@@ -265,8 +265,10 @@ describe('finish', () => {
       pub('pub.1900000002', { year: 2024, reference_ids: ['pub.1900000001', 'pub.1999999999'] }),
       pub('pub.1900000003', { year: 2018, reference_ids: ['pub.1900000001'], times_cited: 7, recent_citations: 1 }),
     ]);
-    const report = store.finish({ recentSince: 2023 });
+    // No recentSince: "recent" is the last two years of the data (2023 and 2024 here).
+    const report = store.finish();
     assert.ok(report.steps.some((s) => s.step === 'citations'));
+    assert.equal(store.db.prepare("SELECT value FROM store_meta WHERE key = 'recent_since'").pluck().get(), '2023');
     const cites = store.db.prepare('SELECT id, times_cited, recent_citations FROM publications ORDER BY id').raw().all();
     assert.deepEqual(cites, [
       ['pub.1900000001', 2, 1],
