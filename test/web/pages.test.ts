@@ -3,6 +3,7 @@
 // accounts, the administration page, login codes, password change and rate limits.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { EXAMPLE_QUERIES } from '../../src/web/pages/console.ts';
 import { ADMIN, FormClient, HOLDER, PENDING, startWebServer, type WebServer } from './helpers/server.ts';
 
 let server: WebServer;
@@ -179,6 +180,14 @@ describe('the console endpoint', () => {
     }
   });
 
+  test('every example query of the console runs', async () => {
+    const client = await holderClient();
+    for (const example of EXAMPLE_QUERIES) {
+      const res = await client.postJson('/console/api/query', { query: example.query, version: 2 });
+      assert.equal(res.status, 200, `${example.title}: ${res.text.slice(0, 300)}`);
+    }
+  });
+
   test('a request without the CSRF header is refused', async () => {
     const client = await holderClient();
     const res = await client.postJson('/console/api/query', { query: 'describe version' }, { 'x-csrf-token': 'forged' });
@@ -261,9 +270,11 @@ describe('administration', () => {
     const list = await admin.get('/admin');
     assert.equal(list.status, 200);
     assert.ok(list.text.includes('&lt;img src=x onerror=alert(1)&gt;'), 'names are escaped');
-    const saved = await admin.post(`/admin/accounts/${account.id}/subscription`, { families: ['auth'], sources: 'publications, grants' });
+    const saved = await admin.post(`/admin/accounts/${account.id}/subscription`, { families: ['auth'], sources: 'publications, grants', queriesPerMinute: '12' });
     assert.equal(saved.status, 303);
-    assert.deepEqual((await server.accounts.getAccount(requested)).subscription, { families: ['auth'], sources: ['publications', 'grants'] });
+    const edited = await server.accounts.getAccount(requested);
+    assert.deepEqual(edited.subscription, { families: ['auth'], sources: ['publications', 'grants'] });
+    assert.deepEqual(edited.limits, { queriesPerWindow: 12, windowSeconds: 60 });
     await admin.get('/admin');
     const bad = await admin.post(`/admin/accounts/${account.id}/subscription`, { families: ['auth'], sources: 'Not A Source!' });
     assert.equal(bad.status, 400);

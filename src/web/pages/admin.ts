@@ -45,6 +45,8 @@ function accountRow(ctx: PageContext, account: Account, isAdmin: boolean): Html 
       </fieldset>
       <label for="${id}-sources">Sources (<code>all</code> or a comma-separated list)</label>
       <input type="text" id="${id}-sources" name="sources" value="${sources}">
+      <label for="${id}-limit">Query requests per minute (empty: the family defaults)</label>
+      <input type="number" id="${id}-limit" name="queriesPerMinute" min="1" step="1" value="${account.limits.queriesPerWindow === undefined ? '' : String(account.limits.queriesPerWindow)}">
       <button type="submit" class="secondary" aria-label="Save the subscription of ${account.email}">Save subscription</button>
     </form>
   </td>
@@ -69,7 +71,7 @@ html`<div class="notice ok" role="status" id="login-code">
 <p>${data.accounts.length} account${data.accounts.length === 1 ? '' : 's'}, ${pending} waiting for activation. Accounts move pending → active ⇄ suspended; the command line (<code>quarry accounts ...</code>) can also create and close accounts.</p>
 <div class="table-wrap"><table id="accounts">
   <caption class="visually-hidden">Accounts</caption>
-  <thead><tr><th scope="col">Account</th><th scope="col">State</th><th scope="col">Actions</th><th scope="col">Subscription</th></tr></thead>
+  <thead><tr><th scope="col">Account</th><th scope="col">State</th><th scope="col">Actions</th><th scope="col">Subscription and limit</th></tr></thead>
   <tbody>${sorted.map((a) => accountRow(ctx, a, data.adminIds.has(a.id)))}</tbody>
 </table></div>`,
   });

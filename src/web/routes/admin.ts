@@ -61,7 +61,13 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.post<WithId>('/admin/accounts/:id/subscription', withCsrf, change(async (id, request, reply) => {
     const sourcesText = field(request.body, 'sources');
     const sources: Subscription['sources'] = sourcesText === '' || sourcesText.toLowerCase() === 'all' ? 'all' : sourcesText.split(',');
+    const limitText = field(request.body, 'queriesPerMinute');
+    const limit = Number(limitText);
+    if (limitText !== '' && (!Number.isInteger(limit) || limit < 1)) {
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'query requests per minute', detail: 'must be a whole number of at least 1, or empty' } });
+    }
     await ctx.accounts.subscribe(id, { families: fieldList(request.body, 'families') as Subscription['families'], sources });
+    await ctx.accounts.setLimits(id, limitText === '' ? {} : { queriesPerWindow: limit, windowSeconds: 60 });
     return reply.redirect(`/admin?notice=subscription-saved#acct-${id}`, 303);
   }));
 

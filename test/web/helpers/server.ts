@@ -1,7 +1,11 @@
 // A real Quarry server for the web tests: build() with the web plugin, the SQLite engine on
 // a fixture record database, accounts in the same file, listening on 127.0.0.1:0. Three
 // accounts: an active holder with a password, a pending one, and an administrator.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../../src/accounts/service.ts';
 import { openSqliteAccountStore, type AccountStore } from '../../../src/accounts/store.ts';
@@ -27,8 +31,20 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
+/**
+ * A private copy of the fixture record database: the accounts and web tables of each server
+ * go into it, so servers never share accounts.
+ */
+function freshDatabase(): string {
+  const source = new Database(tinyDatabase(), { readonly: true });
+  const path = join(mkdtempSync(join(tmpdir(), 'quarry-web-')), 'quarry.db');
+  writeFileSync(path, source.serialize());
+  source.close();
+  return path;
+}
+
 export async function startWebServer(options: { config?: DeepPartial<QuarryConfig> } = {}): Promise<WebServer> {
-  const db = tinyDatabase();
+  const db = freshDatabase();
   const config = loadConfig({ overrides: { db, logLevel: 'silent', adminContact: 'data-office@example.org', ...options.config } });
   const engine = createSqliteEngine({ dbPath: db, workers: 1 });
   const store: AccountStore = openSqliteAccountStore(db);
