@@ -1,0 +1,119 @@
+/**
+ * Grants: funders drawn with Zipf frequencies (exponent 1.1) among the funders that have
+ * grants; amounts log-normal per funder (sigma 1); investigators drawn from the authorship
+ * pool (so productive researchers hold more grants); organizations from the investigators.
+ */
+import type { GrantRecord, Investigator, OrganizationRecord } from '../../store/records.ts';
+import { Weighted, zipfWeights } from './distributions.ts';
+import { affiliation, noteOrganization, type Context } from './context.ts';
+import { grantId, researcherId, syntheticOrcid } from './ids.ts';
+import { GRANT_FIRST_YEAR, yearOfIndex } from './plan.ts';
+import { makeConcepts, makeText, makeTitle } from './vocabulary.ts';
+
+const EURO = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
+const CURRENCY: Readonly<Record<string, string>> = { GB: 'GBP', JP: 'JPY', AU: 'AUD', CA: 'CAD', CH: 'CHF', NZ: 'NZD' };
+/** Units of each currency per US dollar (fixed, for synthetic amounts). */
+const PER_USD: Readonly<Record<string, number>> = { EUR: 0.92, GBP: 0.79, JPY: 150, AUD: 1.52, CAD: 1.36, CHF: 0.88, NZD: 1.65 };
+
+/** The currency a funder in `country` pays in. */
+export function currencyOf(country: string | undefined): string {
+  if (country === undefined) return 'USD';
+  return EURO.has(country) ? 'EUR' : (CURRENCY[country] ?? 'USD');
+}
+
+/** Funder (organization index) of each grant. */
+export function assignGrantFunders(ctx: Pick<Context, 'random' | 'plan' | 'orgs'>): Int32Array {
+  const zipf = new Weighted(zipfWeights(ctx.plan.grantFunders, 1.1));
+  const out = new Int32Array(ctx.plan.grants);
+  for (let g = 0; g < out.length; g++) out[g] = ctx.orgs.firstFunder + zipf.sample(ctx.random.uniform('grant', g, 'funder'));
+  return out;
+}
+
+function acronymOf(org: OrganizationRecord): string {
+  return org.acronym ?? org.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).join('').slice(0, 6) ?? 'Q';
+}
+
+/** The grant number a funder gives grant g. */
+export function grantNumber(ctx: Context, g: number, year: number, division: string): string {
+  const funder = ctx.orgs.records[ctx.grantFunder[g] as number] as OrganizationRecord;
+  return `${acronymOf(funder) || 'Q'}-${division}-${year}-${String(g % 100000).padStart(5, '0')}`;
+}
+
+/** Makes grant g and notes its investigators in the researcher statistics. */
+export function makeGrant(ctx: Context, g: number): GrantRecord {
+  const { random, fields, people, stats } = ctx;
+  const r = random.draws('grant', g, 'make');
+  const year = yearOfIndex(ctx.grantStarts, GRANT_FIRST_YEAR, g);
+  const d = fields.byShare.sample(r.next());
+  const div = fields.divisions[d];
+  const vocab = div === undefined ? undefined : ctx.vocab.get(div.code);
+  if (div === undefined || vocab === undefined) throw new Error('fields without vocabulary');
+  const funderIndex = ctx.grantFunder[g] as number;
+  const funder = ctx.orgs.records[funderIndex] as OrganizationRecord;
+  const mu = 12.6 + 0.6 * random.draws('funder', funderIndex, 'scale').normal();
+  const usd = Math.round(Math.exp(mu + 1.0 * r.normal()));
+  const currency = currencyOf(funder.country_code);
+  const rate = PER_USD[currency];
+  const duration = r.int(1, 5);
+  const month = r.int(1, 12);
+  const startDate = `${year}-${String(month).padStart(2, '0')}-01`;
+  const endYear = year + duration;
+  const endDate = `${endYear}-${String(month).padStart(2, '0')}-01`;
+  const nInv = r.chance(0.55) ? 1 : r.int(2, 4);
+  const investigators: Investigator[] = [];
+  const orgIds: string[] = [];
+  const seen = new Set<number>();
+  for (let k = 0; k < nInv; k++) {
+    const who = people.pool[Math.floor(r.next() * people.pool.length)] as number;
+    if (seen.has(who)) continue;
+    seen.add(who);
+    const org = ctx.orgs.records[people.home[who] as number] as OrganizationRecord;
+    if (!orgIds.includes(org.id)) orgIds.push(org.id);
+    investigators.push({
+      first_name: ctx.names.first[people.first[who] as number] as string,
+      last_name: ctx.names.last[people.last[who] as number] as string,
+      researcher_id: researcherIdOf(who),
+      ...(hasOrcid(ctx, who) ? { orcid: syntheticOrcid(who) } : {}),
+      role: k === 0 ? 'PI' : 'Co-PI',
+      affiliations: [affiliation(org)],
+    });
+    stats.grants[who] = (stats.grants[who] as number) + 1;
+    if ((stats.firstGrantYear[who] as number) === 0 || year < (stats.firstGrantYear[who] as number)) stats.firstGrantYear[who] = year;
+    if (year > (stats.lastGrantYear[who] as number)) stats.lastGrantYear[who] = year;
+    noteOrganization(stats, who, people.home[who] as number);
+  }
+  const groups = [r.pick(div.groups)];
+  if (r.chance(0.3)) {
+    const other = r.pick(div.groups);
+    if (other.id !== groups[0]?.id) groups.push(other);
+  }
+  return {
+    id: grantId(g),
+    title: makeTitle(vocab, r, r.int(6, 12)),
+    abstract: makeText(vocab, r, r.int(120, 320)),
+    funders: [funder.id],
+    funding_usd: usd,
+    ...(rate === undefined ? {} : { [`funding_${currency.toLowerCase()}`]: Math.round(usd * rate) }),
+    funding_currency: currency,
+    start_date: startDate,
+    end_date: endDate,
+    start_year: year,
+    active_year: Array.from({ length: duration + 1 }, (_, k) => year + k),
+    investigators,
+    research_orgs: orgIds,
+    grant_number: grantNumber(ctx, g, year, div.code),
+    language: 'en',
+    category_for: [div.ref, ...groups],
+    concepts: makeConcepts(vocab, r, r.int(3, 8)),
+  };
+}
+
+/** The id of researcher index r. */
+export function researcherIdOf(r: number): string {
+  return researcherId(r);
+}
+
+/** Does researcher r have an ORCID iD (about 45%). */
+export function hasOrcid(ctx: Pick<Context, 'random'>, r: number): boolean {
+  return ctx.random.uniform('researcher', r, 'orcid') < 0.45;
+}

@@ -1,0 +1,71 @@
+/**
+ * The validation report: figures of the generated data against the shapes of
+ * spec/generator.md, each with its tolerance. A run fails when a figure is out of
+ * tolerance (small runs, below ENFORCE_FROM publications, only report: their figures are
+ * too noisy to judge).
+ */
+import { estimatePowerLawExponent } from './distributions.ts';
+
+export const ENFORCE_FROM = 5_000;
+
+export interface Check {
+  readonly name: string;
+  readonly value: number;
+  readonly min: number;
+  readonly max: number;
+  readonly ok: boolean;
+}
+
+export interface ValidationReport {
+  /** False only when enforced and some check failed. */
+  readonly passed: boolean;
+  readonly enforced: boolean;
+  readonly checks: readonly Check[];
+}
+
+/** Raw tallies gathered during generation. */
+export interface Tallies {
+  publications: number;
+  authorSlots: number;
+  /** papersPerResearcher[n] = researchers with n papers. */
+  papersPerResearcher: number[];
+  oldPapers: number;
+  oldUncited: number;
+  funded: number;
+  citationLinks: number;
+  organizationLinks: number;
+  /** Per year: [papers, open access]. */
+  openAccessByYear: Map<number, [number, number]>;
+}
+
+const round = (x: number): number => Math.round(x * 10000) / 10000;
+
+function oaShare(t: Tallies, from: number, to: number): number {
+  let n = 0;
+  let oa = 0;
+  for (const [year, [papers, open]] of t.openAccessByYear) {
+    if (year >= from && year <= to) {
+      n += papers;
+      oa += open;
+    }
+  }
+  return n === 0 ? NaN : oa / n;
+}
+
+/** Judges the tallies. */
+export function validate(t: Tallies): ValidationReport {
+  const check = (name: string, value: number, min: number, max: number): Check => ({ name, value: round(value), min, max, ok: value >= min && value <= max });
+  const checks = [
+    check('authors_per_paper', t.authorSlots / t.publications, 4.3, 5.3),
+    check('lotka_exponent', estimatePowerLawExponent(t.papersPerResearcher), 2.0, 2.4),
+    check('organizations_per_paper', t.organizationLinks / t.publications, 1.9, 2.7),
+    check('uncited_share_5y', t.oldPapers === 0 ? NaN : t.oldUncited / t.oldPapers, 0.12, 0.25),
+    check('funded_share', t.funded / t.publications, 0.34, 0.42),
+    check('citation_links_per_paper', t.citationLinks / t.publications, 15, 20),
+    check('open_access_share_1995_1997', oaShare(t, 1995, 1997), 0.1, 0.22),
+    check('open_access_share_2015', oaShare(t, 2015, 2015), 0.39, 0.51),
+    check('open_access_share_2024', oaShare(t, 2024, 2024), 0.52, 0.64),
+  ];
+  const enforced = t.publications >= ENFORCE_FROM;
+  return { passed: !enforced || checks.every((c) => c.ok), enforced, checks };
+}
