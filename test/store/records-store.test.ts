@@ -265,8 +265,7 @@ describe('finish', () => {
       pub('pub.1900000002', { year: 2024, reference_ids: ['pub.1900000001', 'pub.1999999999'] }),
       pub('pub.1900000003', { year: 2018, reference_ids: ['pub.1900000001'], times_cited: 7, recent_citations: 1 }),
     ]);
-    // No recentSince: "recent" is the last two years of the data (2023 and 2024 here).
-    const report = store.finish();
+    const report = store.finish({ recentSince: 2023 });
     assert.ok(report.steps.some((s) => s.step === 'citations'));
     assert.equal(store.db.prepare("SELECT value FROM store_meta WHERE key = 'recent_since'").pluck().get(), '2023');
     const cites = store.db.prepare('SELECT id, times_cited, recent_citations FROM publications ORDER BY id').raw().all();
@@ -292,6 +291,15 @@ describe('finish', () => {
       ['research_org_names', 'Uni A'],
     ]);
     assert.deepEqual(store.db.prepare('SELECT id, name FROM countries ORDER BY id').raw().all(), [['AU', 'Australia'], ['US', 'United States']]);
+    store.close();
+  });
+
+  test('by default "recent" means this calendar year and the last', () => {
+    const store = open();
+    store.upsert('publications', [pub('pub.1900000001', { year: 2000 })]);
+    store.finish({ optimize: false, analyze: false });
+    const since = store.db.prepare("SELECT value FROM store_meta WHERE key = 'recent_since'").pluck().get();
+    assert.equal(since, String(new Date().getUTCFullYear() - 1));
     store.close();
   });
 

@@ -11,8 +11,8 @@ import { RECORD_INDEXES } from './records-schema.ts';
 
 export interface FinishOptions {
   /**
-   * First year counted by `recent_citations` (citations "from the last two years of the
-   * data"); default: the latest publication year minus one.
+   * First year counted by `recent_citations` (citations "from the last two years");
+   * default: last calendar year (UTC).
    */
   readonly recentSince?: number;
   /** Merge every full-text index into one segment (default true; slow on huge tables). */
@@ -39,9 +39,9 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
     steps.push({ step, ms });
     options.onStep?.(step, ms);
   };
-  // "The last two years of the data": the latest publication year and the one before.
-  const latest = db.prepare<[], number | null>('SELECT MAX(year) FROM publications').pluck().get();
-  const since = options.recentSince ?? (latest ?? new Date().getUTCFullYear()) - 1;
+  // The last two calendar years (this one and the one before), as citation services count
+  // "recent"; generated records carry their own counts, so this applies to imported data.
+  const since = options.recentSince ?? new Date().getUTCFullYear() - 1;
 
   // Derived values first: after a bulk load their tables have no secondary index yet, so
   // the rows go in without index maintenance and the index is then built by one sort.
