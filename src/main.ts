@@ -10,6 +10,7 @@ import { AccountService } from './accounts/service.ts';
 import { openSqliteAccountStore } from './accounts/store.ts';
 import type { QuarryConfig } from './config.ts';
 import { createSqliteEngine } from './engine/sqlite-engine.ts';
+import { QuarryError } from './errors/index.ts';
 import { build, type WebPlugin } from './http/app.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -114,8 +115,7 @@ export async function prepareDemo(config: QuarryConfig, write: (text: string) =>
   if (!existsSync(config.db)) {
     mkdirSync(dirname(config.db), { recursive: true });
     write(`Creating ${config.db} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`);
-    const specifier = new URL('./data/demo.ts', import.meta.url).href;
-    const { buildDemoDatabase } = (await import(specifier)) as { buildDemoDatabase: BuildDemoDatabase };
+    const buildDemoDatabase = await demoBuilder();
     const { default: progress } = await import('cli-progress');
     const bar = new progress.SingleBar({ format: '  {bar} {percentage}% {phase}', hideCursor: true }, progress.Presets.shades_classic);
     bar.start(100, 0, { phase: '' });
@@ -152,6 +152,23 @@ export async function prepareDemo(config: QuarryConfig, write: (text: string) =>
     await accounts.shutdown();
     await store.close();
   }
+}
+
+/**
+ * The data area's `buildDemoDatabase` (src/data/demo.ts), loaded by a computed specifier so
+ * the service still starts on a database made by `quarry import` when that module is absent.
+ */
+async function demoBuilder(): Promise<BuildDemoDatabase> {
+  const specifier = new URL('./data/demo.ts', import.meta.url).href;
+  try {
+    const mod = (await import(specifier)) as { buildDemoDatabase?: BuildDemoDatabase };
+    if (mod.buildDemoDatabase) return mod.buildDemoDatabase;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  }
+  throw QuarryError.of('SERVICE_UNAVAILABLE', {
+    params: { reason: 'this build has no demo dataset generator (src/data/demo.ts); create a database with `quarry import` and start with `quarry serve --db FILE`' },
+  });
 }
 
 /** Accepts `(done, total)`, `(fraction)` or `({done|processed, total, phase})` progress reports. */
