@@ -139,6 +139,14 @@ describe('in the browser', () => {
     await assertLabelled();
     const editor = page.locator('.cm-content');
     await editor.click();
+    // Completion offers the sources after `search`, from describe schema.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('search ');
+    await page.keyboard.press('Control+Space');
+    const options = page.locator('.cm-tooltip-autocomplete li');
+    await options.first().waitFor();
+    assert.deepEqual((await options.allTextContents()).map((t) => t.trim()).sort(), ['grants', 'organizations', 'publications', 'researchers']);
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(FACET_QUERY);
     await page.keyboard.press('Escape');
@@ -177,6 +185,8 @@ describe('in the browser', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(BAD_QUERY);
     await page.keyboard.press('Escape');
+    // The syntax check in the browser marks the word before the query runs.
+    assert.equal(await page.locator('.cm-lintRange-error').textContent(), 'retrun');
     await page.getByRole('button', { name: /^Run/ }).click();
     // The results panel is empty after an error, so wait for it to be attached, not visible.
     await page.locator('#console-results[data-state="error"]').waitFor({ state: 'attached' });

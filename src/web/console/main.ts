@@ -7,10 +7,12 @@
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching } from '@codemirror/language';
-import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { linter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, drawSelection, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
+import { parse } from '../../dsl/parse.ts';
+import { isQuarryError } from '../../errors/index.ts';
 import { cellText, toCsv } from './csv.ts';
 import { dslHighlighting, dslLanguage } from './dsl-language.ts';
 import { facetLabel, offsetOf, resultLists, type ResultList } from './result-shape.ts';
@@ -94,6 +96,31 @@ async function complete(context: CompletionContext): Promise<CompletionResult | 
   return { from, options, validFor: /^\w*$/ };
 }
 
+/**
+ * Syntax errors while typing: the same parser as the server's, run in the browser half a
+ * second after the last change. Unknown fields and other schema errors come from the server
+ * when the query runs.
+ */
+const syntaxCheck = linter(
+  (v) => {
+    const text = v.state.doc.toString();
+    if (text.trim() === '') return [];
+    try {
+      parse(text);
+      return [];
+    } catch (error) {
+      if (!isQuarryError(error)) return [];
+      return error.problems.flatMap((p): Diagnostic[] => {
+        if (!p.span) return [];
+        const from = Math.max(0, Math.min(p.span.start, text.length - 1));
+        const to = Math.min(text.length, Math.max(from + 1, p.span.end));
+        return [{ from, to, severity: 'error', message: `${p.message} [${p.code}]` }];
+      });
+    }
+  },
+  { delay: 500 },
+);
+
 const initialQuery = config.examples[0]?.query ?? 'search publications return publications limit 5';
 
 const view = new EditorView({
@@ -109,6 +136,7 @@ const view = new EditorView({
       closeBrackets(),
       dslLanguage,
       dslHighlighting,
+      syntaxCheck,
       autocompletion({ override: [complete], activateOnTyping: true }),
       placeholder('search publications return publications'),
       keymap.of([
