@@ -109,7 +109,7 @@ ${noticeBox(data.notice)}
 </section>
 <section aria-labelledby="auth-keys-title">
   <h2 id="auth-keys-title">Keys for the auth-path family</h2>
-  <p>Clients of the auth-path family (such as dimcli) log in with a key and receive a JWT: <code>${jwtExample}</code></p>
+  <p>Clients of the auth-path family log in with a key and receive a JWT: <code>${jwtExample}</code></p>
   ${newKeyBox(data.newKey)}
   ${keyTable(ctx, data.keys, '/account')}
   ${createKeyForm(ctx, '/account/keys')}

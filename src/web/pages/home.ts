@@ -54,7 +54,7 @@ export function curlExamples(baseUrl: string, config: QuarryConfig, key: string 
   ${config.families.auth &&
   html`<section class="card" aria-labelledby="auth-path-title">
     <h3 id="auth-path-title">Auth-path family (<code>/api/dsl</code>)</h3>
-    <p>Log in with the key for a JWT (valid ${Math.round(config.tokens.authPathLifetimeSeconds / 60)} minutes), then send queries with <code>Authorization: JWT</code>. Clients such as dimcli use this family.</p>
+    <p>Log in with the key for a JWT (valid ${Math.round(config.tokens.authPathLifetimeSeconds / 60)} minutes), then send queries with <code>Authorization: JWT</code>. Most client libraries and notebooks use this family.</p>
     <pre id="curl-auth-path">${auth}</pre>
   </section>`}
 </div>
