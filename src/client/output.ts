@@ -1,0 +1,67 @@
+/**
+ * Turning records into text: JSON lines, CSV and plain-text tables. Nested values (entity
+ * objects, lists) become compact JSON in a cell so nothing is lost.
+ */
+
+export type OutputFormat = 'json' | 'jsonl' | 'csv' | 'table';
+
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'jsonl', 'csv', 'table'];
+
+/** A cell's text: strings as they are, null/undefined empty, anything else as JSON. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** The columns of some records: every key, in order of first appearance. */
+export function columnsOf(records: readonly unknown[]): string[] {
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (typeof record === 'object' && record !== null) for (const key of Object.keys(record)) seen.add(key);
+  }
+  return [...seen];
+}
+
+/**
+ * One CSV line (RFC 4180): fields with a comma, quote or line break are quoted, quotes doubled.
+ *
+ * @example csvLine(['a', 'b,c', 'say "hi"']) // 'a,"b,c","say ""hi"""\r\n'
+ */
+export function csvLine(fields: readonly string[]): string {
+  return `${fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',')}\r\n`;
+}
+
+/** CSV rows (no header) of records under the given columns. */
+export function csvRows(records: readonly unknown[], columns: readonly string[]): string {
+  return records.map((r) => csvLine(columns.map((c) => cellText((r as Record<string, unknown> | null)?.[c])))).join('');
+}
+
+/** JSON lines: one record per line. */
+export function jsonLines(records: readonly unknown[]): string {
+  return records.map((r) => `${JSON.stringify(r)}\n`).join('');
+}
+
+/**
+ * A plain-text table for a terminal; long cells are cut to `maxWidth` characters with `…`.
+ *
+ * @example
+ * table([{ id: 2020, count: 5 }])
+ * // id   | count
+ * // -----+------
+ * // 2020 | 5
+ */
+export function table(records: readonly unknown[], options: { columns?: readonly string[]; maxWidth?: number } = {}): string {
+  const columns = options.columns ?? columnsOf(records);
+  if (columns.length === 0) return records.length === 0 ? '(no records)\n' : `${records.length} empty records\n`;
+  const maxWidth = options.maxWidth ?? 40;
+  const cut = (s: string) => {
+    const flat = s.replace(/\s+/g, ' ');
+    return flat.length > maxWidth ? `${flat.slice(0, maxWidth - 1)}…` : flat;
+  };
+  const cells = records.map((r) => columns.map((c) => cut(cellText((r as Record<string, unknown> | null)?.[c]))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] ?? '').length)));
+  const line = (row: readonly string[]) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ').trimEnd();
+  return [line(columns), widths.map((w) => '-'.repeat(w)).join('-+-'), ...cells.map(line)].join('\n') + '\n';
+}
