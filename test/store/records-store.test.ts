@@ -339,6 +339,22 @@ describe('openReadOnly', () => {
     store.close();
   });
 
+  test('a reader sees committed batches and never a transaction in flight', () => {
+    const path = freshPath();
+    const store = open(path);
+    store.upsert('publications', [pub('pub.1900000001')]);
+    const reader = openReadOnly(path);
+    const count = () => reader.prepare('SELECT COUNT(*) FROM publications').pluck().get();
+    assert.equal(count(), 1);
+    store.transaction(() => {
+      store.upsert('publications', [pub('pub.1900000002')]);
+      assert.equal(count(), 1, 'uncommitted rows are invisible to the reader');
+    });
+    assert.equal(count(), 2);
+    reader.close();
+    store.close();
+  });
+
   test('a missing file or a database without record tables is a coded error', () => {
     for (const path of [join(dir, 'missing.db'), freshPath()]) {
       if (!path.endsWith('missing.db')) {
