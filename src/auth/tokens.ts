@@ -39,9 +39,9 @@ export class TokenService {
     this.#o = options;
   }
 
-  /** `GET /v2|v3/token`: an API key for an opaque token. */
-  async issueOpaque(apiKey: string | undefined): Promise<string> {
-    const { account, keyId } = await this.#login({ key: apiKey }, 'token');
+  /** `GET /v2|v3/token`: an API key for an opaque token. `path` is quoted when the key is missing. */
+  async issueOpaque(apiKey: string | undefined, path = '/v3/token'): Promise<string> {
+    const { account, keyId } = await this.#login({ key: apiKey }, 'token', path);
     const token = randomSecret(32);
     await this.#record(hashSecret(token), 'opaque', account, keyId, 'token');
     return token;
@@ -74,7 +74,7 @@ export class TokenService {
     return this.#o.accounts.store.deleteTokensExpiredBefore(this.#o.clock.now() - 24 * 3600 * 1000);
   }
 
-  async #login(credentials: LoginCredentials, family: Family): Promise<{ account: Account; keyId: number | null }> {
+  async #login(credentials: LoginCredentials, family: Family, path = '/v3/token'): Promise<{ account: Account; keyId: number | null }> {
     const key = present(credentials.key);
     const username = present(credentials.username);
     const password = present(credentials.password);
@@ -86,7 +86,7 @@ export class TokenService {
       const account = await this.#o.accounts.verifyPassword(username, password);
       if (account) found = { account, keyId: null };
     } else {
-      throw QuarryError.of(family === 'token' ? 'SERVICE_API_KEY_MISSING' : 'SERVICE_CREDENTIALS_MISSING', { params: { path: '/v3/token' } });
+      throw QuarryError.of(family === 'token' ? 'SERVICE_API_KEY_MISSING' : 'SERVICE_CREDENTIALS_MISSING', { params: { path } });
     }
     if (!found) throw QuarryError.of('SERVICE_CREDENTIALS_INVALID');
     this.#requireStanding(found.account.state, found.account.subscription.families, family);

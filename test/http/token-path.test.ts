@@ -40,6 +40,7 @@ describe('token-path family', () => {
       assert.equal(res.statusCode, 401);
       assert.match(res.headers['www-authenticate'] as string, /^Bearer/);
       assert.equal(res.json().errors.query.code, 'SERVICE_API_KEY_MISSING');
+      assert.match(res.json().errors.query.details[0], new RegExp(`/${version}/token\\?api_key=`));
     });
   }
 

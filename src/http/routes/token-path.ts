@@ -24,7 +24,7 @@ export const tokenPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (
       async (request, reply) => {
         await enforceLimit(ctx, request, reply, 'authentication', null);
         const apiKey = (request.query as Record<string, unknown>).api_key;
-        const token = await ctx.tokens.issueOpaque(typeof apiKey === 'string' ? apiKey : undefined);
+        const token = await ctx.tokens.issueOpaque(typeof apiKey === 'string' ? apiKey : undefined, `/${version}/token`);
         return reply.type('text/plain; charset=utf-8').send(token);
       },
     );
