@@ -321,13 +321,19 @@ function columnsFor(kind: RecordKind, record: Loose): SqlValue[] {
   });
 }
 
+/** Per kind, the scalar column names (fields with a column are not repeated in `doc`). */
+const COLUMN_NAMES = new Map<RecordKind, ReadonlySet<string>>(
+  (Object.keys(SOURCE_TABLES) as RecordKind[]).map((k) => [k, new Set(SOURCE_TABLES[k].columns.map((c) => c.name))]),
+);
+
 function docFor(kind: RecordKind, record: Loose): string {
   const skip = NOT_IN_DOC[kind];
-  const columns = new Set(SOURCE_TABLES[kind].columns.map((c) => c.name));
+  const columns = COLUMN_NAMES.get(kind);
   const doc: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
+  for (const key in record) {
+    const value = record[key];
     if (key === 'id' || value === undefined || value === null) continue;
-    if (columns.has(key) && (typeof value !== 'object')) continue;
+    if (typeof value !== 'object' && columns?.has(key) === true) continue;
     if (skip?.has(key) === true) continue;
     doc[key] = value;
   }
