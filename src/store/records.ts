@@ -170,6 +170,10 @@ export interface GrantRecord extends CategoryFields {
   readonly research_orgs: readonly string[];
   readonly grant_number?: string;
   readonly foa_number?: string;
+  /** The funding organization's display data, when a source gives it without a record. */
+  readonly funding_org_name?: string;
+  readonly funding_org_acronym?: string;
+  readonly funding_org_city?: string;
   /** ISO 639-1 language code of the title. */
   readonly language?: string;
   readonly language_title?: string;

@@ -1,0 +1,43 @@
+/**
+ * Quarry's own JSONL (what `quarry generate` writes): one native record per line, the kind
+ * given by the shard's name (`publications-0000.jsonl`, ...).
+ */
+import { basename } from 'node:path';
+import { NATIVE_KINDS, type NativeKind, type NativeRecord } from '../../../store/records.ts';
+import { MalformedRecord, parseObject, type Mapped } from './common.ts';
+import type { FormatReader } from './reader.ts';
+
+/** The kind a native shard holds, from its file name; undefined when the name says nothing. */
+export function kindOfShard(path: string): NativeKind | undefined {
+  const name = basename(path).toLowerCase();
+  return NATIVE_KINDS.find((k) => name.startsWith(k));
+}
+
+/** Required fields (with their JSON type) per kind: enough for the store to place the record. */
+const REQUIRED: Readonly<Record<NativeKind, readonly (readonly [string, string])[]>> = {
+  publications: [['title', 'string'], ['year', 'number']],
+  grants: [['title', 'string']],
+  researchers: [],
+  organizations: [['name', 'string']],
+  journals: [['title', 'string']],
+  categories: [['name', 'string']],
+};
+
+export class NativeReader implements FormatReader {
+  readonly container = 'jsonl' as const;
+  constructor(private readonly kind: NativeKind) {}
+
+  map(source: string | Readonly<Record<string, string>>): Mapped[] {
+    const record = parseObject(source as string);
+    const id = record['id'];
+    if (typeof id !== 'string' || id.length === 0) throw new MalformedRecord(`a ${this.kind} record without an id`);
+    for (const [field, type] of REQUIRED[this.kind]) {
+      if (typeof record[field] !== type) throw new MalformedRecord(`${this.kind} record ${id}: ${field} must be a ${type}`);
+    }
+    return [{ kind: this.kind, record: record as unknown as NativeRecord }];
+  }
+
+  end(): Mapped[] {
+    return [];
+  }
+}
