@@ -245,4 +245,9 @@ console.log(`  finish(): ${(finishMs / 1000).toFixed(1)} s wall, ${(finishCpuMs 
 console.log(`  load + finish: ${Math.round(pubCount / ((pubMs + finishMs) / 1000))} publications/s wall, ${Math.round(pubCount / ((pubCpuMs + finishCpuMs) / 1000))} publications/s CPU`);
 console.log(`  rows: ${JSON.stringify(counts)}`);
 console.log(`  database: ${(size / 1024 / 1024).toFixed(0)} MiB at ${dbPath}`);
-if (!keep && dbArg < 0) rmSync(dir, { recursive: true, force: true });
+// The scratch folder holds the database (unless --db) and any generated shards.
+if (!keep) {
+  if (dbArg >= 0) rmSync(join(dir, 'generated'), { recursive: true, force: true });
+  else rmSync(dir, { recursive: true, force: true });
+}
+if (dbArg >= 0 && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
