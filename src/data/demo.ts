@@ -1,0 +1,59 @@
+/**
+ * The demo database `npm start` creates on first run: generate a synthetic dataset into a
+ * temporary folder, import it, and move the finished database into place (so an
+ * interrupted build never leaves a half-made file where the service looks for one).
+ *
+ * @example
+ *   await buildDemoDatabase({ dbPath: '.quarry/records.db', publications: 10_000, seed: 20240601 });
+ */
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DEFAULT_SEED, generate, type Manifest } from './generate/index.ts';
+import { importFiles, type ImportReport } from './import/index.ts';
+
+/** Overall progress: `done` of `total` (100) with the current phase. */
+export interface DemoProgress {
+  readonly phase: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface BuildDemoOptions {
+  readonly dbPath: string;
+  readonly publications?: number;
+  readonly seed?: number;
+  readonly onProgress?: (progress: DemoProgress) => void;
+  /** Keep the generated JSONL here instead of a temporary folder (removed afterwards). */
+  readonly dataDir?: string;
+}
+
+/** Generates and imports a demo dataset into `dbPath`. Returns the manifest and import report. */
+export async function buildDemoDatabase(options: BuildDemoOptions): Promise<{ manifest: Manifest; report: ImportReport }> {
+  const onProgress = options.onProgress ?? ((): void => undefined);
+  const work = mkdtempSync(join(tmpdir(), 'quarry-demo-'));
+  const dataDir = options.dataDir ?? join(work, 'data');
+  // The database is built beside its final place so the rename stays on one file system.
+  const building = join(dirname(options.dbPath), `.building-${process.pid}-${Date.now()}.db`);
+  try {
+    const manifest = await generate({
+      publications: options.publications ?? 10_000,
+      seed: options.seed ?? DEFAULT_SEED,
+      outDir: dataDir,
+      onProgress: (p) => onProgress({ phase: `generating ${p.phase}`, done: Math.round(50 * (p.total > 0 ? p.done / p.total : 0)), total: 100 }),
+    });
+    const report = await importFiles({
+      paths: [dataDir],
+      dbPath: building,
+      format: 'quarry',
+      onError: 'abort',
+      onProgress: (p) => onProgress({ phase: p.phase === 'finish' ? 'indexing' : 'importing', done: 50 + Math.round(48 * (p.total > 0 ? p.done / p.total : 0)), total: 100 }),
+    });
+    renameSync(building, options.dbPath);
+    onProgress({ phase: 'done', done: 100, total: 100 });
+    return { manifest, report };
+  } finally {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(building + suffix, { force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
