@@ -10,7 +10,7 @@ import { AccountService } from './accounts/service.ts';
 import { openSqliteAccountStore } from './accounts/store.ts';
 import type { QuarryConfig } from './config.ts';
 import { createSqliteEngine } from './engine/sqlite-engine.ts';
-import { QuarryError } from './errors/index.ts';
+import { buildDemoDatabase } from './data/demo.ts';
 import { build, type WebPlugin } from './http/app.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -102,9 +102,6 @@ export const DEMO_EMAIL = 'demo@quarry.local';
 const DEMO_PUBLICATIONS = 10_000;
 const DEMO_SEED = 20211201;
 
-/** What `buildDemoDatabase` in src/data/demo.ts looks like (the data area owns it). */
-type BuildDemoDatabase = (options: { dbPath: string; publications: number; seed: number; onProgress?: (...progress: unknown[]) => void }) => Promise<unknown>;
-
 /**
  * `npm start`'s first-run set-up: generates and imports the demo dataset when the database
  * file is missing (with a progress bar), then makes sure an active demo account with a key
@@ -115,7 +112,6 @@ export async function prepareDemo(config: QuarryConfig, write: (text: string) =>
   if (!existsSync(config.db)) {
     mkdirSync(dirname(config.db), { recursive: true });
     write(`Creating ${config.db} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`);
-    const buildDemoDatabase = await demoBuilder();
     const { default: progress } = await import('cli-progress');
     const bar = new progress.SingleBar({ format: '  {bar} {percentage}% {phase}', hideCursor: true }, progress.Presets.shades_classic);
     bar.start(100, 0, { phase: '' });
@@ -124,10 +120,7 @@ export async function prepareDemo(config: QuarryConfig, write: (text: string) =>
         dbPath: config.db,
         publications: DEMO_PUBLICATIONS,
         seed: DEMO_SEED,
-        onProgress: (...progress: unknown[]) => {
-          const { fraction, phase } = readProgress(progress);
-          bar.update(Math.round(fraction * 100), { phase });
-        },
+        onProgress: ({ done, total, phase }) => bar.update(Math.round((100 * done) / Math.max(1, total)), { phase }),
       });
       bar.update(100, { phase: 'done' });
     } finally {
@@ -154,38 +147,6 @@ export async function prepareDemo(config: QuarryConfig, write: (text: string) =>
   }
 }
 
-/**
- * The data area's `buildDemoDatabase` (src/data/demo.ts), loaded by a computed specifier so
- * the service still starts on a database made by `quarry import` when that module is absent.
- */
-async function demoBuilder(): Promise<BuildDemoDatabase> {
-  const specifier = new URL('./data/demo.ts', import.meta.url).href;
-  try {
-    const mod = (await import(specifier)) as { buildDemoDatabase?: BuildDemoDatabase };
-    if (mod.buildDemoDatabase) return mod.buildDemoDatabase;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  }
-  throw QuarryError.of('SERVICE_UNAVAILABLE', {
-    params: { reason: 'this build has no demo dataset generator (src/data/demo.ts); create a database with `quarry import` and start with `quarry serve --db FILE`' },
-  });
-}
-
-/** Accepts `(done, total)`, `(fraction)` or `({done|processed, total, phase})` progress reports. */
-function readProgress(progress: unknown[]): { fraction: number; phase: string } {
-  const [first, second] = progress;
-  if (typeof first === 'number' && typeof second === 'number' && second > 0) return { fraction: first / second, phase: '' };
-  if (typeof first === 'number') return { fraction: first <= 1 ? first : 0, phase: '' };
-  if (typeof first === 'object' && first !== null) {
-    const p = first as Record<string, unknown>;
-    const done = Number(p.done ?? p.processed ?? p.written ?? 0);
-    const total = Number(p.total ?? 0);
-    const phase = typeof p.phase === 'string' ? p.phase : typeof p.stage === 'string' ? p.stage : '';
-    return { fraction: total > 0 ? Math.min(1, done / total) : Number(p.fraction ?? 0), phase };
-  }
-  return { fraction: 0, phase: '' };
-}
-
 function demoInstructions(url: string, key: string): string {
   return [
     '',
@@ -193,7 +154,7 @@ function demoInstructions(url: string, key: string): string {
     '',
     'Token-path family (/v3, limited per client IP; /v2 is limited per account):',
     `  TOKEN=$(curl -s "${url}/v3/token?api_key=${key}")`,
-    `  curl -s -X POST "${url}/v3/api/query" -H "Authorization: Bearer $TOKEN" --data-binary 'search publications for "graphene" return publications[id + title + year] limit 5'`,
+    `  curl -s -X POST "${url}/v3/api/query" -H "Authorization: Bearer $TOKEN" --data-binary 'search publications for "clinical AND immunology" return publications[id + title + year] limit 5'`,
     '',
     'Auth-path family (JWT):',
     `  JWT=$(curl -s -X POST "${url}/api/auth" -H 'Content-Type: application/json' -d '{"key": "${key}"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
