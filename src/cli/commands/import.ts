@@ -1,0 +1,59 @@
+/**
+ * `quarry import PATH... --db FILE [--format auto|quarry|openalex|ror|crossref|nih]
+ * [--on-error skip|abort] [--batch-size N]`: streams records into a record database.
+ * Re-importing the same records updates them. Skipped records are listed as file:line.
+ */
+import { Command, Option } from 'commander';
+import { QuarryError } from '../../errors/index.ts';
+import { importFiles, IMPORT_FORMATS, type ImportFormat, type ImportReport } from '../../data/import/index.ts';
+import { progressBar } from '../../data/progress-bar.ts';
+import { exitWithError } from '../exit.ts';
+
+/** The human summary of an import. */
+export function formatImportReport(r: ImportReport, dbPath: string): string {
+  const total = Object.values(r.records).reduce((s, n) => s + n, 0);
+  const seconds = r.ms / 1000;
+  const lines = [`imported ${total.toLocaleString('en')} records into ${dbPath} in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001)).toLocaleString('en')} records/s)`];
+  for (const [kind, n] of Object.entries(r.records)) lines.push(`  ${kind.padEnd(14)} ${n.toLocaleString('en')}`);
+  if (r.skipped > 0) {
+    lines.push(`skipped ${r.skipped} malformed record(s):`);
+    for (const p of r.problems.slice(0, 50)) lines.push(`  ${p.file}:${p.line}: ${p.message}`);
+    if (r.skipped > 50) lines.push(`  ... and ${r.skipped - 50} more`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function register(program: Command): void {
+  program.addCommand(
+    new Command('import')
+      .description('import records (Quarry JSONL, OpenAlex, ROR, Crossref, NIH CSV) into a record database')
+      .argument('<paths...>', 'files or folders (a folder from `quarry generate` is read through its manifest)')
+      .requiredOption('--db <file>', 'record database (created when missing)')
+      .addOption(new Option('--format <format>', 'source format').default('auto'))
+      .addOption(new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'))
+      .option('--batch-size <n>', 'records per transaction', '5000')
+      .action(async (paths: string[], raw: { db: string; format: string; onError: string; batchSize: string }) => {
+        const bar = progressBar('import');
+        try {
+          if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
+            throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: raw.format } });
+          }
+          if (raw.onError !== 'skip' && raw.onError !== 'abort') throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
+          const batchSize = Number(raw.batchSize);
+          const report = await importFiles({
+            paths,
+            dbPath: raw.db,
+            format: raw.format as ImportFormat | 'auto',
+            onError: raw.onError,
+            ...(Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
+            onProgress: (p) => bar.update(p.done, p.total, `${p.phase} ${p.records.toLocaleString('en')} records`),
+          });
+          bar.stop();
+          process.stdout.write(formatImportReport(report, raw.db));
+        } catch (error) {
+          bar.stop();
+          exitWithError(error);
+        }
+      }),
+  );
+}
