@@ -23,7 +23,7 @@ import { openReadOnly } from '../src/store/sqlite/open.ts';
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string' },
-    scale: { type: 'string', default: '100000' },
+    scale: { type: 'string', default: '20000' },
     connections: { type: 'string', default: '4' },
     seconds: { type: 'string', default: '10' },
     workers: { type: 'string', default: '2' },
@@ -139,6 +139,23 @@ async function engineRun(dbPath: string, queries: readonly string[], concurrency
   }
 }
 
+/** The queries the engine answers (warm) in under `ms` milliseconds. */
+async function fastQueries(dbPath: string, queries: readonly string[], ms: number): Promise<string[]> {
+  const engine = createSqliteEngine({ dbPath, workers });
+  try {
+    const out: string[] = [];
+    for (const text of queries) {
+      await engine.run(text, { dslVersion: 2 });
+      const t0 = performance.now();
+      await engine.run(text, { dslVersion: 2 });
+      if (performance.now() - t0 < ms) out.push(text);
+    }
+    return out;
+  } finally {
+    await engine.close();
+  }
+}
+
 /** Starts `quarry serve` on a free loopback port with rate limits off. */
 function serve(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['bin/quarry.js', 'serve', '--db', dbPath, '--port', '0'], {
@@ -188,25 +205,34 @@ async function main(): Promise<void> {
   await accounts.shutdown();
   await store.close();
 
-  console.log(`HTTP query mix on ${dbPath}: ${total} publications, ${queries.length} queries (21 shapes), ${workers} engine workers, ${seconds} s per run`);
+  // The full mix is dominated by a few whole-corpus facets, so the HTTP layer's own cost is
+  // also measured on the "fast" part of the mix: the queries the engine answers in < 10 ms.
+  const fast = await fastQueries(dbPath, queries, 10);
+  console.log(`HTTP query mix on ${dbPath}: ${total} publications, ${queries.length} queries (21 shapes; ${fast.length} of them under 10 ms), ${workers} engine workers, ${seconds} s per run`);
   const rows: Array<[string, Figures, Figures]> = [];
   const server = await serve(dbPath);
   try {
     const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
-    for (const c of [1, connections]) {
-      const http = await httpRun(server.url, token, queries, c);
-      const engine = await engineRun(dbPath, queries, c);
-      rows.push([`concurrency ${c}`, engine, http]);
+    for (const [name, list] of [
+      ['full mix', queries],
+      ['fast mix', fast],
+    ] as const) {
+      if (list.length === 0) continue;
+      for (const c of [1, connections]) {
+        const http = await httpRun(server.url, token, list, c);
+        const engine = await engineRun(dbPath, list, c);
+        rows.push([`${name}, c=${c}`, engine, http]);
+      }
     }
   } finally {
     server.child.kill('SIGTERM');
   }
   const f = (x: number) => x.toFixed(1).padStart(8);
-  console.log(''.padEnd(16), 'side'.padEnd(8), 'p50 ms'.padStart(8), 'p90 ms'.padStart(8), 'p99 ms'.padStart(8), 'q/s'.padStart(8), 'queries'.padStart(8), 'errors'.padStart(7));
+  console.log(''.padEnd(18), 'side'.padEnd(8), 'p50 ms'.padStart(8), 'p90 ms'.padStart(8), 'p99 ms'.padStart(8), 'q/s'.padStart(8), 'queries'.padStart(8), 'errors'.padStart(7));
   for (const [name, engine, http] of rows) {
-    console.log(name.padEnd(16), 'engine'.padEnd(8), f(engine.p50), f(engine.p90), f(engine.p99), f(engine.perSecond), String(engine.count).padStart(8), String(engine.errors).padStart(7));
-    console.log(''.padEnd(16), 'http'.padEnd(8), f(http.p50), f(http.p90), f(http.p99), f(http.perSecond), String(http.count).padStart(8), String(http.errors).padStart(7));
-    console.log(''.padEnd(16), 'ratio'.padEnd(8), f(http.p50 / engine.p50), f(http.p90 / engine.p90), f(http.p99 / engine.p99), f(http.perSecond / engine.perSecond));
+    console.log(name.padEnd(18), 'engine'.padEnd(8), f(engine.p50), f(engine.p90), f(engine.p99), f(engine.perSecond), String(engine.count).padStart(8), String(engine.errors).padStart(7));
+    console.log(''.padEnd(18), 'http'.padEnd(8), f(http.p50), f(http.p90), f(http.p99), f(http.perSecond), String(http.count).padStart(8), String(http.errors).padStart(7));
+    console.log(''.padEnd(18), 'ratio'.padEnd(8), f(http.p50 / engine.p50), f(http.p90 / engine.p90), f(http.p99 / engine.p99), f(http.perSecond / engine.perSecond));
   }
   console.log('goals: HTTP p50 ≤ 1.2 × engine p50; ≥ 1000 queries/s for the mix on 2 cores');
 }
