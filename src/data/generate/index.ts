@@ -24,7 +24,7 @@ import { countCitations, makePublication } from './publications.ts';
 import { makeResearcher } from './researchers.ts';
 import { ShardWriter, type ShardInfo } from './shard-writer.ts';
 import { loadForCodes, loadPersonNames, loadRorOrganizations, sharedDataDir } from './shared-data.ts';
-import { validate, type Tallies, type ValidationReport } from './validation.ts';
+import { assertValid, validate, type Tallies, type ValidationReport } from './validation.ts';
 import { buildVocabularies } from './vocabulary.ts';
 
 export const GENERATOR_VERSION = '1.0.0';
@@ -249,12 +249,9 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   const manifest: Manifest = { generator: 'quarry', generator_version: GENERATOR_VERSION, seed, publications, counts, shards, validation };
   writeFileSync(join(options.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   report({ phase: 'done', done: 1, total: 1 });
-  if (options.enforceValidation !== false && !validation.passed) {
-    const failed = validation.checks.filter((c) => !c.ok).map((c) => `${c.name}=${c.value} (expected ${c.min}..${c.max})`);
-    throw QuarryError.of('DATA_VALIDATION_FAILED', { params: { checks: failed.join('; ') } });
-  }
+  if (options.enforceValidation !== false) assertValid(validation);
   return manifest;
 }
 
-export { validate } from './validation.ts';
+export { assertValid, validate } from './validation.ts';
 export type { ValidationReport } from './validation.ts';

@@ -213,7 +213,8 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
   }
   Object.assign(record, {
     authors,
-    research_orgs: paperOrgs.map((k) => org(k).id),
+    // The distinct organizations of the affiliations, in byline order.
+    research_orgs: [...new Set(authors.flatMap((a) => a.affiliations.map((f) => f.id as string)))],
     funders,
     supporting_grant_ids: grants.map(grantId),
     reference_ids: refs.map(publicationId),

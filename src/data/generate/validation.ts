@@ -4,6 +4,7 @@
  * tolerance (small runs, below ENFORCE_FROM publications, only report: their figures are
  * too noisy to judge).
  */
+import { QuarryError } from '../../errors/index.ts';
 import { estimatePowerLawExponent } from './distributions.ts';
 
 export const ENFORCE_FROM = 5_000;
@@ -68,4 +69,11 @@ export function validate(t: Tallies): ValidationReport {
   ];
   const enforced = t.publications >= ENFORCE_FROM;
   return { passed: !enforced || checks.every((c) => c.ok), enforced, checks };
+}
+
+/** Throws DATA_VALIDATION_FAILED naming every check out of tolerance when the report failed. */
+export function assertValid(report: ValidationReport): void {
+  if (report.passed) return;
+  const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.name}=${c.value} (expected ${c.min}..${c.max})`);
+  throw QuarryError.of('DATA_VALIDATION_FAILED', { params: { checks: failed.join('; ') } });
 }

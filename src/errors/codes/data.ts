@@ -47,11 +47,6 @@ export const DATA_CODES = {
     message: 'Unknown --on-error value {value}; expected skip or abort.',
     fix: 'Use --on-error skip to report and skip malformed records, or --on-error abort to stop at the first.',
   },
-  DATA_MALFORMED_RECORD: {
-    category: 'input',
-    message: '{file}:{line}: {reason}',
-    fix: 'Fix or remove the record; records committed before it are kept. Use --on-error skip to import the rest and list every bad record.',
-  },
   DATA_IMPORT_ABORTED: {
     category: 'input',
     message: 'Import stopped at {file}:{line} ({reason}); {committed} records before it are committed.',
