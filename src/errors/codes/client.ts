@@ -54,7 +54,7 @@ export const CLIENT_CODES = {
   },
   CLIENT_NO_PROFILE: {
     category: 'not_found',
-    message: "No profile named '{name}' in {path}, and no --url was given.",
+    message: "No profile named '{name}' in {path}: log in with `quarry login --url URL`, give --url and --key, or query a local database with --db FILE.",
     fix: 'Store one with `quarry login --url URL` (add `--profile NAME` for a named one), or pass --url and --key.',
   },
   CLIENT_PROFILE_FILE_INVALID: {
