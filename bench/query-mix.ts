@@ -41,7 +41,7 @@ interface Pools {
 function pools(db: Database.Database): Pools {
   const col = <T>(sql: string): T[] => db.prepare(sql).pluck().all() as T[];
   const orgs = col<string>('SELECT id FROM organizations WHERE n_publications > 0 ORDER BY n_publications DESC LIMIT 20');
-  const orgWords = col<string>("SELECT name FROM organizations WHERE n_publications > 0 ORDER BY n_publications DESC LIMIT 20").map((n) => n.split(/\s+/).slice(0, 2).join(' '));
+  const orgWords = col<string>("SELECT name FROM organizations WHERE n_publications > 0 ORDER BY n_publications DESC LIMIT 20").map((n) => n.split(/\s+/).slice(-2).join(' '));
   // Mid-frequency words: common enough to match, rare enough to be realistic searches.
   const frequent = col<string>("SELECT term FROM publications_fts_vocab WHERE length(term) > 4 AND term GLOB '[a-z]*' ORDER BY doc DESC LIMIT 100");
   const words = frequent.length > 80 ? frequent.slice(60) : frequent;

@@ -25,7 +25,17 @@ export type FieldAccess =
        * `s.pk IN (SELECT <key> FROM <from> WHERE <fixed> AND test)`, driven by the link
        * table's reverse index instead of one lookup per record.
        */
-      readonly keyed?: { readonly recordKey: string; readonly key: string; readonly fixed: string };
+      readonly keyed?: {
+        readonly recordKey: string;
+        readonly key: string;
+        readonly fixed: string;
+        /**
+         * For entity sub-fields: the link rows are those whose value is in
+         * `SELECT <id> FROM <from> WHERE test(<value>)`, so the (small) entity table is
+         * searched first and the link table is entered through its reverse index.
+         */
+        readonly entity?: { readonly linkFrom: string; readonly linkValue: string; readonly id: string; readonly from: string; readonly value: string };
+      };
     };
 
 /**
@@ -53,7 +63,10 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
         from: `${ident(link.table)} l JOIN ${ident(link.entity.table)} e ON e.${ident(link.entity.idColumn)} = ${value}`,
         correlate,
         value: `e.${ident(column)}`,
-        keyed,
+        keyed: {
+          ...keyed,
+          entity: { linkFrom: `${ident(link.table)} l`, linkValue: value, id: `e.${ident(link.entity.idColumn)}`, from: `${ident(link.entity.table)} e`, value: `e.${ident(column)}` },
+        },
       };
     }
   }

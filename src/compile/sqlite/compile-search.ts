@@ -31,7 +31,7 @@ export type SqliteCompileOptions = FullTextOptions;
 export function compileSearch(layout: SqliteLayout, plan: SearchPlan, options: SqliteCompileOptions): CompiledSearch {
   const source = layout.sources[plan.source];
   if (source === undefined) throw new Error(`no storage layout for source ${plan.source}`);
-  const filter = plan.filter === undefined ? undefined : compileFilter(source, plan.filter);
+  const filter = plan.filter === undefined ? undefined : compileFilter(source, plan.filter, { alone: plan.fullText === undefined });
   const match: Fts5Match | undefined = plan.fullText === undefined ? undefined : fullTextMatch(source, plan.fullText, options);
   const restriction = match === undefined ? undefined : fullTextRestriction(source, match);
   const parts = [filter, restriction].filter((p): p is Sql => p !== undefined);

@@ -14,7 +14,7 @@ import { concat, frag, joinSql, type Sql } from './sql.ts';
  * @example compileFilter(layout, { kind: 'compare', field: researchOrgsId, op: '=', value: 'grid.1' })
  *   // { text: 'EXISTS (SELECT 1 FROM "publication_orgs" l WHERE l."record" = s."rowid" AND l."org_id" = ?)', params: ['grid.1'] }
  */
-export function compileFilter(source: SourceLayout, filter: FilterPlan): Sql {
+export function compileFilter(source: SourceLayout, filter: FilterPlan, options: { readonly alone?: boolean } = {}): Sql {
   switch (filter.kind) {
     case 'and':
       return concat('(', joinSql(filter.items.map((f) => compileFilter(source, f)), ' AND '), ')');
@@ -57,7 +57,11 @@ export function compileFilter(source: SourceLayout, filter: FilterPlan): Sql {
     }
     case 'count': {
       const access = accessField(source, filter.field);
-      if (access.kind === 'multi' && access.keyed !== undefined) return countByGroups(access.keyed, access.from, filter.op, filter.value);
+      // Alone, one grouped pass over the link table beats a count per record; combined with
+      // other conditions, counting only the records those leave is cheaper.
+      if (options.alone === true && access.kind === 'multi' && access.keyed !== undefined) {
+        return countByGroups(access.keyed, access.from, filter.op, filter.value);
+      }
       const count =
         access.kind === 'scalar'
           ? `(${access.expr} IS NOT NULL AND ${access.expr} != '')`
@@ -119,6 +123,14 @@ function onValue(access: FieldAccess, test: (value: string) => Sql): Sql {
   if (access.kind === 'scalar') return concat('(', test(access.expr), ')');
   if (access.keyed !== undefined) {
     const k = access.keyed;
+    if (k.entity !== undefined) {
+      const e = k.entity;
+      return concat(
+        `${k.recordKey} IN (SELECT ${k.key} FROM ${e.linkFrom} WHERE ${k.fixed} AND ${e.linkValue} IN (SELECT ${e.id} FROM ${e.from} WHERE `,
+        test(e.value),
+        '))',
+      );
+    }
     return concat(`${k.recordKey} IN (SELECT ${k.key} FROM ${access.from} WHERE ${k.fixed} AND `, test(access.value), ')');
   }
   return concat(`EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate} AND `, test(access.value), ')');

@@ -41,9 +41,12 @@ describe('filters', () => {
       params: ['smith'],
     });
   });
-  test('an entity sub-field joins the entity table', () => {
+  test('an entity sub-field searches the entity table first, then the link table by value', () => {
     const sql = compileFilter(pubs, { kind: 'words', field: orgName, words: ['Saarland', '50%_off'] });
-    assert.match(sql.text, /JOIN "organizations" e ON e."id" = l."org_id"/);
+    assert.equal(
+      sql.text,
+      `s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" IN (SELECT e."id" FROM "organizations" e WHERE e."name" LIKE ? ESCAPE '\\' AND e."name" LIKE ? ESCAPE '\\'))`,
+    );
     assert.deepEqual(sql.params, ['%Saarland%', '%50\\%\\_off%']);
   });
   test('not is two-valued', () => {
@@ -55,13 +58,17 @@ describe('filters', () => {
     const oa: PlanField = { name: 'open_access', type: 'string', multi: true };
     assert.match(compileFilter(pubs, { kind: 'compare', field: oa, op: '=', value: 'gold' }).text, /"publication_values" l WHERE l."field" = 'open_access' AND l."value" = \?/);
   });
-  test('count groups the link table once; counts that 0 satisfies keep records without links', () => {
+  test('count per record when combined; alone, one grouped pass where records without links count 0', () => {
     const { subfield: _s, ...field } = orgId;
     assert.deepEqual(compileFilter(pubs, { kind: 'count', field, op: '>', value: 5 }), {
+      text: '(SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > ?',
+      params: [5],
+    });
+    assert.deepEqual(compileFilter(pubs, { kind: 'count', field, op: '>', value: 5 }, { alone: true }), {
       text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING count(*) > ?)',
       params: [5],
     });
-    assert.deepEqual(compileFilter(pubs, { kind: 'count', field, op: '<', value: 2 }), {
+    assert.deepEqual(compileFilter(pubs, { kind: 'count', field, op: '<', value: 2 }, { alone: true }), {
       text: 's."pk" NOT IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING NOT (count(*) < ?))',
       params: [2],
     });
