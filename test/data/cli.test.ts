@@ -24,7 +24,7 @@ test('quarry generate then quarry import, twice without duplicates', () => {
   assert.match(gen.stdout, /authors_per_paper/);
   const again = quarry('generate', '--publications', '300', '--out', out);
   assert.equal(again.status, 1);
-  assert.match(again.stderr, /DATA_OUTPUT_NOT_EMPTY/);
+  assert.ok(again.stderr.includes('DATA_OUTPUT_NOT_EMPTY'), again.stderr);
   const first = quarry('import', out, '--db', db);
   assert.equal(first.status, 0, first.stderr);
   assert.match(first.stdout, /publications\s+300/);
@@ -38,12 +38,12 @@ test('quarry generate then quarry import, twice without duplicates', () => {
 test('bad arguments are coded errors with exit code 1', () => {
   const scale = quarry('generate', '--publications', 'lots', '--out', join(work, 'x'));
   assert.equal(scale.status, 1);
-  assert.match(scale.stderr, /DATA_BAD_SCALE/);
+  assert.ok(scale.stderr.includes('DATA_BAD_SCALE'), scale.stderr);
   const seed = quarry('generate', '--publications', '10', '--seed', '1.5', '--out', join(work, 'x'));
-  assert.match(seed.stderr, /DATA_BAD_SEED/);
+  assert.ok(seed.stderr.includes('DATA_BAD_SEED'), seed.stderr);
   const onError = quarry('import', work, '--db', join(work, 'y.db'), '--on-error', 'ignore');
   assert.equal(onError.status, 1);
-  assert.match(onError.stderr, /DATA_BAD_ON_ERROR_OPTION/);
+  assert.ok(onError.stderr.includes('DATA_BAD_ON_ERROR_OPTION'), onError.stderr);
   const format = quarry('import', work, '--db', join(work, 'y.db'), '--format', 'xml');
-  assert.match(format.stderr, /DATA_BAD_FORMAT_OPTION/);
+  assert.ok(format.stderr.includes('DATA_BAD_FORMAT_OPTION'), format.stderr);
 });
