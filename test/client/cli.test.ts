@@ -95,7 +95,7 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       assert.equal(result.publications.length, 3);
       assert.ok(result._stats.total_count >= 3);
       const jsonl = await quarry(['query', '--profile', 'tok', '--format', 'jsonl', text], { env });
-      assert.deepEqual(jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l)), result.publications);
+      assert.deepEqual(jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown), result.publications);
       const tableRun = await quarry(['query', '--format', 'table', text], { env });
       assert.match(tableRun.stdout, /^id\s+\| year\n-+-\+-+\n/);
       assert.match(tableRun.stdout, new RegExp(`\\(3 shown, ${result._stats.total_count} matching\\)`));
@@ -142,6 +142,12 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       assert.equal(new Set(ids).size, 5000);
       assert.deepEqual(ids.sort(), expected);
       assert.equal(existsSync(checkpoint), false);
+    });
+
+    test('login without a key on stdin is a coded error', async () => {
+      const run = await quarry(['login', '--url', server.url, '--profile', 'empty'], { env, input: '' });
+      assert.equal(run.status, 1);
+      assert.ok(run.stderr.includes(`[${'CLIENT_KEY_MISSING'}]`), run.stderr);
     });
 
     test('shell: multi-line queries, tables, .describe, .help, errors with a caret, .export', async () => {
