@@ -45,7 +45,7 @@ describe('consistency identities on the generated 10k database', async () => {
   let db: Database.Database;
   before(() => {
     db = openReadOnly(dbPath);
-    assert.equal((db.prepare('SELECT count(*) FROM publications').pluck().get() as number), pubs.length);
+    assert.equal(db.prepare("SELECT count(*) FROM publications").pluck().get(), pubs.length);
   });
   after(() => db.close());
   consistencyTests(() => db, {

@@ -13,7 +13,7 @@ describe('WorkerPool', () => {
   });
 
   test('rebuilds QuarryErrors from the worker', async () => {
-    await assert.rejects(pool.run({ kind: 'fail' }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_NO_DATABASE');
+    await assert.rejects(pool.run({ kind: 'fail' }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_DATABASE_UNAVAILABLE');
   });
 
   test('other failures are plain errors (internal)', async () => {

@@ -22,9 +22,4 @@ export const ENGINE_CODES = {
     message: 'The database {path} cannot be opened: {reason}',
     fix: 'Check that the file exists, is readable, and was created by `quarry import` (or `quarry generate`).',
   },
-  ENGINE_NO_DATABASE: {
-    category: 'input',
-    message: 'No database to query: `quarry query` needs --db FILE here.',
-    fix: 'Give the record database file, for example `quarry query --db records.db "search publications return year"`.',
-  },
 } as const satisfies CodeTable;
