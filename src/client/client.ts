@@ -72,8 +72,12 @@ export interface RecordStream<T> extends AsyncIterable<T> {
   pages(): AsyncGenerator<Page<T>, void, undefined>;
 }
 
-/** A search over one source, for the typed overloads: `search publications ...`. */
-type SearchText<S extends SourceName> = `search ${S} ${string}` | `search ${S}\n${string}`;
+/**
+ * A search over one source, for the typed overloads: a text starting `search publications `
+ * gives `Publication` records. (Other texts give plain records; name the type to narrow
+ * them: `client.iterate<Publication>(text)`.)
+ */
+type SearchText<S extends SourceName> = `search ${S} ${string}`;
 
 /**
  * A connection to a Quarry (or compatible) service. Logs in on first use, logs in again
