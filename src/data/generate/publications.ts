@@ -90,29 +90,35 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     who.push(people.pool[cursor.at] as number);
     cursor.at++;
   }
-  // Organizations: the authors' home organizations, up to 1-4 (mean about 2.3).
+  // Organizations: the authors' home organizations, up to 1-5 (mean about 2.3 once small teams are counted).
   const u = r.next();
-  const wantOrgs = u < 0.3 ? 1 : u < 0.6 ? 2 : u < 0.8 ? 3 : 4;
+  const wantOrgs = u < 0.28 ? 1 : u < 0.58 ? 2 : u < 0.8 ? 3 : u < 0.93 ? 4 : 5;
   const paperOrgs: number[] = [];
   for (const w of who) {
     if (paperOrgs.length >= wantOrgs) break;
     if (w >= 0 && !paperOrgs.includes(people.home[w] as number)) paperOrgs.push(people.home[w] as number);
   }
-  while (paperOrgs.length < Math.min(wantOrgs, n)) {
+  // An author may hold two affiliations, so a paper can have one organization more than authors.
+  while (paperOrgs.length < Math.min(wantOrgs, n + 1)) {
     const o = orgs.research.sample(r.next());
     if (!paperOrgs.includes(o)) paperOrgs.push(o);
   }
   if (paperOrgs.length === 0) paperOrgs.push(orgs.research.sample(r.next()));
   const org = (k: number): OrganizationRecord => orgs.records[k] as OrganizationRecord;
   const authors: Author[] = [];
+  const affLists: Affiliation[][] = [];
+  const used = new Set<number>();
   for (let k = 0; k < n; k++) {
     const w = who[k] as number;
     const primary = w >= 0 && paperOrgs.includes(people.home[w] as number) ? (people.home[w] as number) : (paperOrgs[k % paperOrgs.length] as number);
     const affs: Affiliation[] = [affiliation(org(primary))];
+    used.add(primary);
     if (paperOrgs.length > 1 && r.chance(0.1)) {
       const second = paperOrgs[(paperOrgs.indexOf(primary) + 1) % paperOrgs.length] as number;
       affs.push(affiliation(org(second)));
+      used.add(second);
     }
+    affLists.push(affs);
     if (w >= 0) {
       stats.publications[w] = (stats.publications[w] as number) + 1;
       if ((stats.firstYear[w] as number) === 0 || year < (stats.firstYear[w] as number)) stats.firstYear[w] = year;
@@ -133,6 +139,14 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
         affiliations: affs,
       });
     }
+  }
+
+  // Every organization of the paper is someone's affiliation: unused ones become second affiliations.
+  let extra = 0;
+  for (const o of paperOrgs) {
+    if (used.has(o)) continue;
+    affLists[extra % n]?.push(affiliation(org(o)));
+    extra++;
   }
 
   // Categories: 1-3 groups, mostly of the paper's own division, with their divisions.

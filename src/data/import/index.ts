@@ -21,7 +21,7 @@ import { NihReader } from './formats/nih.ts';
 import { OpenAlexReader } from './formats/openalex.ts';
 import type { FormatReader } from './formats/reader.ts';
 import { RorReader } from './formats/ror.ts';
-import { jsonArrayElements, readLines, type NumberedLine } from './lines.ts';
+import { jsonArrayElements, readLines } from './lines.ts';
 
 export { IMPORT_FORMATS, type ImportFormat } from './detect.ts';
 
@@ -100,9 +100,7 @@ async function* sourceRecords(
     const csv = new CsvLineReader();
     let header: string[] | undefined;
     let start = 0;
-    let last: NumberedLine | undefined;
     for await (const l of lines) {
-      last = l;
       if (!csv.open) {
         start = l.line;
         if (l.text.trim() === '') continue;
@@ -121,7 +119,7 @@ async function* sourceRecords(
       header.forEach((h, k) => (record[h] = row[k] as string));
       yield { source: record, line: start };
     }
-    if (csv.open) yield { error: 'a quoted field is never closed', line: last === undefined ? start : start };
+    if (csv.open) yield { error: 'a quoted field is never closed', line: start };
   }
 }
 
