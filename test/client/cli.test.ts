@@ -57,7 +57,7 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
   let env: Record<string, string>;
 
   before(async () => {
-    const db = recordDatabase(5000);
+    const db = await recordDatabase(5000);
     expected = publicationIdsInDatabase(db).sort();
     server = await startRealServer(db, { tokenLifetimeSeconds: 2, queriesPerWindow: 5, windowSeconds: 1 });
     dir = mkdtempSync(join(tmpdir(), 'quarry-client-cli-'));

@@ -14,13 +14,14 @@ describe('client against the real service (short token lifetime, low rate limit)
   let expected: string[];
 
   before(async () => {
-    const db = recordDatabase(5000);
+    const db = await recordDatabase(5000);
     expected = publicationIdsInDatabase(db).sort();
     server = await startRealServer(db, { tokenLifetimeSeconds: 3, queriesPerWindow: 3, windowSeconds: 1 });
   });
   after(() => server?.close());
 
-  for (const [family, pageSize] of [['auth', 250], ['token', 500]] as const) {
+  const pageSize = 250;
+  for (const family of ['auth', 'token'] as const) {
     test(`${family} family, pages of ${pageSize}: 5,000 records through expiry and 429s, none lost, none twice`, async () => {
       const events: ClientEvent[] = [];
       const client = connect({ url: server.url, key: server.key }, { family, dslVersion: 2, onEvent: (e) => events.push(e) });

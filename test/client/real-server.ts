@@ -1,14 +1,18 @@
 // The REAL Quarry service for the client's tests: `startService` (what `quarry serve` runs:
 // the SQLite engine, the account store, the HTTP app) listening on 127.0.0.1 with a free
-// port, over a generated record database, with an active account and an API key. Token
+// port, over a private copy of the generated demo database (test/fixtures/demo-db.ts; a copy
+// because the test adds an account to it), with an active account and an API key. Token
 // lifetime and rate limits come from the configuration, short and low so that expiry and
 // 429s happen within a few seconds.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AccountService } from '../../src/accounts/service.ts';
 import { openSqliteAccountStore } from '../../src/accounts/store.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startService, type RunningService } from '../../src/main.ts';
-import { syntheticDatabase } from '../e2e/records-db.ts';
+import { demoDatabase } from '../fixtures/demo-db.ts';
 
 export interface RealServer {
   readonly url: string;
@@ -26,15 +30,11 @@ export interface RealServerOptions {
   readonly windowSeconds: number;
 }
 
-const databases = new Map<number, string>();
-
-/** A record database with exactly `publications` publications (built once per process). */
-export function recordDatabase(publications: number): string {
-  let path = databases.get(publications);
-  if (path === undefined) {
-    path = syntheticDatabase(publications);
-    databases.set(publications, path);
-  }
+/** A private copy of the generated database with `publications` publications. */
+export async function recordDatabase(publications: number): Promise<string> {
+  const shared = await demoDatabase({ publications });
+  const path = join(mkdtempSync(join(tmpdir(), 'quarry-client-')), 'records.db');
+  copyFileSync(shared, path);
   return path;
 }
 
