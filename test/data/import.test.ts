@@ -163,6 +163,38 @@ describe('malformed records', () => {
   });
 });
 
+describe('malformed records in CSV and JSON arrays', () => {
+  test('NIH rows: a wrong field count, a bad amount and an unclosed quote are reported by line', async () => {
+    const csv = join(work, 'awards.csv');
+    writeFileSync(
+      csv,
+      [
+        'award_date,project_number,award_amount,award_type',
+        '2021-11-01,5R01AI000001-05,1000,5',
+        '2021-11-02,5R01AI000002-05,lots,5',
+        '2021-11-03,5R01AI000003-05,3000',
+        '2021-11-04,"5R01AI000004-05",4000,1',
+        '2021-11-05,"5R01AI000005',
+        '',
+      ].join('\n'),
+    );
+    const report = await importFiles({ paths: [csv], dbPath: join(work, 'csv.db'), onError: 'skip' });
+    assert.equal(report.records.grants, 2);
+    assert.deepEqual(report.problems.map((p) => p.line), [3, 4, 6]);
+    assert.match(report.problems[0]!.message, /no valid amount/);
+    assert.match(report.problems[1]!.message, /expected 4 fields/);
+    assert.match(report.problems[2]!.message, /never closed/);
+  });
+
+  test('ROR JSON array: a bad element is reported at the line it starts on', async () => {
+    const file = join(work, 'orgs.json');
+    writeFileSync(file, '[\n  {"id": "https://ror.org/000000001", "names": [{"value": "One", "types": ["ror_display"]}], "types": ["education"]},\n  {\n    "names": []\n  }\n]\n');
+    const report = await importFiles({ paths: [file], dbPath: join(work, 'json.db'), onError: 'skip' });
+    assert.equal(report.records.organizations, 1);
+    assert.deepEqual(report.problems.map((p) => `${p.file}:${p.line}`), [`${file}:3`]);
+  });
+});
+
 describe('native import', () => {
   test('re-importing the same generated data updates, never duplicates', async () => {
     const dir = await demoDataDir({ publications: 1000 });
