@@ -144,7 +144,7 @@ export async function runRemoteQuery(text: string, options: RemoteQueryOptions):
   const maxRecords = wholeNumber('--max-records', options.maxRecords);
   const bar = await progressBar(options.all === true && options.progress !== false);
   const client = clientFromFlags(options, (event) => {
-    if (event.kind === 'rate_limited') bar.note(`(rate limited: waiting ${Math.ceil(event.waitMs / 1000)} s)`);
+    if (event.kind === 'rate_limited') bar.note(`(rate limited: waiting ${(event.waitMs / 1000).toFixed(1)} s)`);
   });
 
   if (!options.all) {

@@ -129,7 +129,8 @@ export async function runShell(client: QuarryClient, io: { input: NodeJS.Readabl
           }
         }
       } else if (entry.name === 'export') {
-        if (lastQuery === undefined || entry.argument === '') print('Run a query first, then .export FILE (.jsonl, .csv or .json).');
+        if (entry.argument === '') print('Usage: .export FILE (.jsonl, .csv or .json): every record of the last query.');
+        else if (lastQuery === undefined) print('Run a query first, then .export FILE.');
         else {
           try {
             const report = await exportToFile(client, lastQuery, { file: entry.argument, format: exportFormat(entry.argument) });
