@@ -12,6 +12,16 @@ import { dirname, join } from 'node:path';
 import { DEFAULT_SEED, generate, type Manifest } from './generate/index.ts';
 import { importFiles, type ImportReport } from './import/index.ts';
 
+/** Share of the generation half each generator phase takes (start, end), so progress never moves back. */
+const GENERATE_BANDS: Readonly<Record<string, readonly [number, number]>> = {
+  'reading shared data': [0, 3],
+  citations: [3, 12],
+  grants: [12, 16],
+  publications: [16, 44],
+  researchers: [44, 50],
+  done: [50, 50],
+};
+
 /** Overall progress: `done` of `total` (100) with the current phase. */
 export interface DemoProgress {
   readonly phase: string;
@@ -40,7 +50,10 @@ export async function buildDemoDatabase(options: BuildDemoOptions): Promise<{ ma
       publications: options.publications ?? 10_000,
       seed: options.seed ?? DEFAULT_SEED,
       outDir: dataDir,
-      onProgress: (p) => onProgress({ phase: `generating ${p.phase}`, done: Math.round(50 * (p.total > 0 ? p.done / p.total : 0)), total: 100 }),
+      onProgress: (p) => {
+        const [from, to] = GENERATE_BANDS[p.phase] ?? [0, 0];
+        onProgress({ phase: `generating ${p.phase}`, done: Math.round(from + (to - from) * (p.total > 0 ? p.done / p.total : 0)), total: 100 });
+      },
     });
     const report = await importFiles({
       paths: [dataDir],
