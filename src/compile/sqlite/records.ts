@@ -61,17 +61,22 @@ export function compileRecords(
     if (step !== undefined) hydrate.push(step);
   }
   const relevance = output.order.by === 'relevance' && match?.kind === 'match' && source.fts !== undefined;
-  let from: Sql;
-  let fullWhere = where;
   if (relevance && source.fts !== undefined && match?.kind === 'match') {
-    // Join the FTS table so bm25 can rank; the MATCH moves from the restriction into the join.
+    // Rank inside the FTS table first and keep only the page's keys and scores, so the
+    // records (wide rows) are read for one page, not for every match. The unary `+` keeps
+    // SQLite from handing the key set to FTS5 as rowid constraints (one MATCH per key).
     const f = ident(source.fts.table);
-    from = frag(`${f} JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = ${f}.rowid`);
-    fullWhere = concat(`${f} MATCH ? AND `, where);
-    fullWhere = { text: fullWhere.text, params: [match.match, ...where.params] };
-  } else {
-    from = frag(`${ident(source.table)} ${s}`);
+    const restrict =
+      where.text === '1' ? frag('') : concat(` AND +${f}.rowid IN (SELECT ${s}.${ident(source.key)} FROM ${ident(source.table)} ${s} WHERE `, where, ')');
+    const page = concat(
+      `WITH top AS (SELECT ${f}.rowid AS k, bm25(${f}) AS score FROM ${f} WHERE ${f} MATCH ?`,
+      restrict,
+      ` ORDER BY score, k LIMIT ? OFFSET ?) SELECT ${selects.join(', ')} FROM top JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = top.k ORDER BY top.score, ${s}."id" ASC`,
+    );
+    return { kind: 'records', output, page: { text: page.text, params: [match.match, ...restrict.params, output.limit, output.skip] }, hydrate };
   }
+  const from = frag(`${ident(source.table)} ${s}`);
+  const fullWhere = where;
   const order = orderBy(source, output.order, relevance);
   const page = concat(
     `SELECT ${selects.join(', ')} FROM `,

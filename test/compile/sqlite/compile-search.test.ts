@@ -98,7 +98,12 @@ describe('statements', () => {
     });
     const page = c.outputs[0];
     assert.ok(page?.kind === 'records');
-    assert.match(page.page.text, /FROM "publications_fts" JOIN "publications" s ON s."pk" = "publications_fts".rowid WHERE "publications_fts" MATCH \? AND 1 ORDER BY bm25\("publications_fts"\)/);
+    assert.equal(
+      page.page.text,
+      'WITH top AS (SELECT "publications_fts".rowid AS k, bm25("publications_fts") AS score FROM "publications_fts" WHERE "publications_fts" MATCH ? ORDER BY score, k LIMIT ? OFFSET ?) ' +
+        'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
+    );
+    assert.deepEqual(page.page.params, ['{title} : ("malaria")', 20, 0]);
   });
 
   test('a whole-corpus entity facet reads the stored per-entity counts', () => {
