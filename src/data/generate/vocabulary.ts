@@ -20,7 +20,7 @@ const GENERAL = (
 
 const FUNCTION_WORDS = ['of', 'and', 'in', 'for', 'the', 'with', 'on', 'from', 'to', 'a', 'by', 'under', 'across', 'between'];
 
-const STOP = new Set(['and', 'of', 'the', 'in', 'for', 'to', 'a', 'an', 'on', 'incl', 'excl', 'other', 'not', 'elsewhere', 'classified', 'by', 'with', 'from', 'its', 'as', 'or', 'e.g']);
+const STOP = new Set(['sciences', 'science', 'studies', 'and', 'of', 'the', 'in', 'for', 'to', 'a', 'an', 'on', 'incl', 'excl', 'other', 'not', 'elsewhere', 'classified', 'by', 'with', 'from', 'its', 'as', 'or', 'e.g']);
 
 /** Connective words of sentences, by Zipf rank. */
 const SENTENCE_GLUE = ['the', 'of', 'and', 'in', 'to', 'a', 'is', 'for', 'that', 'with', 'was', 'we', 'were', 'are', 'by', 'this', 'on', 'as', 'these', 'our', 'which', 'from', 'between', 'be'];
