@@ -2,6 +2,9 @@ import { definitionOf } from '../errors/index.ts';
 import { QuarryClientError, errorFromServer, knownCode, parseErrorBody, type ServerError } from './errors.ts';
 import type { HttpAnswer, Transport } from './transport.ts';
 
+/** Logins one query may cause when each new token expired while waiting on 429s. */
+const MAX_LOGINS_PER_CALL = 3;
+
 /** An API key, or (auth family only) a legacy username and password. */
 export type Credentials = { readonly key: string } | { readonly username: string; readonly password: string };
 
@@ -18,7 +21,9 @@ export interface SessionOptions {
 /**
  * The protocol's one piece of state: the token. Logs in when there is none, sends queries
  * with it, and when the service answers 403 for a token (expired, revoked), logs in again
- * once and sends the query again; a second refusal is an error.
+ * once and sends the query again; a second refusal of the new token is an error (unless the
+ * new token first waited out 429s long enough to expire: then it logs in again, at most
+ * three times per query).
  */
 export class Session {
   readonly #transport: Transport;
@@ -54,17 +59,21 @@ export class Session {
 
   /** Sends one query and returns the parsed JSON body of a 2xx answer. */
   async post(text: string, signal?: AbortSignal): Promise<unknown> {
-    const token = this.#token ?? (await this.login(signal));
+    let token = this.#token ?? (await this.login(signal));
     let answer = await this.#send(text, token, signal);
-    if (answer.status === 403 && isTokenRefusal(answer)) {
-      // Another call may have logged in meanwhile; only log in when nobody did.
-      const fresh = this.#token !== undefined && this.#token !== token ? this.#token : undefined;
-      if (fresh === undefined) this.#transport.emit({ kind: 'relogin', reason: parseErrorBody(403, answer.text)?.details[0] ?? 'HTTP 403' });
-      answer = await this.#send(text, fresh ?? (await this.login(signal)), signal);
-      if (answer.status === 403 && isTokenRefusal(answer)) {
+    for (let logins = 0; answer.status === 403 && isTokenRefusal(answer); logins++) {
+      // A new token refused at its first use is an error. One that first sat out 429 waits
+      // (or retries) may simply have expired meanwhile (short lifetimes, long waits), so it
+      // gets another login, a bounded number of times.
+      if ((logins > 0 && answer.attempts === 1) || logins >= MAX_LOGINS_PER_CALL) {
         const server = parseErrorBody(403, answer.text) ?? plainServerError(answer);
         throw QuarryClientError.client('CLIENT_TOKEN_REFUSED_AFTER_LOGIN', { detail: server.details.join(' ') }, server);
       }
+      // Another call may have logged in meanwhile; only log in when nobody did.
+      const fresh = this.#token !== undefined && this.#token !== token ? this.#token : undefined;
+      if (fresh === undefined) this.#transport.emit({ kind: 'relogin', reason: parseErrorBody(403, answer.text)?.details[0] ?? 'HTTP 403' });
+      token = fresh ?? (await this.login(signal));
+      answer = await this.#send(text, token, signal);
     }
     return readJson(answer, this.queryUrl, text);
   }

@@ -21,7 +21,7 @@ export const GOOD_KEY = 'good-key-0123456789';
 
 /** One scripted answer to the next query request (after the token check). */
 export type Step =
-  | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }
+  | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: string; /** Every token expires after this answer. */ readonly thenExpire?: boolean }
   /** Destroys the connection without answering (a network error for the client). */
   | 'reset';
 
@@ -111,7 +111,10 @@ export async function startProtocolDouble(): Promise<ProtocolDouble> {
       req.socket.destroy();
       return;
     }
-    if (step !== undefined) return send(step.status, step.body ?? '', step.headers);
+    if (step !== undefined) {
+      if (step.thenExpire) tokens.clear();
+      return send(step.status, step.body ?? '', step.headers);
+    }
     const misspelt = body.indexOf('titel');
     if (misspelt >= 0) {
       return send(400, errorBody('1 QueryError found', `Field 'titel' is not a field of 'publications'. Did you mean 'title'? (line 1, column ${misspelt + 1})`, 'SCHEMA_UNKNOWN_FIELD', { line: 1, column: misspelt + 1 }));

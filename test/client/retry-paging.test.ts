@@ -170,6 +170,28 @@ describe('token expiry', () => {
     assert.equal(queries().length, 2);
   });
 
+  test('a new token that expired while waiting out a 429 gets one more login; the bound holds', async () => {
+    double.records = 5;
+    double.tokenUses = 1;
+    const { c: first } = client();
+    await first.query('describe version');
+    // The next query: 403 (token used up), login, 429 during which the new token expires,
+    // 403 again (after a wait, so not "refused at first use"), login, success.
+    double.script.push({ status: 429, headers: { 'Retry-After': '1' }, body: '{}', thenExpire: true });
+    double.log.length = 0;
+    assert.equal((await first.all(PAGED)).length, 5);
+    assert.equal(logins().length, 2);
+    assert.deepEqual(queries().map((q) => q.status), [403, 429, 403, 200]);
+
+    // Every new token expiring during its wait: at most three logins, then an error.
+    double.log.length = 0;
+    double.tokenUses = 0;
+    for (let i = 0; i < 10; i++) double.script.push({ status: 429, headers: { 'Retry-After': '1' }, body: '{}', thenExpire: true });
+    const error = await rejection(first.query('describe version'));
+    assert.equal(error.code, 'CLIENT_TOKEN_REFUSED_AFTER_LOGIN');
+    assert.equal(logins().length, 3);
+  });
+
   test('a 403 about the account (not the token) does not log in again', async () => {
     double.accountRefusal = 'SERVICE_ACCOUNT_SUSPENDED';
     const { c } = client();
