@@ -6,8 +6,6 @@ import { register as registerKeys } from './commands/keys.ts';
 import { register as registerCheck } from './commands/check.ts';
 import { register as registerLogin } from './commands/login.ts';
 import { register as registerShell } from './commands/shell.ts';
-import { register as registerLogin } from './commands/login.ts';
-import { register as registerShell } from './commands/shell.ts';
 import { register as registerGenerate } from './commands/generate.ts';
 import { register as registerImport } from './commands/import.ts';
 import { register as registerLoginCode } from './commands/login-code.ts';
@@ -23,8 +21,6 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerKeys,
   registerLoginCode,
   registerCheck,
-  registerLogin,
-  registerShell,
   registerLogin,
   registerShell,
   registerGenerate,
