@@ -81,3 +81,23 @@ test('at the depth limit the file is completed with the 50,000 reachable records
   assert.equal(idsIn(file, 'jsonl').length, 50_000);
   assert.equal(existsSync(checkpointPath(file)), false);
 });
+
+test('quarry query --all without --out streams every page to stdout; option mistakes are coded', async (t) => {
+  const { runRemoteQuery } = await import('../../src/cli/commands/query-remote.ts');
+  double.records = 25;
+  let out = '';
+  t.mock.method(process.stdout, 'write', (chunk: string, callback?: (error?: Error) => void) => {
+    out += chunk;
+    callback?.();
+    return true;
+  });
+  await runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, format: 'csv', pageSize: '10', progress: false });
+  t.mock.restoreAll();
+  const lines = out.split('\r\n').filter(Boolean);
+  assert.equal(lines[0], 'id');
+  assert.deepEqual(lines.slice(1), Array.from({ length: 25 }, (_, i) => `pub.${String(i + 1).padStart(6, '0')}`));
+  const invalid = (e: QuarryClientError) => e.code === 'CLIENT_OPTION_INVALID';
+  await assert.rejects(runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, resume: true }), invalid);
+  await assert.rejects(runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, format: 'table' }), invalid);
+  await assert.rejects(runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, pageSize: 'ten' }), invalid);
+});
