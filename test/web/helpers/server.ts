@@ -1,6 +1,7 @@
 // A real Quarry server for the web tests: build() with the web plugin, the SQLite engine on
-// a fixture record database, accounts in the same file, listening on 127.0.0.1:0. Three
-// accounts: an active holder with a password, a pending one, and an administrator.
+// a private copy of the small generated demo database (test/fixtures/demo-db.ts), accounts
+// in the same file, listening on 127.0.0.1:0. Three accounts: an active holder with a
+// password, a pending one, and an administrator.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import type { QueryEngine } from '../../../src/engine/types.ts';
 import { build } from '../../../src/http/app.ts';
 import { webPlugin } from '../../../src/web/plugin.ts';
 import { WebStore } from '../../../src/web/store.ts';
-import { tinyDatabase } from '../../engine/fixtures/tiny-db.ts';
+import { smallDatabase } from '../../fixtures/demo-db.ts';
 
 export const HOLDER = { email: 'ana@example.org', password: 'correct horse battery' };
 export const PENDING = { email: 'pat@example.org', password: 'pending password 1' };
@@ -35,8 +36,8 @@ export interface WebServer {
  * A private copy of the fixture record database: the accounts and web tables of each server
  * go into it, so servers never share accounts.
  */
-function freshDatabase(): string {
-  const source = new Database(tinyDatabase(), { readonly: true });
+async function freshDatabase(): Promise<string> {
+  const source = new Database(await smallDatabase(), { readonly: true });
   const path = join(mkdtempSync(join(tmpdir(), 'quarry-web-')), 'quarry.db');
   writeFileSync(path, source.serialize());
   source.close();
@@ -44,7 +45,7 @@ function freshDatabase(): string {
 }
 
 export async function startWebServer(options: { config?: DeepPartial<QuarryConfig> } = {}): Promise<WebServer> {
-  const db = freshDatabase();
+  const db = await freshDatabase();
   const config = loadConfig({ overrides: { db, logLevel: 'silent', adminContact: 'data-office@example.org', ...options.config } });
   const engine = createSqliteEngine({ dbPath: db, workers: 1 });
   const store: AccountStore = openSqliteAccountStore(db);
