@@ -1,5 +1,5 @@
 /**
- * The query mix over HTTP: the shapes of bench/query-mix.ts sent to a real `quarry serve`
+ * The query mix over HTTP: the shapes of bench/query-shapes.ts sent to a real `quarry serve`
  * (child process, rate limits off) with autocannon, next to the same queries run through
  * the engine in this process (the same worker pool type, the same concurrency), measured
  * in the same run. Prints latency percentiles, throughput and the HTTP/engine ratios.
@@ -19,6 +19,7 @@ import { AccountService } from '../src/accounts/service.ts';
 import { openSqliteAccountStore } from '../src/accounts/store.ts';
 import { createSqliteEngine } from '../src/engine/sqlite-engine.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
+import { queryShapes } from './query-shapes.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,53 +45,11 @@ function databasePath(): string {
   return out;
 }
 
-const q = (s: string): string => JSON.stringify(s);
-
-/**
- * The shapes of bench/query-mix.ts (kept in step by hand: that script runs on import, so
- * its list cannot be imported), with values drawn from the database.
- */
+/** Every shape of bench/query-shapes.ts, `variants` times with different values. */
 function mix(db: Database.Database, variants: number): string[] {
-  const col = <T>(sql: string): T[] => db.prepare(sql).pluck().all() as T[];
-  const orgs = col<string>('SELECT id FROM organizations WHERE n_publications > 0 ORDER BY n_publications DESC LIMIT 20');
-  const orgWords = col<string>('SELECT name FROM organizations WHERE n_publications > 0 ORDER BY n_publications DESC LIMIT 20').map((n) => n.split(/\s+/).slice(0, 2).join(' '));
-  const frequent = col<string>("SELECT term FROM publications_fts_vocab WHERE length(term) > 4 AND term GLOB '[a-z]*' ORDER BY doc DESC LIMIT 100");
-  const words = frequent.length > 80 ? frequent.slice(60) : frequent;
-  const authors = (db.prepare('SELECT first_name, last_name FROM researchers WHERE n_publications > 2 ORDER BY n_publications DESC LIMIT 20').all() as Array<{ first_name: string; last_name: string }>).map(
-    (r) => `${r.first_name} ${r.last_name}`,
-  );
-  const categories = col<string>("SELECT name FROM categories WHERE scheme = 'for' LIMIT 20");
-  const years = col<number>('SELECT DISTINCT year FROM publications WHERE year IS NOT NULL ORDER BY year DESC LIMIT 10');
-  const pick = <T>(list: readonly T[], i: number): T => {
-    if (list.length === 0) throw new Error('the database lacks data for a benchmark shape');
-    return list[i % list.length] as T;
-  };
-  const w = (i: number, k = 0): string => pick(words, i * 3 + k);
-  const shapes: Array<(i: number) => string> = [
-    (i) => `search publications where research_orgs.id in [${q(pick(orgs, i))},${q(pick(orgs, i + 1))}] and year in [${pick(years, i + 2)}:${pick(years, i)}] return publications[id] limit 250`,
-    (i) => `search publications where research_orgs.id in [${q(pick(orgs, i))}] and year = ${pick(years, i + 1)} return publications[id+supporting_grant_ids]`,
-    (i) => `search publications for ${q(w(i))} where year=${pick(years, i + 1)} return publications[id+title+year+concepts_scores] limit 100`,
-    (i) => `search publications where research_orgs.id = ${q(pick(orgs, i))} and category_for.name= ${q(pick(categories, i))} return publications[id+doi+concepts_scores+year]`,
-    (i) => `search grants for ${q(`${w(i)} ${w(i, 1)}`)} where active_year=${pick(years, i + 3)} return grants limit 5`,
-    (i) => `search publications in authors for ${q(`"${pick(authors, i)}"`)} return publications limit 5`,
-    (i) => `search publications for ${q(`"${w(i)} ${w(i, 1)}"`)} return publications limit 5`,
-    (i) => `search publications for ${q(`(${w(i)} AND ${w(i, 1)})`)} return publications limit 5`,
-    (i) => `search publications for ${q(`(${w(i)} OR ${w(i, 1)}) AND (-${w(i, 2)} +${w(i, 3)})`)} return publications limit 5`,
-    (i) => `search publications in title_only for ${q(`${w(i).slice(0, -1)}? ${w(i, 1)}`)} return publications limit 5`,
-    (i) => `search publications for ${q(w(i))} where count(research_orgs) > 2 return research_orgs limit 5`,
-    () => 'search publications where count(researchers) > 1 return funders limit 5',
-    () => 'search publications return funders limit 5 return research_orgs limit 5 return year',
-    () => 'search publications return publications [doi + times_cited] sort by times_cited limit 5',
-    (i) => `search publications for ${q(w(i))} return research_orgs aggregate altmetric_median, rcr_avg sort by rcr_avg limit 5`,
-    (i) => `search publications for ${q(w(i))} return funders aggregate citations_total sort by citations_total limit 5`,
-    () => 'search publications where date > "2020-01-22" return publications[id+date] limit 5',
-    (i) => `search publications where research_orgs.name ~ ${q(pick(orgWords, i))} return publications limit 5`,
-    () => 'search publications return researchers',
-    (i) => `search publications where year = ${pick(years, i)} return publications[basics+extras] limit 1000`,
-    () => 'search publications return year limit 1000',
-  ];
+  const shapes = queryShapes(db);
   const out: string[] = [];
-  for (let i = 0; i < variants; i++) for (const shape of shapes) out.push(shape(i));
+  for (let i = 0; i < variants; i++) for (const [, make] of shapes) out.push(make(i));
   return out;
 }
 
