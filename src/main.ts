@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/service.ts';
 import { openSqliteAccountStore } from './accounts/store.ts';
-import type { QuarryConfig } from './config.ts';
+import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
 import { createSqliteEngine } from './engine/sqlite-engine.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { build, type WebPlugin } from './http/app.ts';
@@ -140,14 +140,15 @@ export async function prepareDemo(config: QuarryConfig, write: (text: string) =>
       key = (await accounts.createKey(DEMO_EMAIL, 'demo')).key;
       writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
     }
-    return { key, instructions: (url) => demoInstructions(url, key) };
+    return { key, instructions: (url) => demoInstructions(url, key, config.db) };
   } finally {
     await accounts.shutdown();
     await store.close();
   }
 }
 
-function demoInstructions(url: string, key: string): string {
+function demoInstructions(url: string, key: string, db: string): string {
+  const dbFlag = db === DEFAULT_CONFIG.db ? '' : ` --db ${db}`;
   return [
     '',
     `Demo API key: ${key}`,
@@ -159,6 +160,9 @@ function demoInstructions(url: string, key: string): string {
     'Auth-path family (JWT):',
     `  JWT=$(curl -s -X POST "${url}/api/auth" -H 'Content-Type: application/json' -d '{"key": "${key}"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
     `  curl -s -X POST "${url}/api/dsl/v2" -H "Authorization: JWT $JWT" --data-binary 'search publications return year limit 5'`,
+    '',
+    `Web pages: the API home at ${url}/ and the query console at ${url}/console; sign in with a one-time code:`,
+    `  npx quarry accounts login-code ${DEMO_EMAIL}${dbFlag}`,
     '',
     `API description: ${url}/docs    health: ${url}/healthz    metrics: ${url}/metrics`,
     '',

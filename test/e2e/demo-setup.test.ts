@@ -42,4 +42,6 @@ test('prepareDemo makes an active demo account with a key, and later starts reus
   assert.ok(text.includes('-H "Authorization: Bearer $TOKEN"'));
   assert.ok(text.includes('http://127.0.0.1:9999/api/auth'));
   assert.ok(text.includes('-H "Authorization: JWT $JWT"'));
+  // The database is not the default one, so the login-code command must name it.
+  assert.ok(text.includes(`npx quarry accounts login-code ${DEMO_EMAIL} --db ${db}`));
 });
