@@ -33,6 +33,7 @@ export function createSqliteEngine(options: SqliteEngineOptions): QueryEngine {
     filename: new URL('./sqlite-worker.ts', import.meta.url),
     workers: options.workers ?? 2,
     workerData,
+    warmUpTask: { kind: 'ping' } satisfies SqliteTask,
   });
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return {

@@ -63,4 +63,19 @@ describe('WorkerPool', () => {
     await other.close();
     await assert.rejects(other.run({ kind: 'echo', value: 'x' }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CLOSED');
   });
+
+  test("a new worker's module loading does not count against the first task's time limit", async () => {
+    // Loading the worker's modules through tsx takes far longer than 50 ms.
+    const fresh = new WorkerPool<BusyTask, string>({
+      filename: new URL('./fixtures/busy-worker.ts', import.meta.url),
+      workers: 2,
+      warmUpTask: { kind: 'echo', value: 'warm' } satisfies BusyTask,
+    });
+    try {
+      assert.deepEqual(await Promise.all([fresh.run({ kind: 'echo', value: 'a' }, { timeoutMs: 50 }), fresh.run({ kind: 'echo', value: 'b' }, { timeoutMs: 50 })]), ['a', 'b']);
+      await fresh.warm();
+    } finally {
+      await fresh.close();
+    }
+  });
 });
