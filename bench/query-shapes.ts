@@ -38,8 +38,14 @@ const pick = <T>(list: readonly T[], i: number): T => {
 /** The 20 shapes (and the year facet); `i` varies the values from run to run. */
 function shapesFor(p: Pools): QueryShape[] {
   const w = (i: number, k = 0): string => pick(p.words, i * 3 + k);
+  // Three years, lower bound first (the years are drawn newest first and wrap around).
+  const yearRange = (i: number): string => {
+    const a = pick(p.years, i);
+    const b = pick(p.years, i + 2);
+    return `${Math.min(a, b)}:${Math.max(a, b)}`;
+  };
   return [
-    ['orgs+years ids page 250', (i) => `search publications where research_orgs.id in [${q(pick(p.orgs, i))},${q(pick(p.orgs, i + 1))}] and year in [${pick(p.years, i + 2)}:${pick(p.years, i)}] return publications[id] limit 250`],
+    ['orgs+years ids page 250', (i) => `search publications where research_orgs.id in [${q(pick(p.orgs, i))},${q(pick(p.orgs, i + 1))}] and year in [${yearRange(i)}] return publications[id] limit 250`],
     ['org+year grant ids', (i) => `search publications where research_orgs.id in [${q(pick(p.orgs, i))}] and year = ${pick(p.years, i + 1)} return publications[id+supporting_grant_ids]`],
     ['text+year page 100', (i) => `search publications for ${q(w(i))} where year=${pick(p.years, i + 1)} return publications[id+title+year+concepts_scores] limit 100`],
     ['org+category name', (i) => `search publications where research_orgs.id = ${q(pick(p.orgs, i))} and category_for.name= ${q(pick(p.categories, i))} return publications[id+doi+concepts_scores+year]`],
