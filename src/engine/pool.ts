@@ -76,7 +76,6 @@ export class WorkerPool<Task, Result> {
   async run(task: Task, options: RunOptions = {}): Promise<Result> {
     if (this.#closed) throw QuarryError.of('ENGINE_CLOSED');
     await this.#warm;
-    if (options.signal?.aborted === true) throw abortError(options.signal.reason);
     const controller = new AbortController();
     const timer =
       options.timeoutMs === undefined
