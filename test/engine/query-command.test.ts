@@ -2,6 +2,9 @@
 // exit codes. The remote mode (no --db) is the client's and tested with it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { tinyDatabase } from './fixtures/tiny-db.ts';
 
@@ -35,6 +38,27 @@ describe('quarry query', () => {
     const out = run('--db', '/nonexistent/quarry.db', 'search publications return year');
     assert.equal(out.status, 5);
     assert.match(out.stderr, /cannot be opened/);
+  });
+
+  test('--format and --out apply to the local result too', () => {
+    const csv = run('--db', db, '--format', 'csv', 'search publications where year = 2019 return year');
+    assert.equal(csv.status, 0, csv.stderr);
+    assert.equal(csv.stdout, 'id,count\r\n2019,2\r\n', 'CSV lines end in CRLF (RFC 4180)');
+    const file = join(mkdtempSync(join(tmpdir(), 'quarry-query-')), 'year.jsonl');
+    const out = run('--db', db, '--format', 'jsonl', '--out', file, 'search publications where year = 2019 return year');
+    assert.equal(out.status, 0, out.stderr);
+    assert.equal(out.stdout, '');
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { id: 2019, count: 2 });
+  });
+
+  test('options for a service are refused with --db, not silently ignored', () => {
+    for (const flags of [['--all'], ['--url', 'http://127.0.0.1:9'], ['--page-size', '10']]) {
+      const out = run('--db', db, ...flags, 'search publications return year');
+      assert.notEqual(out.status, 0, flags.join(' '));
+      assert.match(out.stderr, new RegExp(`CLIENT_OPTION_INVALID|${flags[0]}`));
+      assert.match(out.stderr, new RegExp(flags[0] as string));
+      assert.equal(out.stdout, '');
+    }
   });
 
 });
