@@ -9,8 +9,8 @@ import { print } from '../../src/dsl/printer.ts';
 import { stripSpans } from '../../src/dsl/strip-spans.ts';
 
 // Generated inputs must either parse or fail with a coded, positioned QuarryError — never
-// throw anything else, never hang. The 50 ms bound is the one timing check the task asks
-// for; a slow parse is timed a second time so that one garbage-collection pause cannot fail
+// throw anything else, never hang. The 50 ms bound per input is part of the parser's contract
+// (input budgets keep parsing linear); a slow parse is timed a second time so that one garbage-collection pause cannot fail
 // the suite, while an input that is really slow (slow twice) still does.
 const TIME_LIMIT_MS = 50;
 
