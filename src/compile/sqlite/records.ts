@@ -29,6 +29,21 @@ export interface CompiledRecords {
   readonly output: RecordsOutput;
   /** Columns `__key`, `__doc` and one per column-backed field (named as the field). */
   readonly page: Sql;
+  /**
+   * The same page with one more column, `__total`: the number of records matching the
+   * search, counted while the page is chosen. When the page has to look at every match
+   * anyway (a sort no index gives, or relevance), this answers `total_count` without a
+   * second pass over the filter. An empty page carries no count: run the count then.
+   */
+  readonly pageWithTotal: Sql;
+  /**
+   * When to use `pageWithTotal`: `always` for relevance under a filter (the page ranks every
+   * match, and a separate count would pass over the filter again); `never` for relevance
+   * alone (the full-text index counts its matches cheaply by itself); `if-sorting-every-row`
+   * otherwise: only when SQLite's plan for `page` sorts every match anyway, since a page read
+   * in index order stops after LIMIT rows, and counting beside it would read them all.
+   */
+  readonly totalFromPage: 'always' | 'never' | 'if-sorting-every-row';
   readonly hydrate: readonly HydrateStep[];
 }
 
@@ -68,12 +83,27 @@ export function compileRecords(
     const f = ident(source.fts.table);
     const restrict =
       where.text === '1' ? frag('') : concat(` AND +${f}.rowid IN (SELECT ${s}.${ident(source.key)} FROM ${ident(source.table)} ${s} WHERE `, where, ')');
+    const params = [match.match, ...restrict.params, output.limit, output.skip];
     const page = concat(
       `WITH top AS (SELECT ${f}.rowid AS k, bm25(${f}) AS score FROM ${f} WHERE ${f} MATCH ?`,
       restrict,
       ` ORDER BY score, k LIMIT ? OFFSET ?) SELECT ${selects.join(', ')} FROM top JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = top.k ORDER BY top.score, ${s}."id" ASC`,
     );
-    return { kind: 'records', output, page: { text: page.text, params: [match.match, ...restrict.params, output.limit, output.skip] }, hydrate };
+    // bm25() may not sit beside a window function, so the ranked matches are materialized
+    // first and counted as the page is cut from them.
+    const withTotal = concat(
+      `WITH ranked AS MATERIALIZED (SELECT ${f}.rowid AS k, bm25(${f}) AS score FROM ${f} WHERE ${f} MATCH ?`,
+      restrict,
+      `), top AS (SELECT k, score, count(*) OVER () AS __total FROM ranked ORDER BY score, k LIMIT ? OFFSET ?) SELECT ${selects.join(', ')}, top.__total AS __total FROM top JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = top.k ORDER BY top.score, ${s}."id" ASC`,
+    );
+    return {
+      kind: 'records',
+      output,
+      page: { text: page.text, params },
+      pageWithTotal: { text: withTotal.text, params },
+      totalFromPage: where.text === '1' ? 'never' : 'always',
+      hydrate,
+    };
   }
   const from = frag(`${ident(source.table)} ${s}`);
   const fullWhere = where;
@@ -85,7 +115,23 @@ export function compileRecords(
     fullWhere,
     ` ORDER BY ${order} LIMIT ? OFFSET ?`,
   );
-  return { kind: 'records', output, page: { text: page.text, params: [...page.params, output.limit, output.skip] }, hydrate };
+  // The page's keys with the count of all matches, then the wide rows for those keys only.
+  const key = `${s}.${ident(source.key)}`;
+  const withTotal = concat(
+    `WITH top AS (SELECT ${key} AS k, count(*) OVER () AS __total FROM `,
+    from,
+    ' WHERE ',
+    fullWhere,
+    ` ORDER BY ${order} LIMIT ? OFFSET ?) SELECT ${selects.join(', ')}, top.__total AS __total FROM top JOIN ${ident(source.table)} ${s} ON ${key} = top.k ORDER BY ${order}`,
+  );
+  return {
+    kind: 'records',
+    output,
+    page: { text: page.text, params: [...page.params, output.limit, output.skip] },
+    pageWithTotal: { text: withTotal.text, params: [...withTotal.params, output.limit, output.skip] },
+    totalFromPage: 'if-sorting-every-row',
+    hydrate,
+  };
 }
 
 /** Ties are broken by the public id, ascending, so pages are stable. */

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { CompiledCitations, CompiledFacet, CompiledRecords, CompiledSearch } from '../../compile/sqlite/compile-search.ts';
 import { LIST_COLUMN_PREFIX } from '../../compile/sqlite/layout.ts';
-import type { SqlParam } from '../../compile/sqlite/sql.ts';
+import type { Sql, SqlParam } from '../../compile/sqlite/sql.ts';
 import type { ExecutedFacet, ExecutedRecords, ExecutedRows, Row } from '../shape.ts';
 
 type DbRow = Record<string, unknown>;
@@ -15,6 +15,7 @@ type DbRow = Record<string, unknown>;
 export class StatementCache {
   readonly #db: Database.Database;
   readonly #cache = new Map<string, Database.Statement>();
+  readonly #sortsEveryRow = new Map<string, boolean>();
   constructor(db: Database.Database) {
     this.#db = db;
   }
@@ -27,6 +28,22 @@ export class StatementCache {
     }
     return stmt;
   }
+
+  /**
+   * Whether SQLite's plan for a statement sorts all its rows before the LIMIT (a temporary
+   * B-tree for the whole ORDER BY), rather than reading an index in order and stopping
+   * early. Asked once per statement text.
+   */
+  sortsEveryRow(sql: Sql): boolean {
+    let answer = this.#sortsEveryRow.get(sql.text);
+    if (answer === undefined) {
+      const plan = this.#db.prepare(`EXPLAIN QUERY PLAN ${sql.text}`).all(...sql.params) as Array<{ detail: string }>;
+      answer = plan.some((step) => step.detail === 'USE TEMP B-TREE FOR ORDER BY');
+      if (this.#sortsEveryRow.size > 500) this.#sortsEveryRow.clear();
+      this.#sortsEveryRow.set(sql.text, answer);
+    }
+    return answer;
+  }
 }
 
 export interface ExecutedStatements {
@@ -35,18 +52,29 @@ export interface ExecutedStatements {
 }
 
 export function executeCompiled(cache: StatementCache, compiled: CompiledSearch): ExecutedStatements {
-  const countRow = cache.get(compiled.count.text).get(...compiled.count.params) as { n: number };
+  // A page that looks at every match anyway counts them too (one pass over the filter, not two).
+  const counting = compiled.outputs.find(
+    (o): o is CompiledRecords =>
+      o.kind === 'records' && (o.totalFromPage === 'always' || (o.totalFromPage === 'if-sorting-every-row' && cache.sortsEveryRow(o.page))),
+  );
+  let totalCount: number | undefined;
   const results = compiled.outputs.map((o) => {
     switch (o.kind) {
-      case 'records':
-        return executeRecords(cache, o);
+      case 'records': {
+        if (o !== counting) return executeRecords(cache, o, o.page);
+        const executed = executeRecords(cache, o, o.pageWithTotal);
+        totalCount = executed.total;
+        return executed;
+      }
       case 'facet':
         return executeFacet(cache, o);
       case 'citations_per_year':
         return executeCitations(cache, o);
     }
   });
-  return { totalCount: countRow.n, results };
+  // An empty page carries no count (skip past the end, or nothing matched).
+  totalCount ??= (cache.get(compiled.count.text).get(...compiled.count.params) as { n: number }).n;
+  return { totalCount, results };
 }
 
 function all(cache: StatementCache, sql: string, params: readonly SqlParam[]): DbRow[] {
@@ -58,11 +86,13 @@ function inList(n: number): string {
   return `(${Array.from({ length: n }, () => '?').join(', ')})`;
 }
 
-function executeRecords(cache: StatementCache, compiled: CompiledRecords): ExecutedRecords {
-  const rows = all(cache, compiled.page.text, compiled.page.params);
+/** The records of a page; `total` is the page's `__total` column when it has one and a row. */
+function executeRecords(cache: StatementCache, compiled: CompiledRecords, page: Sql): ExecutedRecords & { readonly total: number | undefined } {
+  const rows = all(cache, page.text, page.params);
   const records = new Map<unknown, Record<string, unknown>>();
   const first = rows[0];
-  const columns = first === undefined ? [] : Object.keys(first).filter((k) => k !== '__key' && k !== '__doc');
+  const total = typeof first?.__total === 'number' ? first.__total : undefined;
+  const columns = first === undefined ? [] : Object.keys(first).filter((k) => k !== '__key' && k !== '__doc' && k !== '__total');
   for (const row of rows) {
     const raw = row.__doc;
     // The parsed document becomes the record; column values are written onto it.
@@ -95,7 +125,7 @@ function executeRecords(cache: StatementCache, compiled: CompiledRecords): Execu
       }
     }
   }
-  return { output: compiled.output, records: [...records.values()] };
+  return { output: compiled.output, records: [...records.values()], total };
 }
 
 function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedFacet {
