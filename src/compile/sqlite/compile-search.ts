@@ -41,7 +41,11 @@ export function compileSearch(layout: SqliteLayout, plan: SearchPlan, options: S
     filter === undefined && match?.kind === 'match' && source.fts !== undefined
       ? // Every FTS row is a record (rowid = key): count the matches without touching the records.
         frag(`SELECT count(*) AS n FROM ${ident(source.fts.table)} WHERE ${ident(source.fts.table)} MATCH ?`, [match.match])
-      : concat(`SELECT count(*) AS n FROM ${ident(source.table)} ${SOURCE_ALIAS} WHERE `, where);
+      : wholeSource
+        ? // No WHERE at all: SQLite then counts a B-tree's entries page by page (about 1 ms at
+          // 1M rows) instead of stepping through every row (about 20 ms), even for `WHERE 1`.
+          frag(`SELECT count(*) AS n FROM ${ident(source.table)}`)
+        : concat(`SELECT count(*) AS n FROM ${ident(source.table)} ${SOURCE_ALIAS} WHERE `, where);
   const outputs = plan.outputs.map((output) => {
     if (output.kind === 'facet') return compileFacet(layout, source, output, where, wholeSource);
     if (output.kind === 'citations_per_year') return compileCitationsPerYear(source, output, where);

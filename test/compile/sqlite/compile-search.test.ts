@@ -88,6 +88,11 @@ describe('statements', () => {
     assert.deepEqual(page.page.params, [2020, 20, 0]);
   });
 
+  test('the whole source is counted without a WHERE clause (SQLite counts B-tree pages then)', () => {
+    const c = compileSearch(RECORDS_LAYOUT, plan({}), noExpand);
+    assert.deepEqual(c.count, { text: 'SELECT count(*) AS n FROM "publications"', params: [] });
+  });
+
   test('full text restricts by rowid and ranks by bm25', () => {
     const c = compileSearch(RECORDS_LAYOUT, plan({ fullText: { index: 'title_only', expr: { kind: 'word', text: 'malaria' } }, outputs: [records({ order: { by: 'relevance' } })] }), noExpand);
     assert.deepEqual(c.count, { text: 'SELECT count(*) AS n FROM "publications_fts" WHERE "publications_fts" MATCH ?', params: ['{title} : ("malaria")'] });
