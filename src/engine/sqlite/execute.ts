@@ -15,7 +15,7 @@ type DbRow = Record<string, unknown>;
 export class StatementCache {
   readonly #db: Database.Database;
   readonly #cache = new Map<string, Database.Statement>();
-  readonly #sortsEveryRow = new Map<string, boolean>();
+  readonly #plans = new Map<string, readonly string[]>();
   constructor(db: Database.Database) {
     this.#db = db;
   }
@@ -29,20 +29,29 @@ export class StatementCache {
     return stmt;
   }
 
+  /** SQLite's plan for a statement (EXPLAIN QUERY PLAN's steps), asked once per statement text. */
+  plan(sql: Sql): readonly string[] {
+    let steps = this.#plans.get(sql.text);
+    if (steps === undefined) {
+      steps = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql.text}`).all(...sql.params) as Array<{ detail: string }>).map((step) => step.detail);
+      if (this.#plans.size > 500) this.#plans.clear();
+      this.#plans.set(sql.text, steps);
+    }
+    return steps;
+  }
+
   /**
-   * Whether SQLite's plan for a statement sorts all its rows before the LIMIT (a temporary
-   * B-tree for the whole ORDER BY), rather than reading an index in order and stopping
-   * early. Asked once per statement text.
+   * Whether a statement sorts all its rows before the LIMIT (a temporary B-tree for the
+   * whole ORDER BY), rather than reading an index in order and stopping early.
    */
   sortsEveryRow(sql: Sql): boolean {
-    let answer = this.#sortsEveryRow.get(sql.text);
-    if (answer === undefined) {
-      const plan = this.#db.prepare(`EXPLAIN QUERY PLAN ${sql.text}`).all(...sql.params) as Array<{ detail: string }>;
-      answer = plan.some((step) => step.detail === 'USE TEMP B-TREE FOR ORDER BY');
-      if (this.#sortsEveryRow.size > 500) this.#sortsEveryRow.clear();
-      this.#sortsEveryRow.set(sql.text, answer);
-    }
-    return answer;
+    return this.plan(sql).includes('USE TEMP B-TREE FOR ORDER BY');
+  }
+
+  /** Whether a statement reads one covering index and nothing else (a count that is cheap by itself). */
+  readsOneCoveringIndex(sql: Sql): boolean {
+    const steps = this.plan(sql);
+    return steps.length === 1 && steps[0]?.includes(' USING COVERING INDEX ') === true;
   }
 }
 
@@ -52,10 +61,14 @@ export interface ExecutedStatements {
 }
 
 export function executeCompiled(cache: StatementCache, compiled: CompiledSearch): ExecutedStatements {
-  // A page that looks at every match anyway counts them too (one pass over the filter, not two).
+  // A page that looks at every match anyway counts them too (one pass over the filter, not
+  // two) — unless the count alone is a read of one covering index: then counting beside the
+  // page costs more (every match is kept for the window, not just the top LIMIT rows).
   const counting = compiled.outputs.find(
     (o): o is CompiledRecords =>
-      o.kind === 'records' && (o.totalFromPage === 'always' || (o.totalFromPage === 'if-sorting-every-row' && cache.sortsEveryRow(o.page))),
+      o.kind === 'records' &&
+      (o.totalFromPage === 'always' ||
+        (o.totalFromPage === 'if-sorting-every-row' && cache.sortsEveryRow(o.page) && !cache.readsOneCoveringIndex(compiled.count))),
   );
   let totalCount: number | undefined;
   const results = compiled.outputs.map((o) => {
