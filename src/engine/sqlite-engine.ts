@@ -5,10 +5,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { openReadOnly } from '../store/sqlite/open.ts';
+import { outcomeFromJson, outcomeFromResult } from './outcome.ts';
 import { WorkerPool } from './pool.ts';
 import { prepareQuery } from './run-query.ts';
 import type { SqliteTask, SqliteWorkerData } from './sqlite-worker.ts';
-import type { QueryEngine, QueryOptions, QueryOutcome, QueryResult } from './types.ts';
+import type { QueryEngine, QueryOptions, QueryOutcome } from './types.ts';
 
 export interface SqliteEngineOptions {
   readonly dbPath: string;
@@ -29,7 +30,7 @@ export function createSqliteEngine(options: SqliteEngineOptions): QueryEngine {
   // Fail fast on a missing or foreign file, with the engine's coded error.
   openReadOnly(options.dbPath).close();
   const workerData: SqliteWorkerData = { dbPath: options.dbPath };
-  const pool = new WorkerPool<SqliteTask, QueryResult>({
+  const pool = new WorkerPool<SqliteTask, string>({
     filename: new URL('./sqlite-worker.ts', import.meta.url),
     workers: options.workers ?? 2,
     workerData,
@@ -44,20 +45,20 @@ export function createSqliteEngine(options: SqliteEngineOptions): QueryEngine {
         ...(queryOptions.permissions === undefined ? {} : { permissions: queryOptions.permissions }),
       });
       const t1 = performance.now();
-      if (prepared.kind === 'answer') return { result: prepared.result, timings: { parseMs: t1 - t0, executeMs: 0 } };
-      const result = await pool.run(
+      if (prepared.kind === 'answer') return outcomeFromResult(prepared.result, { parseMs: t1 - t0, executeMs: 0 });
+      const json = await pool.run(
         { kind: 'execute', plan: prepared.plan },
         {
           timeoutMs: queryOptions.timeoutMs ?? defaultTimeout,
           ...(queryOptions.signal === undefined ? {} : { signal: queryOptions.signal }),
         },
       );
-      return { result, timings: { parseMs: t1 - t0, executeMs: performance.now() - t1 } };
+      return outcomeFromJson(json, { parseMs: t1 - t0, executeMs: performance.now() - t1 });
     },
     async ready(): Promise<boolean> {
       try {
         const reply = await pool.run({ kind: 'ping' }, { timeoutMs: 5_000 });
-        return reply.ok === true;
+        return (JSON.parse(reply) as { ok?: unknown }).ok === true;
       } catch {
         return false;
       }

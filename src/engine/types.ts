@@ -36,7 +36,14 @@ export interface QueryTimings {
 }
 
 export interface QueryOutcome {
+  /** The result as data (for callers that look inside it: the console, tests). */
   readonly result: QueryResult;
+  /**
+   * The same result as JSON text. The SQLite engine serializes it in the worker that ran the
+   * query, so a server only has to send these bytes: the calling thread never copies an
+   * object graph across threads nor stringifies it (`result` is parsed from this on demand).
+   */
+  readonly json: string;
   readonly timings: QueryTimings;
 }
 

@@ -60,7 +60,7 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
       'Server-Timing',
       `parse;dur=${outcome.timings.parseMs.toFixed(2)}, execute;dur=${outcome.timings.executeMs.toFixed(2)}, total;dur=${totalMs.toFixed(2)}`,
     );
-    return reply.type('application/json; charset=utf-8').send(outcome.result);
+    return reply.type('application/json; charset=utf-8').send(outcome.json);
   };
 }
 

@@ -42,6 +42,14 @@ describe('createSqliteEngine', () => {
     assert.ok(timings.parseMs >= 0 && timings.executeMs > 0);
   });
 
+  test('gives the result as JSON text too, and the same text for answers made without a worker', async () => {
+    const ran = await engine.run(FAST, { dslVersion: 2 });
+    assert.match(ran.json, /^\{"publications":\[\{"id":"pub\.19\d{8}"\}\],"_stats":\{"total_count":10000,"limit":1,"offset":0\}\}$/);
+    assert.deepEqual(JSON.parse(ran.json), ran.result);
+    const described = await engine.run('describe version', { dslVersion: 2 });
+    assert.deepEqual(JSON.parse(described.json), described.result);
+  });
+
   test('a query over its time limit is cancelled with a timeout error that says how to narrow it', async () => {
     const t0 = Date.now();
     await assert.rejects(engine.run(SLOW, { dslVersion: 2, timeoutMs: 30 }), (e: unknown) => {

@@ -54,7 +54,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
         timeoutMs: ctx.config.query.timeoutMs,
       });
       reply.header('Server-Timing', `parse;dur=${outcome.timings.parseMs.toFixed(2)}, execute;dur=${outcome.timings.executeMs.toFixed(2)}`);
-      return await reply.type('application/json; charset=utf-8').send(outcome.result);
+      return await reply.type('application/json; charset=utf-8').send(outcome.json);
     } finally {
       reply.raw.off('close', onClose);
     }

@@ -13,6 +13,7 @@
  *   anything else parsable  → one publication, `_stats`, `_version`
  */
 import { parse } from '../../../src/dsl/index.ts';
+import { outcomeFromResult } from '../../../src/engine/outcome.ts';
 import type { QueryEngine, QueryOptions, QueryOutcome } from '../../../src/engine/types.ts';
 import { QuarryError } from '../../../src/errors/index.ts';
 
@@ -55,15 +56,15 @@ export function fakeEngine(): FakeEngine {
           source: text,
         });
       }
-      if (text.trim().startsWith('describe version')) return { result: version, timings: { parseMs: 0.1, executeMs: 0.2 } };
-      return {
-        result: {
+      if (text.trim().startsWith('describe version')) return outcomeFromResult(version, { parseMs: 0.1, executeMs: 0.2 });
+      return outcomeFromResult(
+        {
           publications: [{ id: 'pub.1000000001', title: 'Graphene batteries', year: 2020 }],
           _stats: { total_count: 1 },
           _version: version,
         },
-        timings: { parseMs: 0.5, executeMs: 1.5 },
-      };
+        { parseMs: 0.5, executeMs: 1.5 },
+      );
     },
     ready: () => Promise.resolve(engine.readyAnswer),
     queueDepth: () => 3,
