@@ -8,7 +8,7 @@ import { Weighted, zipfWeights } from './distributions.ts';
 import { organizationId } from './ids.ts';
 import type { Plan } from './plan.ts';
 import type { RandomSource } from './prng.ts';
-import type { RorOrganization } from './shared-data.ts';
+import { organizationDescription, type RorOrganization } from './shared-data.ts';
 
 /** The organizations of a run: records plus the weights used to place researchers. */
 export interface OrganizationSet {
@@ -38,18 +38,7 @@ function toRecord(index: number, org: RorOrganization, cycle: number): Organizat
   return {
     id: organizationId(index),
     name: org.name + suffix,
-    ...(org.acronym === undefined ? {} : { acronym: org.acronym }),
-    ...(org.aliases.length === 0 ? {} : { aliases: org.aliases }),
-    types: org.types,
-    ...(org.cityId === undefined ? {} : { city_id: org.cityId }),
-    ...(org.cityName === undefined ? {} : { city_name: org.cityName }),
-    ...(org.stateCode === undefined ? {} : { state_code: org.stateCode }),
-    ...(org.stateName === undefined ? {} : { state_name: org.stateName }),
-    ...(org.countryCode === undefined ? {} : { country_code: org.countryCode }),
-    ...(org.countryName === undefined ? {} : { country_name: org.countryName }),
-    ...(org.latitude === undefined ? {} : { latitude: org.latitude }),
-    ...(org.longitude === undefined ? {} : { longitude: org.longitude }),
-    ...(org.established === undefined ? {} : { established: org.established }),
+    ...organizationDescription(org),
     status: 'active',
     ...(cycle === 0 ? { ror_ids: [org.rorId] } : {}),
     ...(cycle === 0 && org.wikidata.length > 0 ? { wikidata_ids: org.wikidata } : {}),

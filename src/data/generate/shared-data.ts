@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import type { OrganizationRecord } from '../../store/records.ts';
 import { parseCsvLine } from '../csv.ts';
 
 /** The shared data folder: the option, else $QUARRY_SHARED_DATA, else `../shared/data` beside the repo. */
@@ -38,6 +39,33 @@ export interface RorOrganization {
   readonly isni: readonly string[];
   readonly fundref: readonly string[];
   readonly links: readonly string[];
+}
+
+/** An organization record's descriptive fields (names, types, place, founding year) from a ROR record. */
+export type OrganizationDescription = Pick<
+  OrganizationRecord,
+  'acronym' | 'aliases' | 'types' | 'city_id' | 'city_name' | 'state_code' | 'state_name' | 'country_code' | 'country_name' | 'latitude' | 'longitude' | 'established'
+>;
+
+/**
+ * The descriptive fields of an organization record, absent ones left out. Shared by the
+ * generator (real names and places under synthetic ids) and the ROR importer.
+ */
+export function organizationDescription(org: RorOrganization): OrganizationDescription {
+  return {
+    ...(org.acronym === undefined ? {} : { acronym: org.acronym }),
+    ...(org.aliases.length === 0 ? {} : { aliases: org.aliases }),
+    types: org.types,
+    ...(org.cityId === undefined ? {} : { city_id: org.cityId }),
+    ...(org.cityName === undefined ? {} : { city_name: org.cityName }),
+    ...(org.stateCode === undefined ? {} : { state_code: org.stateCode }),
+    ...(org.stateName === undefined ? {} : { state_name: org.stateName }),
+    ...(org.countryCode === undefined ? {} : { country_code: org.countryCode }),
+    ...(org.countryName === undefined ? {} : { country_name: org.countryName }),
+    ...(org.latitude === undefined ? {} : { latitude: org.latitude }),
+    ...(org.longitude === undefined ? {} : { longitude: org.longitude }),
+    ...(org.established === undefined ? {} : { established: org.established }),
+  };
 }
 
 type Loose = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * plain or gzip) as organizations, keyed by the full ROR URL.
  */
 import type { OrganizationRecord } from '../../../store/records.ts';
-import { rorOrganization } from '../../generate/shared-data.ts';
+import { organizationDescription, rorOrganization } from '../../generate/shared-data.ts';
 import { arr, MalformedRecord, obj, parseObject, type Mapped } from './common.ts';
 import type { Container, FormatReader } from './reader.ts';
 
@@ -23,18 +23,7 @@ export function rorToOrganization(raw: Readonly<Record<string, unknown>>): Organ
   return {
     id: org.rorId,
     name: org.name,
-    ...(org.acronym === undefined ? {} : { acronym: org.acronym }),
-    ...(org.aliases.length === 0 ? {} : { aliases: org.aliases }),
-    types: org.types,
-    ...(org.cityId === undefined ? {} : { city_id: org.cityId }),
-    ...(org.cityName === undefined ? {} : { city_name: org.cityName }),
-    ...(org.stateCode === undefined ? {} : { state_code: org.stateCode }),
-    ...(org.stateName === undefined ? {} : { state_name: org.stateName }),
-    ...(org.countryCode === undefined ? {} : { country_code: org.countryCode }),
-    ...(org.countryName === undefined ? {} : { country_name: org.countryName }),
-    ...(org.latitude === undefined ? {} : { latitude: org.latitude }),
-    ...(org.longitude === undefined ? {} : { longitude: org.longitude }),
-    ...(org.established === undefined ? {} : { established: org.established }),
+    ...organizationDescription(org),
     status: org.status,
     ror_ids: [org.rorId],
     ...(org.wikidata.length === 0 ? {} : { wikidata_ids: org.wikidata }),
