@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { RECORD_KINDS, type RecordKind } from '../src/store/layout.ts';
 import { openRecordStore } from '../src/store/sqlite/records-store.ts';
+import { seededRandom } from './random.ts';
 
 const args = process.argv.slice(2);
 const count = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
@@ -28,17 +29,7 @@ let generatedDir = fromArg >= 0 ? args[fromArg + 1] : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-import-'));
 const dbPath = dbArg >= 0 ? (args[dbArg + 1] as string) : join(dir, 'bench.db');
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(20240601);
+const rand = seededRandom(20240601);
 const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
 /** Zipf-ish index in [0, n): small indexes are much more frequent. */
 const zipf = (n: number): number => Math.min(n - 1, Math.floor(Math.exp(rand() * Math.log(n + 1)) - 1));

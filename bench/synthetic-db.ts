@@ -8,23 +8,13 @@
 import { existsSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openRecordStore } from '../src/store/sqlite/records-store.ts';
+import { seededRandom } from './random.ts';
 
 const { values: args } = parseArgs({ options: { publications: { type: 'string', default: '100000' }, out: { type: 'string' } } });
 const N = Number(args.publications);
 const out = args.out ?? `/tmp/quarry-synthetic-${N}.db`;
 
-/** mulberry32: a small deterministic generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(20240601);
+const rand = seededRandom(20240601);
 /** Zipf-like index in [0, n): small indexes much more likely. */
 const zipf = (n: number, s = 1.1): number => Math.min(n - 1, Math.floor(Math.pow(n, Math.pow(rand(), s)) - 1));
 
