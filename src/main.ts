@@ -11,6 +11,7 @@ import { openSqliteAccountStore } from './accounts/store.ts';
 import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
 import { createSqliteEngine } from './engine/sqlite-engine.ts';
 import { buildDemoDatabase } from './data/demo.ts';
+import { upgradeRecordDatabase } from './store/sqlite/records-store.ts';
 import { build, type WebPlugin } from './http/app.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -34,6 +35,8 @@ export interface RunningService {
  * @example const service = await startService(loadConfig({ env: process.env })); console.log(service.url);
  */
 export async function startService(config: QuarryConfig, options: { web?: WebPlugin } = { web: webPlugin }): Promise<RunningService> {
+  // A database from an older Quarry gets the layout's later migrations (indexes) first.
+  const upgraded = upgradeRecordDatabase(config.db);
   // The engine first: it refuses a missing or foreign file with a clear coded error, before
   // the account store would create an empty file in its place.
   const engine = createSqliteEngine({
@@ -47,6 +50,7 @@ export async function startService(config: QuarryConfig, options: { web?: WebPlu
   let app: FastifyInstance;
   try {
     app = await build({ config, engine, accounts, rateLimitStore, ...(options.web ? { web: options.web } : {}) });
+    if (upgraded.length > 0) app.log.info({ versions: upgraded }, 'record tables upgraded to the current layout');
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await engine.close();

@@ -9,11 +9,13 @@
  *   store.finish();
  *   store.close();
  */
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { FULLTEXT_TABLES, LINK_TABLES, RECORD_KINDS, SOURCE_TABLES, ownerKey, type RecordKind } from '../layout.ts';
 import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
+import { recordSchemaVersion } from './open.ts';
 import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
 import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
 
@@ -211,4 +213,22 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       db.close();
     },
   };
+}
+
+/**
+ * Brings a record database made by an older Quarry up to the current layout (the migrations
+ * it has not seen, such as new indexes), so a service can start on it without an import.
+ * A missing file, or one without record tables, is left alone for the engine to refuse.
+ *
+ * @returns the versions applied (empty when it was current)
+ */
+export function upgradeRecordDatabase(dbPath: string): number[] {
+  if (!existsSync(dbPath)) return [];
+  const db = new Database(dbPath, { fileMustExist: true });
+  try {
+    if (recordSchemaVersion(db) === 0) return [];
+    return migrate(db, 'records', RECORD_MIGRATIONS);
+  } finally {
+    db.close();
+  }
 }
