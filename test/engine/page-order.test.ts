@@ -1,5 +1,5 @@
-// Records in the default order (newest first) break ties by id in the same direction, so
-// the year-filtered export loop (`where year = Y ... limit N skip M`) reads an index in
+// Records in the default order come newest first with ties by id ascending, and the
+// year-filtered export loop (`where year = Y ... limit N skip M`) reads an index in that
 // order and stops after the page. These check the order itself against a sort done here,
 // page after page, and that SQLite's plan really sorts nothing.
 import assert from 'node:assert/strict';
@@ -19,9 +19,9 @@ describe('default order', () => {
     year = db.prepare('SELECT year FROM publications GROUP BY year ORDER BY count(*) DESC LIMIT 1').pluck().get() as number;
   });
 
-  test('publications come newest first, ties by id descending, and pages join up without gaps or repeats', () => {
+  test('publications come newest first, ties by id ascending, and pages join up without gaps or repeats', () => {
     const expected = (db.prepare('SELECT id, date FROM publications WHERE year = ?').all(year) as Rec[]).sort((a, b) =>
-      a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1,
+      a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1,
     );
     assert.ok(expected.length > 30, 'the year has enough publications for several pages');
     assert.ok(new Set(expected.map((r) => r.date)).size < expected.length, 'some publications share a date, so ties are exercised');
@@ -36,31 +36,36 @@ describe('default order', () => {
     );
   });
 
-  test('a year-filtered page in the default order reads the (year, date, id) index in order: no sort', () => {
+  test('a year-filtered page in the default order reads the (year, date DESC, id) index in order: no sort', () => {
     const ctx = new SqliteQueryContext(db);
-    for (const [text, index] of [
-      [`search publications where year = ${year} return publications[id] limit 1000 skip 200`, 'publications_year_date_id'],
-      ['search grants where start_year = 2015 return grants[id] limit 50', 'grants_start_year_start_date_id'],
-      ['search publications return publications[id] limit 10', 'publications_date_id'],
-    ] as const) {
+    const planOf = (text: string): readonly string[] => {
       const prepared = prepareQuery(text, { dslVersion: 2 });
       if (prepared.kind !== 'plan') throw new Error('expected a plan');
       const output = ctx.compile(prepared.plan).outputs[0];
       if (output?.kind !== 'records') throw new Error('expected a records page');
-      const steps = ctx.statements.plan(output.page);
+      return ctx.statements.plan(output.page);
+    };
+    for (const [text, index] of [
+      [`search publications where year = ${year} return publications[id] limit 1000 skip 200`, 'publications_year_date_desc_id'],
+      ['search grants where start_year = 2015 return grants[id] limit 50', 'grants_start_year_start_date_desc_id'],
+    ] as const) {
+      const steps = planOf(text);
       assert.ok(!steps.some((step) => step.includes('TEMP B-TREE')), `${text}: ${steps.join(' | ')}`);
       assert.ok(steps.some((step) => step.includes(index)), `${text} uses ${index}: ${steps.join(' | ')}`);
     }
+    // The whole source reads (date, id) backwards and sorts only the ids of one date.
+    const whole = planOf('search publications return publications[id] limit 10');
+    assert.ok(!whole.includes('USE TEMP B-TREE FOR ORDER BY') && whole.some((step) => step.includes('publications_date_id')), whole.join(' | '));
   });
 
-  test('an explicit descending sort breaks ties by id descending, an ascending one by id ascending', () => {
+  test('an explicit sort, descending or ascending, breaks ties by id ascending', () => {
     for (const direction of ['desc', 'asc'] as const) {
       const result = runQuery(db, `search publications return publications[id+type] sort by type ${direction} limit 1000`, { dslVersion: 2 });
       const rows = result.publications as Array<{ id: string; type: string }>;
       const sorted = [...rows].sort((a, b) => {
         const byType = a.type === b.type ? 0 : a.type < b.type ? -1 : 1;
         const byId = a.id < b.id ? -1 : 1;
-        return direction === 'desc' ? -byType || -byId : byType || byId;
+        return (direction === 'desc' ? -byType : byType) || byId;
       });
       assert.deepEqual(rows.map((r) => r.id), sorted.map((r) => r.id), direction);
     }

@@ -2,10 +2,11 @@
 // exit codes. The remote mode (no --db) is the client's and tested with it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { tinyDatabase } from './fixtures/tiny-db.ts';
 
 const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
@@ -13,6 +14,21 @@ const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'query', ..
 
 describe('quarry query', () => {
   const db = tinyDatabase();
+
+  test('a database from an older Quarry is upgraded, then answers', () => {
+    const old = join(mkdtempSync(join(tmpdir(), 'quarry-query-old-')), 'old.db');
+    copyFileSync(db, old);
+    // What version 1 left: no version-2 indexes, no record of migration 2.
+    const raw = new Database(old);
+    raw.exec("DROP INDEX publications_year_date_desc_id; DROP INDEX grants_start_year_start_date_desc_id; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version > 1");
+    raw.close();
+    const out = run('--db', old, 'search publications where year = 2019 return year');
+    assert.equal(out.status, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { year: [{ id: 2019, count: 2 }], _stats: { total_count: 2 } });
+    const upgraded = new Database(old, { readonly: true });
+    assert.equal(upgraded.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'publications_year_date_desc_id'").pluck().get(), 1);
+    upgraded.close();
+  });
 
   test('prints the result as JSON', () => {
     const out = run('--db', db, 'search publications where year = 2019 return year');

@@ -13,6 +13,7 @@ import type { QueryResult } from '../../client/records.ts';
 import { runQuery } from '../../engine/run-query.ts';
 import type { DslVersion } from '../../engine/types.ts';
 import { openReadOnly } from '../../store/sqlite/open.ts';
+import { upgradeRecordDatabase } from '../../store/sqlite/records-store.ts';
 import { exitWithError } from '../exit.ts';
 import { addRemoteQueryOptions, formatResult, runRemoteQuery } from './query-remote.ts';
 
@@ -30,6 +31,8 @@ export interface QueryCommandOptions {
 
 /** Runs one query against a database file in this process. */
 export function runLocalQuery(dbPath: string, text: string, dslVersion: DslVersion): unknown {
+  // As `quarry serve` does: a database from an older Quarry gets its missing migrations first.
+  upgradeRecordDatabase(dbPath);
   const db = openReadOnly(dbPath);
   try {
     return runQuery(db, text, { dslVersion });

@@ -134,28 +134,21 @@ export function compileRecords(
   };
 }
 
-/**
- * Ties are broken by the public id so pages are stable, in the direction of the sort:
- * `date DESC, id DESC` is one index, `(date, id)`, read backwards, so a page is read in
- * order and stops after `limit` rows, where `date DESC, id ASC` would sort every match.
- */
+/** Ties are broken by the public id, ascending, so pages are stable. */
 function orderBy(source: SourceLayout, order: OrderPlan, relevance: boolean): string {
+  const tie = `${s}."id" ASC`;
   switch (order.by) {
     case 'relevance':
-      if (relevance && source.fts !== undefined) return `bm25(${ident(source.fts.table)}), ${tieBreak('asc')}`;
+      if (relevance && source.fts !== undefined) return `bm25(${ident(source.fts.table)}), ${tie}`;
       return defaultOrder(source);
     case 'default':
       return defaultOrder(source);
     case 'field': {
       const access = accessField(source, { name: order.field, type: 'string', multi: false });
       if (access.kind !== 'scalar') throw new Error(`cannot sort by multi-value field ${order.field}`);
-      return `${sortTerm(access.expr, order.direction)}, ${tieBreak(order.direction)}`;
+      return `${sortTerm(access.expr, order.direction)}, ${tie}`;
     }
   }
-}
-
-function tieBreak(direction: 'asc' | 'desc'): string {
-  return `${s}."id" ${direction === 'asc' ? 'ASC' : 'DESC'}`;
 }
 
 /** SQLite sorts NULL lowest: last when descending already, pushed last when ascending. */
@@ -165,7 +158,7 @@ function sortTerm(expr: string, direction: 'asc' | 'desc'): string {
 
 function defaultOrder(source: SourceLayout): string {
   const parts = source.defaultOrder.map((o) => sortTerm(`${s}.${ident(o.column)}`, o.direction));
-  return [...parts, tieBreak(source.defaultOrder.at(-1)?.direction ?? 'asc')].join(', ');
+  return [...parts, `${s}."id" ASC`].join(', ');
 }
 
 /** Link-table entity fields and single entity columns are read per page, with display fields. */

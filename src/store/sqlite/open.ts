@@ -27,7 +27,7 @@ export function openReadOnly(dbPath: string, tuning: ConnectionTuning = {}): Dat
     const version = recordSchemaVersion(db);
     const expected = RECORD_MIGRATIONS.length;
     if (version === 0) throw unavailable('it holds no Quarry record tables');
-    if (version < expected) throw unavailable(`its record tables are at version ${version}, this Quarry reads version ${expected}; start \`quarry serve\` on it or import into it once to upgrade`);
+    if (version < expected) throw unavailable(`its record tables are at version ${version}, this Quarry reads version ${expected}; open it once with \`quarry serve\`, \`quarry query --db\` or \`quarry import\` to upgrade`);
     return db;
   } catch (err) {
     db.close();

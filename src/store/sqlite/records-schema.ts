@@ -93,14 +93,16 @@ const VERSION_1_INDEXES: readonly IndexDefinition[] = [
 ];
 
 /**
- * Version 2: pages in the default order (newest first, ties by id) under a year filter —
- * the export loop `where year = Y ... limit 1000 skip N` — read these indexes backwards in
- * order and stop after the page, instead of sorting every match of the year (at 1M
- * publications: 7 ms instead of 100 ms for a first page, 12 ms instead of 340 ms deep).
+ * Version 2: the default order is newest first with ties by id ascending (`date DESC, id
+ * ASC`), which no ascending index can give. These indexes hold it under a year, so a page
+ * of the export loop `where year = Y ... limit 1000 skip N` is read in order and stops,
+ * instead of sorting every match of the year (at 1M publications, the page statement:
+ * 7 ms instead of 146 ms for the first 1000 rows, 9 ms instead of 654 ms at skip 40,000).
+ * Range filters still use the narrower year index and sort, as before.
  */
 const VERSION_2_INDEXES: readonly IndexDefinition[] = [
-  sourceIndex(SOURCE_TABLES.publications.table, ['year', 'date', 'id']),
-  sourceIndex(SOURCE_TABLES.grants.table, ['start_year', 'start_date', 'id']),
+  { table: SOURCE_TABLES.publications.table, name: 'publications_year_date_desc_id', sql: 'CREATE INDEX IF NOT EXISTS publications_year_date_desc_id ON publications (year, date DESC, id)' },
+  { table: SOURCE_TABLES.grants.table, name: 'grants_start_year_start_date_desc_id', sql: 'CREATE INDEX IF NOT EXISTS grants_start_year_start_date_desc_id ON grants (start_year, start_date DESC, id)' },
 ];
 
 /** Every secondary index of the record tables, in creation order (bulk loads drop and rebuild them). */

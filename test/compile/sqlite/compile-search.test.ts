@@ -83,7 +83,7 @@ describe('statements', () => {
     assert.ok(page?.kind === 'records');
     assert.equal(
       page.page.text,
-      'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" DESC LIMIT ? OFFSET ?',
+      'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
     );
     assert.deepEqual(page.page.params, [2020, 20, 0]);
   });
