@@ -35,17 +35,30 @@ const log = (text: string): void => {
   }
 };
 
-console.log(`generate + import ${publications.toLocaleString('en')} publications (seed ${seed}) in ${dir}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `generate + import ${publications.toLocaleString('en')} publications (seed ${seed}) in ${dir}; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 const t0 = performance.now();
 const c0 = process.cpuUsage();
-const manifest = await generate({ publications, seed, outDir: join(dir, 'data'), onProgress: (p) => log(`generate ${p.phase} ${p.done}/${p.total}`) });
+const manifest = await generate({
+  publications,
+  seed,
+  outDir: join(dir, 'data'),
+  onProgress: (p) => log(`generate ${p.phase} ${p.done}/${p.total}`),
+});
 const genSeconds = (performance.now() - t0) / 1000;
 const genCpu = cpuSeconds(c0);
 const generated = Object.values(manifest.counts).reduce((s, n) => s + n, 0);
 const bytes = manifest.shards.reduce((s, x) => s + x.bytes, 0);
-console.log(`generate: ${genSeconds.toFixed(1)} s wall, ${genCpu.toFixed(1)} s CPU; ${generated.toLocaleString('en')} records (${Math.round(generated / genSeconds).toLocaleString('en')} records/s), ${(bytes / 2 ** 20).toFixed(0)} MiB JSONL`);
+console.log(
+  `generate: ${genSeconds.toFixed(1)} s wall, ${genCpu.toFixed(1)} s CPU; ${generated.toLocaleString('en')} records (${Math.round(generated / genSeconds).toLocaleString('en')} records/s), ${(bytes / 2 ** 20).toFixed(0)} MiB JSONL`,
+);
 console.log(`  counts ${JSON.stringify(manifest.counts)}`);
-console.log(`  validation ${manifest.validation.passed ? 'passed' : 'FAILED'}: ${manifest.validation.checks.map((c) => `${c.name}=${c.value}${c.ok ? '' : ' (OUT)'}`).join(', ')}`);
+console.log(
+  `  validation ${manifest.validation.passed ? 'passed' : 'FAILED'}: ${manifest.validation.checks.map((c) => `${c.name}=${c.value}${c.ok ? '' : ' (OUT)'}`).join(', ')}`,
+);
 
 const dbPath = join(dir, 'records.db');
 let finishStarted = 0;
@@ -69,7 +82,13 @@ console.log(
   `import: ${importSeconds.toFixed(1)} s wall (load ${loadSeconds.toFixed(1)} s + finish ${(importSeconds - loadSeconds).toFixed(1)} s), ${importCpu.toFixed(1)} s CPU; ` +
     `${imported.toLocaleString('en')} records -> ${Math.round(imported / importSeconds).toLocaleString('en')} records/s overall, ${Math.round(imported / loadSeconds).toLocaleString('en')} records/s while loading`,
 );
-console.log(`  publications/s overall: ${Math.round(publications / importSeconds).toLocaleString('en')}; database ${(statSync(dbPath).size / 2 ** 20).toFixed(0)} MiB`);
+console.log(
+  `  publications/s overall: ${Math.round(publications / importSeconds).toLocaleString('en')}; database ${(statSync(dbPath).size / 2 ** 20).toFixed(0)} MiB`,
+);
 const total = (performance.now() - t0) / 1000;
-console.log(`total: ${total.toFixed(1)} s (${(total / 60).toFixed(1)} min; goal at 1M: <= 10 min) load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `total: ${total.toFixed(1)} s (${(total / 60).toFixed(1)} min; goal at 1M: <= 10 min) load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 if (!keep) rmSync(dir, { recursive: true, force: true });

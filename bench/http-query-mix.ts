@@ -39,7 +39,11 @@ function databasePath(): string {
   if (args.db !== undefined) return args.db;
   const out = `/tmp/quarry-synthetic-${args.scale}.db`;
   if (!existsSync(out)) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/synthetic-db.ts', '--publications', args.scale, '--out', out], { cwd: root, stdio: 'inherit' });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'bench/synthetic-db.ts', '--publications', args.scale, '--out', out],
+      { cwd: root, stdio: 'inherit' },
+    );
     if (r.status !== 0) throw new Error('building the synthetic database failed');
   }
   return out;
@@ -92,7 +96,14 @@ async function engineRun(dbPath: string, queries: readonly string[], concurrency
     );
     const elapsed = (performance.now() - started) / 1000;
     times.sort((a, b) => a - b);
-    return { p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), perSecond: times.length / elapsed, count: times.length, errors };
+    return {
+      p50: percentile(times, 50),
+      p90: percentile(times, 90),
+      p99: percentile(times, 99),
+      perSecond: times.length / elapsed,
+      count: times.length,
+      errors,
+    };
   } finally {
     await engine.close();
   }
@@ -119,7 +130,13 @@ async function fastQueries(dbPath: string, queries: readonly string[], ms: numbe
 function serve(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['bin/quarry.js', 'serve', '--db', dbPath, '--port', '0'], {
     cwd: root,
-    env: { ...process.env, QUARRY_RATE_LIMITS: 'off', QUARRY_LOG_LEVEL: 'warn', QUARRY_QUERY_WORKERS: String(workers), QUARRY_WEB: 'off' },
+    env: {
+      ...process.env,
+      QUARRY_RATE_LIMITS: 'off',
+      QUARRY_LOG_LEVEL: 'warn',
+      QUARRY_QUERY_WORKERS: String(workers),
+      QUARRY_WEB: 'off',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -134,9 +151,15 @@ function serve(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
 }
 
 async function httpRun(url: string, token: string, queries: readonly string[], concurrency: number): Promise<Figures> {
-  const requests = queries.map((body) => ({ method: 'POST' as const, path: '/v3/api/query', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body }));
+  const requests = queries.map((body) => ({
+    method: 'POST' as const,
+    path: '/v3/api/query',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+    body,
+  }));
   // Warm-up: every query once.
-  for (const r of requests) await (await fetch(url + r.path, { method: 'POST', headers: r.headers, body: r.body })).arrayBuffer();
+  for (const r of requests)
+    await (await fetch(url + r.path, { method: 'POST', headers: r.headers, body: r.body })).arrayBuffer();
   const result = await autocannon({ url, connections: concurrency, pipelining: 1, duration: seconds, requests });
   return {
     p50: result.latency.p50,
@@ -167,7 +190,9 @@ async function main(): Promise<void> {
   // The full mix is dominated by a few whole-corpus facets, so the HTTP layer's own cost is
   // also measured on the "fast" part of the mix: the queries the engine answers in < 10 ms.
   const fast = await fastQueries(dbPath, queries, 10);
-  console.log(`HTTP query mix on ${dbPath}: ${total} publications, ${queries.length} queries (21 shapes; ${fast.length} of them under 10 ms), ${workers} engine workers, ${seconds} s per run`);
+  console.log(
+    `HTTP query mix on ${dbPath}: ${total} publications, ${queries.length} queries (21 shapes; ${fast.length} of them under 10 ms), ${workers} engine workers, ${seconds} s per run`,
+  );
   const rows: Array<[string, Figures, Figures]> = [];
   const server = await serve(dbPath);
   try {
@@ -187,11 +212,45 @@ async function main(): Promise<void> {
     server.child.kill('SIGTERM');
   }
   const f = (x: number) => x.toFixed(1).padStart(8);
-  console.log(''.padEnd(18), 'side'.padEnd(8), 'p50 ms'.padStart(8), 'p90 ms'.padStart(8), 'p99 ms'.padStart(8), 'q/s'.padStart(8), 'queries'.padStart(8), 'errors'.padStart(7));
+  console.log(
+    ''.padEnd(18),
+    'side'.padEnd(8),
+    'p50 ms'.padStart(8),
+    'p90 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    'q/s'.padStart(8),
+    'queries'.padStart(8),
+    'errors'.padStart(7),
+  );
   for (const [name, engine, http] of rows) {
-    console.log(name.padEnd(18), 'engine'.padEnd(8), f(engine.p50), f(engine.p90), f(engine.p99), f(engine.perSecond), String(engine.count).padStart(8), String(engine.errors).padStart(7));
-    console.log(''.padEnd(18), 'http'.padEnd(8), f(http.p50), f(http.p90), f(http.p99), f(http.perSecond), String(http.count).padStart(8), String(http.errors).padStart(7));
-    console.log(''.padEnd(18), 'ratio'.padEnd(8), f(http.p50 / engine.p50), f(http.p90 / engine.p90), f(http.p99 / engine.p99), f(http.perSecond / engine.perSecond));
+    console.log(
+      name.padEnd(18),
+      'engine'.padEnd(8),
+      f(engine.p50),
+      f(engine.p90),
+      f(engine.p99),
+      f(engine.perSecond),
+      String(engine.count).padStart(8),
+      String(engine.errors).padStart(7),
+    );
+    console.log(
+      ''.padEnd(18),
+      'http'.padEnd(8),
+      f(http.p50),
+      f(http.p90),
+      f(http.p99),
+      f(http.perSecond),
+      String(http.count).padStart(8),
+      String(http.errors).padStart(7),
+    );
+    console.log(
+      ''.padEnd(18),
+      'ratio'.padEnd(8),
+      f(http.p50 / engine.p50),
+      f(http.p90 / engine.p90),
+      f(http.p99 / engine.p99),
+      f(http.perSecond / engine.perSecond),
+    );
   }
   console.log('goals: HTTP p50 ≤ 1.2 × engine p50; ≥ 1000 queries/s for the mix on 2 cores');
 }

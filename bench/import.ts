@@ -34,7 +34,28 @@ const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - l
 /** Zipf-ish index in [0, n): small indexes are much more frequent. */
 const zipf = (n: number): number => Math.min(n - 1, Math.floor(Math.exp(rand() * Math.log(n + 1)) - 1));
 
-const syllables = ['ka', 'lo', 'mi', 'ter', 'an', 'so', 'ri', 'ven', 'dal', 'por', 'ex', 'in', 'ul', 'tra', 'gen', 'bio', 'neo', 'sta', 'mor', 'phi'];
+const syllables = [
+  'ka',
+  'lo',
+  'mi',
+  'ter',
+  'an',
+  'so',
+  'ri',
+  'ven',
+  'dal',
+  'por',
+  'ex',
+  'in',
+  'ul',
+  'tra',
+  'gen',
+  'bio',
+  'neo',
+  'sta',
+  'mor',
+  'phi',
+];
 const vocabulary = Array.from({ length: 30_000 }, (_, i) => {
   let w = '';
   let x = i + 1;
@@ -69,7 +90,12 @@ function organization(i: number): object {
 }
 
 function researcher(i: number): object {
-  return { id: researcherId(i), first_name: firstNames[i % firstNames.length], last_name: lastNames[(i * 7) % lastNames.length], obsolete: 0 };
+  return {
+    id: researcherId(i),
+    first_name: firstNames[i % firstNames.length],
+    last_name: lastNames[(i * 7) % lastNames.length],
+    obsolete: 0,
+  };
 }
 
 function publication(i: number): object {
@@ -123,7 +149,10 @@ function jsonlFiles(dir: string): string[] {
 /** The record kind a shard holds, from its name (`publications-0001.jsonl`, `grants.jsonl.gz`, ...). */
 function kindOfFile(file: string): RecordKind | undefined {
   const name = basename(file).toLowerCase();
-  return RECORD_KINDS.find((k) => name.startsWith(k) || name.includes(`/${k}`)) ?? RECORD_KINDS.find((k) => file.toLowerCase().includes(k));
+  return (
+    RECORD_KINDS.find((k) => name.startsWith(k) || name.includes(`/${k}`)) ??
+    RECORD_KINDS.find((k) => file.toLowerCase().includes(k))
+  );
 }
 
 function openJsonl(file: string): NodeJS.ReadableStream {
@@ -134,7 +163,9 @@ function openJsonl(file: string): NodeJS.ReadableStream {
 if (generatedDir === undefined && args.includes('--generate')) {
   // The data area's generator, when present: generate, then import its output.
   const generatorPath = '../src/data/generate/index.ts';
-  const generator = (await import(generatorPath)) as { generate: (o: { publications: number; seed: number; outDir: string }) => Promise<unknown> };
+  const generator = (await import(generatorPath)) as {
+    generate: (o: { publications: number; seed: number; outDir: string }) => Promise<unknown>;
+  };
   generatedDir = join(dir, 'generated');
   const started = performance.now();
   await generator.generate({ publications: count, seed: 20240601, outDir: generatedDir });
@@ -201,7 +232,12 @@ if (generatedDir !== undefined) {
     }
   }
 } else {
-  timed(() => store.upsert('organizations', Array.from({ length: nOrgs }, (_, i) => organization(i))));
+  timed(() =>
+    store.upsert(
+      'organizations',
+      Array.from({ length: nOrgs }, (_, i) => organization(i)),
+    ),
+  );
   for (let start = 0; start < nResearchers; start += 50_000) {
     const recs = Array.from({ length: Math.min(50_000, nResearchers - start) }, (_, k) => researcher(start + k));
     timed(() => store.upsert('researchers', recs));
@@ -229,11 +265,23 @@ const counts = store.counts();
 store.close();
 
 const size = statSync(dbPath).size;
-console.log(`store import bench (${generatedDir === undefined ? 'synthetic records' : `generated data in ${generatedDir}`}), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log(`  other records ${entityCount}: ${(entityMs / 1000).toFixed(1)} s (${Math.round(entityCount / (entityMs / 1000))} records/s)`);
-console.log(`  publications ${pubCount}: ${(pubMs / 1000).toFixed(1)} s wall -> ${Math.round(pubCount / (pubMs / 1000))} publications/s; ${(pubCpuMs / 1000).toFixed(1)} s CPU -> ${Math.round(pubCount / (pubCpuMs / 1000))} publications/s`);
-console.log(`  finish(): ${(finishMs / 1000).toFixed(1)} s wall, ${(finishCpuMs / 1000).toFixed(1)} s CPU (${report.steps.length} steps)`);
-console.log(`  load + finish: ${Math.round(pubCount / ((pubMs + finishMs) / 1000))} publications/s wall, ${Math.round(pubCount / ((pubCpuMs + finishCpuMs) / 1000))} publications/s CPU`);
+console.log(
+  `store import bench (${generatedDir === undefined ? 'synthetic records' : `generated data in ${generatedDir}`}), load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+console.log(
+  `  other records ${entityCount}: ${(entityMs / 1000).toFixed(1)} s (${Math.round(entityCount / (entityMs / 1000))} records/s)`,
+);
+console.log(
+  `  publications ${pubCount}: ${(pubMs / 1000).toFixed(1)} s wall -> ${Math.round(pubCount / (pubMs / 1000))} publications/s; ${(pubCpuMs / 1000).toFixed(1)} s CPU -> ${Math.round(pubCount / (pubCpuMs / 1000))} publications/s`,
+);
+console.log(
+  `  finish(): ${(finishMs / 1000).toFixed(1)} s wall, ${(finishCpuMs / 1000).toFixed(1)} s CPU (${report.steps.length} steps)`,
+);
+console.log(
+  `  load + finish: ${Math.round(pubCount / ((pubMs + finishMs) / 1000))} publications/s wall, ${Math.round(pubCount / ((pubCpuMs + finishCpuMs) / 1000))} publications/s CPU`,
+);
 console.log(`  rows: ${JSON.stringify(counts)}`);
 console.log(`  database: ${(size / 1024 / 1024).toFixed(0)} MiB at ${dbPath}`);
 // The scratch folder holds the database (unless --db) and any generated shards.

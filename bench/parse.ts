@@ -27,7 +27,11 @@ export interface BenchResult {
  * Runs `work` over `queries` round after round until `seconds` have passed (after one
  * warm-up second) and reports the rate. A throw counts as a finished query.
  */
-export function benchmarkQueries(queries: readonly string[], work: (query: string) => unknown, seconds = 3): BenchResult {
+export function benchmarkQueries(
+  queries: readonly string[],
+  work: (query: string) => unknown,
+  seconds = 3,
+): BenchResult {
   let failing = 0;
   for (const q of queries) {
     try {

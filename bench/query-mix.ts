@@ -50,7 +50,13 @@ async function main(): Promise<void> {
     }
     times.sort((a, b) => a - b);
     const f = (x: number): string => x.toFixed(1).padStart(8);
-    console.log(name.padEnd(30), f(percentile(times, 50)), f(percentile(times, 95)), f(percentile(times, 99)), String(rows).padStart(8));
+    console.log(
+      name.padEnd(30),
+      f(percentile(times, 50)),
+      f(percentile(times, 95)),
+      f(percentile(times, 99)),
+      String(rows).padStart(8),
+    );
   }
   db.close();
 }

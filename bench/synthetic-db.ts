@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import { openRecordStore } from '../src/store/sqlite/records-store.ts';
 import { seededRandom } from './random.ts';
 
-const { values: args } = parseArgs({ options: { publications: { type: 'string', default: '100000' }, out: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { publications: { type: 'string', default: '100000' }, out: { type: 'string' } },
+});
 const N = Number(args.publications);
 const out = args.out ?? `/tmp/quarry-synthetic-${N}.db`;
 
@@ -18,7 +20,38 @@ const rand = seededRandom(20240601);
 /** Zipf-like index in [0, n): small indexes much more likely. */
 const zipf = (n: number, s = 1.1): number => Math.min(n - 1, Math.floor(Math.pow(n, Math.pow(rand(), s)) - 1));
 
-const SYLLABLES = ['ma', 'la', 'ri', 'to', 'gen', 'cell', 'neu', 'ro', 'qua', 'tum', 'bio', 'chem', 'lo', 'gy', 'ter', 'mo', 'dy', 'na', 'mic', 'sta', 'tis', 'tic', 'vi', 'rus', 'car', 'bon', 'pro', 'te', 'in', 'ge'];
+const SYLLABLES = [
+  'ma',
+  'la',
+  'ri',
+  'to',
+  'gen',
+  'cell',
+  'neu',
+  'ro',
+  'qua',
+  'tum',
+  'bio',
+  'chem',
+  'lo',
+  'gy',
+  'ter',
+  'mo',
+  'dy',
+  'na',
+  'mic',
+  'sta',
+  'tis',
+  'tic',
+  'vi',
+  'rus',
+  'car',
+  'bon',
+  'pro',
+  'te',
+  'in',
+  'ge',
+];
 const VOCAB = Array.from({ length: 30_000 }, (_v, i) => {
   let w = '';
   let k = i + 7;
@@ -33,11 +66,40 @@ const words = (n: number): string => Array.from({ length: n }, () => VOCAB[zipf(
 const ORGS = Math.max(50, Math.round(N * 0.025));
 const FUNDERS = Math.max(10, Math.round(N * 0.003));
 const RESEARCHERS = Math.max(100, Math.round(N * 1.9));
-const FIRST = ['Ana', 'Jennifer', 'Satoko', 'Li', 'Mohammed', 'Olga', 'Pierre', 'Kwame', 'Maria', 'John', 'Wei', 'Priya'];
-const LAST = ['Silva', 'Doudna', 'Shimazaki', 'Wang', 'Hassan', 'Ivanova', 'Martin', 'Mensah', 'Garcia', 'Smith', 'Chen', 'Patel'];
+const FIRST = [
+  'Ana',
+  'Jennifer',
+  'Satoko',
+  'Li',
+  'Mohammed',
+  'Olga',
+  'Pierre',
+  'Kwame',
+  'Maria',
+  'John',
+  'Wei',
+  'Priya',
+];
+const LAST = [
+  'Silva',
+  'Doudna',
+  'Shimazaki',
+  'Wang',
+  'Hassan',
+  'Ivanova',
+  'Martin',
+  'Mensah',
+  'Garcia',
+  'Smith',
+  'Chen',
+  'Patel',
+];
 const orgId = (i: number): string => `grid.${900000 + i}.${(i % 16).toString(16)}`;
 const resId = (i: number): string => `ur.0${String(100000000 + i).padStart(9, '0')}.${String(i % 97).padStart(2, '0')}`;
-const name = (i: number): [string, string] => [`${FIRST[i % FIRST.length]}${Math.floor(i / 144) % 50 === 0 ? '' : String.fromCharCode(97 + (i % 26))}`, `${LAST[Math.floor(i / FIRST.length) % LAST.length]}${Math.floor(i / 144)}`];
+const name = (i: number): [string, string] => [
+  `${FIRST[i % FIRST.length]}${Math.floor(i / 144) % 50 === 0 ? '' : String.fromCharCode(97 + (i % 26))}`,
+  `${LAST[Math.floor(i / FIRST.length) % LAST.length]}${Math.floor(i / 144)}`,
+];
 
 if (existsSync(out)) rmSync(out);
 const store = openRecordStore(out, { bulk: true });
@@ -93,11 +155,15 @@ for (let start = 0; start < N; start += BATCH) {
       funders: funded ? [orgId(ORGS + zipf(FUNDERS))] : [],
       category_for: [{ id: `${3000 + zipf(200)}`, name: `${30 + (i % 20)} ${VOCAB[zipf(200)]} studies` }],
       open_access: [rand() < 0.45 ? 'oa_all' : 'closed'],
-      journal: { id: `jour.19${String(zipf(Math.max(10, N / 125))).padStart(5, '0')}`, title: `Journal of ${VOCAB[zipf(500)]}` },
+      journal: {
+        id: `jour.19${String(zipf(Math.max(10, N / 125))).padStart(5, '0')}`,
+        title: `Journal of ${VOCAB[zipf(500)]}`,
+      },
     });
   }
   store.upsert('publications', batch);
-  if (start % 100_000 === 0) process.stdout.write(`\r${start + batch.length} publications (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  if (start % 100_000 === 0)
+    process.stdout.write(`\r${start + batch.length} publications (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 }
 process.stdout.write('\nfinishing (derived data, indexes, FTS merge)...\n');
 store.finish();

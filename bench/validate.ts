@@ -15,7 +15,9 @@ import { isQuarryError } from '../src/errors/index.ts';
 import { validate } from '../src/schema/index.ts';
 
 const seconds = Number(process.argv[2] ?? 3);
-const corpus = readQueryCorpus(readFileSync(new URL('../../shared/conformance/queries.txt', import.meta.url), 'utf8')).map((q) => q.query);
+const corpus = readQueryCorpus(
+  readFileSync(new URL('../../shared/conformance/queries.txt', import.meta.url), 'utf8'),
+).map((q) => q.query);
 
 function once(text: string): boolean {
   try {
@@ -50,7 +52,9 @@ measure(corpus, 500); // warm-up: let the JIT settle
 const all = measure(corpus, seconds * 1000);
 const ok = measure(accepted, seconds * 1000);
 const goal = 20_000;
-console.log(`parse+validate, ${corpus.length} conformance queries (${accepted.length} accepted), ${seconds} s of CPU each:`);
+console.log(
+  `parse+validate, ${corpus.length} conformance queries (${accepted.length} accepted), ${seconds} s of CPU each:`,
+);
 console.log(`  all queries:      ${fmt(all.cpu)} queries/s per core (${fmt(all.wall)} by the wall clock)`);
 console.log(`  accepted queries: ${fmt(ok.cpu)} queries/s per core (${fmt(ok.wall)} by the wall clock)`);
 console.log(`  goal ${fmt(goal)} queries/s on one core: ${all.cpu >= goal ? 'met' : 'NOT met'}`);

@@ -75,19 +75,27 @@ export const DEFAULT_CONFIG: QuarryConfig = {
     authPath: { max: 30, windowSeconds: 60, scope: 'ip' },
     authentication: { max: 30, windowSeconds: 60, scope: 'ip' },
   },
-  versions: { aliasToV2From: '2021-12-01T00:00:00Z', v1RemovedFrom: '2022-04-01T00:00:00Z', migrationNotes: '/docs/errors#dsl-v1-to-v2' },
+  versions: {
+    aliasToV2From: '2021-12-01T00:00:00Z',
+    v1RemovedFrom: '2022-04-01T00:00:00Z',
+    migrationNotes: '/docs/errors#dsl-v1-to-v2',
+  },
   web: { enabled: true },
   docs: { enabled: true },
   redisUrl: null,
 };
 
-export type DeepPartial<T> = { -readonly [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> | undefined : T[K] | undefined };
+export type DeepPartial<T> = {
+  -readonly [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> | undefined : T[K] | undefined;
+};
 
 /**
  * The environment variables Quarry reads, and where each goes. Values are strings; they are
  * converted and checked like the file's values.
  */
-export const ENV_VARIABLES: Readonly<Record<string, { path: string; kind: 'string' | 'number' | 'boolean' | 'trust' | 'families' | 'date' }>> = {
+export const ENV_VARIABLES: Readonly<
+  Record<string, { path: string; kind: 'string' | 'number' | 'boolean' | 'trust' | 'families' | 'date' }>
+> = {
   QUARRY_DB: { path: 'db', kind: 'string' },
   QUARRY_HOST: { path: 'host', kind: 'string' },
   QUARRY_PORT: { path: 'port', kind: 'number' },
@@ -97,7 +105,10 @@ export const ENV_VARIABLES: Readonly<Record<string, { path: string; kind: 'strin
   QUARRY_FAMILIES: { path: 'families', kind: 'families' },
   QUARRY_QUERY_TIMEOUT_MS: { path: 'query.timeoutMs', kind: 'number' },
   QUARRY_QUERY_WORKERS: { path: 'query.workers', kind: 'number' },
-  QUARRY_TOKEN_LIFETIME_SECONDS: { path: 'tokens.tokenPathLifetimeSeconds,tokens.authPathLifetimeSeconds', kind: 'number' },
+  QUARRY_TOKEN_LIFETIME_SECONDS: {
+    path: 'tokens.tokenPathLifetimeSeconds,tokens.authPathLifetimeSeconds',
+    kind: 'number',
+  },
   QUARRY_JWT_SECRET: { path: 'tokens.jwtSecret', kind: 'string' },
   QUARRY_RATE_LIMITS: { path: 'rateLimits.enabled', kind: 'boolean' },
   QUARRY_ALIAS_TO_V2_FROM: { path: 'versions.aliasToV2From', kind: 'date' },
@@ -114,7 +125,13 @@ export const ENV_VARIABLES: Readonly<Record<string, { path: string; kind: 'strin
  *
  * @example loadConfig({ file: 'quarry.json', env: process.env, overrides: { port: 9000 } })
  */
-export function loadConfig(options: { file?: string | undefined; env?: Readonly<Record<string, string | undefined>>; overrides?: DeepPartial<QuarryConfig> } = {}): QuarryConfig {
+export function loadConfig(
+  options: {
+    file?: string | undefined;
+    env?: Readonly<Record<string, string | undefined>>;
+    overrides?: DeepPartial<QuarryConfig>;
+  } = {},
+): QuarryConfig {
   const problems: Problem[] = [];
   const bad = (detail: string) => problems.push(problem('SERVICE_CONFIG_INVALID', { params: { detail } }));
   let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
@@ -123,7 +140,9 @@ export function loadConfig(options: { file?: string | undefined; env?: Readonly<
     try {
       parsed = JSON.parse(readFileSync(options.file, 'utf8'));
     } catch (error) {
-      bad(`the file ${options.file} could not be read as JSON (${error instanceof Error ? error.message : String(error)})`);
+      bad(
+        `the file ${options.file} could not be read as JSON (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     if (parsed !== undefined) {
       if (!isPlainObject(parsed)) bad(`the file ${options.file} must hold a JSON object`);
@@ -135,7 +154,9 @@ export function loadConfig(options: { file?: string | undefined; env?: Readonly<
     if (raw === undefined || raw === '') continue;
     const value = fromEnv(raw, kind);
     if (value === undefined) {
-      bad(`${name}=${JSON.stringify(raw)} is not a valid ${kind === 'trust' ? 'trust setting (true, false, a hop count or addresses)' : kind}`);
+      bad(
+        `${name}=${JSON.stringify(raw)} is not a valid ${kind === 'trust' ? 'trust setting (true, false, a hop count or addresses)' : kind}`,
+      );
       continue;
     }
     for (const p of path.split(',')) setPath(merged, p, value);
@@ -148,18 +169,27 @@ export function loadConfig(options: { file?: string | undefined; env?: Readonly<
 }
 
 function check(c: QuarryConfig, bad: (detail: string) => void): void {
-  const nonEmpty = (v: unknown, name: string) => (typeof v === 'string' && v.trim() !== '') || bad(`${name} must be a non-empty string`);
+  const nonEmpty = (v: unknown, name: string) =>
+    (typeof v === 'string' && v.trim() !== '') || bad(`${name} must be a non-empty string`);
   const int = (v: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-    (Number.isInteger(v) && (v as number) >= min && (v as number) <= max) || bad(`${name} must be a whole number from ${min} to ${max}`);
+    (Number.isInteger(v) && (v as number) >= min && (v as number) <= max) ||
+    bad(`${name} must be a whole number from ${min} to ${max}`);
   const bool = (v: unknown, name: string) => typeof v === 'boolean' || bad(`${name} must be true or false`);
-  const date = (v: unknown, name: string) => (typeof v === 'string' && !Number.isNaN(Date.parse(v))) || bad(`${name} must be a date such as 2022-04-01 or 2022-04-01T00:00:00Z`);
+  const date = (v: unknown, name: string) =>
+    (typeof v === 'string' && !Number.isNaN(Date.parse(v))) ||
+    bad(`${name} must be a date such as 2022-04-01 or 2022-04-01T00:00:00Z`);
   nonEmpty(c.db, 'db');
   nonEmpty(c.host, 'host');
   int(c.port, 'port', 0, 65535);
-  if (!(typeof c.trustProxy === 'boolean' || (Number.isInteger(c.trustProxy) && (c.trustProxy as number) >= 0) || (typeof c.trustProxy === 'string' && c.trustProxy.trim() !== ''))) {
+  if (!(
+    typeof c.trustProxy === 'boolean' ||
+    (Number.isInteger(c.trustProxy) && (c.trustProxy as number) >= 0) ||
+    (typeof c.trustProxy === 'string' && c.trustProxy.trim() !== '')
+  )) {
     bad('trustProxy must be true, false, a hop count, or a comma-separated list of proxy addresses');
   }
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(c.logLevel)) bad('logLevel must be one of fatal, error, warn, info, debug, trace, silent');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(c.logLevel))
+    bad('logLevel must be one of fatal, error, warn, info, debug, trace, silent');
   nonEmpty(c.adminContact, 'adminContact');
   bool(c.families?.token, 'families.token');
   bool(c.families?.auth, 'families.auth');
@@ -178,13 +208,17 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
     int(r?.windowSeconds, `rateLimits.${family}.windowSeconds`, 1, 86_400);
     if (r?.scope !== 'account' && r?.scope !== 'ip') bad(`rateLimits.${family}.scope must be "account" or "ip"`);
   }
-  if (c.rateLimits?.authentication?.scope === 'account') bad('rateLimits.authentication.scope must be "ip": the caller is not known before authenticating');
+  if (c.rateLimits?.authentication?.scope === 'account')
+    bad('rateLimits.authentication.scope must be "ip": the caller is not known before authenticating');
   date(c.versions?.aliasToV2From, 'versions.aliasToV2From');
   if (c.versions?.v1RemovedFrom !== null) date(c.versions?.v1RemovedFrom, 'versions.v1RemovedFrom');
   nonEmpty(c.versions?.migrationNotes, 'versions.migrationNotes');
   bool(c.web?.enabled, 'web.enabled');
   bool(c.docs?.enabled, 'docs.enabled');
-  if (c.redisUrl !== null) bad('redisUrl: a shared (Redis) rate-limit store is not part of this build; leave it unset to use the in-memory store');
+  if (c.redisUrl !== null)
+    bad(
+      'redisUrl: a shared (Redis) rate-limit store is not part of this build; leave it unset to use the in-memory store',
+    );
 }
 
 function fromEnv(raw: string, kind: (typeof ENV_VARIABLES)[string]['kind']): unknown {
@@ -195,12 +229,19 @@ function fromEnv(raw: string, kind: (typeof ENV_VARIABLES)[string]['kind']): unk
     case 'number':
       return /^-?\d+$/.test(raw.trim()) ? Number(raw) : undefined;
     case 'boolean':
-      return ['1', 'true', 'on', 'yes'].includes(lower) ? true : ['0', 'false', 'off', 'no'].includes(lower) ? false : undefined;
+      return ['1', 'true', 'on', 'yes'].includes(lower)
+        ? true
+        : ['0', 'false', 'off', 'no'].includes(lower)
+          ? false
+          : undefined;
     case 'trust':
       if (lower === 'true' || lower === 'false') return lower === 'true';
       return /^\d+$/.test(lower) ? Number(lower) : raw.trim();
     case 'families': {
-      const list = lower.split(',').map((s) => s.trim()).filter(Boolean);
+      const list = lower
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (list.some((f) => f !== 'token' && f !== 'auth')) return undefined;
       return { token: list.includes('token'), auth: list.includes('auth') };
     }
@@ -214,7 +255,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Merges `over` into `base`; unknown keys are reported (a typo must not be silently ignored). */
-function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>, prefix: string, bad: (d: string) => void): Record<string, unknown> {
+function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+  prefix: string,
+  bad: (d: string) => void,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;

@@ -34,7 +34,10 @@ export interface RunningService {
  *
  * @example const service = await startService(loadConfig({ env: process.env })); console.log(service.url);
  */
-export async function startService(config: QuarryConfig, options: { web?: WebPlugin } = { web: webPlugin }): Promise<RunningService> {
+export async function startService(
+  config: QuarryConfig,
+  options: { web?: WebPlugin } = { web: webPlugin },
+): Promise<RunningService> {
   // A database from an older Quarry gets the layout's later migrations (indexes) first.
   const upgraded = upgradeRecordDatabase(config.db);
   // The engine first: it refuses a missing or foreign file with a clear coded error, before
@@ -112,12 +115,20 @@ const DEMO_SEED = 20211201;
  * exists. The key is kept next to the database (mode 600) so later starts can print it
  * again; only its hash is in the database.
  */
-export async function prepareDemo(config: QuarryConfig, write: (text: string) => void): Promise<{ key: string; instructions(url: string): string }> {
+export async function prepareDemo(
+  config: QuarryConfig,
+  write: (text: string) => void,
+): Promise<{ key: string; instructions(url: string): string }> {
   if (!existsSync(config.db)) {
     mkdirSync(dirname(config.db), { recursive: true });
-    write(`Creating ${config.db} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`);
+    write(
+      `Creating ${config.db} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`,
+    );
     const { default: progress } = await import('cli-progress');
-    const bar = new progress.SingleBar({ format: '  {bar} {percentage}% {phase}', hideCursor: true }, progress.Presets.shades_classic);
+    const bar = new progress.SingleBar(
+      { format: '  {bar} {percentage}% {phase}', hideCursor: true },
+      progress.Presets.shades_classic,
+    );
     bar.start(100, 0, { phase: '' });
     try {
       await buildDemoDatabase({
@@ -134,7 +145,8 @@ export async function prepareDemo(config: QuarryConfig, write: (text: string) =>
   const store = openSqliteAccountStore(config.db);
   const accounts = new AccountService({ store });
   try {
-    if (!(await accounts.findAccount(DEMO_EMAIL))) await accounts.createAccount({ email: DEMO_EMAIL, name: 'Demo account', activate: true });
+    if (!(await accounts.findAccount(DEMO_EMAIL)))
+      await accounts.createAccount({ email: DEMO_EMAIL, name: 'Demo account', activate: true });
     const account = await accounts.getAccount(DEMO_EMAIL);
     if (account.state !== 'active') await accounts.activate(DEMO_EMAIL);
     const keyFile = `${config.db}.demo-key`;

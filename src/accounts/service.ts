@@ -3,7 +3,16 @@ import { systemClock, type Clock } from '../auth/clock.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { displayPrefix, hashSecret, newApiKey, randomSecret } from '../auth/secrets.ts';
 import type { AccountRow, AccountStore, KeyRow } from './store.ts';
-import { FAMILIES, type Account, type AccountState, type ApiKeyInfo, type DailyUsage, type Family, type LimitOverrides, type Subscription } from './types.ts';
+import {
+  FAMILIES,
+  type Account,
+  type AccountState,
+  type ApiKeyInfo,
+  type DailyUsage,
+  type Family,
+  type LimitOverrides,
+  type Subscription,
+} from './types.ts';
 
 /** An account named by its e-mail address (string) or its id (number). */
 export type AccountRef = string | number;
@@ -21,7 +30,10 @@ export interface NewAccount {
 }
 
 /** The allowed moves between states; closing is allowed from any state but closed. */
-const TRANSITIONS: Record<'activate' | 'suspend' | 'close', { readonly from: readonly AccountState[]; readonly to: AccountState }> = {
+const TRANSITIONS: Record<
+  'activate' | 'suspend' | 'close',
+  { readonly from: readonly AccountState[]; readonly to: AccountState }
+> = {
   activate: { from: ['pending', 'suspended'], to: 'active' },
   suspend: { from: ['active'], to: 'suspended' },
   close: { from: ['pending', 'active', 'suspended'], to: 'closed' },
@@ -60,7 +72,9 @@ export class AccountService {
   async createAccount(input: NewAccount): Promise<Account> {
     const email = input.email.trim();
     if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) {
-      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'e-mail address', detail: `'${email}' is not an e-mail address` } });
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+        params: { field: 'e-mail address', detail: `'${email}' is not an e-mail address` },
+      });
     }
     if (await this.store.accountByEmail(email)) {
       throw QuarryError.of('SERVICE_ACCOUNT_EXISTS', { params: { field: 'e-mail address', value: email } });
@@ -68,7 +82,9 @@ export class AccountService {
     const username = input.username?.trim() || null;
     if (username !== null) {
       if (input.password === undefined) {
-        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'username', detail: 'a username needs a password' } });
+        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+          params: { field: 'username', detail: 'a username needs a password' },
+        });
       }
       if (await this.store.accountByUsername(username)) {
         throw QuarryError.of('SERVICE_ACCOUNT_EXISTS', { params: { field: 'username', value: username } });
@@ -99,7 +115,8 @@ export class AccountService {
 
   /** The account, or undefined. */
   async findAccount(ref: AccountRef): Promise<Account | undefined> {
-    const row = typeof ref === 'number' ? await this.store.accountById(ref) : await this.store.accountByEmail(ref.trim());
+    const row =
+      typeof ref === 'number' ? await this.store.accountById(ref) : await this.store.accountByEmail(ref.trim());
     return row ? toAccount(row) : undefined;
   }
 
@@ -137,7 +154,9 @@ export class AccountService {
   async setLimits(ref: AccountRef, limits: LimitOverrides): Promise<Account> {
     for (const [field, value] of Object.entries(limits)) {
       if (value !== undefined && (!Number.isInteger(value) || (value as number) < 1)) {
-        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field, detail: 'must be a whole number of at least 1' } });
+        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+          params: { field, detail: 'must be a whole number of at least 1' },
+        });
       }
     }
     const row = await this.#row(ref);
@@ -172,7 +191,9 @@ export class AccountService {
     const existing = await this.store.keysOf(row.id);
     const keyName = name?.trim() || `key ${existing.length + 1}`;
     if (keyName.length > 100) {
-      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'key name', detail: 'at most 100 characters' } });
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+        params: { field: 'key name', detail: 'at most 100 characters' },
+      });
     }
     const key = newApiKey();
     const id = await this.store.insertKey({
@@ -199,7 +220,8 @@ export class AccountService {
     const row = await this.#row(ref);
     const keys = await this.store.keysOf(row.id);
     const found =
-      keys.find((k) => k.id === Number(key) && String(k.id) === String(key)) ?? keys.find((k) => k.name === key && k.revokedAt === null);
+      keys.find((k) => k.id === Number(key) && String(k.id) === String(key)) ??
+      keys.find((k) => k.name === key && k.revokedAt === null);
     if (!found) throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: String(key) } });
     await this.store.revokeKey(found.id, this.#clock.now());
     return toKeyInfo((await this.store.keysOf(row.id)).find((k) => k.id === found.id) as KeyRow);
@@ -245,7 +267,12 @@ export class AccountService {
     const row = await this.#row(ref);
     const secret = randomSecret(32);
     const now = this.#clock.now();
-    await this.store.insertSession({ id: hashSecret(secret), accountId: row.id, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS });
+    await this.store.insertSession({
+      id: hashSecret(secret),
+      accountId: row.id,
+      createdAt: now,
+      expiresAt: now + SESSION_LIFETIME_MS,
+    });
     return { sessionId: secret, expiresAt: new Date(now + SESSION_LIFETIME_MS).toISOString() };
   }
 
@@ -268,7 +295,8 @@ export class AccountService {
   }
 
   async #row(ref: AccountRef): Promise<AccountRow> {
-    const row = typeof ref === 'number' ? await this.store.accountById(ref) : await this.store.accountByEmail(ref.trim());
+    const row =
+      typeof ref === 'number' ? await this.store.accountById(ref) : await this.store.accountByEmail(ref.trim());
     if (!row) throw QuarryError.of('SERVICE_ACCOUNT_NOT_FOUND', { params: { account: String(ref) } });
     return row;
   }
@@ -278,7 +306,12 @@ export class AccountService {
     const { from, to } = TRANSITIONS[action];
     if (row.state === to) return toAccount(row);
     if (!from.includes(row.state)) {
-      throw QuarryError.of('SERVICE_ACCOUNT_STATE_CHANGE', { params: { state: row.state, target: `${action === 'activate' ? 'activated' : action === 'suspend' ? 'suspended' : 'closed'}` } });
+      throw QuarryError.of('SERVICE_ACCOUNT_STATE_CHANGE', {
+        params: {
+          state: row.state,
+          target: `${action === 'activate' ? 'activated' : action === 'suspend' ? 'suspended' : 'closed'}`,
+        },
+      });
     }
     await this.store.updateAccount(row.id, { state: to, stateChangedAt: this.#clock.now() });
     return this.getAccount(row.id);
@@ -287,13 +320,18 @@ export class AccountService {
 
 function checkPassword(password: string): string {
   if (password.length < MIN_PASSWORD_LENGTH) {
-    throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'password', detail: `at least ${MIN_PASSWORD_LENGTH} characters` } });
+    throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+      params: { field: 'password', detail: `at least ${MIN_PASSWORD_LENGTH} characters` },
+    });
   }
   return password;
 }
 
 /** Checks and de-duplicates a subscription. Source names are checked by the engine, which knows them. */
-export function normaliseSubscription(s: { families: readonly string[]; sources: readonly string[] | 'all' }): Subscription {
+export function normaliseSubscription(s: {
+  families: readonly string[];
+  sources: readonly string[] | 'all';
+}): Subscription {
   const unknown = s.families.filter((f) => !(FAMILIES as readonly string[]).includes(f));
   if (unknown.length > 0) {
     throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
@@ -304,7 +342,9 @@ export function normaliseSubscription(s: { families: readonly string[]; sources:
   if (s.sources === 'all') return { families, sources: 'all' };
   const sources = [...new Set(s.sources.map((x) => x.trim()).filter((x) => x.length > 0))];
   if (sources.some((x) => !/^[a-z_]+$/.test(x))) {
-    throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'sources', detail: 'source names are lower-case words such as publications' } });
+    throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+      params: { field: 'sources', detail: 'source names are lower-case words such as publications' },
+    });
   }
   return { families, sources };
 }

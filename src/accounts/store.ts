@@ -65,7 +65,12 @@ export interface AccountRow extends NewAccountRow {
   readonly stateChangedAt: number;
 }
 
-export type AccountPatch = Partial<Pick<AccountRow, 'name' | 'username' | 'passwordHash' | 'state' | 'stateChangedAt' | 'families' | 'sources' | 'limits'>>;
+export type AccountPatch = Partial<
+  Pick<
+    AccountRow,
+    'name' | 'username' | 'passwordHash' | 'state' | 'stateChangedAt' | 'families' | 'sources' | 'limits'
+  >
+>;
 
 export interface NewKeyRow {
   readonly accountId: number;
@@ -229,16 +234,21 @@ class SqliteAccountStore implements AccountStore {
   }
 
   accountById(id: number): Promise<AccountRow | undefined> {
-    return Promise.resolve(this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`).get(id) as AccountRow | undefined);
+    return Promise.resolve(
+      this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`).get(id) as AccountRow | undefined,
+    );
   }
 
   accountByEmail(email: string): Promise<AccountRow | undefined> {
-    return Promise.resolve(this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = ?`).get(email) as AccountRow | undefined);
+    return Promise.resolve(
+      this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = ?`).get(email) as AccountRow | undefined,
+    );
   }
 
   accountByUsername(username: string): Promise<AccountRow | undefined> {
     return Promise.resolve(
-      this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE username = ?`).get(username) as AccountRow | undefined,
+      this.#prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE username = ?`).get(username) as
+        AccountRow | undefined,
     );
   }
 
@@ -262,11 +272,15 @@ class SqliteAccountStore implements AccountStore {
   }
 
   keyByHash(hash: string): Promise<KeyRow | undefined> {
-    return Promise.resolve(this.#prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`).get(hash) as KeyRow | undefined);
+    return Promise.resolve(
+      this.#prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`).get(hash) as KeyRow | undefined,
+    );
   }
 
   keysOf(accountId: number): Promise<KeyRow[]> {
-    return Promise.resolve(this.#prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY id`).all(accountId) as KeyRow[]);
+    return Promise.resolve(
+      this.#prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY id`).all(accountId) as KeyRow[],
+    );
   }
 
   revokeKey(id: number, at: number): Promise<void> {
@@ -303,15 +317,17 @@ class SqliteAccountStore implements AccountStore {
   }
 
   insertSession(row: SessionRow): Promise<void> {
-    this.#prepare('INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES (@id, @accountId, @createdAt, @expiresAt)').run(row);
+    this.#prepare(
+      'INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES (@id, @accountId, @createdAt, @expiresAt)',
+    ).run(row);
     return Promise.resolve();
   }
 
   sessionById(id: string): Promise<SessionRow | undefined> {
     return Promise.resolve(
-      this.#prepare('SELECT id, account_id AS accountId, created_at AS createdAt, expires_at AS expiresAt FROM sessions WHERE id = ?').get(
-        id,
-      ) as SessionRow | undefined,
+      this.#prepare(
+        'SELECT id, account_id AS accountId, created_at AS createdAt, expires_at AS expiresAt FROM sessions WHERE id = ?',
+      ).get(id) as SessionRow | undefined,
     );
   }
 
@@ -330,20 +346,23 @@ class SqliteAccountStore implements AccountStore {
 
   usageOf(accountId: number, fromDay: string): Promise<UsageRow[]> {
     return Promise.resolve(
-      this.#prepare('SELECT day, requests, rejections FROM account_usage WHERE account_id = ? AND day >= ? ORDER BY day').all(
-        accountId,
-        fromDay,
-      ) as UsageRow[],
+      this.#prepare(
+        'SELECT day, requests, rejections FROM account_usage WHERE account_id = ? AND day >= ? ORDER BY day',
+      ).all(accountId, fromDay) as UsageRow[],
     );
   }
 
   setting(name: string): Promise<string | undefined> {
-    const row = this.#prepare('SELECT value FROM service_settings WHERE name = ?').get(name) as { value: string } | undefined;
+    const row = this.#prepare('SELECT value FROM service_settings WHERE name = ?').get(name) as
+      { value: string } | undefined;
     return Promise.resolve(row?.value);
   }
 
   settingOrInsert(name: string, value: string): Promise<string> {
-    this.#prepare('INSERT INTO service_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, value);
+    this.#prepare('INSERT INTO service_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(
+      name,
+      value,
+    );
     return this.setting(name).then((stored) => stored ?? value);
   }
 

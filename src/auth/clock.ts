@@ -16,7 +16,9 @@ export const systemClock: Clock = { now: () => Date.now() };
  * const clock = manualClock('2022-01-01T00:00:00Z');
  * clock.advance(60_000);
  */
-export function manualClock(start: string | number): Clock & { advance(ms: number): void; set(at: string | number): void } {
+export function manualClock(
+  start: string | number,
+): Clock & { advance(ms: number): void; set(at: string | number): void } {
   let current = typeof start === 'number' ? start : Date.parse(start);
   return {
     now: () => current,

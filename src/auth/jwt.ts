@@ -33,13 +33,23 @@ export function signJwt(secret: Uint8Array, claims: JwtClaims): Promise<string> 
     .sign(secret);
 }
 
-export type JwtCheck = { readonly ok: true; readonly claims: JwtClaims } | { readonly ok: false; readonly reason: 'expired' | 'invalid' };
+export type JwtCheck =
+  { readonly ok: true; readonly claims: JwtClaims } | { readonly ok: false; readonly reason: 'expired' | 'invalid' };
 
 /** Verifies signature, algorithm and expiry at `nowMs`; never throws for a bad token. */
 export async function verifyJwt(secret: Uint8Array, token: string, nowMs: number): Promise<JwtCheck> {
   try {
-    const { payload } = await jwtVerify(token, secret, { algorithms: [ALGORITHM], currentDate: new Date(nowMs), clockTolerance: 0 });
-    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || payload.exp === undefined || payload.iat === undefined) {
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: [ALGORITHM],
+      currentDate: new Date(nowMs),
+      clockTolerance: 0,
+    });
+    if (
+      typeof payload.sub !== 'string' ||
+      typeof payload.jti !== 'string' ||
+      payload.exp === undefined ||
+      payload.iat === undefined
+    ) {
       return { ok: false, reason: 'invalid' };
     }
     return { ok: true, claims: { sub: payload.sub, jti: payload.jti, iat: payload.iat, exp: payload.exp } };

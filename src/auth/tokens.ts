@@ -24,7 +24,10 @@ export interface TokenServiceOptions {
 }
 
 /** Where each family logs in, for the "log in again" messages. */
-export const LOGIN_PATHS: Readonly<Record<Family, string>> = { token: 'GET /v3/token?api_key=...', auth: 'POST /api/auth' };
+export const LOGIN_PATHS: Readonly<Record<Family, string>> = {
+  token: 'GET /v3/token?api_key=...',
+  auth: 'POST /api/auth',
+};
 
 /**
  * Exchanges credentials for tokens and tokens for principals. Token-path tokens are opaque
@@ -52,7 +55,12 @@ export class TokenService {
     const { account, keyId } = await this.#login(credentials, 'auth');
     const jti = randomSecret(16);
     const { issuedAt, expiresAt } = await this.#record(jti, 'jwt', account, keyId, 'auth');
-    return signJwt(this.#o.jwtSecret, { sub: String(account.id), jti, iat: Math.floor(issuedAt / 1000), exp: Math.floor(expiresAt / 1000) });
+    return signJwt(this.#o.jwtSecret, {
+      sub: String(account.id),
+      jti,
+      iat: Math.floor(issuedAt / 1000),
+      exp: Math.floor(expiresAt / 1000),
+    });
   }
 
   /** The principal behind an opaque token, or a token/permission error (HTTP 403). */
@@ -64,7 +72,9 @@ export class TokenService {
   async verifyJwt(presented: string): Promise<Principal> {
     const check = await verifyJwt(this.#o.jwtSecret, presented.trim(), this.#o.clock.now());
     if (!check.ok) {
-      throw QuarryError.of(check.reason === 'expired' ? 'SERVICE_TOKEN_EXPIRED' : 'SERVICE_TOKEN_INVALID', { params: { loginPath: LOGIN_PATHS.auth } });
+      throw QuarryError.of(check.reason === 'expired' ? 'SERVICE_TOKEN_EXPIRED' : 'SERVICE_TOKEN_INVALID', {
+        params: { loginPath: LOGIN_PATHS.auth },
+      });
     }
     return this.#check(check.claims.jti, 'auth');
   }
@@ -74,7 +84,11 @@ export class TokenService {
     return this.#o.accounts.store.deleteTokensExpiredBefore(this.#o.clock.now() - 24 * 3600 * 1000);
   }
 
-  async #login(credentials: LoginCredentials, family: Family, path = '/v3/token'): Promise<{ account: Account; keyId: number | null }> {
+  async #login(
+    credentials: LoginCredentials,
+    family: Family,
+    path = '/v3/token',
+  ): Promise<{ account: Account; keyId: number | null }> {
     const key = present(credentials.key);
     const username = present(credentials.username);
     const password = present(credentials.password);
@@ -86,7 +100,9 @@ export class TokenService {
       const account = await this.#o.accounts.verifyPassword(username, password);
       if (account) found = { account, keyId: null };
     } else {
-      throw QuarryError.of(family === 'token' ? 'SERVICE_API_KEY_MISSING' : 'SERVICE_CREDENTIALS_MISSING', { params: { path } });
+      throw QuarryError.of(family === 'token' ? 'SERVICE_API_KEY_MISSING' : 'SERVICE_CREDENTIALS_MISSING', {
+        params: { path },
+      });
     }
     if (!found) throw QuarryError.of('SERVICE_CREDENTIALS_INVALID');
     this.#requireStanding(found.account.state, found.account.subscription.families, family);
@@ -104,12 +120,19 @@ export class TokenService {
     const loginPath = LOGIN_PATHS[family];
     const token = await this.#o.accounts.store.tokenById(id);
     if (!token || token.family !== family) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
-    if (token.expiresAt <= this.#o.clock.now()) throw QuarryError.of('SERVICE_TOKEN_EXPIRED', { params: { loginPath } });
+    if (token.expiresAt <= this.#o.clock.now())
+      throw QuarryError.of('SERVICE_TOKEN_EXPIRED', { params: { loginPath } });
     if (token.keyRevokedAt !== null) throw QuarryError.of('SERVICE_TOKEN_REVOKED', { params: { loginPath } });
     const account = await this.#o.accounts.findAccount(token.accountId);
     if (!account) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
     this.#requireStanding(account.state, account.subscription.families, family);
-    return { accountId: account.id, keyId: token.keyId, family, subscription: account.subscription, limits: account.limits };
+    return {
+      accountId: account.id,
+      keyId: token.keyId,
+      family,
+      subscription: account.subscription,
+      limits: account.limits,
+    };
   }
 
   /** Only an active account subscribed to the family may get or use a token. */
@@ -124,7 +147,9 @@ export class TokenService {
     const code = byState[state];
     if (code) throw QuarryError.of(code, { params: { contact } });
     if (!families.includes(family)) {
-      throw QuarryError.of('SERVICE_FAMILY_NOT_SUBSCRIBED', { params: { family: family === 'token' ? 'token-path (/v2, /v3)' : 'auth-path (/api/dsl)', contact } });
+      throw QuarryError.of('SERVICE_FAMILY_NOT_SUBSCRIBED', {
+        params: { family: family === 'token' ? 'token-path (/v2, /v3)' : 'auth-path (/api/dsl)', contact },
+      });
     }
   }
 }

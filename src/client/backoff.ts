@@ -30,7 +30,11 @@ export const DEFAULT_RETRY: RetryPolicy = {
  *
  * @example backoffDelay(0, policy, () => 0.5) // 375 with baseDelayMs 500: 250 + 0.5 * 250
  */
-export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }

@@ -1,7 +1,17 @@
 import { DEFAULT_RETRY, type RetryPolicy } from './backoff.ts';
 import { QuarryClientError } from './errors.ts';
 import { MAX_DEPTH, MAX_PAGE_SIZE, pageablePlan, pageText, type PageablePlan } from './paging.ts';
-import { METADATA_KEYS, type DescribedSchema, type DescribedSource, type QueryResult, type QuarryRecord, type SearchResult, type SourceName, type SourceRecords, type VersionInfo } from './records.ts';
+import {
+  METADATA_KEYS,
+  type DescribedSchema,
+  type DescribedSource,
+  type QueryResult,
+  type QuarryRecord,
+  type SearchResult,
+  type SourceName,
+  type SourceRecords,
+  type VersionInfo,
+} from './records.ts';
 import { Session, type Credentials } from './session.ts';
 import { Transport, type ClientEvent } from './transport.ts';
 
@@ -117,10 +127,21 @@ export class QuarryClient {
    */
   describe(target: 'version', name?: undefined, options?: { signal?: AbortSignal }): Promise<VersionInfo>;
   describe(target: 'schema', name?: undefined, options?: { signal?: AbortSignal }): Promise<DescribedSchema>;
-  describe(target: 'source' | 'entity', name: string, options?: { signal?: AbortSignal }): Promise<DescribedSource & QueryResult>;
-  async describe(target: 'version' | 'schema' | 'source' | 'entity', name?: string, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+  describe(
+    target: 'source' | 'entity',
+    name: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<DescribedSource & QueryResult>;
+  async describe(
+    target: 'version' | 'schema' | 'source' | 'entity',
+    name?: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<unknown> {
     if ((target === 'source' || target === 'entity') && (name === undefined || !/^\w+$/.test(name))) {
-      throw QuarryClientError.client('CLIENT_OPTION_INVALID', { option: 'name', reason: `describe ${target} needs a ${target} name such as 'publications'` });
+      throw QuarryClientError.client('CLIENT_OPTION_INVALID', {
+        option: 'name',
+        reason: `describe ${target} needs a ${target} name such as 'publications'`,
+      });
     }
     return this.#session.post(name === undefined ? `describe ${target}` : `describe ${target} ${name}`, options.signal);
   }
@@ -165,7 +186,12 @@ export class QuarryClient {
     return records;
   }
 
-  async *#pages<T>(plan: PageablePlan, settings: Required<Pick<IterateOptions, 'pageSize' | 'startAt' | 'onDepthLimit'>> & { maxRecords: number }, summary: PagingSummary, signal?: AbortSignal): AsyncGenerator<Page<T>, void, undefined> {
+  async *#pages<T>(
+    plan: PageablePlan,
+    settings: Required<Pick<IterateOptions, 'pageSize' | 'startAt' | 'onDepthLimit'>> & { maxRecords: number },
+    summary: PagingSummary,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Page<T>, void, undefined> {
     let skip = settings.startAt;
     for (;;) {
       const remaining = settings.maxRecords - summary.records;
@@ -179,7 +205,8 @@ export class QuarryClient {
       const rows = recordsOf(result, plan.recordsKey);
       const total = typeof result._stats?.total_count === 'number' ? result._stats.total_count : undefined;
       const records = (rows.length > remaining ? rows.slice(0, remaining) : rows) as readonly T[];
-      for (const warning of result._warnings ?? []) if (!summary.warnings.includes(warning)) summary.warnings.push(warning);
+      for (const warning of result._warnings ?? [])
+        if (!summary.warnings.includes(warning)) summary.warnings.push(warning);
       summary.total = total;
       summary.pages++;
       summary.records += records.length;
@@ -208,19 +235,29 @@ export class QuarryClient {
     const warning = `Stopped at the depth limit: ${summary.records} of ${summary.total ?? 'more'} records read (skip + limit ≤ ${MAX_DEPTH}).`;
     summary.warnings.push(warning);
     if (settings.onDepthLimit === 'error') {
-      throw QuarryClientError.client('CLIENT_DEPTH_LIMIT_REACHED', { done: skip, total: summary.total ?? 'more', maxDepth: MAX_DEPTH });
+      throw QuarryClientError.client('CLIENT_DEPTH_LIMIT_REACHED', {
+        done: skip,
+        total: summary.total ?? 'more',
+        maxDepth: MAX_DEPTH,
+      });
     }
   }
 }
 
-function checkIterateOptions(options: IterateOptions): Required<Pick<IterateOptions, 'pageSize' | 'startAt' | 'onDepthLimit'>> & { maxRecords: number } {
+function checkIterateOptions(
+  options: IterateOptions,
+): Required<Pick<IterateOptions, 'pageSize' | 'startAt' | 'onDepthLimit'>> & { maxRecords: number } {
   const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
-  const invalid = (option: string, reason: string) => QuarryClientError.client('CLIENT_OPTION_INVALID', { option, reason });
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw invalid('pageSize', `${pageSize} is not a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  const invalid = (option: string, reason: string) =>
+    QuarryClientError.client('CLIENT_OPTION_INVALID', { option, reason });
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE)
+    throw invalid('pageSize', `${pageSize} is not a whole number from 1 to ${MAX_PAGE_SIZE}`);
   const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
-  if (maxRecords !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxRecords) || maxRecords < 0)) throw invalid('maxRecords', `${maxRecords} is not a whole number of 0 or more`);
+  if (maxRecords !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxRecords) || maxRecords < 0))
+    throw invalid('maxRecords', `${maxRecords} is not a whole number of 0 or more`);
   const startAt = options.startAt ?? 0;
-  if (!Number.isInteger(startAt) || startAt < 0 || startAt > MAX_DEPTH) throw invalid('startAt', `${startAt} is not a whole number from 0 to ${MAX_DEPTH}`);
+  if (!Number.isInteger(startAt) || startAt < 0 || startAt > MAX_DEPTH)
+    throw invalid('startAt', `${startAt} is not a whole number from 0 to ${MAX_DEPTH}`);
   return { pageSize, maxRecords, startAt, onDepthLimit: options.onDepthLimit ?? 'error' };
 }
 
@@ -229,7 +266,11 @@ function recordsOf(result: QueryResult, key: string | undefined): readonly unkno
   if (key !== undefined && Array.isArray(result[key])) return result[key] as unknown[];
   const arrays = Object.keys(result).filter((k) => !METADATA_KEYS.has(k) && Array.isArray(result[k]));
   if (arrays.length === 1) return result[arrays[0] as string] as unknown[];
-  throw QuarryClientError.client('CLIENT_BAD_RESPONSE', { url: 'the query endpoint', status: 200, reason: `expected one list of records${key ? ` under '${key}'` : ''}, found ${arrays.length === 0 ? 'none' : arrays.join(', ')}` });
+  throw QuarryClientError.client('CLIENT_BAD_RESPONSE', {
+    url: 'the query endpoint',
+    status: 200,
+    reason: `expected one list of records${key ? ` under '${key}'` : ''}, found ${arrays.length === 0 ? 'none' : arrays.join(', ')}`,
+  });
 }
 
 /**
@@ -247,7 +288,8 @@ export function connect(target: ConnectTarget, options: ConnectOptions = {}): Qu
     ...(options.random ? { random: options.random } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
-  const credentials: Credentials = 'key' in target ? { key: target.key } : { username: target.username, password: target.password };
+  const credentials: Credentials =
+    'key' in target ? { key: target.key } : { username: target.username, password: target.password };
   const session = new Session(transport, {
     url: target.url,
     family: options.family ?? 'auth',

@@ -1,4 +1,12 @@
-import { ERROR_CODES, definitionOf, formatMessage, QuarryError, type ErrorCode, type ErrorParams, type Problem } from '../errors/index.ts';
+import {
+  ERROR_CODES,
+  definitionOf,
+  formatMessage,
+  QuarryError,
+  type ErrorCode,
+  type ErrorParams,
+  type Problem,
+} from '../errors/index.ts';
 
 /** What a service said in its error body (spec/protocol.md §4), with the HTTP status. */
 export interface ServerError {
@@ -53,7 +61,12 @@ export class QuarryClientError extends QuarryError {
   }
 
   /** A client-side condition (no service body), with the registry's message. */
-  static client(code: ErrorCode, params: ErrorParams = {}, server?: ServerError, options?: { cause?: unknown }): QuarryClientError {
+  static client(
+    code: ErrorCode,
+    params: ErrorParams = {},
+    server?: ServerError,
+    options?: { cause?: unknown },
+  ): QuarryClientError {
     return new QuarryClientError({ code, message: formatMessage(definitionOf(code).message, params) }, server, options);
   }
 }
@@ -107,14 +120,23 @@ function fallbackCode(status: number): ErrorCode {
 export function errorFromServer(server: ServerError, queryText?: string, extra: ErrorParams = {}): QuarryClientError {
   const code = knownCode(server.code);
   if (code === undefined) {
-    const params = { status: server.status, header: server.header, detail: server.details.join(' '), attempts: 1, ...extra };
+    const params = {
+      status: server.status,
+      header: server.header,
+      detail: server.details.join(' '),
+      attempts: 1,
+      ...extra,
+    };
     return QuarryClientError.client(fallbackCode(server.status), params, server);
   }
   const problems: Problem[] = server.details.map((detail, i) => {
     const message = detail.replace(/\s*\(line \d+, column \d+\)$/, '');
-    if (i > 0 || server.line === undefined || server.column === undefined || queryText === undefined) return { code, message };
+    if (i > 0 || server.line === undefined || server.column === undefined || queryText === undefined)
+      return { code, message };
     const span = spanAt(queryText, server.line, server.column);
-    return span === undefined ? { code, message } : { code, message, span, position: { line: server.line, column: server.column } };
+    return span === undefined
+      ? { code, message }
+      : { code, message, span, position: { line: server.line, column: server.column } };
   });
   return new QuarryClientError(problems, server);
 }

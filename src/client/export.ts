@@ -1,4 +1,16 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import type { QuarryClient } from './client.ts';
 import { QuarryClientError, isQuarryClientError } from './errors.ts';
 import { columnsOf, csvLine, csvRows, jsonLines } from './output.ts';
@@ -63,13 +75,24 @@ export async function exportToFile(client: QuarryClient, query: string, options:
   let checkpoint: Checkpoint | undefined;
   if (options.resume) {
     checkpoint = readCheckpoint(stateFile, file);
-    const mismatch = checkpoint.query !== query ? 'the query differs from the one being exported' : checkpoint.format !== format ? `the export is in ${checkpoint.format}, not ${format}` : undefined;
+    const mismatch =
+      checkpoint.query !== query
+        ? 'the query differs from the one being exported'
+        : checkpoint.format !== format
+          ? `the export is in ${checkpoint.format}, not ${format}`
+          : undefined;
     if (mismatch !== undefined) throw QuarryClientError.client('CLIENT_RESUME_MISMATCH', { file, reason: mismatch });
-    if (!existsSync(file) || statSync(file).size < checkpoint.bytes) throw QuarryClientError.client('CLIENT_RESUME_MISMATCH', { file, reason: 'the file is shorter than its checkpoint says' });
+    if (!existsSync(file) || statSync(file).size < checkpoint.bytes)
+      throw QuarryClientError.client('CLIENT_RESUME_MISMATCH', {
+        file,
+        reason: 'the file is shorter than its checkpoint says',
+      });
   }
   const stream = client.iterate(query, {
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-    ...(options.maxRecords !== undefined ? { maxRecords: Math.max(0, options.maxRecords - (checkpoint?.records ?? 0)) } : {}),
+    ...(options.maxRecords !== undefined
+      ? { maxRecords: Math.max(0, options.maxRecords - (checkpoint?.records ?? 0)) }
+      : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     startAt: checkpoint?.nextSkip ?? 0,
   });
@@ -100,11 +123,20 @@ export async function exportToFile(client: QuarryClient, query: string, options:
           for (const c of columnsOf(page.records)) if (!columns.includes(c)) dropped.add(c);
           write(csvRows(page.records, columns));
         } else if (format === 'jsonl') write(jsonLines(page.records));
-        else if (format === 'json') write(page.records.map((r, i) => `${records + i === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`).join(''));
+        else if (format === 'json')
+          write(page.records.map((r, i) => `${records + i === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`).join(''));
         records += page.records.length;
         total = page.total;
         fsyncSync(fd);
-        saveCheckpoint(stateFile, { query, format, nextSkip: page.nextSkip, records, bytes, total, ...(columns ? { columns } : {}) });
+        saveCheckpoint(stateFile, {
+          query,
+          format,
+          nextSkip: page.nextSkip,
+          records,
+          bytes,
+          total,
+          ...(columns ? { columns } : {}),
+        });
         options.onProgress?.({ done: records, total });
       }
       completed = true;
@@ -123,17 +155,37 @@ export async function exportToFile(client: QuarryClient, query: string, options:
   } finally {
     closeSync(fd);
   }
-  return { file, records, total, resumedAt: checkpoint?.nextSkip, warnings: stream.summary.warnings, droppedColumns: [...dropped] };
+  return {
+    file,
+    records,
+    total,
+    resumedAt: checkpoint?.nextSkip,
+    warnings: stream.summary.warnings,
+    droppedColumns: [...dropped],
+  };
 }
 
 function readCheckpoint(stateFile: string, file: string): Checkpoint {
-  if (!existsSync(stateFile)) throw QuarryClientError.client('CLIENT_RESUME_MISMATCH', { file, reason: `there is no unfinished export (no ${stateFile})` });
+  if (!existsSync(stateFile))
+    throw QuarryClientError.client('CLIENT_RESUME_MISMATCH', {
+      file,
+      reason: `there is no unfinished export (no ${stateFile})`,
+    });
   try {
     const parsed = JSON.parse(readFileSync(stateFile, 'utf8')) as Checkpoint;
-    if (typeof parsed.query !== 'string' || !Number.isInteger(parsed.nextSkip) || !Number.isInteger(parsed.bytes) || !Number.isInteger(parsed.records)) throw new Error('fields missing');
+    if (
+      typeof parsed.query !== 'string' ||
+      !Number.isInteger(parsed.nextSkip) ||
+      !Number.isInteger(parsed.bytes) ||
+      !Number.isInteger(parsed.records)
+    )
+      throw new Error('fields missing');
     return parsed;
   } catch (error) {
-    throw QuarryClientError.client('CLIENT_RESUME_MISMATCH', { file, reason: `its checkpoint ${stateFile} is damaged (${error instanceof Error ? error.message : String(error)})` });
+    throw QuarryClientError.client('CLIENT_RESUME_MISMATCH', {
+      file,
+      reason: `its checkpoint ${stateFile} is damaged (${error instanceof Error ? error.message : String(error)})`,
+    });
   }
 }
 

@@ -52,7 +52,10 @@ export function jsonLines(records: readonly unknown[]): string {
  * // -----+------
  * // 2020 | 5
  */
-export function table(records: readonly unknown[], options: { columns?: readonly string[]; maxWidth?: number } = {}): string {
+export function table(
+  records: readonly unknown[],
+  options: { columns?: readonly string[]; maxWidth?: number } = {},
+): string {
   const columns = options.columns ?? columnsOf(records);
   if (columns.length === 0) return records.length === 0 ? '(no records)\n' : `${records.length} empty records\n`;
   const maxWidth = options.maxWidth ?? 40;
@@ -62,6 +65,10 @@ export function table(records: readonly unknown[], options: { columns?: readonly
   };
   const cells = records.map((r) => columns.map((c) => cut(cellText((r as Record<string, unknown> | null)?.[c]))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] ?? '').length)));
-  const line = (row: readonly string[]) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ').trimEnd();
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join(' | ')
+      .trimEnd();
   return [line(columns), widths.map((w) => '-'.repeat(w)).join('-+-'), ...cells.map(line)].join('\n') + '\n';
 }

@@ -34,15 +34,22 @@ export function pageablePlan(text: string): PageablePlan {
   const refuse = (reason: string): never => {
     throw QuarryClientError.client('CLIENT_NOT_PAGEABLE', { reason });
   };
-  if (query.kind !== 'SearchQuery') return refuse(`only search queries have pages, not ${query.kind === 'DescribeQuery' ? 'describe' : 'function calls'}`);
-  if (query.returns.length !== 1) return refuse('it has several return phrases; page through one `return SOURCE` at a time');
+  if (query.kind !== 'SearchQuery')
+    return refuse(
+      `only search queries have pages, not ${query.kind === 'DescribeQuery' ? 'describe' : 'function calls'}`,
+    );
+  if (query.returns.length !== 1)
+    return refuse('it has several return phrases; page through one `return SOURCE` at a time');
   const ret = query.returns[0];
   if (ret === undefined) return refuse('it has no return phrase');
   if (ret.target.kind !== 'ResultTarget' || ret.target.name.value !== query.source.value) {
-    return refuse(`it returns a facet or a function, not the searched source '${query.source.value}' (facets have no skip)`);
+    return refuse(
+      `it returns a facet or a function, not the searched source '${query.source.value}' (facets have no skip)`,
+    );
   }
   if (ret.group !== undefined) return refuse('it returns into a group (`return in "..."`)');
-  if (ret.limit !== undefined || ret.skip !== undefined) return refuse('it sets its own limit or skip; leave them out, the client adds them page by page');
+  if (ret.limit !== undefined || ret.skip !== undefined)
+    return refuse('it sets its own limit or skip; leave them out, the client adds them page by page');
   return { base, recordsKey: ret.alias?.value ?? query.source.value };
 }
 

@@ -20,7 +20,10 @@ export interface ProfileFile {
 
 /** `$QUARRY_CONFIG_DIR/profiles.json`, else `~/.config/quarry/profiles.json`. */
 export function profilePath(env: NodeJS.ProcessEnv = process.env): string {
-  const dir = env.QUARRY_CONFIG_DIR !== undefined && env.QUARRY_CONFIG_DIR !== '' ? env.QUARRY_CONFIG_DIR : join(homedir(), '.config', 'quarry');
+  const dir =
+    env.QUARRY_CONFIG_DIR !== undefined && env.QUARRY_CONFIG_DIR !== ''
+      ? env.QUARRY_CONFIG_DIR
+      : join(homedir(), '.config', 'quarry');
   return join(dir, 'profiles.json');
 }
 
@@ -31,7 +34,10 @@ export function readProfiles(path: string = profilePath()): ProfileFile {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw QuarryClientError.client('CLIENT_PROFILE_FILE_INVALID', { path, reason: error instanceof Error ? error.message : String(error) });
+    throw QuarryClientError.client('CLIENT_PROFILE_FILE_INVALID', {
+      path,
+      reason: error instanceof Error ? error.message : String(error),
+    });
   }
   const file = parsed as Partial<ProfileFile> | null;
   if (typeof file !== 'object' || file === null || typeof file.profiles !== 'object' || file.profiles === null) {
@@ -45,7 +51,11 @@ export function readProfiles(path: string = profilePath()): ProfileFile {
  * and renamed over the old one, so it is never readable by others, not even for a moment,
  * and a crash never leaves half a file. The first profile stored becomes the default.
  */
-export function saveProfile(name: string, profile: Profile, options: { path?: string; makeDefault?: boolean } = {}): string {
+export function saveProfile(
+  name: string,
+  profile: Profile,
+  options: { path?: string; makeDefault?: boolean } = {},
+): string {
   const path = options.path ?? profilePath();
   const current = readProfiles(path);
   const next: ProfileFile = {

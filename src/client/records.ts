@@ -265,7 +265,6 @@ export interface Organization {
   readonly wikipedia_url?: string | null;
 }
 
-
 /** The record type of each source, by the name queries use. */
 export interface SourceRecords {
   readonly publications: Publication;

@@ -37,7 +37,10 @@ export class Session {
       throw QuarryClientError.client('CLIENT_CREDENTIALS_UNSUPPORTED', { family: 'token' });
     }
     if (options.family === 'token' && options.dslVersion !== 2) {
-      throw QuarryClientError.client('CLIENT_OPTION_INVALID', { option: 'dslVersion', reason: 'the token family runs DSL version 2 only; use the auth family for version 1' });
+      throw QuarryClientError.client('CLIENT_OPTION_INVALID', {
+        option: 'dslVersion',
+        reason: 'the token family runs DSL version 2 only; use the auth family for version 1',
+      });
     }
     this.#transport = transport;
     this.#options = options;
@@ -46,7 +49,9 @@ export class Session {
 
   /** Where queries go. */
   get queryUrl(): string {
-    return this.#options.family === 'auth' ? `${this.#base}/api/dsl/v${this.#options.dslVersion}` : `${this.#base}/${this.#options.tokenPathVersion}/api/query`;
+    return this.#options.family === 'auth'
+      ? `${this.#base}/api/dsl/v${this.#options.dslVersion}`
+      : `${this.#base}/${this.#options.tokenPathVersion}/api/query`;
   }
 
   /** Obtains a token now (also done on demand by `post`). */
@@ -67,11 +72,16 @@ export class Session {
       // gets another login, a bounded number of times.
       if ((logins > 0 && answer.attempts === 1) || logins >= MAX_LOGINS_PER_CALL) {
         const server = parseErrorBody(403, answer.text) ?? plainServerError(answer);
-        throw QuarryClientError.client('CLIENT_TOKEN_REFUSED_AFTER_LOGIN', { detail: server.details.join(' ') }, server);
+        throw QuarryClientError.client(
+          'CLIENT_TOKEN_REFUSED_AFTER_LOGIN',
+          { detail: server.details.join(' ') },
+          server,
+        );
       }
       // Another call may have logged in meanwhile; only log in when nobody did.
       const fresh = this.#token !== undefined && this.#token !== token ? this.#token : undefined;
-      if (fresh === undefined) this.#transport.emit({ kind: 'relogin', reason: parseErrorBody(403, answer.text)?.details[0] ?? 'HTTP 403' });
+      if (fresh === undefined)
+        this.#transport.emit({ kind: 'relogin', reason: parseErrorBody(403, answer.text)?.details[0] ?? 'HTTP 403' });
       token = fresh ?? (await this.login(signal));
       answer = await this.#send(text, token, signal);
     }
@@ -81,7 +91,16 @@ export class Session {
   #send(text: string, token: string, signal?: AbortSignal): Promise<HttpAnswer> {
     const scheme = this.#options.family === 'auth' ? 'JWT' : 'Bearer';
     return this.#transport.send(
-      { method: 'POST', url: this.queryUrl, headers: { Authorization: `${scheme} ${token}`, 'Content-Type': 'text/plain; charset=utf-8', Accept: 'application/json' }, body: text },
+      {
+        method: 'POST',
+        url: this.queryUrl,
+        headers: {
+          Authorization: `${scheme} ${token}`,
+          'Content-Type': 'text/plain; charset=utf-8',
+          Accept: 'application/json',
+        },
+        body: text,
+      },
       signal,
     );
   }
@@ -91,12 +110,32 @@ export class Session {
     let answer: HttpAnswer;
     if (family === 'token') {
       const key = 'key' in credentials ? credentials.key : '';
-      answer = await this.#transport.send({ method: 'GET', url: `${this.#base}/${this.#options.tokenPathVersion}/token?api_key=${encodeURIComponent(key)}` }, signal);
+      answer = await this.#transport.send(
+        {
+          method: 'GET',
+          url: `${this.#base}/${this.#options.tokenPathVersion}/token?api_key=${encodeURIComponent(key)}`,
+        },
+        signal,
+      );
     } else {
-      const body = 'key' in credentials ? { key: credentials.key } : { username: credentials.username, password: credentials.password };
-      answer = await this.#transport.send({ method: 'POST', url: `${this.#base}/api/auth`, headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) }, signal);
+      const body =
+        'key' in credentials
+          ? { key: credentials.key }
+          : { username: credentials.username, password: credentials.password };
+      answer = await this.#transport.send(
+        {
+          method: 'POST',
+          url: `${this.#base}/api/auth`,
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify(body),
+        },
+        signal,
+      );
     }
-    if (answer.status < 200 || answer.status >= 300) throw errorFromServer(parseErrorBody(answer.status, answer.text) ?? plainServerError(answer), undefined, { attempts: answer.attempts });
+    if (answer.status < 200 || answer.status >= 300)
+      throw errorFromServer(parseErrorBody(answer.status, answer.text) ?? plainServerError(answer), undefined, {
+        attempts: answer.attempts,
+      });
     let token: string | undefined;
     if (family === 'token') token = answer.text.trim();
     else {
@@ -104,7 +143,11 @@ export class Session {
       token = typeof body.token === 'string' ? body.token : undefined;
     }
     if (token === undefined || token === '') {
-      throw QuarryClientError.client('CLIENT_BAD_RESPONSE', { url: this.#base, status: answer.status, reason: 'the login answer holds no token' });
+      throw QuarryClientError.client('CLIENT_BAD_RESPONSE', {
+        url: this.#base,
+        status: answer.status,
+        reason: 'the login answer holds no token',
+      });
     }
     this.#token = token;
     this.#transport.emit({ kind: 'login', family });
@@ -124,7 +167,11 @@ function isTokenRefusal(answer: HttpAnswer): boolean {
 
 function plainServerError(answer: HttpAnswer): ServerError {
   const snippet = answer.text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return { status: answer.status, header: `HTTP ${answer.status}`, details: [snippet === '' ? `HTTP ${answer.status}` : snippet] };
+  return {
+    status: answer.status,
+    header: `HTTP ${answer.status}`,
+    details: [snippet === '' ? `HTTP ${answer.status}` : snippet],
+  };
 }
 
 /** The JSON object of a 2xx answer, or the service's refusal as an error. */
@@ -133,7 +180,11 @@ function readJson(answer: HttpAnswer, url: string, queryText?: string): Record<s
     const server = parseErrorBody(answer.status, answer.text);
     if (server === undefined && answer.status >= 500) {
       const plain = plainServerError(answer);
-      throw QuarryClientError.client('CLIENT_SERVER_UNAVAILABLE', { status: answer.status, header: plain.header, detail: plain.details[0] ?? '', attempts: answer.attempts }, plain);
+      throw QuarryClientError.client(
+        'CLIENT_SERVER_UNAVAILABLE',
+        { status: answer.status, header: plain.header, detail: plain.details[0] ?? '', attempts: answer.attempts },
+        plain,
+      );
     }
     throw errorFromServer(server ?? plainServerError(answer), queryText, { attempts: answer.attempts });
   }
@@ -141,10 +192,18 @@ function readJson(answer: HttpAnswer, url: string, queryText?: string): Record<s
   try {
     body = JSON.parse(answer.text);
   } catch {
-    throw QuarryClientError.client('CLIENT_BAD_RESPONSE', { url, status: answer.status, reason: 'the body is not JSON' });
+    throw QuarryClientError.client('CLIENT_BAD_RESPONSE', {
+      url,
+      status: answer.status,
+      reason: 'the body is not JSON',
+    });
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw QuarryClientError.client('CLIENT_BAD_RESPONSE', { url, status: answer.status, reason: 'the body is not a JSON object' });
+    throw QuarryClientError.client('CLIENT_BAD_RESPONSE', {
+      url,
+      status: answer.status,
+      reason: 'the body is not a JSON object',
+    });
   }
   return body as Record<string, unknown>;
 }

@@ -22,7 +22,9 @@ export class QueryBuffer {
     return this.#lines.length > 0;
   }
 
-  push(line: string): { kind: 'query'; text: string } | { kind: 'command'; name: string; argument: string } | undefined {
+  push(
+    line: string,
+  ): { kind: 'query'; text: string } | { kind: 'command'; name: string; argument: string } | undefined {
     const trimmed = line.trim();
     if (!this.pending && trimmed.startsWith('.')) {
       const [name = '', ...rest] = trimmed.slice(1).split(/\s+/);
@@ -59,7 +61,8 @@ export function completionWords(schema?: DescribedSchema): string[] {
       for (const [field, info] of Object.entries(source.fields)) {
         words.add(field);
         const entity = schema.entities[info.type];
-        if (info.is_entity && entity !== undefined) for (const sub of Object.keys(entity.fields)) words.add(`${field}.${sub}`);
+        if (info.is_entity && entity !== undefined)
+          for (const sub of Object.keys(entity.fields)) words.add(`${field}.${sub}`);
       }
       for (const fieldset of source.fieldsets ?? []) words.add(fieldset);
       for (const index of source.search_fields ?? []) words.add(index);

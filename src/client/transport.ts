@@ -8,7 +8,13 @@ export type ClientEvent =
   | { readonly kind: 'relogin'; readonly reason: string }
   | { readonly kind: 'rate_limited'; readonly waitMs: number; readonly retryAfter: boolean }
   | { readonly kind: 'retry'; readonly attempt: number; readonly waitMs: number; readonly cause: string }
-  | { readonly kind: 'page'; readonly skip: number; readonly limit: number; readonly records: number; readonly total: number | undefined };
+  | {
+      readonly kind: 'page';
+      readonly skip: number;
+      readonly limit: number;
+      readonly records: number;
+      readonly total: number | undefined;
+    };
 
 export interface HttpRequest {
   readonly method: 'GET' | 'POST';
@@ -106,13 +112,19 @@ export class Transport {
       if (answer !== undefined && answer.status === 429) {
         const fromHeader = parseRetryAfter(answer.headers.get('retry-after'), this.#now());
         // A little jitter after Retry-After: callers limited together spread out again.
-        const waitMs = fromHeader !== undefined ? fromHeader + Math.round(this.#random() * 100) : backoffDelay(rateLimitedTimes, policy, this.#random);
+        const waitMs =
+          fromHeader !== undefined
+            ? fromHeader + Math.round(this.#random() * 100)
+            : backoffDelay(rateLimitedTimes, policy, this.#random);
         rateLimitedTimes++;
         if (waitedOnLimitsMs + waitMs > policy.rateLimitBudgetMs) {
           const server = parseErrorBody(answer.status, answer.text);
           throw QuarryClientError.client(
             'CLIENT_RATE_LIMIT_BUDGET_EXHAUSTED',
-            { waitedSeconds: Math.round(waitedOnLimitsMs / 1000), budgetSeconds: Math.round(policy.rateLimitBudgetMs / 1000) },
+            {
+              waitedSeconds: Math.round(waitedOnLimitsMs / 1000),
+              budgetSeconds: Math.round(policy.rateLimitBudgetMs / 1000),
+            },
             server,
           );
         }
@@ -125,11 +137,21 @@ export class Transport {
       if (failures >= policy.maxRetries) {
         if (answer !== undefined) return answer;
         const reason = describeNetworkError(networkError);
-        throw QuarryClientError.client('CLIENT_NETWORK_FAILED', { url: request.url.replace(/([?&]api_key=)[^&]*/i, '$1…'), attempts, reason }, undefined, { cause: networkError });
+        throw QuarryClientError.client(
+          'CLIENT_NETWORK_FAILED',
+          { url: request.url.replace(/([?&]api_key=)[^&]*/i, '$1…'), attempts, reason },
+          undefined,
+          { cause: networkError },
+        );
       }
       const waitMs = backoffDelay(failures, policy, this.#random);
       failures++;
-      this.emit({ kind: 'retry', attempt: failures, waitMs, cause: answer !== undefined ? `HTTP ${answer.status}` : describeNetworkError(networkError) });
+      this.emit({
+        kind: 'retry',
+        attempt: failures,
+        waitMs,
+        cause: answer !== undefined ? `HTTP ${answer.status}` : describeNetworkError(networkError),
+      });
       await this.#sleep(waitMs, signal);
     }
   }

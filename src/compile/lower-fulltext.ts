@@ -32,9 +32,15 @@ export function lowerFullText(node: FullTextNode, options: LowerTextOptions = {}
       return node.proximity === undefined ? { kind: 'phrase', parts } : { kind: 'phrase', parts, near: node.proximity };
     }
     case 'TextAnd':
-      return flatten('all', node.operands.map((o) => lowerFullText(o, options)));
+      return flatten(
+        'all',
+        node.operands.map((o) => lowerFullText(o, options)),
+      );
     case 'TextOr':
-      return flatten('any', node.operands.map((o) => lowerFullText(o, options)));
+      return flatten(
+        'any',
+        node.operands.map((o) => lowerFullText(o, options)),
+      );
     case 'TextNot':
     case 'TextProhibited':
       return { kind: 'not', item: lowerFullText(node.operand, options) };

@@ -6,7 +6,15 @@
 import type { FieldDescriptor } from '../schema/types.ts';
 import type { FilterTarget, ValidatedFilter, ValidatedReturn, ValidatedSearch } from '../schema/validated.ts';
 import { lowerFullText } from './lower-fulltext.ts';
-import type { FilterPlan, Indicator, OutputPlan, PlanField, PlanFieldType, ReturnedFieldPlan, SearchPlan } from './plan.ts';
+import type {
+  FilterPlan,
+  Indicator,
+  OutputPlan,
+  PlanField,
+  PlanFieldType,
+  ReturnedFieldPlan,
+  SearchPlan,
+} from './plan.ts';
 
 /**
  * @example lowerValidated(validate(parse('search publications where year = 2020 return year'), opts).query)
@@ -17,7 +25,10 @@ export function lowerValidated(query: ValidatedSearch): SearchPlan {
   const fullText =
     query.fullText === undefined
       ? undefined
-      : { index: query.fullText.index.name, expr: lowerFullText(query.fullText.ast, { personNames: query.fullText.isPersonNameIndex }) };
+      : {
+          index: query.fullText.index.name,
+          expr: lowerFullText(query.fullText.ast, { personNames: query.fullText.isPersonNameIndex }),
+        };
   return {
     kind: 'search',
     source: query.source.name,
@@ -70,7 +81,12 @@ function lowerFilter(filter: ValidatedFilter): FilterPlan {
     case 'count':
       return {
         kind: 'count',
-        field: { name: storedName(filter.field), type: planType(filter.field), multi: true, ...(filter.field.entity === undefined ? {} : { entity: filter.field.entity }) },
+        field: {
+          name: storedName(filter.field),
+          type: planType(filter.field),
+          multi: true,
+          ...(filter.field.entity === undefined ? {} : { entity: filter.field.entity }),
+        },
         op: filter.op,
         value: filter.value,
       };
@@ -93,7 +109,10 @@ function lowerReturn(ret: ValidatedReturn): OutputPlan {
         ...group,
         fields: ret.fields.map((f) => returnedField(f.field)),
         ...(unnest === undefined ? {} : { unnest }),
-        order: ret.sort.by === 'relevance' ? { by: 'relevance' } : { by: 'field', field: storedName(ret.sort.field), direction: ret.sort.direction },
+        order:
+          ret.sort.by === 'relevance'
+            ? { by: 'relevance' }
+            : { by: 'field', field: storedName(ret.sort.field), direction: ret.sort.direction },
         limit: ret.limit,
         skip: ret.skip,
         pagingGiven: ret.limitGiven || ret.skipGiven,

@@ -39,7 +39,9 @@ export interface BuildDemoOptions {
 }
 
 /** Generates and imports a demo dataset into `dbPath`. Returns the manifest and import report. */
-export async function buildDemoDatabase(options: BuildDemoOptions): Promise<{ manifest: Manifest; report: ImportReport }> {
+export async function buildDemoDatabase(
+  options: BuildDemoOptions,
+): Promise<{ manifest: Manifest; report: ImportReport }> {
   const onProgress = options.onProgress ?? ((): void => undefined);
   const work = mkdtempSync(join(tmpdir(), 'quarry-demo-'));
   const dataDir = options.dataDir ?? join(work, 'data');
@@ -52,7 +54,11 @@ export async function buildDemoDatabase(options: BuildDemoOptions): Promise<{ ma
       outDir: dataDir,
       onProgress: (p) => {
         const [from, to] = GENERATE_BANDS[p.phase] ?? [0, 0];
-        onProgress({ phase: `generating ${p.phase}`, done: Math.round(from + (to - from) * (p.total > 0 ? p.done / p.total : 0)), total: 100 });
+        onProgress({
+          phase: `generating ${p.phase}`,
+          done: Math.round(from + (to - from) * (p.total > 0 ? p.done / p.total : 0)),
+          total: 100,
+        });
       },
     });
     const report = await importFiles({
@@ -60,7 +66,12 @@ export async function buildDemoDatabase(options: BuildDemoOptions): Promise<{ ma
       dbPath: building,
       format: 'quarry',
       onError: 'abort',
-      onProgress: (p) => onProgress({ phase: p.phase === 'finish' ? 'indexing' : 'importing', done: 50 + Math.round(48 * (p.total > 0 ? p.done / p.total : 0)), total: 100 }),
+      onProgress: (p) =>
+        onProgress({
+          phase: p.phase === 'finish' ? 'indexing' : 'importing',
+          done: 50 + Math.round(48 * (p.total > 0 ? p.done / p.total : 0)),
+          total: 100,
+        }),
     });
     renameSync(building, options.dbPath);
     onProgress({ phase: 'done', done: 100, total: 100 });

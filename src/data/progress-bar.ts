@@ -13,7 +13,12 @@ export interface ProgressBar {
 export function progressBar(label: string, force = false): ProgressBar {
   if (!force && process.stderr.isTTY !== true) return { update: () => undefined, stop: () => undefined };
   const bar = new progress.SingleBar(
-    { format: `${label} {bar} {percentage}% | {phase}`, stream: process.stderr, hideCursor: true, clearOnComplete: false },
+    {
+      format: `${label} {bar} {percentage}% | {phase}`,
+      stream: process.stderr,
+      hideCursor: true,
+      clearOnComplete: false,
+    },
     progress.Presets.shades_classic,
   );
   let started = false;

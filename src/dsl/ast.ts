@@ -139,14 +139,7 @@ export interface FullTextClause {
  * `NOT`/`!`, `+`, `-`. `a NOT b` is `a AND (NOT b)`.
  */
 export type FullTextNode =
-  | TextTerm
-  | TextPhrase
-  | TextAnd
-  | TextOr
-  | TextNot
-  | TextGroup
-  | TextRequired
-  | TextProhibited;
+  TextTerm | TextPhrase | TextAnd | TextOr | TextNot | TextGroup | TextRequired | TextProhibited;
 
 /**
  * One word, escapes removed (`\(` → `(`). When `wildcard` is true, every `?` in `text` is
@@ -222,15 +215,7 @@ export type ComparisonOperator = '=' | '!=' | '>' | '<' | '>=' | '<=' | '~';
 
 /** `not` binds tightest, then `and`, then `or`. */
 export type FilterNode =
-  | Comparison
-  | InList
-  | InRange
-  | IsEmpty
-  | IsNotEmpty
-  | CountComparison
-  | FilterAnd
-  | FilterOr
-  | FilterNot;
+  Comparison | InList | InRange | IsEmpty | IsNotEmpty | CountComparison | FilterAnd | FilterOr | FilterNot;
 
 /** `field op value`, e.g. `year >= 2019`, `research_orgs.name ~ "Saarland Uni"`. */
 export interface Comparison {
@@ -427,6 +412,9 @@ export type NodeKind = Node['kind'];
  * switch (node.kind) { case 'And': ...; case 'Or': ...; default: return assertNever(node); }
  */
 export function assertNever(value: never, what = 'node'): never {
-  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String((value as { kind: unknown }).kind) : String(value);
+  const kind =
+    typeof value === 'object' && value !== null && 'kind' in value
+      ? String((value as { kind: unknown }).kind)
+      : String(value);
   throw new Error(`Unhandled ${what}: ${kind}`);
 }

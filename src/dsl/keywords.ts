@@ -5,9 +5,33 @@
  * decides by position.
  */
 export const KEYWORDS: readonly string[] = Object.freeze([
-  'search', 'in', 'for', 'where', 'and', 'or', 'not', 'return', 'aggregate', 'sort', 'by',
-  'asc', 'desc', 'limit', 'skip', 'as', 'is', 'empty', 'count', 'describe', 'version',
-  'schema', 'source', 'entity', 'unnest', 'true', 'false',
+  'search',
+  'in',
+  'for',
+  'where',
+  'and',
+  'or',
+  'not',
+  'return',
+  'aggregate',
+  'sort',
+  'by',
+  'asc',
+  'desc',
+  'limit',
+  'skip',
+  'as',
+  'is',
+  'empty',
+  'count',
+  'describe',
+  'version',
+  'schema',
+  'source',
+  'entity',
+  'unnest',
+  'true',
+  'false',
 ]);
 
 /** Upper-case operators of full-text strings (lower-case `and`/`or`/`not` are words there). */

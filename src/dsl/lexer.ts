@@ -24,7 +24,18 @@ function isNamePart(c: number): boolean {
 /** Shows one character in a message; invisible ones by code point. */
 export function describeChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
-  const invisible = cp < 32 || cp === 127 || (cp >= 0x80 && cp <= 0xa0) || cp === 0xfeff || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x2000 && cp <= 0x200f) || cp === 0x3000 || cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f;
+  const invisible =
+    cp < 32 ||
+    cp === 127 ||
+    (cp >= 0x80 && cp <= 0xa0) ||
+    cp === 0xfeff ||
+    (cp >= 0xd800 && cp <= 0xdfff) ||
+    (cp >= 0x2000 && cp <= 0x200f) ||
+    cp === 0x3000 ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0x202f ||
+    cp === 0x205f;
   if (invisible) {
     return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   }
@@ -79,22 +90,53 @@ export function tokenize(text: string, budgets: { maxQueryLength: number; maxTok
     const next = i + 1 < n ? text.charCodeAt(i + 1) : -1;
     let symbol: string | undefined;
     switch (c) {
-      case 91: symbol = '['; break;
-      case 93: symbol = ']'; break;
-      case 40: symbol = '('; break;
-      case 41: symbol = ')'; break;
-      case 44: symbol = ','; break;
-      case 43: symbol = '+'; break;
-      case 45: symbol = '-'; break;
-      case 61: symbol = '='; break;
-      case 126: symbol = '~'; break;
-      case 58: symbol = ':'; break;
-      case 64: symbol = '@'; break;
-      case 46: symbol = '.'; break;
-      case 62: symbol = next === 61 ? '>=' : '>'; break;
-      case 60: symbol = next === 61 ? '<=' : '<'; break;
-      case 33: symbol = next === 61 ? '!=' : undefined; break;
-      default: symbol = undefined;
+      case 91:
+        symbol = '[';
+        break;
+      case 93:
+        symbol = ']';
+        break;
+      case 40:
+        symbol = '(';
+        break;
+      case 41:
+        symbol = ')';
+        break;
+      case 44:
+        symbol = ',';
+        break;
+      case 43:
+        symbol = '+';
+        break;
+      case 45:
+        symbol = '-';
+        break;
+      case 61:
+        symbol = '=';
+        break;
+      case 126:
+        symbol = '~';
+        break;
+      case 58:
+        symbol = ':';
+        break;
+      case 64:
+        symbol = '@';
+        break;
+      case 46:
+        symbol = '.';
+        break;
+      case 62:
+        symbol = next === 61 ? '>=' : '>';
+        break;
+      case 60:
+        symbol = next === 61 ? '<=' : '<';
+        break;
+      case 33:
+        symbol = next === 61 ? '!=' : undefined;
+        break;
+      default:
+        symbol = undefined;
     }
     if (symbol === undefined) {
       const cp = text.codePointAt(i) ?? c;
@@ -146,7 +188,11 @@ function scanNumber(text: string, start: number): number {
   }
   // `2019abc`, `1.2.3`, `3.`: one clear error rather than a puzzling one about the next token.
   let end = i;
-  while (end < n && (isNamePart(text.charCodeAt(end)) || (text.charCodeAt(end) === 46 && end + 1 < n && isNamePart(text.charCodeAt(end + 1))))) {
+  while (
+    end < n &&
+    (isNamePart(text.charCodeAt(end)) ||
+      (text.charCodeAt(end) === 46 && end + 1 < n && isNamePart(text.charCodeAt(end + 1))))
+  ) {
     end++;
     valid = false;
   }

@@ -28,8 +28,22 @@ import { STRING_TRIPLE, type Token } from './token.ts';
 
 /** Words that cannot name a source or a search index, whatever their case. */
 const RESERVED = new Set([
-  'search', 'in', 'for', 'where', 'and', 'or', 'not', 'return', 'aggregate', 'sort', 'by',
-  'limit', 'skip', 'as', 'is', 'describe',
+  'search',
+  'in',
+  'for',
+  'where',
+  'and',
+  'or',
+  'not',
+  'return',
+  'aggregate',
+  'sort',
+  'by',
+  'limit',
+  'skip',
+  'as',
+  'is',
+  'describe',
 ]);
 
 /** Words that cannot be a returned result, because they start or modify a return clause. */
@@ -113,11 +127,19 @@ export class Parser {
   }
 
   private error(code: ErrorCode, span: Span, params?: ErrorParams): QuarryError {
-    return QuarryError.of(code, { ...(params ? { params } : {}), span: makeSpan(span.start, span.end), source: this.text });
+    return QuarryError.of(code, {
+      ...(params ? { params } : {}),
+      span: makeSpan(span.start, span.end),
+      source: this.text,
+    });
   }
 
   private unexpected(expected: string, token: Token = this.peek()): never {
-    throw this.error('DSL_UNEXPECTED_TOKEN', { start: token.start, end: token.end }, { expected, found: describeToken(token) });
+    throw this.error(
+      'DSL_UNEXPECTED_TOKEN',
+      { start: token.start, end: token.end },
+      { expected, found: describeToken(token) },
+    );
   }
 
   private expectKeyword(keyword: string): Token {
@@ -165,7 +187,11 @@ export class Parser {
     } else if (this.isKeyword(first, 'identify')) {
       const second = this.peek(1);
       const words = second.type === 'name' ? `identify ${second.value.toLowerCase()}` : 'identify';
-      throw this.error('DSL_UNSUPPORTED_STATEMENT', { start: first.start, end: second.type === 'name' ? second.end : first.end }, { statement: words });
+      throw this.error(
+        'DSL_UNSUPPORTED_STATEMENT',
+        { start: first.start, end: second.type === 'name' ? second.end : first.end },
+        { statement: words },
+      );
     } else {
       this.unexpected("'search', 'describe' or a function call");
     }
@@ -179,7 +205,7 @@ export class Parser {
    */
   private parseSearch(): SearchQuery {
     const start = this.next().start;
-    const source = this.parseName('a source name after \'search\'', RESERVED);
+    const source = this.parseName("a source name after 'search'", RESERVED);
     let fullText: FullTextClause | undefined;
     let filter: FilterNode | undefined;
     for (;;) {
@@ -228,7 +254,10 @@ export class Parser {
     }
     if (word === 'source' || word === 'entity') {
       this.next();
-      const name = this.parseName(word === 'source' ? "a source name after 'describe source'" : "an entity name after 'describe entity'", RESERVED);
+      const name = this.parseName(
+        word === 'source' ? "a source name after 'describe source'" : "an entity name after 'describe entity'",
+        RESERVED,
+      );
       return frozen({ kind: 'DescribeQuery', target: word, name, span: makeSpan(start, name.span.end) });
     }
     return this.unexpected("'version', 'schema', 'source' or 'entity'");
@@ -240,14 +269,20 @@ export class Parser {
     let index: Name | undefined;
     if (this.atKeyword('in')) {
       this.next();
-      index = this.parseName('a search index name after \'in\'', RESERVED);
+      index = this.parseName("a search index name after 'in'", RESERVED);
     }
     this.expectKeyword('for');
     const token = this.peek();
-    if (token.type !== 'string') this.unexpected('a search string in double quotes after \'for\'');
+    if (token.type !== 'string') this.unexpected("a search string in double quotes after 'for'");
     const text = this.parseString();
     const ast = parseFullText(token.value, { query: this.text, at: stringOffsets(this.text, token) }, this.budgets);
-    return frozen({ kind: 'FullTextClause', ...(index ? { index } : {}), text, ast, span: makeSpan(start, text.span.end) });
+    return frozen({
+      kind: 'FullTextClause',
+      ...(index ? { index } : {}),
+      text,
+      ast,
+      span: makeSpan(start, text.span.end),
+    });
   }
 
   // -------------------------------------------------------------------------------------
@@ -314,7 +349,8 @@ export class Parser {
   /** Whether the token at `offset` can follow a field name in a condition. */
   private startsOperator(offset: number): boolean {
     const token = this.peek(offset);
-    if (token.type === 'punct') return COMPARISON_OPERATORS.has(token.value) || token.value === '.' || token.value === '@';
+    if (token.type === 'punct')
+      return COMPARISON_OPERATORS.has(token.value) || token.value === '.' || token.value === '@';
     return this.isKeyword(token, 'in') || this.isKeyword(token, 'is');
   }
 
@@ -387,7 +423,7 @@ export class Parser {
     const values: ScalarValue[] = [first];
     while (this.atPunct(',')) {
       this.next();
-      const value = this.parseScalar('a value after \',\'');
+      const value = this.parseScalar("a value after ','");
       if (values.length >= this.budgets.maxInListItems) {
         throw this.error('DSL_IN_LIST_TOO_LONG', value.span, { max: this.budgets.maxInListItems });
       }
@@ -485,12 +521,17 @@ export class Parser {
       const call = this.parseFunctionCall();
       return frozen({ kind: 'FunctionTarget', call, span: call.span });
     }
-    const name = this.parseName('a source, facet or function name after \'return\'', RETURN_RESERVED);
+    const name = this.parseName("a source, facet or function name after 'return'", RETURN_RESERVED);
     if (!this.atPunct('[')) {
       return frozen({ kind: 'ResultTarget', name, span: name.span });
     }
     const fields = this.parseFieldList();
-    return frozen({ kind: 'ResultTarget', name, fields: frozenList(fields), span: makeSpan(name.span.start, this.lastEnd()) });
+    return frozen({
+      kind: 'ResultTarget',
+      name,
+      fields: frozenList(fields),
+      span: makeSpan(name.span.start, this.lastEnd()),
+    });
   }
 
   /**
@@ -568,7 +609,9 @@ export class Parser {
           const argName = this.parseName('an argument name');
           this.next();
           const value = this.parseArgumentValue();
-          args.push(frozen({ kind: 'NamedArgument', name: argName, value, span: makeSpan(token.start, value.span.end) }));
+          args.push(
+            frozen({ kind: 'NamedArgument', name: argName, value, span: makeSpan(token.start, value.span.end) }),
+          );
           named = true;
         } else {
           const value = this.parseArgumentValue();
@@ -645,7 +688,12 @@ export class Parser {
       segments.push(part.value);
       end = part.end;
     }
-    return frozen({ kind: 'FieldPath', segments: frozenList(segments), path: segments.join('.'), span: makeSpan(first.start, end) });
+    return frozen({
+      kind: 'FieldPath',
+      segments: frozenList(segments),
+      path: segments.join('.'),
+      span: makeSpan(first.start, end),
+    });
   }
 
   /** value := STRING | number */
@@ -661,7 +709,12 @@ export class Parser {
   /** STRING := '"' ... '"' | '"""' ... '"""' */
   private parseString(): StringValue {
     const token = this.next();
-    return frozen({ kind: 'String', value: token.value, triple: (token.flags & STRING_TRIPLE) !== 0, span: makeSpan(token.start, token.end) });
+    return frozen({
+      kind: 'String',
+      value: token.value,
+      triple: (token.flags & STRING_TRIPLE) !== 0,
+      span: makeSpan(token.start, token.end),
+    });
   }
 
   /** number := [ "-" ] NUMBER */

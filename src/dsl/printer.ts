@@ -87,11 +87,15 @@ export function printFilter(node: FilterNode): string {
       return `count(${printPath(node.field)}) ${node.op} ${node.value.raw}`;
     case 'And':
       // An `and` directly inside an `and` came from parentheses; keep them.
-      return node.operands.map((o) => (o.kind === 'And' || o.kind === 'Or' ? `(${printFilter(o)})` : printFilter(o))).join(' and ');
+      return node.operands
+        .map((o) => (o.kind === 'And' || o.kind === 'Or' ? `(${printFilter(o)})` : printFilter(o)))
+        .join(' and ');
     case 'Or':
       return node.operands.map((o) => (o.kind === 'Or' ? `(${printFilter(o)})` : printFilter(o))).join(' or ');
     case 'Not':
-      return node.operand.kind === 'And' || node.operand.kind === 'Or' ? `not (${printFilter(node.operand)})` : `not ${printFilter(node.operand)}`;
+      return node.operand.kind === 'And' || node.operand.kind === 'Or'
+        ? `not (${printFilter(node.operand)})`
+        : `not ${printFilter(node.operand)}`;
     default:
       return assertNever(node);
   }
@@ -103,7 +107,8 @@ function printReturn(clause: ReturnClause): string {
   out += ` ${printTarget(clause.target)}`;
   if (clause.alias) out += ` as ${printString(clause.alias)}`;
   if (clause.aggregate) out += ` aggregate ${clause.aggregate.map((n) => n.value).join(', ')}`;
-  if (clause.sort) out += ` sort by ${printPath(clause.sort.key)}${clause.sort.direction ? ` ${clause.sort.direction}` : ''}`;
+  if (clause.sort)
+    out += ` sort by ${printPath(clause.sort.key)}${clause.sort.direction ? ` ${clause.sort.direction}` : ''}`;
   if (clause.limit) out += ` limit ${clause.limit.raw}`;
   if (clause.skip) out += ` skip ${clause.skip.raw}`;
   return out;
@@ -184,7 +189,8 @@ function printTerm(text: string, wildcard: boolean): string {
   let out = '';
   let first = true;
   for (const ch of text) {
-    if (TERM_SPECIAL.has(ch) || /\s/u.test(ch) || (!wildcard && (ch === '?' || ch === '*')) || (first && ch === '-')) out += '\\';
+    if (TERM_SPECIAL.has(ch) || /\s/u.test(ch) || (!wildcard && (ch === '?' || ch === '*')) || (first && ch === '-'))
+      out += '\\';
     out += ch;
     first = false;
   }
@@ -207,7 +213,9 @@ export function printFullText(node: FullTextNode): string {
       return node.proximity === undefined ? `${out}"` : `${out}"~${node.proximity}`;
     }
     case 'TextAnd':
-      return node.operands.map((o) => (o.kind === 'TextAnd' || o.kind === 'TextOr' ? `(${printFullText(o)})` : printFullText(o))).join(' AND ');
+      return node.operands
+        .map((o) => (o.kind === 'TextAnd' || o.kind === 'TextOr' ? `(${printFullText(o)})` : printFullText(o)))
+        .join(' AND ');
     case 'TextOr':
       // AND binds tighter than OR, so only an OR inside an OR needs parentheses.
       return node.operands.map((o) => (o.kind === 'TextOr' ? `(${printFullText(o)})` : printFullText(o))).join(' OR ');

@@ -21,7 +21,8 @@ export interface RunQueryOptions {
 }
 
 /** A checked query, ready to run: a describe answer, or a plan to execute. */
-export type PreparedQuery = { readonly kind: 'answer'; readonly result: QueryResult } | { readonly kind: 'plan'; readonly plan: SearchPlan };
+export type PreparedQuery =
+  { readonly kind: 'answer'; readonly result: QueryResult } | { readonly kind: 'plan'; readonly plan: SearchPlan };
 
 /**
  * Parse, validate and lower (no database needed): cheap, so the engine does it on the

@@ -4,7 +4,13 @@
  * source's `total_count` (and `limit`/`offset` when the query gave them), `_warnings` when
  * there are any.
  */
-import type { CitationsPerYearOutput, FacetOutput, RecordsOutput, ReturnedFieldPlan, SearchPlan } from '../compile/plan.ts';
+import type {
+  CitationsPerYearOutput,
+  FacetOutput,
+  RecordsOutput,
+  ReturnedFieldPlan,
+  SearchPlan,
+} from '../compile/plan.ts';
 import type { QueryResult } from './types.ts';
 
 export type Row = Readonly<Record<string, unknown>>;

@@ -27,7 +27,10 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** The areas in registry order, for the documentation generator and the duplicate check. */
-export const CODE_AREAS: ReadonlyArray<{ readonly area: string; readonly codes: Readonly<Record<string, CodeDefinition>> }> = [
+export const CODE_AREAS: ReadonlyArray<{
+  readonly area: string;
+  readonly codes: Readonly<Record<string, CodeDefinition>>;
+}> = [
   { area: 'Common', codes: COMMON_CODES },
   { area: 'Query language', codes: DSL_CODES },
   { area: 'Schema and validation', codes: SCHEMA_CODES },

@@ -72,13 +72,19 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
             ...(deps.logger?.stream ? { stream: deps.logger.stream } : {}),
             redact: ['req.headers.authorization'],
             serializers: {
-              req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip ?? '' }),
+              req: (req: { method: string; url: string; ip?: string }) => ({
+                method: req.method,
+                url: redactUrl(req.url),
+                remoteAddress: req.ip ?? '',
+              }),
             },
           },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // A number is a hop count; Fastify accepts it at run time though its types do not say so.
-    trustProxy: (typeof config.trustProxy === 'string' ? config.trustProxy.split(',').map((s) => s.trim()) : config.trustProxy) as boolean | string[],
+    trustProxy: (typeof config.trustProxy === 'string'
+      ? config.trustProxy.split(',').map((s) => s.trim())
+      : config.trustProxy) as boolean | string[],
     bodyLimit: config.query.maxBytes * 4 + 4096,
     return503OnClosing: true,
   });
@@ -107,11 +113,21 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    ctx.metrics.requests.inc({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) });
+    ctx.metrics.requests.inc({
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status: String(reply.statusCode),
+    });
   });
   app.setErrorHandler(errorHandlerFor(config.query.maxBytes));
   app.setNotFoundHandler((request, reply) =>
-    sendError(QuarryError.of('SERVICE_ROUTE_NOT_FOUND', { params: { method: request.method, path: redactUrl(request.url.split('?')[0] ?? '/') } }), request, reply),
+    sendError(
+      QuarryError.of('SERVICE_ROUTE_NOT_FOUND', {
+        params: { method: request.method, path: redactUrl(request.url.split('?')[0] ?? '/') },
+      }),
+      request,
+      reply,
+    ),
   );
 
   if (config.docs.enabled) {

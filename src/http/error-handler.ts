@@ -12,10 +12,20 @@ export function toQuarryError(error: unknown, request: FastifyRequest, maxQueryB
   if (isQuarryError(error)) return error;
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return QuarryError.of('SERVICE_QUERY_TOO_LARGE', { params: { size: request.headers['content-length'] ?? 'too many', max: maxQueryBytes } });
+    return QuarryError.of('SERVICE_QUERY_TOO_LARGE', {
+      params: { size: request.headers['content-length'] ?? 'too many', max: maxQueryBytes },
+    });
   }
-  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500 && typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_')) {
-    return QuarryError.of('SERVICE_BAD_REQUEST', { params: { detail: (fastifyError.message ?? 'malformed request').replace(/\.$/, '') } });
+  if (
+    typeof fastifyError.statusCode === 'number' &&
+    fastifyError.statusCode >= 400 &&
+    fastifyError.statusCode < 500 &&
+    typeof fastifyError.code === 'string' &&
+    fastifyError.code.startsWith('FST_')
+  ) {
+    return QuarryError.of('SERVICE_BAD_REQUEST', {
+      params: { detail: (fastifyError.message ?? 'malformed request').replace(/\.$/, '') },
+    });
   }
   request.log.error({ err: error }, 'unexpected error while answering');
   return QuarryError.of('INTERNAL', { params: { requestId: request.id } }, { cause: error });
@@ -23,7 +33,8 @@ export function toQuarryError(error: unknown, request: FastifyRequest, maxQueryB
 
 /** The app's error handler; `maxQueryBytes` is quoted when the body exceeds the transport limit. */
 export function errorHandlerFor(maxQueryBytes: number) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => sendError(toQuarryError(error, request, maxQueryBytes), request, reply);
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+    sendError(toQuarryError(error, request, maxQueryBytes), request, reply);
 }
 
 /** Sends a QuarryError as the protocol's error body with the status of its category. */
@@ -32,7 +43,10 @@ export function sendError(quarryError: QuarryError, request: FastifyRequest, rep
   if (status < 500) request.log.info({ code: quarryError.code, status }, 'request refused');
   else if (quarryError.category !== 'internal') request.log.warn({ code: quarryError.code, status }, 'request failed');
   if (status === 401) {
-    reply.header('WWW-Authenticate', request.routeOptions.config.family === 'auth' ? 'JWT realm="Quarry"' : 'Bearer realm="Quarry"');
+    reply.header(
+      'WWW-Authenticate',
+      request.routeOptions.config.family === 'auth' ? 'JWT realm="Quarry"' : 'Bearer realm="Quarry"',
+    );
   }
   return reply
     .status(status)

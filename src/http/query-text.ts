@@ -39,12 +39,14 @@ export function credentialsOf(body: unknown): { key?: string; username?: string;
       const parsed: unknown = JSON.parse(trimmed);
       if (typeof parsed === 'object' && parsed !== null) fields = parsed as Record<string, unknown>;
     } catch {
-      throw QuarryError.of('SERVICE_BAD_REQUEST', { params: { detail: 'the body is not valid JSON; send {"key": "<your API key>"}' } });
+      throw QuarryError.of('SERVICE_BAD_REQUEST', {
+        params: { detail: 'the body is not valid JSON; send {"key": "<your API key>"}' },
+      });
     }
   } else if (trimmed !== '') {
     fields = Object.fromEntries(new URLSearchParams(trimmed));
   }
-  const pick = (name: string) => (typeof fields[name] === 'string' ? (fields[name]) : undefined);
+  const pick = (name: string) => (typeof fields[name] === 'string' ? fields[name] : undefined);
   const out: { key?: string; username?: string; password?: string } = {};
   const key = pick('key');
   const username = pick('username');

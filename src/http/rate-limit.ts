@@ -12,7 +12,13 @@ import type { LimitRule } from './route-config.ts';
  * (requests that fail authentication on an account-scoped route are counted per IP).
  * Per-account overrides replace the rule's numbers for query requests.
  */
-export async function enforceLimit(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, rule: LimitRule, principal: Principal | null): Promise<void> {
+export async function enforceLimit(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rule: LimitRule,
+  principal: Principal | null,
+): Promise<void> {
   if (!ctx.config.rateLimits.enabled) return;
   const setting = ctx.config.rateLimits[rule];
   const override = rule === 'authentication' ? undefined : principal?.limits;
@@ -26,6 +32,11 @@ export async function enforceLimit(ctx: ServiceContext, request: FastifyRequest,
   ctx.metrics.rateLimitRejections.inc({ rule });
   if (principal) ctx.accounts.recordUsage(principal.accountId, { rejections: 1 });
   throw QuarryError.of('SERVICE_RATE_LIMITED', {
-    params: { limit: max, windowSeconds, scope: byAccount ? 'per account' : 'per client address', retryAfter: decision.resetSeconds },
+    params: {
+      limit: max,
+      windowSeconds,
+      scope: byAccount ? 'per account' : 'per client address',
+      retryAfter: decision.resetSeconds,
+    },
   });
 }

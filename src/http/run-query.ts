@@ -51,7 +51,10 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
       outcome = await runWithDeadline(ctx, request, reply, text, dslVersion, principal);
     } catch (error) {
       const category = isQuarryError(error) ? error.category : 'internal';
-      ctx.metrics.queryDuration.observe({ family: options.family, outcome: category }, (performance.now() - started) / 1000);
+      ctx.metrics.queryDuration.observe(
+        { family: options.family, outcome: category },
+        (performance.now() - started) / 1000,
+      );
       throw error;
     }
     const totalMs = performance.now() - started;
@@ -68,7 +71,8 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
 async function authenticate(ctx: ServiceContext, request: FastifyRequest, family: Family): Promise<Principal> {
   const scheme = family === 'token' ? 'Bearer' : 'JWT';
   const token = bearerOf(request.headers.authorization, scheme);
-  if (token === undefined) throw QuarryError.of('SERVICE_AUTH_HEADER_MISSING', { params: { scheme, loginPath: LOGIN_PATHS[family] } });
+  if (token === undefined)
+    throw QuarryError.of('SERVICE_AUTH_HEADER_MISSING', { params: { scheme, loginPath: LOGIN_PATHS[family] } });
   return family === 'token' ? ctx.tokens.verifyOpaque(token) : ctx.tokens.verifyJwt(token);
 }
 

@@ -12,7 +12,11 @@ export interface VersionPolicy {
   readonly migrationNotes: string;
 }
 
-export function versionPolicy(config: { aliasToV2From: string; v1RemovedFrom: string | null; migrationNotes: string }): VersionPolicy {
+export function versionPolicy(config: {
+  aliasToV2From: string;
+  v1RemovedFrom: string | null;
+  migrationNotes: string;
+}): VersionPolicy {
   return {
     aliasToV2FromMs: Date.parse(config.aliasToV2From),
     v1RemovedFromMs: config.v1RemovedFrom === null ? null : Date.parse(config.v1RemovedFrom),
@@ -28,12 +32,20 @@ export function versionPolicy(config: { aliasToV2From: string; v1RemovedFrom: st
  * @example resolveVersion('alias', Date.parse('2021-06-01'), policy) // { dslVersion: 1, headers: { Deprecation: '@1638316800', ... } }
  * @throws QuarryError SERVICE_VERSION_REMOVED once v1 is removed
  */
-export function resolveVersion(endpoint: AuthPathEndpoint, nowMs: number, policy: VersionPolicy): { dslVersion: DslVersion; headers: Record<string, string> } {
+export function resolveVersion(
+  endpoint: AuthPathEndpoint,
+  nowMs: number,
+  policy: VersionPolicy,
+): { dslVersion: DslVersion; headers: Record<string, string> } {
   const dslVersion: DslVersion = endpoint === 'v1' ? 1 : endpoint === 'v2' ? 2 : nowMs < policy.aliasToV2FromMs ? 1 : 2;
   if (dslVersion === 2) return { dslVersion, headers: {} };
   if (policy.v1RemovedFromMs !== null && nowMs >= policy.v1RemovedFromMs) {
     throw QuarryError.of('SERVICE_VERSION_REMOVED', {
-      params: { version: 1, removedOn: new Date(policy.v1RemovedFromMs).toISOString().slice(0, 10), replacement: 'POST /api/dsl/v2' },
+      params: {
+        version: 1,
+        removedOn: new Date(policy.v1RemovedFromMs).toISOString().slice(0, 10),
+        replacement: 'POST /api/dsl/v2',
+      },
     });
   }
   const headers: Record<string, string> = {

@@ -33,7 +33,11 @@ function isEntityType(type: string): type is EntityName {
   return ENTITIES.has(type as EntityName);
 }
 
-function fieldFrom(source: SourceName, [name, type, flags, description]: FieldRow, deprecated?: Deprecation): FieldDescriptor {
+function fieldFrom(
+  source: SourceName,
+  [name, type, flags, description]: FieldRow,
+  deprecated?: Deprecation,
+): FieldDescriptor {
   const isFilter = flags.includes('f');
   const isFacet = flags.includes('c');
   const isMultivalue = flags.includes('m');
@@ -115,7 +119,10 @@ function buildSchema(version: DslVersion): Schema {
   const fieldsBySource = new Map<SourceName, ReadonlyMap<string, FieldDescriptor>>();
   const fieldsetsBySource = new Map<SourceName, ReadonlyMap<string, FieldsetDescriptor>>();
   const indexesBySource = new Map<SourceName, ReadonlyMap<string, SearchIndexDescriptor>>();
-  const removedBySource = new Map<SourceName, ReadonlyMap<string, { kind: 'field' | 'fieldset'; replacement: string }>>();
+  const removedBySource = new Map<
+    SourceName,
+    ReadonlyMap<string, { kind: 'field' | 'fieldset'; replacement: string }>
+  >();
   for (const name of Object.keys(TABLES) as SourceName[]) {
     const source = buildSource(name, version);
     sources.set(name, source);
@@ -124,9 +131,11 @@ function buildSchema(version: DslVersion): Schema {
     indexesBySource.set(name, new Map(source.searchIndexes.map((ix) => [ix.name, ix])));
     const removed = new Map<string, { kind: 'field' | 'fieldset'; replacement: string }>();
     if (version === 2) {
-      for (const r of TABLES[name].removedInV2) removed.set(r.row[0], Object.freeze({ kind: 'field' as const, replacement: r.replacement }));
+      for (const r of TABLES[name].removedInV2)
+        removed.set(r.row[0], Object.freeze({ kind: 'field' as const, replacement: r.replacement }));
       const old = buildSource(name, 1).fieldsets.find((fs) => fs.name === 'all');
-      if (old?.deprecated !== undefined) removed.set('all', Object.freeze({ kind: 'fieldset' as const, replacement: old.deprecated.replacement }));
+      if (old?.deprecated !== undefined)
+        removed.set('all', Object.freeze({ kind: 'fieldset' as const, replacement: old.deprecated.replacement }));
     }
     removedBySource.set(name, removed);
   }

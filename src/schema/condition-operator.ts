@@ -23,6 +23,9 @@ export function conditionOperator(node: FilterNode): FilterOperator | undefined 
 }
 
 /** The operators a filter target supports: the sub-field's for `field.sub`, else the field's. */
-export function targetOperators(field: FieldDescriptor, subfield: EntityFieldDescriptor | undefined): readonly FilterOperator[] {
+export function targetOperators(
+  field: FieldDescriptor,
+  subfield: EntityFieldDescriptor | undefined,
+): readonly FilterOperator[] {
   return subfield === undefined ? field.operators : field.isFilter ? subfield.operators : [];
 }

@@ -40,7 +40,12 @@ export function checkQuery(entry: CorpusQuery, options: { readonly dslVersion: D
     warnings = validate(parse(entry.query), { dslVersion: options.dslVersion, source: entry.query }).warnings;
   } catch (error) {
     if (!isQuarryError(error)) {
-      return { entry, outcome: 'failed', why: `crashed: ${error instanceof Error ? error.message : String(error)}`, warnings };
+      return {
+        entry,
+        outcome: 'failed',
+        why: `crashed: ${error instanceof Error ? error.message : String(error)}`,
+        warnings,
+      };
     }
     if (expected !== undefined) {
       return matchesReason(expected, error)
@@ -50,7 +55,8 @@ export function checkQuery(entry: CorpusQuery, options: { readonly dslVersion: D
     if (error.category === 'unsupported') return { entry, outcome: 'unsupported', why: '', error, warnings };
     return { entry, outcome: 'failed', why: 'rejected', error, warnings };
   }
-  if (expected !== undefined) return { entry, outcome: 'failed', why: `validated, but it should be rejected (${expected})`, warnings };
+  if (expected !== undefined)
+    return { entry, outcome: 'failed', why: `validated, but it should be rejected (${expected})`, warnings };
   return { entry, outcome: 'ok', why: '', warnings };
 }
 
@@ -69,7 +75,32 @@ function expectedError(expected: string | undefined): string | undefined {
   return (m[1] ?? '').trim();
 }
 
-const STOPWORDS = new Set(['a', 'an', 'the', 'is', 'are', 'be', 'of', 'on', 'in', 'to', 'for', 'by', 'with', 'and', 'or', 'it', 'its', 'this', 'that', 'has', 'have', 'as', 'at', 'you']);
+const STOPWORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'is',
+  'are',
+  'be',
+  'of',
+  'on',
+  'in',
+  'to',
+  'for',
+  'by',
+  'with',
+  'and',
+  'or',
+  'it',
+  'its',
+  'this',
+  'that',
+  'has',
+  'have',
+  'as',
+  'at',
+  'you',
+]);
 
 /** Words with the same meaning in reasons and messages. */
 const SYNONYMS: Readonly<Record<string, string>> = {

@@ -39,7 +39,8 @@ function describeSource(source: SourceDescriptor): Record<string, unknown> {
   }
   const fieldsets = source.fieldsets.filter((fs) => fs.deprecated === undefined);
   const metrics: Record<string, { name: string; type: string; description: string }> = {};
-  for (const ind of source.indicators) metrics[ind.name] = { name: ind.name, type: ind.type, description: ind.description };
+  for (const ind of source.indicators)
+    metrics[ind.name] = { name: ind.name, type: ind.type, description: ind.description };
   return {
     fields,
     fieldsets: fieldsets.map((fs) => fs.name),
@@ -111,7 +112,10 @@ export function describe(query: ValidatedDescribe): Record<string, unknown> {
  * @example describeQuery(parse('describe entity categories'), { dslVersion: 2 })
  * // { fields: { id: {...}, name: {...} }, display_fields: ['name'] }
  */
-export function describeQuery(ast: DescribeQuery, options: { readonly dslVersion: DslVersion; readonly source?: string }): Record<string, unknown> {
+export function describeQuery(
+  ast: DescribeQuery,
+  options: { readonly dslVersion: DslVersion; readonly source?: string },
+): Record<string, unknown> {
   const { query } = validate(ast, { dslVersion: options.dslVersion, source: options.source ?? '' });
   if (query.kind !== 'describe') throw new Error('describeQuery: not a describe query');
   return describe(query);

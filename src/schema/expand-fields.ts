@@ -4,7 +4,10 @@ import type { FieldDescriptor, Schema, SourceDescriptor } from './types.ts';
 import type { ReturnedField } from './validated.ts';
 
 /** The descriptors of these names, or undefined when one is not a field. */
-function byNames(fields: ReadonlyMap<string, FieldDescriptor>, names: readonly string[]): FieldDescriptor[] | undefined {
+function byNames(
+  fields: ReadonlyMap<string, FieldDescriptor>,
+  names: readonly string[],
+): FieldDescriptor[] | undefined {
   const out: FieldDescriptor[] = [];
   for (const name of names) {
     const field = fields.get(name);
@@ -73,6 +76,7 @@ export function expandFieldList(
     }
   }
   const out: ReturnedField[] = [];
-  for (let i = 0; i < list.length; i++) out.push(Object.freeze({ field: list[i] as FieldDescriptor, unnest: unnested[i] === true }));
+  for (let i = 0; i < list.length; i++)
+    out.push(Object.freeze({ field: list[i] as FieldDescriptor, unnest: unnested[i] === true }));
   return out;
 }

@@ -23,7 +23,11 @@ export function citationsPerYearArgs(call: FunctionCall): FunctionArgs {
   for (const arg of call.args) {
     const name = arg.kind === 'NamedArgument' ? arg.name.value : (['from', 'to'][position++] ?? '');
     if (name !== 'from' && name !== 'to') {
-      return { ok: false, problem: arg.kind === 'NamedArgument' ? `unknown argument '${name}'` : 'it takes two arguments, from and to', span: arg.span };
+      return {
+        ok: false,
+        problem: arg.kind === 'NamedArgument' ? `unknown argument '${name}'` : 'it takes two arguments, from and to',
+        span: arg.span,
+      };
     }
     if (values[name] !== undefined) return { ok: false, problem: `'${name}' is given twice`, span: arg.span };
     values[name] = arg.value;
@@ -36,7 +40,11 @@ export function citationsPerYearArgs(call: FunctionCall): FunctionArgs {
   if (from === undefined) return { ok: false, problem: 'from must be a year', span: values.from.span };
   if (to === undefined) return { ok: false, problem: 'to must be a year', span: values.to.span };
   if (from < CITATION_YEARS.min || to > CITATION_YEARS.max) {
-    return { ok: false, problem: `years must lie between ${CITATION_YEARS.min} and ${CITATION_YEARS.max}`, span: call.span };
+    return {
+      ok: false,
+      problem: `years must lie between ${CITATION_YEARS.min} and ${CITATION_YEARS.max}`,
+      span: call.span,
+    };
   }
   if (from > to) return { ok: false, problem: `from (${from}) is after to (${to})`, span: call.span };
   if (to - from > CITATION_YEARS.maxSpan) {

@@ -5,7 +5,13 @@
  * @example
  * const { query, warnings } = validate(parse(text), { dslVersion: 2, source: text });
  */
-export { validate, DEFAULT_MAX_PROBLEMS, type ValidateOptions, type ValidationResult, type SchemaPermissions } from './validate.ts';
+export {
+  validate,
+  DEFAULT_MAX_PROBLEMS,
+  type ValidateOptions,
+  type ValidationResult,
+  type SchemaPermissions,
+} from './validate.ts';
 export { schemaFor, isSourceName } from './build.ts';
 export { describe, describeQuery, VERSION_INFO } from './describe.ts';
 export { suggest, didYouMean } from './suggest.ts';

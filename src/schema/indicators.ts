@@ -12,7 +12,13 @@ export const INDICATORS: ReadonlyMap<IndicatorName, IndicatorDescriptor> = new M
         field: 'times_cited',
         description: 'Sum of times_cited.',
       },
-      { name: 'citations_avg', type: 'float', aggregation: 'avg', field: 'times_cited', description: 'Mean of times_cited.' },
+      {
+        name: 'citations_avg',
+        type: 'float',
+        aggregation: 'avg',
+        field: 'times_cited',
+        description: 'Mean of times_cited.',
+      },
       {
         name: 'citations_median',
         type: 'float',
@@ -27,7 +33,13 @@ export const INDICATORS: ReadonlyMap<IndicatorName, IndicatorDescriptor> = new M
         field: 'recent_citations',
         description: 'Sum of recent_citations.',
       },
-      { name: 'altmetric_avg', type: 'float', aggregation: 'avg', field: 'altmetric', description: 'Mean Altmetric score.' },
+      {
+        name: 'altmetric_avg',
+        type: 'float',
+        aggregation: 'avg',
+        field: 'altmetric',
+        description: 'Mean Altmetric score.',
+      },
       {
         name: 'altmetric_median',
         type: 'float',
@@ -49,7 +61,13 @@ export const INDICATORS: ReadonlyMap<IndicatorName, IndicatorDescriptor> = new M
         field: 'field_citation_ratio',
         description: 'Geometric mean of field_citation_ratio.',
       },
-      { name: 'funding', type: 'float', aggregation: 'sum', field: 'funding_usd', description: 'Total funding in USD.' },
+      {
+        name: 'funding',
+        type: 'float',
+        aggregation: 'sum',
+        field: 'funding_usd',
+        description: 'Total funding in USD.',
+      },
     ] satisfies IndicatorDescriptor[]
   ).map((d) => [d.name, Object.freeze(d)]),
 );

@@ -33,7 +33,13 @@ function targetOf(schema: Schema, source: SourceDescriptor, segments: readonly s
   if (field.entity !== undefined) {
     const subfield = resolution.subfield ?? schema.entityFields.get(field.entity)?.get('id');
     if (subfield === undefined) bug(`id of ${field.entity}`);
-    return Object.freeze({ field, subfield, valueType: subfield.type, multi: field.isMultivalue || subfield.isMultivalue, path });
+    return Object.freeze({
+      field,
+      subfield,
+      valueType: subfield.type,
+      multi: field.isMultivalue || subfield.isMultivalue,
+      path,
+    });
   }
   return Object.freeze({ field, valueType: field.type as ScalarType, multi: field.isMultivalue, path });
 }
@@ -47,9 +53,15 @@ function normalise(target: FilterTarget, value: ScalarValue): string | number {
 function lowerFilter(schema: Schema, source: SourceDescriptor, node: FilterNode): ValidatedFilter {
   switch (node.kind) {
     case 'And':
-      return Object.freeze({ kind: 'and', operands: Object.freeze(node.operands.map((o) => lowerFilter(schema, source, o))) });
+      return Object.freeze({
+        kind: 'and',
+        operands: Object.freeze(node.operands.map((o) => lowerFilter(schema, source, o))),
+      });
     case 'Or':
-      return Object.freeze({ kind: 'or', operands: Object.freeze(node.operands.map((o) => lowerFilter(schema, source, o))) });
+      return Object.freeze({
+        kind: 'or',
+        operands: Object.freeze(node.operands.map((o) => lowerFilter(schema, source, o))),
+      });
     case 'Not':
       return Object.freeze({ kind: 'not', operand: lowerFilter(schema, source, node.operand) });
     case 'Comparison': {
@@ -66,7 +78,12 @@ function lowerFilter(schema: Schema, source: SourceDescriptor, node: FilterNode)
     }
     case 'InRange': {
       const target = targetOf(schema, source, node.field.segments, node.field.path);
-      return Object.freeze({ kind: 'range', target, low: normalise(target, node.low), high: normalise(target, node.high) });
+      return Object.freeze({
+        kind: 'range',
+        target,
+        low: normalise(target, node.low),
+        high: normalise(target, node.high),
+      });
     }
     case 'IsEmpty':
     case 'IsNotEmpty':
@@ -85,14 +102,26 @@ function lowerFilter(schema: Schema, source: SourceDescriptor, node: FilterNode)
   }
 }
 
-function lowerReturn(schema: Schema, source: SourceDescriptor, ret: ReturnClause, hasFullText: boolean): ValidatedReturn {
+function lowerReturn(
+  schema: Schema,
+  source: SourceDescriptor,
+  ret: ReturnClause,
+  hasFullText: boolean,
+): ValidatedReturn {
   const key = resultKey(ret);
   const group = ret.group === undefined ? {} : { group: ret.group.value };
   const target = ret.target;
   if (target.kind === 'FunctionTarget') {
     const args = citationsPerYearArgs(target.call);
     if (!args.ok || target.call.name.value !== 'citations_per_year') bug(`function ${target.call.name.value}`);
-    return Object.freeze({ kind: 'function', key, ...group, name: 'citations_per_year', args: Object.freeze(args.args), span: ret.span });
+    return Object.freeze({
+      kind: 'function',
+      key,
+      ...group,
+      name: 'citations_per_year',
+      args: Object.freeze(args.args),
+      span: ret.span,
+    });
   }
   if (returnKind(ret, source) === 'records') {
     const fields = expandFieldList(schema, source, target.fields);
@@ -166,7 +195,12 @@ export function lowerSearch(
     const name = query.fullText.index?.value ?? source.defaultIndex;
     const index = schema.indexesBySource.get(source.name)?.get(name);
     if (index === undefined) bug(`search index ${name}`);
-    fullText = Object.freeze({ index, isPersonNameIndex: index.isPersonNameIndex, ast: query.fullText.ast, text: query.fullText.text.value });
+    fullText = Object.freeze({
+      index,
+      isPersonNameIndex: index.isPersonNameIndex,
+      ast: query.fullText.ast,
+      text: query.fullText.text.value,
+    });
   }
   return Object.freeze({
     kind: 'search',

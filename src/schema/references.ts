@@ -2,7 +2,14 @@
  * Every place a search query names a field, with the role it plays there, collected once
  * so that each rule looks at the names it cares about without walking the tree itself.
  */
-import { assertNever, type FieldPath, type FilterNode, type ReturnClause, type SearchQuery, type Span } from '../dsl/ast.ts';
+import {
+  assertNever,
+  type FieldPath,
+  type FilterNode,
+  type ReturnClause,
+  type SearchQuery,
+  type Span,
+} from '../dsl/ast.ts';
 import type { SourceDescriptor } from './types.ts';
 
 export type ReferenceRole =

@@ -3,14 +3,26 @@
  * resolve) and by the lowering to the validated query (which runs only once everything
  * resolved).
  */
-import type { EntityDescriptor, EntityFieldDescriptor, FieldDescriptor, FieldsetDescriptor, Schema, SourceDescriptor } from './types.ts';
+import type {
+  EntityDescriptor,
+  EntityFieldDescriptor,
+  FieldDescriptor,
+  FieldsetDescriptor,
+  Schema,
+  SourceDescriptor,
+} from './types.ts';
 
 export type PathResolution =
   | { readonly kind: 'field'; readonly field: FieldDescriptor; readonly subfield?: EntityFieldDescriptor }
   /** Version 2 only: a version-1 field that was removed. */
   | { readonly kind: 'removed'; readonly name: string; readonly replacement: string }
   | { readonly kind: 'unknown'; readonly name: string }
-  | { readonly kind: 'unknown-subfield'; readonly field: FieldDescriptor; readonly entity: EntityDescriptor; readonly name: string }
+  | {
+      readonly kind: 'unknown-subfield';
+      readonly field: FieldDescriptor;
+      readonly entity: EntityDescriptor;
+      readonly name: string;
+    }
   | { readonly kind: 'not-entity'; readonly field: FieldDescriptor };
 
 /**
@@ -24,19 +36,28 @@ export function resolvePath(schema: Schema, source: SourceDescriptor, segments: 
   const field = schema.fieldsBySource.get(source.name)?.get(head);
   if (field === undefined) {
     const removed = removedField(schema, source, head);
-    return removed === undefined ? { kind: 'unknown', name: head } : { kind: 'removed', name: head, replacement: removed.replacement };
+    return removed === undefined
+      ? { kind: 'unknown', name: head }
+      : { kind: 'removed', name: head, replacement: removed.replacement };
   }
   if (rest.length === 0) return { kind: 'field', field };
   if (field.entity === undefined) return { kind: 'not-entity', field };
   const entity = schema.entities.get(field.entity);
-  if (entity === undefined) throw new Error(`entity ${field.entity} of ${source.name}.${field.name} is not in the schema`);
+  if (entity === undefined)
+    throw new Error(`entity ${field.entity} of ${source.name}.${field.name} is not in the schema`);
   const subName = rest.length === 1 ? (rest[0] ?? '') : rest.join('.');
   const subfield = rest.length === 1 ? schema.entityFields.get(entity.name)?.get(subName) : undefined;
-  return subfield === undefined ? { kind: 'unknown-subfield', field, entity, name: subName } : { kind: 'field', field, subfield };
+  return subfield === undefined
+    ? { kind: 'unknown-subfield', field, entity, name: subName }
+    : { kind: 'field', field, subfield };
 }
 
 /** The version-1 deprecation of a name version 2 does not know, if it was removed. */
-export function removedField(schema: Schema, source: SourceDescriptor, name: string): { replacement: string } | undefined {
+export function removedField(
+  schema: Schema,
+  source: SourceDescriptor,
+  name: string,
+): { replacement: string } | undefined {
   const removed = schema.removedBySource.get(source.name)?.get(name);
   return removed?.kind === 'field' ? removed : undefined;
 }
@@ -46,16 +67,25 @@ export type FieldsetResolution =
   | { readonly kind: 'removed-fieldset'; readonly name: string; readonly replacement: string };
 
 /** A fieldset of the source, `removed-fieldset` for `all` under version 2, undefined when the name is no fieldset. */
-export function resolveFieldset(schema: Schema, source: SourceDescriptor, name: string): FieldsetResolution | undefined {
+export function resolveFieldset(
+  schema: Schema,
+  source: SourceDescriptor,
+  name: string,
+): FieldsetResolution | undefined {
   const fieldset = schema.fieldsetsBySource.get(source.name)?.get(name);
   if (fieldset !== undefined) return { kind: 'fieldset', fieldset };
   const removed = schema.removedBySource.get(source.name)?.get(name);
-  return removed?.kind === 'fieldset' ? { kind: 'removed-fieldset', name, replacement: removed.replacement } : undefined;
+  return removed?.kind === 'fieldset'
+    ? { kind: 'removed-fieldset', name, replacement: removed.replacement }
+    : undefined;
 }
 
 /** Names a field list may use on this source: fields (not removed ones) and fieldsets. */
 export function returnableNames(source: SourceDescriptor): string[] {
-  return [...source.fields.filter((f) => f.deprecated === undefined).map((f) => f.name), ...source.fieldsets.map((fs) => fs.name)];
+  return [
+    ...source.fields.filter((f) => f.deprecated === undefined).map((f) => f.name),
+    ...source.fieldsets.map((fs) => fs.name),
+  ];
 }
 
 /** Current (non-deprecated) field names, for suggestions. */

@@ -21,11 +21,17 @@ export function suggest(input: string, candidates: Iterable<string>, max = 3): s
   }
   const n = input.length;
   scored.sort(
-    (a, b) => a.distance - b.distance || Math.abs(a.name.length - n) - Math.abs(b.name.length - n) || (a.name < b.name ? -1 : 1),
+    (a, b) =>
+      a.distance - b.distance ||
+      Math.abs(a.name.length - n) - Math.abs(b.name.length - n) ||
+      (a.name < b.name ? -1 : 1),
   );
   // Only the closest: `titel` suggests `title`, not also `type` and `date`.
   const best = scored[0]?.distance;
-  return scored.filter((s) => s.distance === best).slice(0, max).map((s) => s.name);
+  return scored
+    .filter((s) => s.distance === best)
+    .slice(0, max)
+    .map((s) => s.name);
 }
 
 /** The hint sentence for a message: ` Did you mean 'x'?`, ` Did you mean 'x' or 'y'?`, or ''. */

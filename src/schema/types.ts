@@ -199,5 +199,8 @@ export interface Schema {
    * (fields: `FOR` → `category_for`; fieldsets: `all` → `basics + extras`). Empty in version 1,
    * which still has them.
    */
-  readonly removedBySource: ReadonlyMap<SourceName, ReadonlyMap<string, { readonly kind: 'field' | 'fieldset'; readonly replacement: string }>>;
+  readonly removedBySource: ReadonlyMap<
+    SourceName,
+    ReadonlyMap<string, { readonly kind: 'field' | 'fieldset'; readonly replacement: string }>
+  >;
 }

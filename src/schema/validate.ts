@@ -77,7 +77,10 @@ function ordered(problems: readonly Problem[], max: number): Problem[] {
     .sort((a, b) => rank(a.p) - rank(b.p) || (a.p.span?.start ?? 0) - (b.p.span?.start ?? 0) || a.i - b.i)
     .map(({ p }) => p);
   if (sorted.length <= max) return sorted;
-  return [...sorted.slice(0, Math.max(1, max - 1)), problem('SCHEMA_TOO_MANY_PROBLEMS', { params: { max: Math.max(1, max - 1) } })];
+  return [
+    ...sorted.slice(0, Math.max(1, max - 1)),
+    problem('SCHEMA_TOO_MANY_PROBLEMS', { params: { max: Math.max(1, max - 1) } }),
+  ];
 }
 
 function validateDescribe(schema: Schema, ast: DescribeQuery, options: ValidateOptions): ValidatedDescribe {
@@ -87,7 +90,8 @@ function validateDescribe(schema: Schema, ast: DescribeQuery, options: ValidateO
   const at = { span: name.span, source: options.source };
   if (ast.target === 'source') {
     if (isSourceName(name.value)) return Object.freeze({ ...base, name: name.value });
-    if (UNSUPPORTED_SOURCES.has(name.value)) throw queryError([problem('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } })]);
+    if (UNSUPPORTED_SOURCES.has(name.value))
+      throw queryError([problem('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } })]);
     throw queryError([
       problem('SCHEMA_UNKNOWN_SOURCE', {
         ...at,
@@ -96,15 +100,25 @@ function validateDescribe(schema: Schema, ast: DescribeQuery, options: ValidateO
     ]);
   }
   if (schema.entities.has(name.value as EntityName)) return Object.freeze({ ...base, name: name.value });
-  throw queryError([problem('SCHEMA_UNKNOWN_ENTITY', { ...at, params: { name: name.value, hint: didYouMean(name.value, schema.entities.keys()) } })]);
+  throw queryError([
+    problem('SCHEMA_UNKNOWN_ENTITY', {
+      ...at,
+      params: { name: name.value, hint: didYouMean(name.value, schema.entities.keys()) },
+    }),
+  ]);
 }
 
 function functionQueryProblem(ast: FunctionCallQuery, options: ValidateOptions): Problem {
   const name = ast.call.name;
   const at = { span: name.span, source: options.source };
   const fn = FUNCTIONS.get(name.value);
-  if (fn !== undefined) return problem('SCHEMA_FUNCTION_NEEDS_SEARCH', { ...at, params: { name: name.value, sources: fn.sources.join('|') } });
-  if (UNSUPPORTED_FUNCTIONS.has(name.value)) return problem('SCHEMA_UNSUPPORTED_FUNCTION', { ...at, params: { name: name.value } });
+  if (fn !== undefined)
+    return problem('SCHEMA_FUNCTION_NEEDS_SEARCH', {
+      ...at,
+      params: { name: name.value, sources: fn.sources.join('|') },
+    });
+  if (UNSUPPORTED_FUNCTIONS.has(name.value))
+    return problem('SCHEMA_UNSUPPORTED_FUNCTION', { ...at, params: { name: name.value } });
   return problem('SCHEMA_UNKNOWN_FUNCTION', {
     ...at,
     params: { name: name.value, hint: didYouMean(name.value, [...FUNCTIONS.keys(), ...UNSUPPORTED_FUNCTIONS]) },

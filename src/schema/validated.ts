@@ -138,7 +138,12 @@ export interface ReturnedField {
 
 export type RecordsSort =
   | { readonly by: 'relevance'; readonly direction: 'desc' | 'asc'; readonly explicit: boolean }
-  | { readonly by: 'field'; readonly field: FieldDescriptor; readonly direction: 'asc' | 'desc'; readonly explicit: boolean };
+  | {
+      readonly by: 'field';
+      readonly field: FieldDescriptor;
+      readonly direction: 'asc' | 'desc';
+      readonly explicit: boolean;
+    };
 
 /** The searched source's own records (`return publications[id + title] sort by year limit 5`). */
 export interface RecordsReturn {

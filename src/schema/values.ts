@@ -6,7 +6,8 @@
 import type { ScalarValue } from '../dsl/ast.ts';
 import type { ScalarType } from './types.ts';
 
-export type Normalised = { readonly ok: true; readonly value: string | number } | { readonly ok: false; readonly expected: string };
+export type Normalised =
+  { readonly ok: true; readonly value: string | number } | { readonly ok: false; readonly expected: string };
 
 const INTEGER = /^\s*-?\d+\s*$/;
 const FLOAT = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -28,7 +29,8 @@ export function normaliseValue(type: ScalarType, value: ScalarValue): Normalised
   const fail = { ok: false, expected: EXPECTED[type] } as const;
   switch (type) {
     case 'integer':
-      if (value.kind === 'Number') return value.integer && Number.isSafeInteger(value.value) ? { ok: true, value: value.value } : fail;
+      if (value.kind === 'Number')
+        return value.integer && Number.isSafeInteger(value.value) ? { ok: true, value: value.value } : fail;
       if (INTEGER.test(value.value)) {
         const n = Number(value.value.trim());
         return Number.isSafeInteger(n) ? { ok: true, value: n } : fail;

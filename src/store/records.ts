@@ -275,4 +275,11 @@ export interface NativeRecordByKind {
 export type NativeRecord = NativeRecordByKind[NativeKind];
 
 /** Every kind, in the order an import writes them (entities before the records naming them). */
-export const NATIVE_KINDS: readonly NativeKind[] = ['categories', 'organizations', 'journals', 'researchers', 'grants', 'publications'];
+export const NATIVE_KINDS: readonly NativeKind[] = [
+  'categories',
+  'organizations',
+  'journals',
+  'researchers',
+  'grants',
+  'publications',
+];

@@ -31,8 +31,21 @@ export const VALUE_FIELDS: Readonly<Partial<Record<RecordKind, readonly string[]
   grants: ['active_year'],
   researchers: ['orcid_id', 'redirect'],
   organizations: [
-    'types', 'aliases', 'ror_ids', 'isni_ids', 'external_ids_fundref', 'cnrs_ids', 'hesa_ids', 'linkout', 'orgref_ids',
-    'ucas_ids', 'ukprn_ids', 'wikidata_ids', 'organization_child_ids', 'organization_parent_ids', 'organization_related_ids',
+    'types',
+    'aliases',
+    'ror_ids',
+    'isni_ids',
+    'external_ids_fundref',
+    'cnrs_ids',
+    'hesa_ids',
+    'linkout',
+    'orgref_ids',
+    'ucas_ids',
+    'ukprn_ids',
+    'wikidata_ids',
+    'organization_child_ids',
+    'organization_parent_ids',
+    'organization_related_ids',
   ],
 };
 
@@ -72,10 +85,11 @@ function list(value: unknown): readonly unknown[] {
 
 function distinctIds(...sources: unknown[]): string[] {
   const out = new Set<string>();
-  for (const source of sources) for (const item of list(source)) {
-    const id = idOf(item);
-    if (id !== undefined) out.add(id);
-  }
+  for (const source of sources)
+    for (const item of list(source)) {
+      const id = idOf(item);
+      if (id !== undefined) out.add(id);
+    }
   return [...out];
 }
 
@@ -112,7 +126,8 @@ function conceptTexts(record: Loose): string[] {
     else if (c !== null && typeof c === 'object') out.push(text((c as Loose)['concept']) || text((c as Loose)['name']));
   }
   if (out.length === 0) {
-    for (const c of list(record['concepts_scores'])) if (c !== null && typeof c === 'object') out.push(text((c as Loose)['concept']));
+    for (const c of list(record['concepts_scores']))
+      if (c !== null && typeof c === 'object') out.push(text((c as Loose)['concept']));
   }
   return out.filter((c) => c.length > 0);
 }
@@ -291,7 +306,10 @@ function fullTextFor(kind: RecordKind, record: Loose): string[] | undefined {
     case 'organizations':
       return [
         [text(record['name']), text(record['acronym'])].join(' ; '),
-        list(record['aliases']).map(text).concat(list(record['labels']).map((l) => text(idOf(l) ?? (l as Loose | null)?.['label']))).join(' ; '),
+        list(record['aliases'])
+          .map(text)
+          .concat(list(record['labels']).map((l) => text(idOf(l) ?? (l as Loose | null)?.['label'])))
+          .join(' ; '),
         [text(record['city_name']), text(record['state_name']), text(record['country_name'])].join(' ; '),
       ];
     case 'journals':
@@ -310,7 +328,8 @@ function columnsFor(kind: RecordKind, record: Loose): SqlValue[] {
       else if (c.name === 'current_research_org_id') v = idOf(record['current_research_org']);
       else if (c.name === 'funding_org_id' && Array.isArray(record['funders'])) v = idOf(record['funders'][0]);
       else if (c.name === 'authors_count' && Array.isArray(record['authors'])) v = record['authors'].length;
-      else if (c.name === 'start_year' && typeof record['start_date'] === 'string') v = Number(record['start_date'].slice(0, 4)) || null;
+      else if (c.name === 'start_year' && typeof record['start_date'] === 'string')
+        v = Number(record['start_date'].slice(0, 4)) || null;
     }
     const value = scalar(v);
     if (value !== null && c.type === 'integer' && typeof value === 'string') {
@@ -362,7 +381,9 @@ export function recordToRows(kind: RecordKind, record: object): RecordRows {
     doc: docFor(kind, r),
     links: linksFor(kind, r),
     ...(fullText === undefined ? {} : { fullText }),
-    ...(journalId === undefined ? {} : { journals: [[journalId, typeof journalTitle === 'string' ? journalTitle : null]] }),
+    ...(journalId === undefined
+      ? {}
+      : { journals: [[journalId, typeof journalTitle === 'string' ? journalTitle : null]] }),
     ...(categories.length === 0 ? {} : { categories }),
   };
 }

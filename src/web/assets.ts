@@ -26,7 +26,12 @@ export interface Assets {
 }
 
 function asset(body: string, type: string): Asset {
-  return { body, type, hash: createHash('sha256').update(body).digest('hex').slice(0, 16), gzip: gzipSync(body, { level: 9 }) };
+  return {
+    body,
+    type,
+    hash: createHash('sha256').update(body).digest('hex').slice(0, 16),
+    gzip: gzipSync(body, { level: 9 }),
+  };
 }
 
 /** Bundles one entry under `console/` with esbuild; throws with esbuild's messages when it fails. */
@@ -54,9 +59,17 @@ let cached: Promise<Assets> | undefined;
 /** The assets, built once per process (tests build several apps). */
 export function loadAssets(): Promise<Assets> {
   cached ??= (async () => {
-    const [consoleJs, pageJs, css] = await Promise.all([bundle('main.ts'), bundle('page.ts'), readFile(new URL('./styles.css', import.meta.url), 'utf8')]);
+    const [consoleJs, pageJs, css] = await Promise.all([
+      bundle('main.ts'),
+      bundle('page.ts'),
+      readFile(new URL('./styles.css', import.meta.url), 'utf8'),
+    ]);
     const js = 'text/javascript; charset=utf-8';
-    return { consoleJs: asset(consoleJs, js), pageJs: asset(pageJs, js), styles: asset(css, 'text/css; charset=utf-8') };
+    return {
+      consoleJs: asset(consoleJs, js),
+      pageJs: asset(pageJs, js),
+      styles: asset(css, 'text/css; charset=utf-8'),
+    };
   })();
   cached.catch(() => {
     cached = undefined;

@@ -57,7 +57,8 @@ export function fieldList(body: unknown, name: string): string[] {
 export const NOTICES: Readonly<Record<string, string>> = {
   'signed-out': 'You are signed out.',
   'key-revoked': 'The key is revoked: tokens issued for it no longer work.',
-  requested: 'Thank you: your request is recorded. The administrator will activate the account and tell you how to sign in.',
+  requested:
+    'Thank you: your request is recorded. The administrator will activate the account and tell you how to sign in.',
   'password-changed': 'Your password is changed.',
   activated: 'The account is activated.',
   suspended: 'The account is suspended; its tokens stop working from the next request.',

@@ -20,7 +20,14 @@ export class Html {
 
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 /** Escapes text for element content and quoted attribute values. */
 export function escapeHtml(text: string): string {

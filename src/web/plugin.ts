@@ -62,7 +62,8 @@ function isApiPath(request: FastifyRequest): boolean {
 
 function webError(error: unknown, request: FastifyRequest, maxBytes: number): QuarryError {
   const code = (error as { code?: unknown }).code;
-  if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET') return QuarryError.of('WEB_FORM_EXPIRED');
+  if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET')
+    return QuarryError.of('WEB_FORM_EXPIRED');
   return toQuarryError(error, request, maxBytes);
 }
 
@@ -81,7 +82,11 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions): Prom
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(csrf, { sessionPlugin: '@fastify/cookie', cookieKey: 'quarry_csrf', cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true } });
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'quarry_csrf',
+    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true },
+  });
 
   // Filled by the onRequest hook below; null only before it runs.
   app.decorateRequest('web', null as unknown as WebState);
@@ -109,22 +114,38 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions): Prom
     const status = STATUS_BY_CATEGORY[quarryError.category];
     if (status >= 500) request.log.warn({ code: quarryError.code, status }, 'web request failed');
     if (isApiPath(request)) {
-      return reply.status(status).type('application/json; charset=utf-8').send(renderErrorBody(quarryError, { dslVersion: request.dslVersion }));
+      return reply
+        .status(status)
+        .type('application/json; charset=utf-8')
+        .send(renderErrorBody(quarryError, { dslVersion: request.dslVersion }));
     }
     if (quarryError.code === 'WEB_SIGN_IN_REQUIRED' && request.method === 'GET') return signInRedirect(request, reply);
-    if (quarryError.code === 'WEB_SIGN_IN_REQUIRED' && request.web.sessionId === undefined && request.cookies[SESSION_COOKIE]) {
+    if (
+      quarryError.code === 'WEB_SIGN_IN_REQUIRED' &&
+      request.web.sessionId === undefined &&
+      request.cookies[SESSION_COOKIE]
+    ) {
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
     }
     const ctxPage = pageContext(ctx, request, reply);
-    const body = html`<h1>${status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'Something went wrong'}</h1>
-${errorBox(quarryError)}
-<p><a href="${request.web.account ? '/' : '/#sign-in'}">Back to the API home page</a></p>`;
-    return reply.status(status).type('text/html; charset=utf-8').send(page(ctxPage, { title: 'Error', body }).toString());
+    const body = html`<h1>
+        ${status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'Something went wrong'}
+      </h1>
+      ${errorBox(quarryError)}
+      <p><a href="${request.web.account ? '/' : '/#sign-in'}">Back to the API home page</a></p>`;
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(page(ctxPage, { title: 'Error', body }).toString());
   });
 
   const serve = (asset: Asset) => async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('Vary', 'Accept-Encoding').type(asset.type);
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(asset.gzip);
+    reply
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .header('Vary', 'Accept-Encoding')
+      .type(asset.type);
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+      return reply.header('Content-Encoding', 'gzip').send(asset.gzip);
     return reply.send(asset.body);
   };
   app.get(`/assets/console.${assets.consoleJs.hash}.js`, serve(assets.consoleJs));

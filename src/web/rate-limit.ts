@@ -40,6 +40,11 @@ export async function enforceWebLimit(
   if (decision.allowed) return;
   if (account && rule !== 'authentication') limits.accounts.recordUsage(account.id, { rejections: 1 });
   throw QuarryError.of('SERVICE_RATE_LIMITED', {
-    params: { limit: max, windowSeconds, scope: byAccount ? 'per account' : 'per client address', retryAfter: decision.resetSeconds },
+    params: {
+      limit: max,
+      windowSeconds,
+      scope: byAccount ? 'per account' : 'per client address',
+      retryAfter: decision.resetSeconds,
+    },
   });
 }

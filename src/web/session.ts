@@ -26,10 +26,21 @@ declare module 'fastify' {
 }
 
 export function cookieOptions(request: FastifyRequest, expires?: Date): CookieSerializeOptions {
-  return { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', ...(expires ? { expires } : {}) };
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    ...(expires ? { expires } : {}),
+  };
 }
 
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, sessionId: string, expiresAt: string): void {
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionId: string,
+  expiresAt: string,
+): void {
   reply.setCookie(SESSION_COOKIE, sessionId, cookieOptions(request, new Date(expiresAt)));
 }
 

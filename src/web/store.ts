@@ -73,12 +73,18 @@ export class WebStore {
   }
 
   setAdmin(accountId: number, admin: boolean, now: number): void {
-    if (admin) this.#db.prepare('INSERT OR IGNORE INTO web_admins (account_id, granted_at) VALUES (?, ?)').run(accountId, now);
+    if (admin)
+      this.#db.prepare('INSERT OR IGNORE INTO web_admins (account_id, granted_at) VALUES (?, ?)').run(accountId, now);
     else this.#db.prepare('DELETE FROM web_admins WHERE account_id = ?').run(accountId);
   }
 
   adminIds(): Set<number> {
-    return new Set(this.#db.prepare<[], { account_id: number }>('SELECT account_id FROM web_admins').all().map((r) => r.account_id));
+    return new Set(
+      this.#db
+        .prepare<[], { account_id: number }>('SELECT account_id FROM web_admins')
+        .all()
+        .map((r) => r.account_id),
+    );
   }
 
   /** Issues a one-time login code for the account; earlier unused codes stop working. */
@@ -102,7 +108,9 @@ export class WebStore {
     const hash = hashSecret(normaliseLoginCode(code));
     return this.#db.transaction(() => {
       const row = this.#db
-        .prepare<[string], { account_id: number; expires_at: number; used_at: number | null }>('SELECT account_id, expires_at, used_at FROM web_login_codes WHERE code_hash = ?')
+        .prepare<[string], { account_id: number; expires_at: number; used_at: number | null }>(
+          'SELECT account_id, expires_at, used_at FROM web_login_codes WHERE code_hash = ?',
+        )
         .get(hash);
       if (!row || row.used_at !== null || row.expires_at <= now) return undefined;
       this.#db.prepare('UPDATE web_login_codes SET used_at = ? WHERE code_hash = ?').run(now, hash);

@@ -10,7 +10,11 @@ import { openSqliteAccountStore } from '../../src/accounts/store.ts';
 const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
 
 function quarry(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input: input ?? '', env: { ...process.env, QUARRY_DB: '' } });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    input: input ?? '',
+    env: { ...process.env, QUARRY_DB: '' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -34,7 +38,17 @@ describe('quarry accounts / quarry keys', () => {
   });
 
   test('create, keys create (the key alone on the last line), list, revoke, suspend, subscribe, show', async () => {
-    const created = quarry(['accounts', 'create', '--db', db, '--email', 'ana@example.org', '--name', 'Ana', '--activate']);
+    const created = quarry([
+      'accounts',
+      'create',
+      '--db',
+      db,
+      '--email',
+      'ana@example.org',
+      '--name',
+      'Ana',
+      '--activate',
+    ]);
     assert.equal(created.status, 0, created.stderr);
     assert.match(created.stdout, /state:\s+active/);
 
@@ -54,18 +68,34 @@ describe('quarry accounts / quarry keys', () => {
     assert.equal(await inspect(db, (a) => a.resolveKey(key)), undefined);
 
     assert.match(quarry(['accounts', 'suspend', 'ana@example.org', '--db', db]).stdout, /is suspended/);
-    const sub = quarry(['accounts', 'subscribe', 'ana@example.org', '--db', db, '--families', 'auth', '--sources', 'publications,grants']);
+    const sub = quarry([
+      'accounts',
+      'subscribe',
+      'ana@example.org',
+      '--db',
+      db,
+      '--families',
+      'auth',
+      '--sources',
+      'publications,grants',
+    ]);
     assert.equal(sub.status, 0, sub.stderr);
     const shown = quarry(['accounts', 'show', 'ana@example.org', '--db', db]);
     assert.match(shown.stdout, /state:\s+suspended/);
     assert.match(shown.stdout, /families:\s+auth\n/);
     assert.match(shown.stdout, /sources:\s+publications, grants/);
     assert.match(shown.stdout, /revoked/);
-    assert.match(quarry(['accounts', 'list', '--db', db]).stdout, /ana@example\.org\tsuspended\tauth\tpublications,grants/);
+    assert.match(
+      quarry(['accounts', 'list', '--db', db]).stdout,
+      /ana@example\.org\tsuspended\tauth\tpublications,grants/,
+    );
   });
 
   test('a legacy account with --username and --password-stdin', async () => {
-    const r = quarry(['accounts', 'create', '--db', db, '--email', 'old@example.org', '--username', 'oldtimer', '--password-stdin'], 'a long password\n');
+    const r = quarry(
+      ['accounts', 'create', '--db', db, '--email', 'old@example.org', '--username', 'oldtimer', '--password-stdin'],
+      'a long password\n',
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.equal((await inspect(db, (a) => a.verifyPassword('oldtimer', 'a long password')))?.state, 'pending');
   });

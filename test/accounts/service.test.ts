@@ -51,10 +51,22 @@ describe('AccountService', () => {
   test('duplicate e-mail addresses and usernames are conflicts; bad input is coded', async () => {
     await accounts.createAccount({ email: 'a@example.org', username: 'ana', password: 'long enough pw' });
     await assert.rejects(accounts.createAccount({ email: 'A@example.org' }), rejectsWith('SERVICE_ACCOUNT_EXISTS'));
-    await assert.rejects(accounts.createAccount({ email: 'b@example.org', username: 'ANA', password: 'long enough pw' }), rejectsWith('SERVICE_ACCOUNT_EXISTS'));
-    await assert.rejects(accounts.createAccount({ email: 'not-an-address' }), rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'));
-    await assert.rejects(accounts.createAccount({ email: 'c@example.org', username: 'cee' }), rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'));
-    await assert.rejects(accounts.createAccount({ email: 'd@example.org', username: 'dee', password: 'short' }), rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'));
+    await assert.rejects(
+      accounts.createAccount({ email: 'b@example.org', username: 'ANA', password: 'long enough pw' }),
+      rejectsWith('SERVICE_ACCOUNT_EXISTS'),
+    );
+    await assert.rejects(
+      accounts.createAccount({ email: 'not-an-address' }),
+      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+    );
+    await assert.rejects(
+      accounts.createAccount({ email: 'c@example.org', username: 'cee' }),
+      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+    );
+    await assert.rejects(
+      accounts.createAccount({ email: 'd@example.org', username: 'dee', password: 'short' }),
+      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+    );
     await assert.rejects(accounts.getAccount('nobody@example.org'), rejectsWith('SERVICE_ACCOUNT_NOT_FOUND'));
   });
 
@@ -101,13 +113,21 @@ describe('AccountService', () => {
     assert.deepEqual(a.subscription, { families: ['auth'], sources: ['grants', 'publications'] });
     a = await accounts.subscribe('a@example.org', { families: ['auth', 'token'], sources: 'all' });
     assert.deepEqual(a.subscription, { families: ['token', 'auth'], sources: 'all' });
-    await assert.rejects(accounts.subscribe('a@example.org', { families: ['smoke-signals' as 'auth'] }), rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'));
+    await assert.rejects(
+      accounts.subscribe('a@example.org', { families: ['smoke-signals' as 'auth'] }),
+      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+    );
   });
 
   test('per-account limit overrides', async () => {
     await accounts.createAccount({ email: 'a@example.org' });
-    assert.deepEqual((await accounts.setLimits('a@example.org', { queriesPerWindow: 100 })).limits, { queriesPerWindow: 100 });
-    await assert.rejects(accounts.setLimits('a@example.org', { queriesPerWindow: 0 }), rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'));
+    assert.deepEqual((await accounts.setLimits('a@example.org', { queriesPerWindow: 100 })).limits, {
+      queriesPerWindow: 100,
+    });
+    await assert.rejects(
+      accounts.setLimits('a@example.org', { queriesPerWindow: 0 }),
+      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+    );
     assert.deepEqual((await accounts.setLimits('a@example.org', {})).limits, {});
   });
 

@@ -37,9 +37,15 @@ describe('secrets, passwords and JWTs', () => {
     const secret = new TextEncoder().encode('s'.repeat(32));
     const token = await signJwt(secret, { sub: '7', jti: 'j1', iat: 1000, exp: 2000 });
     assert.deepEqual(decodeJwt(token), { sub: '7', jti: 'j1', iat: 1000, exp: 2000 });
-    assert.deepEqual(await verifyJwt(secret, token, 1_999_000), { ok: true, claims: { sub: '7', jti: 'j1', iat: 1000, exp: 2000 } });
+    assert.deepEqual(await verifyJwt(secret, token, 1_999_000), {
+      ok: true,
+      claims: { sub: '7', jti: 'j1', iat: 1000, exp: 2000 },
+    });
     assert.deepEqual(await verifyJwt(secret, token, 2_000_000), { ok: false, reason: 'expired' });
-    assert.deepEqual(await verifyJwt(new TextEncoder().encode('t'.repeat(32)), token, 1_500_000), { ok: false, reason: 'invalid' });
+    assert.deepEqual(await verifyJwt(new TextEncoder().encode('t'.repeat(32)), token, 1_500_000), {
+      ok: false,
+      reason: 'invalid',
+    });
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${token.split('.')[1]}.`;
     assert.deepEqual(await verifyJwt(secret, none, 1_500_000), { ok: false, reason: 'invalid' });
   });

@@ -11,7 +11,13 @@ test('token records: stored by hash, purged a day after they expire', async () =
   const accounts = new AccountService({ store, clock });
   await accounts.createAccount({ email: 'a@example.org', activate: true });
   const { key } = await accounts.createKey('a@example.org');
-  const tokens = new TokenService({ accounts, clock, jwtSecret: new TextEncoder().encode('x'.repeat(32)), lifetimeSeconds: { token: 60, auth: 60 }, contact: 'ops@example.org' });
+  const tokens = new TokenService({
+    accounts,
+    clock,
+    jwtSecret: new TextEncoder().encode('x'.repeat(32)),
+    lifetimeSeconds: { token: 60, auth: 60 },
+    contact: 'ops@example.org',
+  });
   const opaque = await tokens.issueOpaque(key);
   const jwt = await tokens.issueJwt({ key });
   assert.equal((await tokens.verifyOpaque(opaque)).family, 'token');

@@ -44,18 +44,43 @@ describe('quarry check', () => {
   test('a failing query is printed with its file line and a caret; exit 1', () => {
     const path = file(
       'bad.txt',
-      ['# a comment', '---', 'search grants return grants', '---', 'search publications', '  where titel = "x"', 'return publications', '---', 'search patents return patents', ''].join('\n'),
+      [
+        '# a comment',
+        '---',
+        'search grants return grants',
+        '---',
+        'search publications',
+        '  where titel = "x"',
+        'return publications',
+        '---',
+        'search patents return patents',
+        '',
+      ].join('\n'),
     );
     const r = quarry('check', path);
     assert.equal(r.status, 1);
     assert.match(r.stdout, /bad\.txt:5: FAILED, rejected/);
-    assert.match(r.stdout, /Field 'titel' is not a field of 'publications'\. Did you mean 'title'\? \[SCHEMA_UNKNOWN_FIELD\]/);
+    assert.match(
+      r.stdout,
+      /Field 'titel' is not a field of 'publications'\. Did you mean 'title'\? \[SCHEMA_UNKNOWN_FIELD\]/,
+    );
     assert.match(r.stdout, / {2}6 \| {3}where titel = "x"\n {2} {2}\| {9}\^{5}/);
     assert.match(r.stdout, /1 ok, 1 failed, 1 unsupported\n$/);
   });
 
   test('expected errors count as ok when rejected for that reason', () => {
-    const path = file('expected.txt', ['---', 'search publications return year limit 10 skip 10', '# expected: error (skip is not supported on facets)', '---', 'search grants return grants', '# expected: error (limit above 1000)', ''].join('\n'));
+    const path = file(
+      'expected.txt',
+      [
+        '---',
+        'search publications return year limit 10 skip 10',
+        '# expected: error (skip is not supported on facets)',
+        '---',
+        'search grants return grants',
+        '# expected: error (limit above 1000)',
+        '',
+      ].join('\n'),
+    );
     const r = check([path]);
     assert.equal(r.failed, 1);
     assert.match(r.stdout, /expected\.txt:5: FAILED, validated, but it should be rejected/);

@@ -22,9 +22,15 @@ interface Run {
 }
 
 /** Runs `quarry ...` without blocking this process (the service answers from it). */
-function quarry(args: string[], options: { env: Record<string, string>; input?: string; killWhen?: () => boolean }): Promise<Run> {
+function quarry(
+  args: string[],
+  options: { env: Record<string, string>; input?: string; killWhen?: () => boolean },
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -76,7 +82,10 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
     assert.doesNotMatch(ok.stderr + ok.stdout, new RegExp(server.key));
     const file = join(dir, 'config', 'profiles.json');
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    const token = await quarry(['login', '--url', server.url, '--family', 'token', '--profile', 'tok'], { env, input: server.key });
+    const token = await quarry(['login', '--url', server.url, '--family', 'token', '--profile', 'tok'], {
+      env,
+      input: server.key,
+    });
     assert.equal(token.status, 0, token.stderr);
     const stored = JSON.parse(readFileSync(file, 'utf8'));
     assert.equal(stored.default, 'default');
@@ -95,7 +104,13 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       assert.equal(result.publications.length, 3);
       assert.ok(result._stats.total_count >= 3);
       const jsonl = await quarry(['query', '--profile', 'tok', '--format', 'jsonl', text], { env });
-      assert.deepEqual(jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown), result.publications);
+      assert.deepEqual(
+        jsonl.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as unknown),
+        result.publications,
+      );
       const tableRun = await quarry(['query', '--format', 'table', text], { env });
       assert.match(tableRun.stdout, /^id\s+\| year\n-+-\+-+\n/);
       assert.match(tableRun.stdout, new RegExp(`\\(3 shown, ${result._stats.total_count} matching\\)`));
@@ -105,7 +120,10 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       const text = 'search publications return publications[id + titel]';
       const run = await quarry(['query', text], { env });
       assert.equal(run.status, 2);
-      assert.match(run.stderr, /\[SCHEMA_UNKNOWN_FIELD\]\n {2}1 \| search publications return publications\[id \+ titel\]\n {4}\| {46}\^{5}/);
+      assert.match(
+        run.stderr,
+        /\[SCHEMA_UNKNOWN_FIELD\]\n {2}1 \| search publications return publications\[id \+ titel\]\n {4}\| {46}\^{5}/,
+      );
       const none = await quarry(['query', '--profile', 'missing', 'describe version'], { env });
       assert.equal(none.status, 1);
       assert.match(none.stderr, /CLIENT_NO_PROFILE/);
@@ -116,7 +134,10 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       const run = await quarry(['query', '--all', '--page-size', '250', '--out', out, ALL], { env });
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stderr, /Wrote 5000 records to .*all\.jsonl \(5000 matching\)/);
-      const ids = readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+      const ids = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: string }).id);
       assert.equal(ids.length, 5000);
       assert.deepEqual(ids.sort(), expected);
       assert.equal(existsSync(checkpointPath(out)), false);
@@ -128,7 +149,9 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       const checkpoint = checkpointPath(out);
       const killed = await quarry(args, {
         env,
-        killWhen: () => existsSync(checkpoint) && (JSON.parse(readFileSync(checkpoint, 'utf8')) as { records: number }).records >= 1000,
+        killWhen: () =>
+          existsSync(checkpoint) &&
+          (JSON.parse(readFileSync(checkpoint, 'utf8')) as { records: number }).records >= 1000,
       });
       assert.equal(killed.signal, 'SIGKILL');
       const state = JSON.parse(readFileSync(checkpoint, 'utf8')) as { records: number; nextSkip: number };
@@ -171,7 +194,10 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       assert.match(run.stdout, /\(3 shown, \d+ matching\)/);
       assert.match(run.stdout, /funding_usd\s+\| float/);
       assert.match(run.stdout, /\.export FILE/);
-      assert.match(run.stdout, /\[SCHEMA_UNKNOWN_FIELD\]\n {2}1 \| search publications return publications\[titel\]\n {4}\| {41}\^{5}/);
+      assert.match(
+        run.stdout,
+        /\[SCHEMA_UNKNOWN_FIELD\]\n {2}1 \| search publications return publications\[titel\]\n {4}\| {41}\^{5}/,
+      );
       const wrote = /Wrote (\d+) records/.exec(run.stdout);
       assert.ok(wrote, run.stdout);
       assert.equal(readFileSync(exported, 'utf8').trim().split('\n').length, Number(wrote[1]));

@@ -26,7 +26,10 @@ function idsIn(file: string, format: ExportFormat): string[] {
   const text = readFileSync(file, 'utf8');
   if (format === 'json') return (JSON.parse(text) as Array<{ id: string }>).map((r) => r.id);
   if (format === 'csv') return text.split('\r\n').filter(Boolean).slice(1);
-  return text.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 }
 
 for (const format of ['jsonl', 'csv', 'json'] as const) {
@@ -48,7 +51,14 @@ for (const format of ['jsonl', 'csv', 'json'] as const) {
     assert.equal(checkpoint.nextSkip, 1000);
     assert.equal(checkpoint.records, 1000);
     // A kill in the middle of writing page three leaves part of it behind.
-    appendFileSync(file, format === 'csv' ? 'pub.001001\r\npub.00' : format === 'json' ? ',\n{"id":"pub.001001"},\n{"id"' : '{"id":"pub.001001"}\n{"id":');
+    appendFileSync(
+      file,
+      format === 'csv'
+        ? 'pub.001001\r\npub.00'
+        : format === 'json'
+          ? ',\n{"id":"pub.001001"},\n{"id"'
+          : '{"id":"pub.001001"}\n{"id":',
+    );
     const report = await exportToFile(client(), QUERY, { file, format, pageSize: 500, resume: true });
     assert.equal(report.resumedAt, 1000);
     assert.equal(report.records, 2345);
@@ -65,11 +75,25 @@ test('resume refuses a different query, a different format, or no checkpoint', a
   double.records = 30;
   const file = join(dir, 'mismatch.jsonl');
   const controller = new AbortController();
-  await assert.rejects(exportToFile(client(), QUERY, { file, format: 'jsonl', pageSize: 10, signal: controller.signal, onProgress: () => controller.abort(new Error('stop')) }));
+  await assert.rejects(
+    exportToFile(client(), QUERY, {
+      file,
+      format: 'jsonl',
+      pageSize: 10,
+      signal: controller.signal,
+      onProgress: () => controller.abort(new Error('stop')),
+    }),
+  );
   const refused = (e: QuarryClientError) => e.code === 'CLIENT_RESUME_MISMATCH';
-  await assert.rejects(exportToFile(client(), `${QUERY} sort by year`, { file, format: 'jsonl', resume: true }), refused);
+  await assert.rejects(
+    exportToFile(client(), `${QUERY} sort by year`, { file, format: 'jsonl', resume: true }),
+    refused,
+  );
   await assert.rejects(exportToFile(client(), QUERY, { file, format: 'csv', resume: true }), refused);
-  await assert.rejects(exportToFile(client(), QUERY, { file: join(dir, 'never.jsonl'), format: 'jsonl', resume: true }), refused);
+  await assert.rejects(
+    exportToFile(client(), QUERY, { file: join(dir, 'never.jsonl'), format: 'jsonl', resume: true }),
+    refused,
+  );
   const done = await exportToFile(client(), QUERY, { file, format: 'jsonl', pageSize: 10, resume: true });
   assert.equal(done.records, 30);
 });
@@ -77,7 +101,10 @@ test('resume refuses a different query, a different format, or no checkpoint', a
 test('at the depth limit the file is completed with the 50,000 reachable records, then the error says so', async () => {
   double.records = 50_500;
   const file = join(dir, 'deep.jsonl');
-  await assert.rejects(exportToFile(client(), QUERY, { file, format: 'jsonl' }), (e: QuarryClientError) => e.code === 'CLIENT_DEPTH_LIMIT_REACHED');
+  await assert.rejects(
+    exportToFile(client(), QUERY, { file, format: 'jsonl' }),
+    (e: QuarryClientError) => e.code === 'CLIENT_DEPTH_LIMIT_REACHED',
+  );
   assert.equal(idsIn(file, 'jsonl').length, 50_000);
   assert.equal(existsSync(checkpointPath(file)), false);
 });
@@ -91,11 +118,21 @@ test('quarry query --all without --out streams every page to stdout; option mist
     callback?.();
     return true;
   });
-  await runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, format: 'csv', pageSize: '10', progress: false });
+  await runRemoteQuery(QUERY, {
+    url: double.url,
+    key: GOOD_KEY,
+    all: true,
+    format: 'csv',
+    pageSize: '10',
+    progress: false,
+  });
   t.mock.restoreAll();
   const lines = out.split('\r\n').filter(Boolean);
   assert.equal(lines[0], 'id');
-  assert.deepEqual(lines.slice(1), Array.from({ length: 25 }, (_, i) => `pub.${String(i + 1).padStart(6, '0')}`));
+  assert.deepEqual(
+    lines.slice(1),
+    Array.from({ length: 25 }, (_, i) => `pub.${String(i + 1).padStart(6, '0')}`),
+  );
   const invalid = (e: QuarryClientError) => e.code === 'CLIENT_OPTION_INVALID';
   await assert.rejects(runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, resume: true }), invalid);
   await assert.rejects(runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, format: 'table' }), invalid);

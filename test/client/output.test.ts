@@ -27,12 +27,21 @@ test('CSV quotes what needs quoting and keeps nested values as JSON', () => {
 });
 
 test('JSON lines, tables with the total, and describe results as JSON', () => {
-  assert.deepEqual(formatResult(result, 'jsonl').trim().split('\n').map((l) => JSON.parse(l) as unknown), result.publications);
+  assert.deepEqual(
+    formatResult(result, 'jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown),
+    result.publications,
+  );
   const shown = formatResult(result, 'table');
   assert.match(shown, /^id {4}\| title/);
   assert.match(shown, /Graphene, "quoted" and a line break/);
   assert.match(shown, /\(2 shown, 7 matching\)\n$/);
-  assert.deepEqual(JSON.parse(formatResult({ release: '2.0', version: '2.0.0' }, 'table')), { release: '2.0', version: '2.0.0' });
+  assert.deepEqual(JSON.parse(formatResult({ release: '2.0', version: '2.0.0' }, 'table')), {
+    release: '2.0',
+    version: '2.0.0',
+  });
   assert.equal(table([{ id: 2020, count: 5 }]), 'id   | count\n-----+------\n2020 | 5\n');
 });
 
@@ -43,6 +52,12 @@ test('Retry-After as seconds or a date; backoff doubles up to the ceiling', () =
   assert.equal(parseRetryAfter('soon', now), undefined);
   assert.equal(parseRetryAfter(null, now), undefined);
   const policy = { baseDelayMs: 100, maxDelayMs: 1000 };
-  assert.deepEqual([0, 1, 2, 3, 4, 5].map((a) => backoffDelay(a, policy, () => 0)), [50, 100, 200, 400, 500, 500]);
-  assert.deepEqual([0, 1, 5].map((a) => backoffDelay(a, policy, () => 1)), [100, 200, 1000]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5].map((a) => backoffDelay(a, policy, () => 0)),
+    [50, 100, 200, 400, 500, 500],
+  );
+  assert.deepEqual(
+    [0, 1, 5].map((a) => backoffDelay(a, policy, () => 1)),
+    [100, 200, 1000],
+  );
 });

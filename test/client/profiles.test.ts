@@ -29,10 +29,19 @@ test('several named profiles; the first is the default until another is made def
 
 test('a missing profile and a damaged file are coded errors', () => {
   const path = fresh();
-  assert.throws(() => loadProfile('nope', path), (e: QuarryClientError) => e.code === 'CLIENT_NO_PROFILE' && /--db FILE/.test(e.message));
+  assert.throws(
+    () => loadProfile('nope', path),
+    (e: QuarryClientError) => e.code === 'CLIENT_NO_PROFILE' && /--db FILE/.test(e.message),
+  );
   saveProfile('a', { url: 'http://x', family: 'auth', key: 'k' }, { path });
   writeFileSync(path, '{ not json');
-  assert.throws(() => loadProfile('a', path), (e: QuarryClientError) => e.code === 'CLIENT_PROFILE_FILE_INVALID');
+  assert.throws(
+    () => loadProfile('a', path),
+    (e: QuarryClientError) => e.code === 'CLIENT_PROFILE_FILE_INVALID',
+  );
   writeFileSync(path, '[]');
-  assert.throws(() => readProfiles(path), (e: QuarryClientError) => e.code === 'CLIENT_PROFILE_FILE_INVALID');
+  assert.throws(
+    () => readProfiles(path),
+    (e: QuarryClientError) => e.code === 'CLIENT_PROFILE_FILE_INVALID',
+  );
 });

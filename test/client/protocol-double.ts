@@ -21,7 +21,12 @@ export const GOOD_KEY = 'good-key-0123456789';
 
 /** One scripted answer to the next query request (after the token check). */
 export type Step =
-  | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: string; /** Every token expires after this answer. */ readonly thenExpire?: boolean }
+  | {
+      readonly status: number;
+      readonly headers?: Record<string, string>;
+      readonly body?: string;
+      /** Every token expires after this answer. */ readonly thenExpire?: boolean;
+    }
   /** Destroys the connection without answering (a network error for the client). */
   | 'reset';
 
@@ -77,7 +82,13 @@ export async function startProtocolDouble(): Promise<ProtocolDouble> {
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url ?? '/', 'http://double');
     const send = (status: number, payload: string, headers: Record<string, string> = {}) => {
-      double.log.push({ method: req.method ?? '', path: url.pathname, authorization: req.headers.authorization, body, status });
+      double.log.push({
+        method: req.method ?? '',
+        path: url.pathname,
+        authorization: req.headers.authorization,
+        body,
+        status,
+      });
       res.writeHead(status, { 'Content-Type': headers['Content-Type'] ?? 'application/json', ...headers });
       res.end(payload);
     };
@@ -88,21 +99,38 @@ export async function startProtocolDouble(): Promise<ProtocolDouble> {
     };
     if (req.method === 'POST' && url.pathname === '/api/auth') {
       const credentials = JSON.parse(body || '{}') as { key?: string };
-      if (credentials.key !== GOOD_KEY) return send(401, errorBody('Authentication Error', 'The credentials are not valid.', 'SERVICE_CREDENTIALS_INVALID'));
+      if (credentials.key !== GOOD_KEY)
+        return send(
+          401,
+          errorBody('Authentication Error', 'The credentials are not valid.', 'SERVICE_CREDENTIALS_INVALID'),
+        );
       return send(200, JSON.stringify({ token: issue() }));
     }
     if (req.method === 'GET' && /^\/v[23]\/token$/.test(url.pathname)) {
-      if (url.searchParams.get('api_key') !== GOOD_KEY) return send(401, errorBody('Authentication Error', 'The credentials are not valid.', 'SERVICE_CREDENTIALS_INVALID'));
+      if (url.searchParams.get('api_key') !== GOOD_KEY)
+        return send(
+          401,
+          errorBody('Authentication Error', 'The credentials are not valid.', 'SERVICE_CREDENTIALS_INVALID'),
+        );
       return send(200, issue(), { 'Content-Type': 'text/plain' });
     }
-    const auth = /^\/api\/dsl\/v[12]$/.test(url.pathname) ? 'JWT' : /^\/v[23]\/api\/query$/.test(url.pathname) ? 'Bearer' : undefined;
-    if (req.method !== 'POST' || auth === undefined) return send(404, errorBody('Not Found', 'No such route.', 'SERVICE_ROUTE_NOT_FOUND'));
+    const auth = /^\/api\/dsl\/v[12]$/.test(url.pathname)
+      ? 'JWT'
+      : /^\/v[23]\/api\/query$/.test(url.pathname)
+        ? 'Bearer'
+        : undefined;
+    if (req.method !== 'POST' || auth === undefined)
+      return send(404, errorBody('Not Found', 'No such route.', 'SERVICE_ROUTE_NOT_FOUND'));
     const header = req.headers.authorization ?? '';
     const token = header.startsWith(`${auth} `) ? header.slice(auth.length + 1).trim() : '';
-    if (double.accountRefusal !== undefined) return send(403, errorBody('Permission Error', 'Your account is suspended.', double.accountRefusal));
+    if (double.accountRefusal !== undefined)
+      return send(403, errorBody('Permission Error', 'Your account is suspended.', double.accountRefusal));
     const uses = tokens.get(token);
     if (double.refuseAllTokens || uses === undefined || (double.tokenUses > 0 && uses >= double.tokenUses)) {
-      return send(403, errorBody('Authentication Error', 'The token has expired. Log in again.', 'SERVICE_TOKEN_EXPIRED'));
+      return send(
+        403,
+        errorBody('Authentication Error', 'The token has expired. Log in again.', 'SERVICE_TOKEN_EXPIRED'),
+      );
     }
     tokens.set(token, uses + 1);
     const step = double.script.shift();
@@ -117,16 +145,36 @@ export async function startProtocolDouble(): Promise<ProtocolDouble> {
     }
     const misspelt = body.indexOf('titel');
     if (misspelt >= 0) {
-      return send(400, errorBody('1 QueryError found', `Field 'titel' is not a field of 'publications'. Did you mean 'title'? (line 1, column ${misspelt + 1})`, 'SCHEMA_UNKNOWN_FIELD', { line: 1, column: misspelt + 1 }));
+      return send(
+        400,
+        errorBody(
+          '1 QueryError found',
+          `Field 'titel' is not a field of 'publications'. Did you mean 'title'? (line 1, column ${misspelt + 1})`,
+          'SCHEMA_UNKNOWN_FIELD',
+          { line: 1, column: misspelt + 1 },
+        ),
+      );
     }
     if (body.trim() === 'describe version') return send(200, JSON.stringify({ release: '2.0', version: '2.0.0' }));
     const paging = /limit (\d+) skip (\d+)$/.exec(body);
     const limit = paging ? Number(paging[1]) : 20;
     const skip = paging ? Number(paging[2]) : 0;
-    if (limit > 1000 || skip + limit > 50_000) return send(400, errorBody('1 QueryError found', `Limit ${limit} with skip ${skip} is out of range.`, 'SCHEMA_PAGING_OUT_OF_RANGE'));
+    if (limit > 1000 || skip + limit > 50_000)
+      return send(
+        400,
+        errorBody(
+          '1 QueryError found',
+          `Limit ${limit} with skip ${skip} is out of range.`,
+          'SCHEMA_PAGING_OUT_OF_RANGE',
+        ),
+      );
     const ids: Array<{ id: string }> = [];
-    for (let i = skip; i < Math.min(double.records, skip + limit); i++) ids.push({ id: `pub.${String(i + 1).padStart(6, '0')}` });
-    return send(200, JSON.stringify({ publications: ids, _stats: { total_count: double.records, limit, offset: skip } }));
+    for (let i = skip; i < Math.min(double.records, skip + limit); i++)
+      ids.push({ id: `pub.${String(i + 1).padStart(6, '0')}` });
+    return send(
+      200,
+      JSON.stringify({ publications: ids, _stats: { total_count: double.records, limit, offset: skip } }),
+    );
   };
 
   const server: Server = createServer((req, res) => {

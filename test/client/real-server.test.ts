@@ -24,7 +24,10 @@ describe('client against the real service (short token lifetime, low rate limit)
   for (const family of ['auth', 'token'] as const) {
     test(`${family} family, pages of ${pageSize}: 5,000 records through expiry and 429s, none lost, none twice`, async () => {
       const events: ClientEvent[] = [];
-      const client = connect({ url: server.url, key: server.key }, { family, dslVersion: 2, onEvent: (e) => events.push(e) });
+      const client = connect(
+        { url: server.url, key: server.key },
+        { family, dslVersion: 2, onEvent: (e) => events.push(e) },
+      );
       const stream = client.iterate('search publications return publications[id + year]', { pageSize });
       const ids: string[] = [];
       for await (const pub of stream) {
@@ -37,8 +40,14 @@ describe('client against the real service (short token lifetime, low rate limit)
       assert.equal(stream.summary.total, 5000);
       assert.equal(stream.summary.stoppedBy, 'total');
       // The run really went through both: the service refused expired tokens and said 429.
-      assert.ok(events.some((e) => e.kind === 'relogin'), 'at least one token expired on the way');
-      assert.ok(events.some((e) => e.kind === 'rate_limited' && e.retryAfter), 'at least one 429 with Retry-After');
+      assert.ok(
+        events.some((e) => e.kind === 'relogin'),
+        'at least one token expired on the way',
+      );
+      assert.ok(
+        events.some((e) => e.kind === 'rate_limited' && e.retryAfter),
+        'at least one 429 with Retry-After',
+      );
       assert.equal(events.filter((e) => e.kind === 'page').length, 5000 / pageSize);
     });
   }
@@ -69,6 +78,9 @@ describe('client against the real service (short token lifetime, low rate limit)
 
   test('a wrong key is an authentication error', async () => {
     const client = connect({ url: server.url, key: 'not-a-key' }, { family: 'token' });
-    await assert.rejects(client.query('describe version'), (error: QuarryClientError) => error.category === 'authentication' && error.status === 401);
+    await assert.rejects(
+      client.query('describe version'),
+      (error: QuarryClientError) => error.category === 'authentication' && error.status === 401,
+    );
   });
 });

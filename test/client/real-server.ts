@@ -68,7 +68,10 @@ export async function startRealServer(db: string, options: RealServerOptions): P
       query: { workers: 1 },
       web: { enabled: false },
       docs: { enabled: false },
-      tokens: { tokenPathLifetimeSeconds: options.tokenLifetimeSeconds, authPathLifetimeSeconds: options.tokenLifetimeSeconds },
+      tokens: {
+        tokenPathLifetimeSeconds: options.tokenLifetimeSeconds,
+        authPathLifetimeSeconds: options.tokenLifetimeSeconds,
+      },
       rateLimits: {
         enabled: true,
         authPath: { ...limit, scope: 'ip' },

@@ -67,7 +67,10 @@ describe('paging', () => {
     const stream = c.iterate(PAGED);
     const ids: string[] = [];
     for await (const record of stream) ids.push(record.id as string);
-    assert.deepEqual(queries().map((q) => q.body), [`${PAGED} limit 1000 skip 0`, `${PAGED} limit 1000 skip 1000`, `${PAGED} limit 1000 skip 2000`]);
+    assert.deepEqual(
+      queries().map((q) => q.body),
+      [`${PAGED} limit 1000 skip 0`, `${PAGED} limit 1000 skip 1000`, `${PAGED} limit 1000 skip 2000`],
+    );
     assert.equal(ids.length, 2345);
     assert.equal(new Set(ids).size, 2345);
     assert.equal(ids.at(-1), 'pub.002345');
@@ -91,7 +94,10 @@ describe('paging', () => {
     let n = 0;
     for await (const _ of stream) n++;
     assert.equal(n, 1500);
-    assert.deepEqual(queries().map((q) => q.body.slice(PAGED.length)), [' limit 1000 skip 0', ' limit 500 skip 1000']);
+    assert.deepEqual(
+      queries().map((q) => q.body.slice(PAGED.length)),
+      [' limit 1000 skip 0', ' limit 500 skip 1000'],
+    );
     assert.equal(stream.summary.stoppedBy, 'max_records');
   });
 
@@ -138,10 +144,21 @@ describe('paging', () => {
 
   test('queries that cannot be paged are refused before anything is sent', () => {
     const { c } = client();
-    for (const text of ['describe schema', 'search publications return year', 'search publications return publications limit 5', 'search publications return publications return year']) {
-      assert.throws(() => c.iterate(text), (e: QuarryClientError) => e.code === 'CLIENT_NOT_PAGEABLE');
+    for (const text of [
+      'describe schema',
+      'search publications return year',
+      'search publications return publications limit 5',
+      'search publications return publications return year',
+    ]) {
+      assert.throws(
+        () => c.iterate(text),
+        (e: QuarryClientError) => e.code === 'CLIENT_NOT_PAGEABLE',
+      );
     }
-    assert.throws(() => c.iterate(PAGED, { pageSize: 1001 }), (e: QuarryClientError) => e.code === 'CLIENT_OPTION_INVALID');
+    assert.throws(
+      () => c.iterate(PAGED, { pageSize: 1001 }),
+      (e: QuarryClientError) => e.code === 'CLIENT_OPTION_INVALID',
+    );
     assert.equal(double.log.length, 0);
   });
 });
@@ -155,7 +172,10 @@ describe('token expiry', () => {
     assert.equal(new Set(ids).size, 3000);
     assert.equal(logins().length, 3);
     assert.equal(events.filter((e) => e.kind === 'relogin').length, 2);
-    assert.deepEqual(queries().map((q) => q.status), [200, 403, 200, 403, 200]);
+    assert.deepEqual(
+      queries().map((q) => q.status),
+      [200, 403, 200, 403, 200],
+    );
   });
 
   test('a second refusal right after logging in is an error', async () => {
@@ -181,12 +201,16 @@ describe('token expiry', () => {
     double.log.length = 0;
     assert.equal((await first.all(PAGED)).length, 5);
     assert.equal(logins().length, 2);
-    assert.deepEqual(queries().map((q) => q.status), [403, 429, 403, 200]);
+    assert.deepEqual(
+      queries().map((q) => q.status),
+      [403, 429, 403, 200],
+    );
 
     // Every new token expiring during its wait: at most three logins, then an error.
     double.log.length = 0;
     double.tokenUses = 0;
-    for (let i = 0; i < 10; i++) double.script.push({ status: 429, headers: { 'Retry-After': '1' }, body: '{}', thenExpire: true });
+    for (let i = 0; i < 10; i++)
+      double.script.push({ status: 429, headers: { 'Retry-After': '1' }, body: '{}', thenExpire: true });
     const error = await rejection(first.query('describe version'));
     assert.equal(error.code, 'CLIENT_TOKEN_REFUSED_AFTER_LOGIN');
     assert.equal(logins().length, 3);
@@ -216,14 +240,20 @@ describe('token expiry', () => {
     assert.equal((await c.all(PAGED)).length, 3);
     assert.equal(logins()[0]?.path, '/v3/token');
     assert.match(queries()[0]?.authorization ?? '', /^Bearer tok-\d+$/);
-    assert.throws(() => connect({ url: double.url, username: 'u', password: 'p' }, { family: 'token' }), (e: QuarryClientError) => e.code === 'CLIENT_CREDENTIALS_UNSUPPORTED');
+    assert.throws(
+      () => connect({ url: double.url, username: 'u', password: 'p' }, { family: 'token' }),
+      (e: QuarryClientError) => e.code === 'CLIENT_CREDENTIALS_UNSUPPORTED',
+    );
   });
 });
 
 describe('429 and passing failures', () => {
   test('429 waits for Retry-After, then retries', async () => {
     double.records = 10;
-    double.script.push({ status: 429, headers: { 'Retry-After': '2' }, body: '{}' }, { status: 429, headers: { 'Retry-After': '1' }, body: '{}' });
+    double.script.push(
+      { status: 429, headers: { 'Retry-After': '2' }, body: '{}' },
+      { status: 429, headers: { 'Retry-After': '1' }, body: '{}' },
+    );
     const { c, sleeps, events } = client();
     assert.equal((await c.all(PAGED)).length, 10);
     // Retry-After plus at most 100 ms of jitter (0.5 here).
@@ -243,11 +273,18 @@ describe('429 and passing failures', () => {
   });
 
   test('a burst of 5xx is retried with growing, jittered waits', async () => {
-    double.script.push({ status: 503, body: 'busy' }, { status: 502, body: '<html>bad gateway</html>' }, { status: 500, body: '{}' });
+    double.script.push(
+      { status: 503, body: 'busy' },
+      { status: 502, body: '<html>bad gateway</html>' },
+      { status: 500, body: '{}' },
+    );
     const { c, sleeps, events } = client({ retry: { baseDelayMs: 100 }, random: () => 1 });
     assert.deepEqual(await c.query('describe version'), { release: '2.0', version: '2.0.0' });
     assert.deepEqual(sleeps, [100, 200, 400]);
-    assert.deepEqual(events.filter((e) => e.kind === 'retry').map((e) => (e as { cause: string }).cause), ['HTTP 503', 'HTTP 502', 'HTTP 500']);
+    assert.deepEqual(
+      events.filter((e) => e.kind === 'retry').map((e) => (e as { cause: string }).cause),
+      ['HTTP 503', 'HTTP 502', 'HTTP 500'],
+    );
   });
 
   test('retries are bounded: after maxRetries the 5xx is an error', async () => {
@@ -260,7 +297,14 @@ describe('429 and passing failures', () => {
   });
 
   test('a query that timed out on the server is not sent again', async () => {
-    double.script.push({ status: 504, body: JSON.stringify({ errors: { query: { header: 'Query Timeout', details: ['The query took longer than 30000 ms.'], code: 'ENGINE_TIMEOUT' } } }) });
+    double.script.push({
+      status: 504,
+      body: JSON.stringify({
+        errors: {
+          query: { header: 'Query Timeout', details: ['The query took longer than 30000 ms.'], code: 'ENGINE_TIMEOUT' },
+        },
+      }),
+    });
     const { c } = client();
     const error = await rejection(c.query('describe version'));
     assert.equal(error.code, 'ENGINE_TIMEOUT');
@@ -279,7 +323,14 @@ describe('429 and passing failures', () => {
     const url = closed.url;
     await closed.close();
     const attempts: number[] = [];
-    const c = connect({ url, key: GOOD_KEY }, { retry: { maxRetries: 3 }, sleep: () => Promise.resolve(), onEvent: (e) => e.kind === 'retry' && attempts.push(e.attempt) });
+    const c = connect(
+      { url, key: GOOD_KEY },
+      {
+        retry: { maxRetries: 3 },
+        sleep: () => Promise.resolve(),
+        onEvent: (e) => e.kind === 'retry' && attempts.push(e.attempt),
+      },
+    );
     const error = await rejection(c.query('describe version'));
     assert.equal(error.code, 'CLIENT_NETWORK_FAILED');
     assert.equal(error.category, 'unavailable');
@@ -315,7 +366,12 @@ describe('query errors', () => {
   });
 
   test('a refusal with a code Quarry does not know keeps the server text under a client code', async () => {
-    double.script.push({ status: 400, body: JSON.stringify({ errors: { query: { header: 'Semantic Error', details: ['Something odd.'], code: 'OTHER_SERVICE_CODE' } } }) });
+    double.script.push({
+      status: 400,
+      body: JSON.stringify({
+        errors: { query: { header: 'Semantic Error', details: ['Something odd.'], code: 'OTHER_SERVICE_CODE' } },
+      }),
+    });
     const { c } = client();
     const error = await rejection(c.query('describe version'));
     assert.equal(error.code, 'CLIENT_QUERY_REJECTED');

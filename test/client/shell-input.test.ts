@@ -9,7 +9,10 @@ test('a query ends with ";" or a blank line; dot commands only outside a query',
   assert.equal(buffer.push('search grants'), undefined);
   assert.equal(buffer.pending, true);
   assert.equal(buffer.push('  .not a command inside a query'), undefined);
-  assert.deepEqual(buffer.push('return grants limit 5;'), { kind: 'query', text: 'search grants\n  .not a command inside a query\nreturn grants limit 5' });
+  assert.deepEqual(buffer.push('return grants limit 5;'), {
+    kind: 'query',
+    text: 'search grants\n  .not a command inside a query\nreturn grants limit 5',
+  });
   assert.equal(buffer.pending, false);
   assert.equal(buffer.push(''), undefined);
   buffer.push('describe version');
@@ -21,9 +24,21 @@ test('a query ends with ";" or a blank line; dot commands only outside a query',
 });
 
 test('completion offers keywords, sources, fields, entity sub-fields and fieldsets', () => {
-  const field = (type: string, is_entity = false) => ({ type, is_entity, is_filter: true, is_facet: false, is_multivalue: false });
+  const field = (type: string, is_entity = false) => ({
+    type,
+    is_entity,
+    is_filter: true,
+    is_facet: false,
+    is_multivalue: false,
+  });
   const schema: DescribedSchema = {
-    sources: { publications: { fields: { year: field('integer'), journal: field('journals', true) }, fieldsets: ['basics'], search_fields: ['title_only'] } },
+    sources: {
+      publications: {
+        fields: { year: field('integer'), journal: field('journals', true) },
+        fieldsets: ['basics'],
+        search_fields: ['title_only'],
+      },
+    },
     entities: { journals: { fields: { id: field('string'), title: field('string') } } },
   };
   const words = completionWords(schema);

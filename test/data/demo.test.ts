@@ -12,7 +12,12 @@ after(() => rmSync(work, { recursive: true, force: true }));
 test('buildDemoDatabase generates, imports and moves the finished database into place', async () => {
   const dbPath = join(work, 'records.db');
   const seen: DemoProgress[] = [];
-  const { manifest, report } = await buildDemoDatabase({ dbPath, publications: 4000, seed: 5, onProgress: (p) => seen.push(p) });
+  const { manifest, report } = await buildDemoDatabase({
+    dbPath,
+    publications: 4000,
+    seed: 5,
+    onProgress: (p) => seen.push(p),
+  });
   assert.equal(manifest.counts['publications'], 4000);
   assert.equal(report.records.publications, 4000);
   assert.deepEqual(readdirSync(work), ['records.db'], 'no build leftovers beside the database');
@@ -23,6 +28,10 @@ test('buildDemoDatabase generates, imports and moves the finished database into 
     db.close();
   }
   const done = seen.map((p) => p.done);
-  assert.deepEqual(done, [...done].sort((a, b) => a - b), 'progress only moves forward');
+  assert.deepEqual(
+    done,
+    [...done].sort((a, b) => a - b),
+    'progress only moves forward',
+  );
   assert.deepEqual(seen.at(-1), { phase: 'done', done: 100, total: 100 });
 });

@@ -27,7 +27,12 @@ function readKind<T>(dir: string, kind: string): T[] {
   return readdirSync(dir)
     .filter((f) => f.startsWith(`${kind}-`))
     .sort()
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as T));
+    .flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as T),
+    );
 }
 
 describe('generator at 1k', () => {
@@ -55,10 +60,23 @@ describe('generator at 1k', () => {
     assert.equal(manifest.seed, 20240601);
     assert.equal(manifest.counts['publications'], 1000);
     for (const s of manifest.shards) {
-      assert.equal(createHash('sha256').update(readFileSync(join(a, s.file))).digest('hex'), s.sha256, s.file);
-      assert.equal(readFileSync(join(a, s.file), 'utf8').split('\n').filter((l) => l !== '').length, s.records);
+      assert.equal(
+        createHash('sha256')
+          .update(readFileSync(join(a, s.file)))
+          .digest('hex'),
+        s.sha256,
+        s.file,
+      );
+      assert.equal(
+        readFileSync(join(a, s.file), 'utf8')
+          .split('\n')
+          .filter((l) => l !== '').length,
+        s.records,
+      );
     }
-    const files = readdirSync(a).filter((f) => f.endsWith('.jsonl')).sort();
+    const files = readdirSync(a)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort();
     assert.deepEqual(files, manifest.shards.map((s) => s.file).sort());
   });
 
@@ -118,28 +136,34 @@ describe('generator at 1k', () => {
         orgs.set(au.researcher_id, set);
       }
       const affiliationOrgs = new Set(p.authors.flatMap((au) => au.affiliations.map((f) => f.id)));
-      for (const o of p.research_orgs) assert.ok(affiliationOrgs.has(o), `${p.id}: research_orgs ${o} without an affiliation`);
+      for (const o of p.research_orgs)
+        assert.ok(affiliationOrgs.has(o), `${p.id}: research_orgs ${o} without an affiliation`);
     }
     const grantCount = new Map<string, number>();
-    for (const g of grants) for (const inv of g.investigators) if (inv.researcher_id !== undefined) grantCount.set(inv.researcher_id, (grantCount.get(inv.researcher_id) ?? 0) + 1);
+    for (const g of grants)
+      for (const inv of g.investigators)
+        if (inv.researcher_id !== undefined)
+          grantCount.set(inv.researcher_id, (grantCount.get(inv.researcher_id) ?? 0) + 1);
     const researchers = readKind<ResearcherRecord>(a, 'researchers');
     assert.equal(researchers.length, count.size, 'every researcher has publications');
     for (const r of researchers) {
       assert.equal(r.total_publications, count.get(r.id), r.id);
       assert.equal(r.total_grants, grantCount.get(r.id) ?? 0, r.id);
       assert.deepEqual([r.first_publication_year, r.last_publication_year], years.get(r.id));
-      for (const o of r.research_orgs) assert.ok(orgs.get(r.id)!.has(o) || grants.some((g) => g.research_orgs.includes(o)), `${r.id} org ${o}`);
+      for (const o of r.research_orgs)
+        assert.ok(orgs.get(r.id)!.has(o) || grants.some((g) => g.research_orgs.includes(o)), `${r.id} org ${o}`);
     }
   });
 
-  test('supporting grants exist and a paper\'s funders are its grants\' funders', () => {
+  test("supporting grants exist and a paper's funders are its grants' funders", () => {
     const pubs = readKind<PublicationRecord>(a, 'publications');
     const grants = new Map(readKind<GrantRecord>(a, 'grants').map((g) => [g.id, g]));
     const orgIds = new Set(readKind<OrganizationRecord>(a, 'organizations').map((o) => o.id));
     for (const p of pubs) {
       const expected = new Set(p.supporting_grant_ids.flatMap((id) => grants.get(id)?.funders ?? ['missing']));
       assert.deepEqual(new Set(p.funders), expected, p.id);
-      for (const o of [...p.research_orgs, ...p.funders]) assert.ok(orgIds.has(o), `${p.id}: unknown organization ${o}`);
+      for (const o of [...p.research_orgs, ...p.funders])
+        assert.ok(orgIds.has(o), `${p.id}: unknown organization ${o}`);
     }
   });
 
@@ -200,16 +224,29 @@ describe('validation report and errors', () => {
       funded: 3800,
       citationLinks: 170_000,
       organizationLinks: 23_000,
-      openAccessByYear: new Map([[1995, [100, 15]], [2015, [100, 45]], [2024, [100, 58]]]),
+      openAccessByYear: new Map([
+        [1995, [100, 15]],
+        [2015, [100, 45]],
+        [2024, [100, 58]],
+      ]),
     });
     assert.equal(report.passed, false);
-    assert.deepEqual(report.checks.filter((c) => !c.ok).map((c) => c.name), ['authors_per_paper', 'uncited_share_5y']);
-    assert.throws(() => assertValid(report), (err: { code?: string; message: string }) => err.code === 'DATA_VALIDATION_FAILED' && /authors_per_paper=2/.test(err.message));
+    assert.deepEqual(
+      report.checks.filter((c) => !c.ok).map((c) => c.name),
+      ['authors_per_paper', 'uncited_share_5y'],
+    );
+    assert.throws(
+      () => assertValid(report),
+      (err: { code?: string; message: string }) =>
+        err.code === 'DATA_VALIDATION_FAILED' && /authors_per_paper=2/.test(err.message),
+    );
   });
 
   test('bad scale, seed and missing shared data are coded errors', async () => {
     await assert.rejects(generate({ publications: 0, outDir: join(work, 'x') }), { code: 'DATA_BAD_SCALE' });
     await assert.rejects(generate({ publications: 10, seed: -1, outDir: join(work, 'x') }), { code: 'DATA_BAD_SEED' });
-    await assert.rejects(generate({ publications: 10, outDir: join(work, 'x'), dataDir: join(work, 'no-such-dir') }), { code: 'DATA_SHARED_DATA_MISSING' });
+    await assert.rejects(generate({ publications: 10, outDir: join(work, 'x'), dataDir: join(work, 'no-such-dir') }), {
+      code: 'DATA_SHARED_DATA_MISSING',
+    });
   });
 });

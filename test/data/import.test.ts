@@ -52,7 +52,11 @@ describe('readers map the real samples', () => {
     assert.equal(pub.authors[0]!.first_name, 'Ricardo');
     assert.equal(pub.authors[0]!.last_name, 'Bayón');
     assert.equal(pub.authors[0]!.researcher_id, 'A5063410350');
-    assert.deepEqual(pub.authors[0]!.affiliations[0], { id: 'https://ror.org/02gjn4306', name: 'Inter-American Development Bank', country_code: 'US' });
+    assert.deepEqual(pub.authors[0]!.affiliations[0], {
+      id: 'https://ror.org/02gjn4306',
+      name: 'Inter-American Development Bank',
+      country_code: 'US',
+    });
     assert.ok(pub.research_orgs.includes('https://ror.org/02gjn4306'));
     assert.ok((pub.abstract ?? '').startsWith('Financing the conservation'));
   });
@@ -68,7 +72,10 @@ describe('readers map the real samples', () => {
   });
 
   test('a Crossref work becomes a publication keyed by its DOI', () => {
-    const first = JSON.parse(readFileSync(join(DATA, 'crossref/works.jsonl'), 'utf8').split('\n')[0]!) as Record<string, unknown>;
+    const first = JSON.parse(readFileSync(join(DATA, 'crossref/works.jsonl'), 'utf8').split('\n')[0]!) as Record<
+      string,
+      unknown
+    >;
     const pub = crossrefToPublication(first);
     assert.equal(pub.id, 'doi:10.1001/jama.2025.0548');
     assert.equal(pub.year, 2025);
@@ -80,7 +87,12 @@ describe('readers map the real samples', () => {
   });
 
   test('an NIH award row becomes a grant', () => {
-    const g = nihToGrant({ award_date: '2021-11-01', project_number: '5R01AI130470-05', award_amount: '396250', award_type: '5' });
+    const g = nihToGrant({
+      award_date: '2021-11-01',
+      project_number: '5R01AI130470-05',
+      award_amount: '396250',
+      award_type: '5',
+    });
     assert.equal(g.id, 'nih.5R01AI130470-05');
     assert.equal(g.funding_usd, 396250);
     assert.equal(g.start_year, 2021);
@@ -104,7 +116,11 @@ describe('readers map the real samples', () => {
   test('all samples import together and link up', async () => {
     const db = join(work, 'real.db');
     const report = await importFiles({
-      paths: [join(DATA, 'ror/ror_v2_sample.json'), join(DATA, 'openalex/works_flat.jsonl'), join(DATA, 'crossref/works.jsonl')],
+      paths: [
+        join(DATA, 'ror/ror_v2_sample.json'),
+        join(DATA, 'openalex/works_flat.jsonl'),
+        join(DATA, 'crossref/works.jsonl'),
+      ],
       dbPath: db,
       onError: 'abort',
     });
@@ -113,7 +129,10 @@ describe('readers map the real samples', () => {
     const [pub] = rows(db, "SELECT title, year FROM publications WHERE id = 'W100927044'");
     assert.deepEqual(pub, { title: 'Financing Biodiversity Conservation', year: 2000 });
     // Affiliations keyed by ROR URL join the organizations imported from ROR.
-    const [linked] = rows(db, 'SELECT COUNT(*) AS n FROM publication_research_orgs l JOIN organizations o ON o.id = l.org_id');
+    const [linked] = rows(
+      db,
+      'SELECT COUNT(*) AS n FROM publication_research_orgs l JOIN organizations o ON o.id = l.org_id',
+    );
     assert.ok((linked!['n'] as number) > 100);
   });
 });
@@ -131,7 +150,14 @@ describe('malformed records', () => {
   const shardDir = join(work, 'bad');
   mkdirSync(shardDir, { recursive: true });
   const shard = join(shardDir, 'organizations-0000.jsonl');
-  const lines = Array.from({ length: 12 }, (_, k) => JSON.stringify({ id: `grid.9000${String(k).padStart(2, '0')}.a`, name: `Org ${k}`, types: ['education'], status: 'active' }));
+  const lines = Array.from({ length: 12 }, (_, k) =>
+    JSON.stringify({
+      id: `grid.9000${String(k).padStart(2, '0')}.a`,
+      name: `Org ${k}`,
+      types: ['education'],
+      status: 'active',
+    }),
+  );
   lines[6] = '{"id": "grid.900006.a", "name": ';
   lines[9] = JSON.stringify({ name: 'no id' });
   writeFileSync(shard, lines.join('\n') + '\n');
@@ -140,7 +166,10 @@ describe('malformed records', () => {
     const db = join(work, 'skip.db');
     const report = await importFiles({ paths: [shard], dbPath: db, onError: 'skip', batchSize: 5 });
     assert.equal(report.skipped, 2);
-    assert.deepEqual(report.problems.map((p) => `${p.file}:${p.line}`), [`${shard}:7`, `${shard}:10`]);
+    assert.deepEqual(
+      report.problems.map((p) => `${p.file}:${p.line}`),
+      [`${shard}:7`, `${shard}:10`],
+    );
     assert.match(report.problems[0]!.message, /not valid JSON/);
     assert.match(report.problems[1]!.message, /without an id/);
     assert.equal(rows(db, 'SELECT COUNT(*) AS n FROM organizations')[0]!['n'], 10);
@@ -148,18 +177,28 @@ describe('malformed records', () => {
 
   test('--on-error abort stops at the bad line and keeps every record before it', async () => {
     const db = join(work, 'abort.db');
-    await assert.rejects(importFiles({ paths: [shard], dbPath: db, onError: 'abort', batchSize: 5 }), (err: { code?: string; message: string }) => {
-      assert.equal(err.code, 'DATA_IMPORT_ABORTED');
-      assert.ok(err.message.includes(`${shard}:7`), err.message);
-      return true;
-    });
+    await assert.rejects(
+      importFiles({ paths: [shard], dbPath: db, onError: 'abort', batchSize: 5 }),
+      (err: { code?: string; message: string }) => {
+        assert.equal(err.code, 'DATA_IMPORT_ABORTED');
+        assert.ok(err.message.includes(`${shard}:7`), err.message);
+        return true;
+      },
+    );
     const ids = rows(db, 'SELECT id FROM organizations ORDER BY id').map((r) => r['id']);
-    assert.deepEqual(ids, lines.slice(0, 6).map((l) => (JSON.parse(l) as { id: string }).id));
+    assert.deepEqual(
+      ids,
+      lines.slice(0, 6).map((l) => (JSON.parse(l) as { id: string }).id),
+    );
   });
 
   test('bad options are coded errors', async () => {
-    await assert.rejects(importFiles({ paths: [shard], dbPath: join(work, 'x.db'), onError: 'ignore' as 'skip' }), { code: 'DATA_BAD_ON_ERROR_OPTION' });
-    await assert.rejects(importFiles({ paths: [shard], dbPath: join(work, 'x.db'), format: 'csv' as 'nih' }), { code: 'DATA_BAD_FORMAT_OPTION' });
+    await assert.rejects(importFiles({ paths: [shard], dbPath: join(work, 'x.db'), onError: 'ignore' as 'skip' }), {
+      code: 'DATA_BAD_ON_ERROR_OPTION',
+    });
+    await assert.rejects(importFiles({ paths: [shard], dbPath: join(work, 'x.db'), format: 'csv' as 'nih' }), {
+      code: 'DATA_BAD_FORMAT_OPTION',
+    });
   });
 });
 
@@ -180,7 +219,10 @@ describe('malformed records in CSV and JSON arrays', () => {
     );
     const report = await importFiles({ paths: [csv], dbPath: join(work, 'csv.db'), onError: 'skip' });
     assert.equal(report.records.grants, 2);
-    assert.deepEqual(report.problems.map((p) => p.line), [3, 4, 6]);
+    assert.deepEqual(
+      report.problems.map((p) => p.line),
+      [3, 4, 6],
+    );
     assert.match(report.problems[0]!.message, /no valid amount/);
     assert.match(report.problems[1]!.message, /expected 4 fields/);
     assert.match(report.problems[2]!.message, /never closed/);
@@ -188,10 +230,16 @@ describe('malformed records in CSV and JSON arrays', () => {
 
   test('ROR JSON array: a bad element is reported at the line it starts on', async () => {
     const file = join(work, 'orgs.json');
-    writeFileSync(file, '[\n  {"id": "https://ror.org/000000001", "names": [{"value": "One", "types": ["ror_display"]}], "types": ["education"]},\n  {\n    "names": []\n  }\n]\n');
+    writeFileSync(
+      file,
+      '[\n  {"id": "https://ror.org/000000001", "names": [{"value": "One", "types": ["ror_display"]}], "types": ["education"]},\n  {\n    "names": []\n  }\n]\n',
+    );
     const report = await importFiles({ paths: [file], dbPath: join(work, 'json.db'), onError: 'skip' });
     assert.equal(report.records.organizations, 1);
-    assert.deepEqual(report.problems.map((p) => `${p.file}:${p.line}`), [`${file}:3`]);
+    assert.deepEqual(
+      report.problems.map((p) => `${p.file}:${p.line}`),
+      [`${file}:3`],
+    );
   });
 });
 

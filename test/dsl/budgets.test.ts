@@ -18,7 +18,10 @@ describe('input budgets', () => {
     assert.equal(fits.length, BUDGETS.maxQueryLength);
     assert.equal(parse(fits).kind, 'SearchQuery');
     const problem = expectParseError(`${fits} `, 'DSL_QUERY_TOO_LONG');
-    assert.equal(problem.message, `The query is ${BUDGETS.maxQueryLength + 1} characters long; the maximum is ${BUDGETS.maxQueryLength}.`);
+    assert.equal(
+      problem.message,
+      `The query is ${BUDGETS.maxQueryLength + 1} characters long; the maximum is ${BUDGETS.maxQueryLength}.`,
+    );
     assert.equal(problem.span?.start, BUDGETS.maxQueryLength);
   });
 
@@ -31,7 +34,10 @@ describe('input budgets', () => {
   test('32 nested parentheses in a filter parse; 33 is DSL_TOO_DEEP', () => {
     const nested = (depth: number) => `${'('.repeat(depth)}year = 2020${')'.repeat(depth)}`;
     assert.equal(parseFilterOf(nested(BUDGETS.maxDepth)).kind, 'Comparison');
-    const problem = expectParseError(`search publications where ${nested(BUDGETS.maxDepth + 1)} return publications`, 'DSL_TOO_DEEP');
+    const problem = expectParseError(
+      `search publications where ${nested(BUDGETS.maxDepth + 1)} return publications`,
+      'DSL_TOO_DEEP',
+    );
     assert.equal(problem.message, 'The query nests parentheses or operators more than 32 levels deep.');
     assert.equal(problem.span?.start, 'search publications where '.length + BUDGETS.maxDepth);
   });
@@ -41,7 +47,10 @@ describe('input budgets', () => {
   });
 
   test('nesting in full-text strings and argument lists is DSL_TOO_DEEP', () => {
-    expectParseError(`search publications for "${'('.repeat(40)}a${')'.repeat(40)}" return publications`, 'DSL_TOO_DEEP');
+    expectParseError(
+      `search publications for "${'('.repeat(40)}a${')'.repeat(40)}" return publications`,
+      'DSL_TOO_DEEP',
+    );
     expectParseError(`search publications for "${'NOT '.repeat(3000)}a" return publications`, 'DSL_TOO_DEEP');
     expectParseError(`f(${'['.repeat(40)}1${']'.repeat(40)})`, 'DSL_TOO_DEEP');
   });
@@ -73,7 +82,9 @@ describe('input budgets', () => {
 
   test('budgets can be lowered per call (for callers with stricter limits)', () => {
     const strict = { ...BUDGETS, maxConditions: 2 };
-    assert.throws(() => parse('search p where a = 1 and b = 2 and c = 3 return p', strict), { code: 'DSL_TOO_MANY_CONDITIONS' } as object);
+    assert.throws(() => parse('search p where a = 1 and b = 2 and c = 3 return p', strict), {
+      code: 'DSL_TOO_MANY_CONDITIONS',
+    } as object);
     assert.equal(parse('search p where a = 1 and b = 2 return p', strict).kind, 'SearchQuery');
   });
 });

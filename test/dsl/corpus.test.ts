@@ -23,17 +23,25 @@ describe('readQueryCorpus', () => {
     ].join('\n');
     assert.deepEqual(readQueryCorpus(text), [
       { query: 'search grants return grants', line: 4 },
-      { query: 'search publications\n  where year = 2020\n  return publications', expected: 'error (something (nested))', line: 7 },
+      {
+        query: 'search publications\n  where year = 2020\n  return publications',
+        expected: 'error (something (nested))',
+        line: 7,
+      },
       { query: 'describe version', line: 14 },
     ]);
   });
 
   test('an expectation before any query line is a comment, not an expectation', () => {
-    assert.deepEqual(readQueryCorpus('---\n# expected: error (x)\ndescribe schema\n---'), [{ query: 'describe schema', line: 3 }]);
+    assert.deepEqual(readQueryCorpus('---\n# expected: error (x)\ndescribe schema\n---'), [
+      { query: 'describe schema', line: 3 },
+    ]);
   });
 
   test('Windows line endings', () => {
-    assert.deepEqual(readQueryCorpus('---\r\ndescribe schema\r\n# expected: ok\r\n---\r\n'), [{ query: 'describe schema', expected: 'ok', line: 2 }]);
+    assert.deepEqual(readQueryCorpus('---\r\ndescribe schema\r\n# expected: ok\r\n---\r\n'), [
+      { query: 'describe schema', expected: 'ok', line: 2 },
+    ]);
   });
 
   test('the conformance file', () => {

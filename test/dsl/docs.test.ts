@@ -10,7 +10,10 @@ import { print } from '../../src/dsl/printer.ts';
 const doc = readFileSync(new URL('../../docs/language.md', import.meta.url), 'utf8');
 const examples: string[] = [];
 for (const match of doc.matchAll(/```(dsl|dsl-query)\n([\s\S]*?)```/g)) {
-  const lines = (match[2] ?? '').split('\n').map((l) => l.replace(/\s--\s.*$/, '').trimEnd()).filter((l) => l.trim() !== '');
+  const lines = (match[2] ?? '')
+    .split('\n')
+    .map((l) => l.replace(/\s--\s.*$/, '').trimEnd())
+    .filter((l) => l.trim() !== '');
   if (match[1] === 'dsl-query') examples.push(lines.join('\n'));
   else examples.push(...lines.map((l) => (l.startsWith('return ') ? `search publications ${l}` : l)));
 }

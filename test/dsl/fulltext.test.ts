@@ -139,13 +139,19 @@ describe('full-text errors are positioned in the whole query', () => {
   }
 
   test('for "(chassis control)~2" — the message explains the rule', () => {
-    const problem = expectParseError('search publications for "(chassis control)~2" return publications', 'DSL_FULLTEXT_PROXIMITY_AFTER_GROUP');
+    const problem = expectParseError(
+      'search publications for "(chassis control)~2" return publications',
+      'DSL_FULLTEXT_PROXIMITY_AFTER_GROUP',
+    );
     assert.equal(problem.message, 'Proximity (~N) can follow a phrase, not a parenthesised group.');
   });
 
   test('for "a AND" — the message names what was expected and found', () => {
     const problem = expectParseError('search publications for "a AND" return publications', 'DSL_FULLTEXT_UNEXPECTED');
-    assert.equal(problem.message, "In the search string: expected a term, a phrase or '(' but found the end of the search string.");
+    assert.equal(
+      problem.message,
+      "In the search string: expected a term, a phrase or '(' but found the end of the search string.",
+    );
   });
 
   test('for "\\"a\\" \\"b\\" ^c" — the column accounts for the escapes before the error', () => {
@@ -162,7 +168,10 @@ describe('full-text errors are positioned in the whole query', () => {
   });
 
   test('on a second line, the line and column are those of the query', () => {
-    const problem = expectParseError('search publications\n  for "x OR"\n  return publications', 'DSL_FULLTEXT_UNEXPECTED');
+    const problem = expectParseError(
+      'search publications\n  for "x OR"\n  return publications',
+      'DSL_FULLTEXT_UNEXPECTED',
+    );
     assert.deepEqual(problem.position, { line: 2, column: 12 });
   });
 });

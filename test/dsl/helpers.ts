@@ -89,7 +89,10 @@ export function expectParseError(text: string, code: string, parseFn: (text: str
   } catch (err) {
     thrown = err;
   }
-  assert.ok(thrown instanceof QuarryError, `expected a QuarryError for ${JSON.stringify(text.slice(0, 80))}, got ${String(thrown)}`);
+  assert.ok(
+    thrown instanceof QuarryError,
+    `expected a QuarryError for ${JSON.stringify(text.slice(0, 80))}, got ${String(thrown)}`,
+  );
   const first = thrown.first;
   assert.equal(first.code, code, first.message);
   assertPositioned(text, first);
@@ -101,7 +104,10 @@ export function assertPositioned(text: string, problem: Problem): void {
   assert.ok(Object.hasOwn(ERROR_CODES, problem.code), `unregistered code ${problem.code}`);
   assert.ok(problem.span, `${problem.code} has no span`);
   assert.ok(problem.position, `${problem.code} has no position`);
-  assert.ok(problem.span.start >= 0 && problem.span.start <= problem.span.end && problem.span.end <= text.length, `${problem.code} span ${JSON.stringify(problem.span)} outside the text (length ${text.length})`);
+  assert.ok(
+    problem.span.start >= 0 && problem.span.start <= problem.span.end && problem.span.end <= text.length,
+    `${problem.code} span ${JSON.stringify(problem.span)} outside the text (length ${text.length})`,
+  );
 }
 
 export function columnOf(problem: Problem): number {

@@ -7,7 +7,13 @@ const show = (text: string) => tokenize(text).map((t) => `${t.type}:${t.value}`)
 
 describe('lexer', () => {
   test('search grants return grants', () => {
-    assert.deepEqual(show('search grants return grants'), ['name:search', 'name:grants', 'name:return', 'name:grants', 'eof:']);
+    assert.deepEqual(show('search grants return grants'), [
+      'name:search',
+      'name:grants',
+      'name:return',
+      'name:grants',
+      'eof:',
+    ]);
   });
 
   test('names keep their case and may hold digits and underscores', () => {
@@ -16,13 +22,38 @@ describe('lexer', () => {
 
   test('punctuation, including two-character operators', () => {
     assert.deepEqual(show('[]()),+-=!=>>=<<=~:@.'), [
-      'punct:[', 'punct:]', 'punct:(', 'punct:)', 'punct:)', 'punct:,', 'punct:+', 'punct:-', 'punct:=', 'punct:!=',
-      'punct:>', 'punct:>=', 'punct:<', 'punct:<=', 'punct:~', 'punct::', 'punct:@', 'punct:.', 'eof:',
+      'punct:[',
+      'punct:]',
+      'punct:(',
+      'punct:)',
+      'punct:)',
+      'punct:,',
+      'punct:+',
+      'punct:-',
+      'punct:=',
+      'punct:!=',
+      'punct:>',
+      'punct:>=',
+      'punct:<',
+      'punct:<=',
+      'punct:~',
+      'punct::',
+      'punct:@',
+      'punct:.',
+      'eof:',
     ]);
   });
 
   test('numbers: integers, fractions, exponents; a minus sign is its own token', () => {
-    assert.deepEqual(show('2019 2.5 1e3 6.02E+23 -4'), ['number:2019', 'number:2.5', 'number:1e3', 'number:6.02E+23', 'punct:-', 'number:4', 'eof:']);
+    assert.deepEqual(show('2019 2.5 1e3 6.02E+23 -4'), [
+      'number:2019',
+      'number:2.5',
+      'number:1e3',
+      'number:6.02E+23',
+      'punct:-',
+      'number:4',
+      'eof:',
+    ]);
   });
 
   test('research_orgs.id — a dotted path is names and dots', () => {
@@ -59,7 +90,15 @@ describe('lexer', () => {
 
   test('token offsets are UTF-16 offsets into the query', () => {
     const tokens = tokenize('search  "é😀"  x');
-    assert.deepEqual(tokens.map((t) => [t.start, t.end]), [[0, 6], [8, 13], [15, 16], [16, 16]]);
+    assert.deepEqual(
+      tokens.map((t) => [t.start, t.end]),
+      [
+        [0, 6],
+        [8, 13],
+        [15, 16],
+        [16, 16],
+      ],
+    );
   });
 
   test('stringOffsets maps decoded positions back across escapes', () => {
@@ -67,7 +106,16 @@ describe('lexer', () => {
     const token = tokenize(text)[1]!;
     assert.equal(token.value, 'a"b\\c\\(d');
     const at = stringOffsets(text, token);
-    for (const [index, char] of [[0, 'a'], [1, '\\'], [2, 'b'], [3, '\\'], [4, 'c'], [5, '\\'], [6, '('], [7, 'd']] as const) {
+    for (const [index, char] of [
+      [0, 'a'],
+      [1, '\\'],
+      [2, 'b'],
+      [3, '\\'],
+      [4, 'c'],
+      [5, '\\'],
+      [6, '('],
+      [7, 'd'],
+    ] as const) {
       assert.equal(text[at(index)], char, `decoded index ${index}`);
     }
     assert.equal(at(token.value.length), text.length - 1);
@@ -92,7 +140,8 @@ describe('keywords', () => {
       'RETURN p SORT BY z DESC',
     ].join(' ');
     assert.equal(parse(query).kind, 'SearchQuery');
-    for (const q of ['DESCRIBE VERSION', 'DESCRIBE SCHEMA', 'DESCRIBE SOURCE p', 'DESCRIBE ENTITY e', 'f(TRUE, FALSE)']) assert.ok(parse(q));
+    for (const q of ['DESCRIBE VERSION', 'DESCRIBE SCHEMA', 'DESCRIBE SOURCE p', 'DESCRIBE ENTITY e', 'f(TRUE, FALSE)'])
+      assert.ok(parse(q));
     const used = `${query} DESCRIBE VERSION SCHEMA SOURCE ENTITY TRUE FALSE`.toLowerCase().split(/[^a-z]+/);
     for (const keyword of KEYWORDS) assert.ok(used.includes(keyword), `${keyword} is not exercised`);
   });

@@ -13,37 +13,100 @@ const statements: ReadonlyArray<readonly [query: string, canonical: string]> = [
   ['Search Grants Return Grants LIMIT 5 Skip 10', 'search Grants return Grants limit 5 skip 10'],
   ['search\n  publications\n\tfor "x"\r\n  return publications', 'search publications for "x" return publications'],
   ['search grants for "lung cancer" return grants', 'search grants for "lung cancer" return grants'],
-  ['search publications in title_only for "malaria" return publications', 'search publications in title_only for "malaria" return publications'],
-  ['search grants where start_year=2000 for "laryngectomy" return grants', 'search grants for "laryngectomy" where start_year = 2000 return grants'],
-  ['search grants where start_year=2000 in title_only for "x" return grants', 'search grants in title_only for "x" where start_year = 2000 return grants'],
-  ['search publications return funders limit 5 return research_orgs limit 5 return year', 'search publications return funders limit 5 return research_orgs limit 5 return year'],
-  ['search publications return publications[id+title+doi]', 'search publications return publications[id + title + doi]'],
-  ['search publications return publications [ basics + times_cited ]', 'search publications return publications[basics + times_cited]'],
+  [
+    'search publications in title_only for "malaria" return publications',
+    'search publications in title_only for "malaria" return publications',
+  ],
+  [
+    'search grants where start_year=2000 for "laryngectomy" return grants',
+    'search grants for "laryngectomy" where start_year = 2000 return grants',
+  ],
+  [
+    'search grants where start_year=2000 in title_only for "x" return grants',
+    'search grants in title_only for "x" where start_year = 2000 return grants',
+  ],
+  [
+    'search publications return funders limit 5 return research_orgs limit 5 return year',
+    'search publications return funders limit 5 return research_orgs limit 5 return year',
+  ],
+  [
+    'search publications return publications[id+title+doi]',
+    'search publications return publications[id + title + doi]',
+  ],
+  [
+    'search publications return publications [ basics + times_cited ]',
+    'search publications return publications[basics + times_cited]',
+  ],
   ['search publications return publications[basics - doi]', 'search publications return publications[basics - doi]'],
-  ['search publications return publications[basics-doi-title+year]', 'search publications return publications[basics - doi - title + year]'],
+  [
+    'search publications return publications[basics-doi-title+year]',
+    'search publications return publications[basics - doi - title + year]',
+  ],
   ['search publications return publications[-doi]', 'search publications return publications[-doi]'],
-  ['search publications return publications[id+unnest(category_for)]', 'search publications return publications[id + unnest(category_for)]'],
-  ['search publications return publications[UNNEST ( researchers )]', 'search publications return publications[unnest(researchers)]'],
+  [
+    'search publications return publications[id+unnest(category_for)]',
+    'search publications return publications[id + unnest(category_for)]',
+  ],
+  [
+    'search publications return publications[UNNEST ( researchers )]',
+    'search publications return publications[unnest(researchers)]',
+  ],
   ['search publications return publications[journal.title]', 'search publications return publications[journal.title]'],
-  ['search publications return publications[FOR + FOR_first]', 'search publications return publications[FOR + FOR_first]'],
-  ['search publications return funders aggregate count, funding sort by funding limit 5', 'search publications return funders aggregate count, funding sort by funding limit 5'],
-  ['search publications return funders aggregate altmetric_median,rcr_avg sort by rcr_avg DESC limit 5', 'search publications return funders aggregate altmetric_median, rcr_avg sort by rcr_avg desc limit 5'],
-  ['search publications return publications sort by times_cited asc', 'search publications return publications sort by times_cited asc'],
-  ['search grants for "x" return grants sort by relevance desc limit 5', 'search grants for "x" return grants sort by relevance desc limit 5'],
+  [
+    'search publications return publications[FOR + FOR_first]',
+    'search publications return publications[FOR + FOR_first]',
+  ],
+  [
+    'search publications return funders aggregate count, funding sort by funding limit 5',
+    'search publications return funders aggregate count, funding sort by funding limit 5',
+  ],
+  [
+    'search publications return funders aggregate altmetric_median,rcr_avg sort by rcr_avg DESC limit 5',
+    'search publications return funders aggregate altmetric_median, rcr_avg sort by rcr_avg desc limit 5',
+  ],
+  [
+    'search publications return publications sort by times_cited asc',
+    'search publications return publications sort by times_cited asc',
+  ],
+  [
+    'search grants for "x" return grants sort by relevance desc limit 5',
+    'search grants for "x" return grants sort by relevance desc limit 5',
+  ],
   ['search publications return funders sort by count', 'search publications return funders sort by count'],
-  ['search publications return publications limit 5 sort by year', 'search publications return publications sort by year limit 5'],
-  ['search publications return publications skip 40 limit 20', 'search publications return publications limit 20 skip 40'],
+  [
+    'search publications return publications limit 5 sort by year',
+    'search publications return publications sort by year limit 5',
+  ],
+  [
+    'search publications return publications skip 40 limit 20',
+    'search publications return publications limit 20 skip 40',
+  ],
   ['search publications return publications skip 40', 'search publications return publications skip 40'],
-  ['search publications return funders as "top_funders" limit 3', 'search publications return funders as "top_funders" limit 3'],
-  ['search publications return in "facets" funders return in "facets" year', 'search publications return in "facets" funders return in "facets" year'],
-  ['search publications return in "g" funders as "f" aggregate citations_total sort by citations_total asc limit 5', 'search publications return in "g" funders as "f" aggregate citations_total sort by citations_total asc limit 5'],
-  ['search publications for "brexit" return citations_per_year(2010, 2020)', 'search publications for "brexit" return citations_per_year(2010, 2020)'],
+  [
+    'search publications return funders as "top_funders" limit 3',
+    'search publications return funders as "top_funders" limit 3',
+  ],
+  [
+    'search publications return in "facets" funders return in "facets" year',
+    'search publications return in "facets" funders return in "facets" year',
+  ],
+  [
+    'search publications return in "g" funders as "f" aggregate citations_total sort by citations_total asc limit 5',
+    'search publications return in "g" funders as "f" aggregate citations_total sort by citations_total asc limit 5',
+  ],
+  [
+    'search publications for "brexit" return citations_per_year(2010, 2020)',
+    'search publications for "brexit" return citations_per_year(2010, 2020)',
+  ],
   ['search publications return publication', 'search publications return publication'],
   ['search publications return publications [all] limit 5', 'search publications return publications[all] limit 5'],
   ['search publications return publications limit 2000', 'search publications return publications limit 2000'],
   ['search publications return year limit 10 skip 10', 'search publications return year limit 10 skip 10'],
   ['search publications return publications limit -1', 'search publications return publications limit -1'],
-  ['search patents where assignees != "grid.410484.d" return patents limit 5', 'search patents where assignees != "grid.410484.d" return patents limit 5'],
+  [
+    'search patents where assignees != "grid.410484.d" return patents limit 5',
+    'search patents where assignees != "grid.410484.d" return patents limit 5',
+  ],
   ['describe version', 'describe version'],
   ['describe schema', 'describe schema'],
   ['DESCRIBE Source publications', 'describe source publications'],
@@ -51,14 +114,26 @@ const statements: ReadonlyArray<readonly [query: string, canonical: string]> = [
   ['extract_concepts("malaria is a disease")', 'extract_concepts("malaria is a disease")'],
   ['extract_concepts("text", return_scores=true)', 'extract_concepts("text", return_scores=true)'],
   ['classify(title="t", abstract="a", system="FOR")', 'classify(title="t", abstract="a", system="FOR")'],
-  ['similar_documents(ids=["pub.1", "pub.2"], limit=5, threshold=0.5, flag=FALSE)', 'similar_documents(ids=["pub.1", "pub.2"], limit=5, threshold=0.5, flag=false)'],
+  [
+    'similar_documents(ids=["pub.1", "pub.2"], limit=5, threshold=0.5, flag=FALSE)',
+    'similar_documents(ids=["pub.1", "pub.2"], limit=5, threshold=0.5, flag=false)',
+  ],
   ['f()', 'f()'],
   ['extract_concepts("""He said "hi" twice""")', 'extract_concepts("""He said "hi" twice""")'],
-  ['search publications for """a "quoted phrase" inside""" return publications', 'search publications for """a "quoted phrase" inside""" return publications'],
+  [
+    'search publications for """a "quoted phrase" inside""" return publications',
+    'search publications for """a "quoted phrase" inside""" return publications',
+  ],
   ['search publications for "乳がん" return publications', 'search publications for "乳がん" return publications'],
   ['search publications for "a\\\\b" return publications', 'search publications for "a\\b" return publications'],
-  ['search publications for "\\"phrase one\\" AND \\"phrase two\\"" return publications', 'search publications for "\\"phrase one\\" AND \\"phrase two\\"" return publications'],
-  ['search publications for "c\\+\\+ \\(lang\\)" return publications', 'search publications for "c\\+\\+ \\(lang\\)" return publications'],
+  [
+    'search publications for "\\"phrase one\\" AND \\"phrase two\\"" return publications',
+    'search publications for "\\"phrase one\\" AND \\"phrase two\\"" return publications',
+  ],
+  [
+    'search publications for "c\\+\\+ \\(lang\\)" return publications',
+    'search publications for "c\\+\\+ \\(lang\\)" return publications',
+  ],
 ];
 
 describe('parser: statements', () => {
@@ -86,7 +161,10 @@ const filters: ReadonlyArray<readonly [filter: string, shape: string]> = [
   ['date > "2020-01-22"', 'date>"2020-01-22"'],
   ['obsolete=0', 'obsolete=0'],
   ['research_orgs.id in ["grid.1008.9","grid.1002.3"]', 'research_orgs.id in ["grid.1008.9","grid.1002.3"]'],
-  ['research_org_names in [ "UC Berkeley", "UC Davis", "UCLA" ]', 'research_org_names in ["UC Berkeley","UC Davis","UCLA"]'],
+  [
+    'research_org_names in [ "UC Berkeley", "UC Davis", "UCLA" ]',
+    'research_org_names in ["UC Berkeley","UC Davis","UCLA"]',
+  ],
   ['year in [2013:2018]', 'year in [2013:2018]'],
   ['start_year in [ 2010 : 2015 ]', 'start_year in [2010:2015]'],
   ['date in ["2019-01":"2019-06"]', 'date in ["2019-01":"2019-06"]'],
@@ -145,16 +223,23 @@ describe('parser: tree details', () => {
     const q = parseSearch('search publications return publications[basics - doi + unnest(researchers)]');
     const target = q.returns[0]?.target as ResultTarget;
     assert.deepEqual(
-      target.fields?.map((f) => (f.kind === 'FieldRef' ? `${f.exclude ? '-' : '+'}${f.path.path}` : `unnest ${f.path.path}`)),
+      target.fields?.map((f) =>
+        f.kind === 'FieldRef' ? `${f.exclude ? '-' : '+'}${f.path.path}` : `unnest ${f.path.path}`,
+      ),
       ['+basics', '-doi', 'unnest researchers'],
     );
   });
 
   test('search publications return funders aggregate count, funding sort by funding asc limit 5 — return clause', () => {
-    const q = parseSearch('search publications return funders as "x" aggregate count, funding sort by funding asc limit 5 skip 2');
+    const q = parseSearch(
+      'search publications return funders as "x" aggregate count, funding sort by funding asc limit 5 skip 2',
+    );
     const r = q.returns[0]!;
     assert.equal(r.alias?.value, 'x');
-    assert.deepEqual(r.aggregate?.map((n) => n.value), ['count', 'funding']);
+    assert.deepEqual(
+      r.aggregate?.map((n) => n.value),
+      ['count', 'funding'],
+    );
     assert.equal(r.sort?.key.path, 'funding');
     assert.equal(r.sort?.direction, 'asc');
     assert.equal(r.skip?.value, 2);
@@ -178,7 +263,10 @@ describe('parser: tree details', () => {
     const q = parse('extract_concepts("abc", return_scores=true, n=[1, "a"])') as FunctionCallQuery;
     assert.equal(q.kind, 'FunctionCallQuery');
     assert.equal(q.call.name.value, 'extract_concepts');
-    assert.deepEqual(q.call.args.map((a) => a.kind), ['PositionalArgument', 'NamedArgument', 'NamedArgument']);
+    assert.deepEqual(
+      q.call.args.map((a) => a.kind),
+      ['PositionalArgument', 'NamedArgument', 'NamedArgument'],
+    );
     const named = q.call.args[2];
     assert.ok(named?.kind === 'NamedArgument' && named.value.kind === 'List');
     assert.equal(named.value.items.length, 2);
@@ -189,7 +277,10 @@ describe('parser: tree details', () => {
     const target = q.returns[0]?.target;
     assert.ok(target?.kind === 'FunctionTarget');
     assert.equal(target.call.name.value, 'citations_per_year');
-    assert.deepEqual(target.call.args.map((a) => (a.value.kind === 'Number' ? a.value.value : null)), [2010, 2020]);
+    assert.deepEqual(
+      target.call.args.map((a) => (a.value.kind === 'Number' ? a.value.value : null)),
+      [2010, 2020],
+    );
   });
 
   test('where year="2019" — a quoted number stays a string; the schema decides', () => {
@@ -208,7 +299,8 @@ describe('parser: tree details', () => {
   });
 
   test('spans: every node points at its own text', () => {
-    const text = 'search publications for "malaria" where research_orgs.id = "grid.1" and year in [2010:2012] return funders aggregate count sort by count limit 5';
+    const text =
+      'search publications for "malaria" where research_orgs.id = "grid.1" and year in [2010:2012] return funders aggregate count sort by count limit 5';
     const q = parseSearch(text);
     const slice = (s: { start: number; end: number }) => text.slice(s.start, s.end);
     assert.equal(slice(q.span), text);
@@ -244,7 +336,12 @@ describe('parser: tree details', () => {
     assert.ok(Object.isFrozen(q.span) && Object.isFrozen(q.source.span));
     assert.ok(q.returns[0]!.target.kind === 'ResultTarget' && Object.isFrozen(q.returns[0]!.target.fields![0]!));
     const text = parseSearch('search p for "a (b OR c)" return p').fullText!.ast;
-    assert.ok(text.kind === 'TextAnd' && Object.isFrozen(text) && Object.isFrozen(text.operands) && Object.isFrozen(text.operands[1]!.span));
+    assert.ok(
+      text.kind === 'TextAnd' &&
+        Object.isFrozen(text) &&
+        Object.isFrozen(text.operands) &&
+        Object.isFrozen(text.operands[1]!.span),
+    );
   });
 
   test('trees are plain data that survive structuredClone', () => {

@@ -28,8 +28,12 @@ describe('printer round-trip over the conformance file', () => {
 
 describe('printer: canonical text', () => {
   test('lower-case keywords, single spaces, for before where, modifiers in grammar order', () => {
-    const text = 'SEARCH publications\n WHERE year=2020   IN title_only FOR "x"\n RETURN funders LIMIT 5 SORT BY count ASC AGGREGATE count AS "f"';
-    assert.equal(print(parse(text)), 'search publications in title_only for "x" where year = 2020 return funders as "f" aggregate count sort by count asc limit 5');
+    const text =
+      'SEARCH publications\n WHERE year=2020   IN title_only FOR "x"\n RETURN funders LIMIT 5 SORT BY count ASC AGGREGATE count AS "f"';
+    assert.equal(
+      print(parse(text)),
+      'search publications in title_only for "x" where year = 2020 return funders as "f" aggregate count sort by count asc limit 5',
+    );
   });
 
   test('parentheses appear only where the filter needs them', () => {

@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
 
-const WORDS = 'graphene battery malaria vaccine protein neural network climate ocean soil carbon quantum lattice enzyme genome cell cancer therapy learning model robot sensor polymer catalyst river forest urban policy economy health trial dose'.split(' ');
+const WORDS =
+  'graphene battery malaria vaccine protein neural network climate ocean soil carbon quantum lattice enzyme genome cell cancer therapy learning model robot sensor polymer catalyst river forest urban policy economy health trial dose'.split(
+    ' ',
+  );
 
 /** A tiny deterministic generator, so every run builds the same records. */
 function rng(seed: number): () => number {
@@ -24,15 +27,29 @@ export function syntheticDatabase(publications: number): string {
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
   const path = join(mkdtempSync(join(tmpdir(), 'quarry-e2e-')), 'records.db');
   const store = openRecordStore(path);
-  const orgs = Array.from({ length: 50 }, (_, i) => ({ id: `grid.9${String(i).padStart(5, '0')}.a`, name: `University of ${pick(WORDS)} ${i}`, country_name: pick(['Germany', 'Japan', 'Brazil']), types: ['Education'] }));
-  const researchers = Array.from({ length: 2000 }, (_, i) => ({ id: `ur.0${String(i).padStart(9, '0')}.01`, first_name: `F${i}`, last_name: `L${i}` }));
+  const orgs = Array.from({ length: 50 }, (_, i) => ({
+    id: `grid.9${String(i).padStart(5, '0')}.a`,
+    name: `University of ${pick(WORDS)} ${i}`,
+    country_name: pick(['Germany', 'Japan', 'Brazil']),
+    types: ['Education'],
+  }));
+  const researchers = Array.from({ length: 2000 }, (_, i) => ({
+    id: `ur.0${String(i).padStart(9, '0')}.01`,
+    first_name: `F${i}`,
+    last_name: `L${i}`,
+  }));
   store.upsert('organizations', orgs);
   store.upsert('researchers', researchers);
   const batch: object[] = [];
   for (let i = 0; i < publications; i++) {
     const authors = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
       const r = pick(researchers);
-      return { first_name: r.first_name, last_name: r.last_name, researcher_id: r.id, affiliations: [{ id: pick(orgs).id }] };
+      return {
+        first_name: r.first_name,
+        last_name: r.last_name,
+        researcher_id: r.id,
+        affiliations: [{ id: pick(orgs).id }],
+      };
     });
     batch.push({
       id: `pub.1${String(i).padStart(9, '0')}`,

@@ -71,7 +71,8 @@ function stop(server: Server): Promise<number | null> {
 
 function assertProtocolShape(body: Record<string, unknown>): void {
   const metadata = new Set(['_stats', '_warnings', '_notes', '_version', '_copyright']);
-  for (const [key, value] of Object.entries(body)) if (!metadata.has(key)) assert.ok(Array.isArray(value), `${key} must be an array`);
+  for (const [key, value] of Object.entries(body))
+    if (!metadata.has(key)) assert.ok(Array.isArray(value), `${key} must be an array`);
 }
 
 describe('quarry serve, end to end', { timeout: 120_000 }, () => {
@@ -93,7 +94,12 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
     // the limit of the query it takes next, so only the strict server gets the short limit.)
     [server, strict] = await Promise.all([
       serve(db, { QUARRY_QUERY_TIMEOUT_MS: '20000', QUARRY_QUERY_WORKERS: '1', QUARRY_RATE_LIMITS: 'off' }),
-      serve(db, { QUARRY_QUERY_TIMEOUT_MS: '120', QUARRY_QUERY_WORKERS: '2', QUARRY_RATE_LIMITS: 'off', QUARRY_WEB: 'off' }),
+      serve(db, {
+        QUARRY_QUERY_TIMEOUT_MS: '120',
+        QUARRY_QUERY_WORKERS: '2',
+        QUARRY_RATE_LIMITS: 'off',
+        QUARRY_WEB: 'off',
+      }),
     ]);
   });
   after(async () => {
@@ -106,7 +112,11 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
     assert.match(tokenRes.headers.get('content-type') ?? '', /^text\/plain/);
     const token = await tokenRes.text();
     for (const version of ['v2', 'v3']) {
-      const res = await fetch(`${server.url}/${version}/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' }, body: LIGHT });
+      const res = await fetch(`${server.url}/${version}/api/query`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
+        body: LIGHT,
+      });
       assert.equal(res.status, 200);
       assert.ok(res.headers.get('server-timing'));
       assert.ok(res.headers.get('x-request-id'));
@@ -119,25 +129,44 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
   });
 
   test('auth-path: POST /api/auth with empty-string fields, then /api/dsl/v2 (no content type) and /api/dsl.json (form content type)', async () => {
-    const login = await fetch(`${server.url}/api/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: '', password: '', key }) });
+    const login = await fetch(`${server.url}/api/auth`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: '', password: '', key }),
+    });
     assert.equal(login.status, 200);
     const { token } = (await login.json()) as { token: string };
     assert.equal(token.split('.').length, 3);
-    const raw = await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', headers: { Authorization: `JWT ${token}` }, body: new TextEncoder().encode(LIGHT) });
+    const raw = await fetch(`${server.url}/api/dsl/v2`, {
+      method: 'POST',
+      headers: { Authorization: `JWT ${token}` },
+      body: new TextEncoder().encode(LIGHT),
+    });
     assert.equal(raw.status, 200);
     assertProtocolShape((await raw.json()) as Record<string, unknown>);
-    const form = await fetch(`${server.url}/api/dsl.json`, { method: 'POST', headers: { Authorization: `JWT ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: LIGHT });
+    const form = await fetch(`${server.url}/api/dsl.json`, {
+      method: 'POST',
+      headers: { Authorization: `JWT ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: LIGHT,
+    });
     assert.equal(form.status, 200);
-    const described = await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', headers: { Authorization: `JWT ${token}` }, body: 'describe version' });
+    const described = await fetch(`${server.url}/api/dsl/v2`, {
+      method: 'POST',
+      headers: { Authorization: `JWT ${token}` },
+      body: 'describe version',
+    });
     assert.equal(((await described.json()) as { release: string }).release.split('.')[0], '2');
   });
 
   test('query errors: syntax and semantic 400s with code, line and column', async () => {
     const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
-    const ask = (q: string) => fetch(`${server.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
+    const ask = (q: string) =>
+      fetch(`${server.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
     const syntax = await ask('search publications where year = 2010 return publications limit');
     assert.equal(syntax.status, 400);
-    const s = (await syntax.json()) as { errors: { query: { header: string; details: string[]; code: string; line: number; column: number } } };
+    const s = (await syntax.json()) as {
+      errors: { query: { header: string; details: string[]; code: string; line: number; column: number } };
+    };
     assert.match(s.errors.query.code, /^DSL_/);
     assert.equal(s.errors.query.line, 1);
     assert.equal(typeof s.errors.query.column, 'number');
@@ -150,12 +179,20 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
 
   test('per-query limits of spec §5 with the real engine: limit default 20 and at most 1000, paging depth at most 50,000', async () => {
     const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
-    const ask = (q: string) => fetch(`${server.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
-    const byDefault = (await (await ask('search publications return publications[id]')).json()) as { publications: unknown[] };
+    const ask = (q: string) =>
+      fetch(`${server.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
+    const byDefault = (await (await ask('search publications return publications[id]')).json()) as {
+      publications: unknown[];
+    };
     assert.equal(byDefault.publications.length, 20);
-    const most = (await (await ask('search publications return publications[id] limit 1000')).json()) as { publications: unknown[] };
+    const most = (await (await ask('search publications return publications[id] limit 1000')).json()) as {
+      publications: unknown[];
+    };
     assert.equal(most.publications.length, 1000);
-    for (const q of ['search publications return publications[id] limit 1001', 'search publications return publications[id] limit 1000 skip 49001']) {
+    for (const q of [
+      'search publications return publications[id] limit 1001',
+      'search publications return publications[id] limit 1000 skip 49001',
+    ]) {
       const res = await ask(q);
       assert.equal(res.status, 400, q);
       const body = (await res.json()) as { errors: { query: { code: string } } };
@@ -165,15 +202,29 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
 
   test('a bad key is 401, a garbage token 403', async () => {
     assert.equal((await fetch(`${server.url}/v3/token?api_key=qry_nope`)).status, 401);
-    assert.equal((await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', headers: { Authorization: 'JWT a.b.c' }, body: LIGHT })).status, 403);
+    assert.equal(
+      (
+        await fetch(`${server.url}/api/dsl/v2`, {
+          method: 'POST',
+          headers: { Authorization: 'JWT a.b.c' },
+          body: LIGHT,
+        })
+      ).status,
+      403,
+    );
   });
 
   test('a query past the time limit is cancelled (504) while other requests keep being answered', async () => {
     {
       const token = await (await fetch(`${strict.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
-      const ask = (q: string) => fetch(`${strict.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
+      const ask = (q: string) =>
+        fetch(`${strict.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: q });
       const started = performance.now();
-      const heavy = ask(HEAVY).then(async (res) => ({ status: res.status, body: (await res.json()) as { errors: { query: { code: string; details: string[] } } }, at: performance.now() - started }));
+      const heavy = ask(HEAVY).then(async (res) => ({
+        status: res.status,
+        body: (await res.json()) as { errors: { query: { code: string; details: string[] } } },
+        at: performance.now() - started,
+      }));
       const light: Array<{ status: number; at: number }> = [];
       for (let i = 0; i < 5; i++) {
         const res = await ask(LIGHT);
@@ -183,7 +234,10 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
       const h = await heavy;
       assert.equal(h.status, 504, JSON.stringify(h.body));
       assert.equal(h.body.errors.query.code, 'ENGINE_TIMEOUT');
-      assert.ok(light.every((l) => l.status === 200), JSON.stringify(light));
+      assert.ok(
+        light.every((l) => l.status === 200),
+        JSON.stringify(light),
+      );
       assert.ok(light[0]!.at < h.at, 'a light query was answered while the heavy one was still running');
       assert.equal((await fetch(`${strict.url}/readyz`)).status, 200, 'the service goes on after the cancellation');
       const metrics = await (await fetch(`${strict.url}/metrics`)).text();
@@ -206,7 +260,11 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
 
   test('graceful shutdown: SIGTERM lets an in-flight query finish, then the process exits 0', async () => {
     const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
-    const inFlight = fetch(`${server.url}/v3/api/query`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: HEAVY });
+    const inFlight = fetch(`${server.url}/v3/api/query`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: HEAVY,
+    });
     await new Promise((r) => setTimeout(r, 40));
     const exited = stop(server);
     const res = await inFlight;

@@ -24,10 +24,28 @@ export interface ErrorCase {
 
 const byDateDesc = (a: Pub, b: Pub): number => b.date.localeCompare(a.date);
 const ids = (pubs: readonly Pub[]): string[] => pubs.map((p) => p.id);
-const tokens = (text: string | undefined): string[] => (text ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-const words = (p: Pub): string[] => [...tokens(p.title), ...tokens('abstract' in p ? p.abstract : undefined), ...((('authors' in p ? p.authors : undefined) ?? []) as Array<{ first_name: string; last_name: string }>).flatMap((a) => tokens(`${a.first_name} ${a.last_name}`))];
-const orgsOf = (p: Pub): string[] => [...new Set((('authors' in p ? p.authors : undefined) ?? []).flatMap((a: { affiliations: Array<{ id: string }> }) => a.affiliations.map((x) => x.id)))];
-const researchersOf = (p: Pub): string[] => [...new Set((('authors' in p ? p.authors : undefined) ?? []).map((a: { researcher_id: string }) => a.researcher_id))];
+const tokens = (text: string | undefined): string[] =>
+  (text ?? '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+const words = (p: Pub): string[] => [
+  ...tokens(p.title),
+  ...tokens('abstract' in p ? p.abstract : undefined),
+  ...((('authors' in p ? p.authors : undefined) ?? []) as Array<{ first_name: string; last_name: string }>).flatMap(
+    (a) => tokens(`${a.first_name} ${a.last_name}`),
+  ),
+];
+const orgsOf = (p: Pub): string[] => [
+  ...new Set(
+    (('authors' in p ? p.authors : undefined) ?? []).flatMap((a: { affiliations: Array<{ id: string }> }) =>
+      a.affiliations.map((x) => x.id),
+    ),
+  ),
+];
+const researchersOf = (p: Pub): string[] => [
+  ...new Set((('authors' in p ? p.authors : undefined) ?? []).map((a: { researcher_id: string }) => a.researcher_id)),
+];
 const where = (pred: (p: Pub) => boolean): Pub[] => PUBLICATIONS.filter(pred);
 
 function records(result: QueryResult, key = 'publications'): Rec[] {
@@ -39,7 +57,12 @@ function records(result: QueryResult, key = 'publications'): Rec[] {
 /** The result holds exactly these publications (any order) and total_count matches. */
 function exactly(expected: readonly Pub[]) {
   return (result: QueryResult): void => {
-    assert.deepEqual(records(result).map((r) => r.id).sort(), ids(expected).sort());
+    assert.deepEqual(
+      records(result)
+        .map((r) => r.id)
+        .sort(),
+      ids(expected).sort(),
+    );
     assert.equal((result._stats as Rec).total_count, expected.length);
   };
 }
@@ -48,21 +71,32 @@ function exactly(expected: readonly Pub[]) {
 function countsBy(values: ReadonlyArray<string | number>): Array<{ id: string | number; count: number }> {
   const m = new Map<string | number, number>();
   for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
-  return [...m].map(([id, count]) => ({ id, count })).sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...m]
+    .map(([id, count]) => ({ id, count }))
+    .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
   {
     query: 'search publications return publications limit 3',
     check: (r) => {
-      assert.deepEqual(records(r).map((x) => x.id), ids([...PUBLICATIONS].sort(byDateDesc).slice(0, 3)));
+      assert.deepEqual(
+        records(r).map((x) => x.id),
+        ids([...PUBLICATIONS].sort(byDateDesc).slice(0, 3)),
+      );
       assert.deepEqual(r._stats, { total_count: PUBLICATIONS.length, limit: 3, offset: 0 });
     },
   },
   {
     query: 'search publications return publications[id+year] limit 2 skip 2',
     check: (r) => {
-      assert.deepEqual(records(r), [...PUBLICATIONS].sort(byDateDesc).slice(2, 4).map((p) => ({ id: p.id, year: p.year })));
+      assert.deepEqual(
+        records(r),
+        [...PUBLICATIONS]
+          .sort(byDateDesc)
+          .slice(2, 4)
+          .map((p) => ({ id: p.id, year: p.year })),
+      );
       assert.deepEqual(r._stats, { total_count: PUBLICATIONS.length, limit: 2, offset: 2 });
     },
   },
@@ -71,106 +105,302 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     check: (r) => {
       assert.deepEqual(r._stats, { total_count: PUBLICATIONS.length });
       const first = records(r)[0] as Rec;
-      for (const k of Object.keys(first)) assert.ok(['id', 'title', 'doi', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'pages', 'authors'].includes(k), `basics holds ${k}`);
+      for (const k of Object.keys(first))
+        assert.ok(
+          ['id', 'title', 'doi', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'pages', 'authors'].includes(k),
+          `basics holds ${k}`,
+        );
     },
   },
   { query: 'search publications where year = 2019 return publications', check: exactly(where((p) => p.year === 2019)) },
-  { query: 'search publications where year = "2019" return publications', check: exactly(where((p) => p.year === 2019)) },
-  { query: 'search publications where year != 2019 return publications', check: exactly(where((p) => p.year !== 2019)) },
-  { query: 'search publications where not year = 2019 return publications', check: exactly(where((p) => p.year !== 2019)) },
+  {
+    query: 'search publications where year = "2019" return publications',
+    check: exactly(where((p) => p.year === 2019)),
+  },
+  {
+    query: 'search publications where year != 2019 return publications',
+    check: exactly(where((p) => p.year !== 2019)),
+  },
+  {
+    query: 'search publications where not year = 2019 return publications',
+    check: exactly(where((p) => p.year !== 2019)),
+  },
   { query: 'search publications where year >= 2020 return publications', check: exactly(where((p) => p.year >= 2020)) },
   { query: 'search publications where year < 2017 return publications', check: exactly(where((p) => p.year < 2017)) },
-  { query: 'search publications where year in [2018:2020] return publications', check: exactly(where((p) => p.year >= 2018 && p.year <= 2020)) },
-  { query: 'search publications where year in [2016, 2021] return publications', check: exactly(where((p) => p.year === 2016 || p.year === 2021)) },
-  { query: 'search publications where type = "article" and year > 2017 return publications', check: exactly(where((p) => p.type === 'article' && p.year > 2017)) },
-  { query: 'search publications where (year = 2016 or year = 2021) and type = "article" return publications', check: exactly(where((p) => (p.year === 2016 || p.year === 2021) && p.type === 'article')) },
-  { query: 'search publications where date > "2020-01-22" return publications', check: exactly(where((p) => p.date > '2020-01-22')) },
-  { query: 'search publications where research_orgs = "grid.900001.a" return publications', check: exactly(where((p) => orgsOf(p).includes('grid.900001.a'))) },
-  { query: 'search publications where research_orgs.id in ["grid.900001.a", "grid.900009.z"] return publications', check: exactly(where((p) => orgsOf(p).includes('grid.900001.a'))) },
-  { query: 'search publications where research_orgs.name ~ "Saarland Uni" return publications', check: exactly(where((p) => orgsOf(p).includes('grid.900001.a'))) },
-  { query: 'search publications where research_orgs != "grid.900001.a" return publications', check: exactly(where((p) => !orgsOf(p).includes('grid.900001.a'))) },
-  { query: 'search publications where count(researchers) > 1 return publications', check: exactly(where((p) => researchersOf(p).length > 1)) },
-  { query: 'search publications where count(researchers) = 0 return publications', check: exactly(where((p) => researchersOf(p).length === 0)) },
-  { query: 'search publications where count(researchers) < 2 return publications', check: exactly(where((p) => researchersOf(p).length < 2)) },
-  { query: 'search publications where count(researchers) != 1 return publications', check: exactly(where((p) => researchersOf(p).length !== 1)) },
-  { query: 'search publications where authors = "doudna" return publications', check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))) },
-  { query: 'search publications where researchers is empty return publications', check: exactly(where((p) => researchersOf(p).length === 0)) },
-  { query: 'search publications where researchers is not empty return publications', check: exactly(where((p) => researchersOf(p).length > 0)) },
-  { query: 'search publications where category_for.name = "Computing" return publications', check: exactly(where((p) => 'category_for' in p && p.category_for.some((c) => c.name === 'Computing'))) },
-  { query: 'search publications where funders = "grid.900003.c" return publications', check: exactly(where((p) => 'funders' in p && p.funders.includes('grid.900003.c'))) },
-  { query: 'search publications where open_access = "gold" return publications', check: exactly(where((p) => 'open_access' in p && p.open_access.includes('gold'))) },
-  { query: 'search publications where journal.id = "jour.1900001" return publications', check: exactly(where((p) => 'journal' in p && p.journal.id === 'jour.1900001')) },
-  { query: 'search publications for "malaria" return publications', check: exactly(where((p) => words(p).includes('malaria'))) },
-  { query: 'search publications for "malaria -italy" return publications', check: exactly(where((p) => words(p).includes('malaria') && !words(p).includes('italy'))) },
-  { query: 'search publications for "malaria AND NOT italy" return publications', check: exactly(where((p) => words(p).includes('malaria') && !words(p).includes('italy'))) },
-  { query: 'search publications for "-malaria" return publications', check: exactly(where((p) => !words(p).includes('malaria'))) },
-  { query: 'search publications for "dose OR graphene" return publications', check: exactly(where((p) => words(p).includes('dose') || words(p).includes('graphene'))) },
-  { query: 'search publications for "(dose OR concentration) AND (-malaria +africa)" return publications', check: exactly(where((p) => (words(p).includes('dose') || words(p).includes('concentration')) && !words(p).includes('malaria') && words(p).includes('africa'))) },
-  { query: 'search publications for "\\"machine learning\\"" return publications', check: exactly(where((p) => words(p).join(' ').includes('machine learning'))) },
-  { query: 'search publications for "ital?" return publications', check: exactly(where((p) => words(p).some((w) => /^ital.$/.test(w)))) },
-  { query: 'search publications for "mach*" return publications', check: exactly(where((p) => words(p).some((w) => w.startsWith('mach')))) },
-  { query: 'search publications for "*ene" return publications', check: exactly(where((p) => words(p).some((w) => w.endsWith('ene')))) },
-  { query: 'search publications for "乳がん" return publications', check: exactly(where((p) => words(p).includes('乳がん'))) },
-  { query: 'search publications in title_only for "africa" return publications', check: exactly(where((p) => tokens(p.title).includes('africa'))) },
-  { query: 'search publications for "\\"formal model\\"~3" return publications', check: exactly(where((p) => p.id === 'pub.1900000009')) },
-  { query: 'search publications for "\\"digital humanities\\"~5 +ontology" return publications', check: exactly(where((p) => p.id === 'pub.1900000005')) },
-  { query: 'search publications in authors for "\\"Doudna Jennifer\\"" return publications', check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))) },
-  { query: 'search publications in authors for "\\"J Doudna\\"" return publications', check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))) },
-  { query: 'search publications in title_abstract_only for "vaccine" return publications', check: exactly(where((p) => [...tokens(p.title), ...tokens('abstract' in p ? p.abstract : undefined)].includes('vaccine'))) },
-  { query: 'search publications in concepts for "networks" return publications', check: exactly(where((p) => 'concepts' in p && p.concepts.some((c) => tokens(c).includes('networks')))) },
-  { query: 'search publications in terms for "dosimetry" return publications', check: exactly(where((p) => 'concepts' in p && p.concepts.includes('dosimetry'))) },
-  { query: 'search publications in acknowledgements for "wellcome" return publications', check: exactly(where((p) => tokens('acknowledgements' in p ? p.acknowledgements : undefined).includes('wellcome'))) },
-  { query: 'search publications in full_data_exact for "graphene" return publications', check: exactly(where((p) => words(p).includes('graphene'))) },
-  { query: 'search publications in title_only for "networks" return publications', check: exactly(where((p) => tokens(p.title).includes('networks'))) },
-  { query: 'search publications for "malaria" where year = 2019 return publications', check: exactly(where((p) => words(p).includes('malaria') && p.year === 2019)) },
-  { query: 'search publications where year = 2019 for "malaria" return publications', check: exactly(where((p) => words(p).includes('malaria') && p.year === 2019)) },
+  {
+    query: 'search publications where year in [2018:2020] return publications',
+    check: exactly(where((p) => p.year >= 2018 && p.year <= 2020)),
+  },
+  {
+    query: 'search publications where year in [2016, 2021] return publications',
+    check: exactly(where((p) => p.year === 2016 || p.year === 2021)),
+  },
+  {
+    query: 'search publications where type = "article" and year > 2017 return publications',
+    check: exactly(where((p) => p.type === 'article' && p.year > 2017)),
+  },
+  {
+    query: 'search publications where (year = 2016 or year = 2021) and type = "article" return publications',
+    check: exactly(where((p) => (p.year === 2016 || p.year === 2021) && p.type === 'article')),
+  },
+  {
+    query: 'search publications where date > "2020-01-22" return publications',
+    check: exactly(where((p) => p.date > '2020-01-22')),
+  },
+  {
+    query: 'search publications where research_orgs = "grid.900001.a" return publications',
+    check: exactly(where((p) => orgsOf(p).includes('grid.900001.a'))),
+  },
+  {
+    query: 'search publications where research_orgs.id in ["grid.900001.a", "grid.900009.z"] return publications',
+    check: exactly(where((p) => orgsOf(p).includes('grid.900001.a'))),
+  },
+  {
+    query: 'search publications where research_orgs.name ~ "Saarland Uni" return publications',
+    check: exactly(where((p) => orgsOf(p).includes('grid.900001.a'))),
+  },
+  {
+    query: 'search publications where research_orgs != "grid.900001.a" return publications',
+    check: exactly(where((p) => !orgsOf(p).includes('grid.900001.a'))),
+  },
+  {
+    query: 'search publications where count(researchers) > 1 return publications',
+    check: exactly(where((p) => researchersOf(p).length > 1)),
+  },
+  {
+    query: 'search publications where count(researchers) = 0 return publications',
+    check: exactly(where((p) => researchersOf(p).length === 0)),
+  },
+  {
+    query: 'search publications where count(researchers) < 2 return publications',
+    check: exactly(where((p) => researchersOf(p).length < 2)),
+  },
+  {
+    query: 'search publications where count(researchers) != 1 return publications',
+    check: exactly(where((p) => researchersOf(p).length !== 1)),
+  },
+  {
+    query: 'search publications where authors = "doudna" return publications',
+    check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))),
+  },
+  {
+    query: 'search publications where researchers is empty return publications',
+    check: exactly(where((p) => researchersOf(p).length === 0)),
+  },
+  {
+    query: 'search publications where researchers is not empty return publications',
+    check: exactly(where((p) => researchersOf(p).length > 0)),
+  },
+  {
+    query: 'search publications where category_for.name = "Computing" return publications',
+    check: exactly(where((p) => 'category_for' in p && p.category_for.some((c) => c.name === 'Computing'))),
+  },
+  {
+    query: 'search publications where funders = "grid.900003.c" return publications',
+    check: exactly(where((p) => 'funders' in p && p.funders.includes('grid.900003.c'))),
+  },
+  {
+    query: 'search publications where open_access = "gold" return publications',
+    check: exactly(where((p) => 'open_access' in p && p.open_access.includes('gold'))),
+  },
+  {
+    query: 'search publications where journal.id = "jour.1900001" return publications',
+    check: exactly(where((p) => 'journal' in p && p.journal.id === 'jour.1900001')),
+  },
+  {
+    query: 'search publications for "malaria" return publications',
+    check: exactly(where((p) => words(p).includes('malaria'))),
+  },
+  {
+    query: 'search publications for "malaria -italy" return publications',
+    check: exactly(where((p) => words(p).includes('malaria') && !words(p).includes('italy'))),
+  },
+  {
+    query: 'search publications for "malaria AND NOT italy" return publications',
+    check: exactly(where((p) => words(p).includes('malaria') && !words(p).includes('italy'))),
+  },
+  {
+    query: 'search publications for "-malaria" return publications',
+    check: exactly(where((p) => !words(p).includes('malaria'))),
+  },
+  {
+    query: 'search publications for "dose OR graphene" return publications',
+    check: exactly(where((p) => words(p).includes('dose') || words(p).includes('graphene'))),
+  },
+  {
+    query: 'search publications for "(dose OR concentration) AND (-malaria +africa)" return publications',
+    check: exactly(
+      where(
+        (p) =>
+          (words(p).includes('dose') || words(p).includes('concentration')) &&
+          !words(p).includes('malaria') &&
+          words(p).includes('africa'),
+      ),
+    ),
+  },
+  {
+    query: 'search publications for "\\"machine learning\\"" return publications',
+    check: exactly(where((p) => words(p).join(' ').includes('machine learning'))),
+  },
+  {
+    query: 'search publications for "ital?" return publications',
+    check: exactly(where((p) => words(p).some((w) => /^ital.$/.test(w)))),
+  },
+  {
+    query: 'search publications for "mach*" return publications',
+    check: exactly(where((p) => words(p).some((w) => w.startsWith('mach')))),
+  },
+  {
+    query: 'search publications for "*ene" return publications',
+    check: exactly(where((p) => words(p).some((w) => w.endsWith('ene')))),
+  },
+  {
+    query: 'search publications for "乳がん" return publications',
+    check: exactly(where((p) => words(p).includes('乳がん'))),
+  },
+  {
+    query: 'search publications in title_only for "africa" return publications',
+    check: exactly(where((p) => tokens(p.title).includes('africa'))),
+  },
+  {
+    query: 'search publications for "\\"formal model\\"~3" return publications',
+    check: exactly(where((p) => p.id === 'pub.1900000009')),
+  },
+  {
+    query: 'search publications for "\\"digital humanities\\"~5 +ontology" return publications',
+    check: exactly(where((p) => p.id === 'pub.1900000005')),
+  },
+  {
+    query: 'search publications in authors for "\\"Doudna Jennifer\\"" return publications',
+    check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))),
+  },
+  {
+    query: 'search publications in authors for "\\"J Doudna\\"" return publications',
+    check: exactly(where((p) => researchersOf(p).includes('ur.0900000002.02'))),
+  },
+  {
+    query: 'search publications in title_abstract_only for "vaccine" return publications',
+    check: exactly(
+      where((p) => [...tokens(p.title), ...tokens('abstract' in p ? p.abstract : undefined)].includes('vaccine')),
+    ),
+  },
+  {
+    query: 'search publications in concepts for "networks" return publications',
+    check: exactly(where((p) => 'concepts' in p && p.concepts.some((c) => tokens(c).includes('networks')))),
+  },
+  {
+    query: 'search publications in terms for "dosimetry" return publications',
+    check: exactly(where((p) => 'concepts' in p && p.concepts.includes('dosimetry'))),
+  },
+  {
+    query: 'search publications in acknowledgements for "wellcome" return publications',
+    check: exactly(where((p) => tokens('acknowledgements' in p ? p.acknowledgements : undefined).includes('wellcome'))),
+  },
+  {
+    query: 'search publications in full_data_exact for "graphene" return publications',
+    check: exactly(where((p) => words(p).includes('graphene'))),
+  },
+  {
+    query: 'search publications in title_only for "networks" return publications',
+    check: exactly(where((p) => tokens(p.title).includes('networks'))),
+  },
+  {
+    query: 'search publications for "malaria" where year = 2019 return publications',
+    check: exactly(where((p) => words(p).includes('malaria') && p.year === 2019)),
+  },
+  {
+    query: 'search publications where year = 2019 for "malaria" return publications',
+    check: exactly(where((p) => words(p).includes('malaria') && p.year === 2019)),
+  },
   {
     query: 'search publications for "malaria" return publications sort by relevance desc',
     check: (r) => assert.equal(records(r).length, where((p) => words(p).includes('malaria')).length),
   },
   {
     query: 'search publications return publications[id+times_cited] sort by times_cited desc limit 3',
-    check: (r) => assert.deepEqual(records(r).map((x) => x.times_cited), [...PUBLICATIONS].map((p) => ('times_cited' in p ? p.times_cited : 0)).sort((a, b) => b - a).slice(0, 3)),
+    check: (r) =>
+      assert.deepEqual(
+        records(r).map((x) => x.times_cited),
+        [...PUBLICATIONS]
+          .map((p) => ('times_cited' in p ? p.times_cited : 0))
+          .sort((a, b) => b - a)
+          .slice(0, 3),
+      ),
   },
   {
     query: 'search publications return publications[id+year] sort by year asc limit 2',
-    check: (r) => assert.deepEqual(records(r).map((x) => x.year), PUBLICATIONS.map((p) => p.year).sort().slice(0, 2)),
+    check: (r) =>
+      assert.deepEqual(
+        records(r).map((x) => x.year),
+        PUBLICATIONS.map((p) => p.year)
+          .sort()
+          .slice(0, 2),
+      ),
   },
-  { query: 'search publications return year', check: (r) => assert.deepEqual(r.year, countsBy(PUBLICATIONS.map((p) => p.year))) },
-  { query: 'search publications return journal', check: (r) => assert.deepEqual(r.journal, [{ id: 'jour.1900001', count: 1, title: 'Journal of Tropical Tests' }]) },
-  { query: 'search publications where year = 2018 return journal', check: (r) => assert.deepEqual(r.journal, [{ id: 'jour.1900001', count: 1, title: 'Journal of Tropical Tests' }]) },
-  { query: 'search publications return type limit 2', check: (r) => assert.deepEqual(r.type, countsBy(PUBLICATIONS.map((p) => p.type)).slice(0, 2)) },
+  {
+    query: 'search publications return year',
+    check: (r) => assert.deepEqual(r.year, countsBy(PUBLICATIONS.map((p) => p.year))),
+  },
+  {
+    query: 'search publications return journal',
+    check: (r) => assert.deepEqual(r.journal, [{ id: 'jour.1900001', count: 1, title: 'Journal of Tropical Tests' }]),
+  },
+  {
+    query: 'search publications where year = 2018 return journal',
+    check: (r) => assert.deepEqual(r.journal, [{ id: 'jour.1900001', count: 1, title: 'Journal of Tropical Tests' }]),
+  },
+  {
+    query: 'search publications return type limit 2',
+    check: (r) => assert.deepEqual(r.type, countsBy(PUBLICATIONS.map((p) => p.type)).slice(0, 2)),
+  },
   {
     query: 'search publications where year >= 2019 return research_orgs',
     check: (r) => {
       const rows = r.research_orgs as Rec[];
-      assert.deepEqual(rows.map(({ id, count }) => ({ id, count })), countsBy(where((p) => p.year >= 2019).flatMap(orgsOf)));
+      assert.deepEqual(
+        rows.map(({ id, count }) => ({ id, count })),
+        countsBy(where((p) => p.year >= 2019).flatMap(orgsOf)),
+      );
       assert.equal(rows.find((x) => x.id === 'grid.900001.a')?.name, 'Saarland University');
       assert.equal(rows.find((x) => x.id === 'grid.900001.a')?.country_name, 'Germany');
       assert.deepEqual(rows.find((x) => x.id === 'grid.900001.a')?.types, ['Education']);
     },
   },
   {
-    query: 'search publications return researchers aggregate citations_total, citations_avg, citations_median, fcr_gavg',
+    query:
+      'search publications return researchers aggregate citations_total, citations_avg, citations_median, fcr_gavg',
     check: (r) => {
       const rows = r.researchers as Rec[];
-      assert.deepEqual(rows.map(({ id, count }) => ({ id, count })), countsBy(PUBLICATIONS.flatMap(researchersOf)));
+      assert.deepEqual(
+        rows.map(({ id, count }) => ({ id, count })),
+        countsBy(PUBLICATIONS.flatMap(researchersOf)),
+      );
       const ana = rows.find((x) => x.id === 'ur.0900000001.01') as Rec;
       const anas = where((p) => researchersOf(p).includes('ur.0900000001.01'));
       const cited = anas.map((p) => ('times_cited' in p ? p.times_cited : 0));
       assert.equal(ana.first_name, 'Ana');
-      assert.equal(ana.citations_total, cited.reduce((a, b) => a + b, 0));
+      assert.equal(
+        ana.citations_total,
+        cited.reduce((a, b) => a + b, 0),
+      );
       assert.ok(Math.abs((ana.citations_avg as number) - cited.reduce((a, b) => a + b, 0) / cited.length) < 1e-3);
-      const fcr = anas.filter((p) => 'field_citation_ratio' in p).map((p) => (p as { field_citation_ratio: number }).field_citation_ratio);
-      assert.ok(Math.abs((ana.fcr_gavg as number) - (Math.exp(fcr.reduce((a, x) => a + Math.log(x + 1), 0) / fcr.length) - 1)) < 1e-3);
+      const fcr = anas
+        .filter((p) => 'field_citation_ratio' in p)
+        .map((p) => (p as { field_citation_ratio: number }).field_citation_ratio);
+      assert.ok(
+        Math.abs((ana.fcr_gavg as number) - (Math.exp(fcr.reduce((a, x) => a + Math.log(x + 1), 0) / fcr.length) - 1)) <
+          1e-3,
+      );
     },
   },
   {
     query:
       'search publications return year aggregate citations_total, citations_avg, citations_median, recent_citations_total, altmetric_avg, altmetric_median, rcr_avg, fcr_gavg sort by citations_total',
     check: (r) => {
-      const num = (p: Pub, k: string): number | undefined => (k in p ? ((p as Record<string, unknown>)[k] as number) : undefined);
-      const vals = (ps: Pub[], k: string): number[] => ps.map((p) => num(p, k)).filter((v): v is number => v !== undefined);
+      const num = (p: Pub, k: string): number | undefined =>
+        k in p ? ((p as Record<string, unknown>)[k] as number) : undefined;
+      const vals = (ps: Pub[], k: string): number[] =>
+        ps.map((p) => num(p, k)).filter((v): v is number => v !== undefined);
       const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
       const avg = (xs: number[]): number | undefined => (xs.length === 0 ? undefined : sum(xs) / xs.length);
       const med = (xs: number[]): number | undefined => {
@@ -193,15 +423,27 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
         close(row.citations_total, sum(cited), `${String(row.id)} citations_total`);
         close(row.citations_avg, avg(cited), `${String(row.id)} citations_avg`);
         close(row.citations_median, med(cited), `${String(row.id)} citations_median`);
-        close(row.recent_citations_total, sum(ps.map((p) => num(p, 'recent_citations') ?? 0)), `${String(row.id)} recent`);
+        close(
+          row.recent_citations_total,
+          sum(ps.map((p) => num(p, 'recent_citations') ?? 0)),
+          `${String(row.id)} recent`,
+        );
         close(row.altmetric_avg, avg(vals(ps, 'altmetric')), `${String(row.id)} altmetric_avg`);
         close(row.altmetric_median, med(vals(ps, 'altmetric')), `${String(row.id)} altmetric_median`);
         close(row.rcr_avg, avg(vals(ps, 'relative_citation_ratio')), `${String(row.id)} rcr_avg`);
         const fcr = vals(ps, 'field_citation_ratio');
-        close(row.fcr_gavg, fcr.length === 0 ? undefined : Math.exp(sum(fcr.map((x) => Math.log(x + 1))) / fcr.length) - 1, `${String(row.id)} fcr_gavg`);
+        close(
+          row.fcr_gavg,
+          fcr.length === 0 ? undefined : Math.exp(sum(fcr.map((x) => Math.log(x + 1))) / fcr.length) - 1,
+          `${String(row.id)} fcr_gavg`,
+        );
       }
       const totals = rows.map((x) => x.citations_total as number);
-      assert.deepEqual(totals, [...totals].sort((a, b) => b - a), 'sorted by citations_total');
+      assert.deepEqual(
+        totals,
+        [...totals].sort((a, b) => b - a),
+        'sorted by citations_total',
+      );
     },
   },
   {
@@ -214,7 +456,8 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     },
   },
   {
-    query: 'search publications where year = 2019 return publications[id] limit 1 return year as "years" return in "facets" type',
+    query:
+      'search publications where year = 2019 return publications[id] limit 1 return year as "years" return in "facets" type',
     check: (r) => {
       assert.equal(records(r).length, 1);
       assert.deepEqual(r.years, [{ id: 2019, count: 2 }]);
@@ -227,54 +470,116 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     check: (r) => {
       const rows = records(r);
       const multi = where((p) => researchersOf(p).length > 1);
-      assert.equal(rows.length, multi.reduce((n, p) => n + researchersOf(p).length, 0));
+      assert.equal(
+        rows.length,
+        multi.reduce((n, p) => n + researchersOf(p).length, 0),
+      );
       assert.ok(rows.every((x) => typeof x['researchers.id'] === 'string' && typeof x.id === 'string'));
       assert.equal((r._stats as Rec).total_count, multi.length);
     },
   },
   {
-    query: 'search publications where year = 2018 return publications[basics - authors + times_cited + research_orgs + category_for]',
+    query:
+      'search publications where year = 2018 return publications[basics - authors + times_cited + research_orgs + category_for]',
     check: (r) => {
       const [rec] = records(r);
       assert.ok(rec !== undefined);
       assert.equal(rec.authors, undefined);
       assert.equal(rec.times_cited, 10);
-      assert.deepEqual(rec.research_orgs, [{ id: 'grid.900001.a', name: 'Saarland University', acronym: 'UdS', city_name: 'Saarbrücken', country_name: 'Germany', types: ['Education'] }]);
+      assert.deepEqual(rec.research_orgs, [
+        {
+          id: 'grid.900001.a',
+          name: 'Saarland University',
+          acronym: 'UdS',
+          city_name: 'Saarbrücken',
+          country_name: 'Germany',
+          types: ['Education'],
+        },
+      ]);
       assert.deepEqual(rec.category_for, [{ id: '80003', name: 'Biomedical' }]);
       assert.deepEqual(rec.journal, { id: 'jour.1900001', title: 'Journal of Tropical Tests' });
     },
   },
   {
     query: 'search grants where active_year = 2013 return grants',
-    check: (r) => assert.deepEqual(records(r, 'grants').map((g) => g.id), GRANTS.filter((g) => g.active_year.includes(2013)).map((g) => g.id)),
+    check: (r) =>
+      assert.deepEqual(
+        records(r, 'grants').map((g) => g.id),
+        GRANTS.filter((g) => g.active_year.includes(2013)).map((g) => g.id),
+      ),
   },
   {
     query: 'search grants return funders aggregate funding',
-    check: (r) => assert.deepEqual((r.funders as Rec[]).map(({ id, count, funding }) => ({ id, count, funding })), [{ id: 'grid.900003.c', count: 2, funding: GRANTS.reduce((a, g) => a + g.funding_usd, 0) }]),
+    check: (r) =>
+      assert.deepEqual(
+        (r.funders as Rec[]).map(({ id, count, funding }) => ({ id, count, funding })),
+        [{ id: 'grid.900003.c', count: 2, funding: GRANTS.reduce((a, g) => a + g.funding_usd, 0) }],
+      ),
   },
-  { query: 'search grants for "lung cancer" return grants', check: (r) => assert.deepEqual(records(r, 'grants').map((g) => g.id), ['grant.9000002']) },
-  { query: 'search researchers for "\\"Silva Ana\\"" return researchers', check: (r) => assert.deepEqual(records(r, 'researchers').map((x) => x.id), ['ur.0900000001.01']) },
-  { query: 'search researchers where last_name = "Shimazaki" return researchers[basics+obsolete]', check: (r) => assert.deepEqual(records(r, 'researchers').map((x) => [x.id, x.obsolete]), [['ur.0900000003.03', 0]]) },
-  { query: 'search organizations where types = "Funder" return organizations', check: (r) => assert.deepEqual(records(r, 'organizations').map((x) => x.id), ['grid.900003.c']) },
+  {
+    query: 'search grants for "lung cancer" return grants',
+    check: (r) =>
+      assert.deepEqual(
+        records(r, 'grants').map((g) => g.id),
+        ['grant.9000002'],
+      ),
+  },
+  {
+    query: 'search researchers for "\\"Silva Ana\\"" return researchers',
+    check: (r) =>
+      assert.deepEqual(
+        records(r, 'researchers').map((x) => x.id),
+        ['ur.0900000001.01'],
+      ),
+  },
+  {
+    query: 'search researchers where last_name = "Shimazaki" return researchers[basics+obsolete]',
+    check: (r) =>
+      assert.deepEqual(
+        records(r, 'researchers').map((x) => [x.id, x.obsolete]),
+        [['ur.0900000003.03', 0]],
+      ),
+  },
+  {
+    query: 'search organizations where types = "Funder" return organizations',
+    check: (r) =>
+      assert.deepEqual(
+        records(r, 'organizations').map((x) => x.id),
+        ['grid.900003.c'],
+      ),
+  },
   {
     query: 'search publications for "malaria" return citations_per_year(2018, 2021)',
     check: (r) => {
       const cited = new Set(where((p) => words(p).includes('malaria')).map((p) => p.id));
       const expected = [2018, 2019, 2020, 2021].map((year) => ({
         year,
-        count: PUBLICATIONS.filter((p) => p.year === year).reduce((n, p) => n + ('reference_ids' in p ? p.reference_ids.filter((id) => cited.has(id)).length : 0), 0),
+        count: PUBLICATIONS.filter((p) => p.year === year).reduce(
+          (n, p) => n + ('reference_ids' in p ? p.reference_ids.filter((id) => cited.has(id)).length : 0),
+          0,
+        ),
       }));
       assert.ok(expected.some((e) => e.count > 0));
       assert.deepEqual(r.citations_per_year, expected);
     },
   },
-  { query: 'search organizations for "melbourne" return organizations[id+name]', check: (r) => assert.deepEqual(records(r, 'organizations'), [{ id: 'grid.900002.b', name: 'University of Melbourne' }]) },
+  {
+    query: 'search organizations for "melbourne" return organizations[id+name]',
+    check: (r) =>
+      assert.deepEqual(records(r, 'organizations'), [{ id: 'grid.900002.b', name: 'University of Melbourne' }]),
+  },
   {
     dslVersion: 1,
-    query: 'search publications where FOR.name = "Biomedical" return publications[id+FOR+author_affiliations] return FOR',
+    query:
+      'search publications where FOR.name = "Biomedical" return publications[id+FOR+author_affiliations] return FOR',
     check: (r) => {
       const expected = where((p) => 'category_for' in p && p.category_for.some((c) => c.name === 'Biomedical'));
-      assert.deepEqual(records(r).map((x) => x.id).sort(), ids(expected).sort());
+      assert.deepEqual(
+        records(r)
+          .map((x) => x.id)
+          .sort(),
+        ids(expected).sort(),
+      );
       const first = records(r).find((x) => x.id === 'pub.1900000001') as Rec;
       assert.deepEqual(first.FOR, [{ id: '80003', name: 'Biomedical' }]);
       assert.deepEqual(first.author_affiliations, [[{ id: 'grid.900001.a' }]]);
@@ -316,7 +621,10 @@ export function runBehaviourSuite(name: string, makeEngine: () => Promise<QueryE
     }
     for (const c of ERROR_CASES) {
       test(`${c.query} → ${c.category} error`, async () => {
-        await assert.rejects(engine.run(c.query, { dslVersion: 2 }), (e: unknown) => e instanceof QuarryError && e.category === c.category);
+        await assert.rejects(
+          engine.run(c.query, { dslVersion: 2 }),
+          (e: unknown) => e instanceof QuarryError && e.category === c.category,
+        );
       });
     }
   });

@@ -14,29 +14,36 @@ import { tinyDatabase } from './fixtures/tiny-db.ts';
 const CORPUS = new URL('../../../shared/conformance/queries.txt', import.meta.url).pathname;
 const HELD = /^\s*(search\s+(publications|grants|researchers|organizations)\b|describe\b)/;
 
-describe('conformance queries', { skip: existsSync(CORPUS) ? false : `${CORPUS} is not present on this machine` }, () => {
-  const db = openReadOnly(tinyDatabase());
-  after(() => db.close());
-  const corpus = existsSync(CORPUS) ? readQueryCorpus(readFileSync(CORPUS, 'utf8')) : [];
-  for (const { query, expected, line } of corpus) {
-    test(`line ${line}: ${query}`, () => {
-      if (expected !== undefined || !HELD.test(query)) {
-        assert.throws(
-          () => runQuery(db, query, { dslVersion: 2 }),
-          (e: unknown) => e instanceof QuarryError && ['syntax', 'semantic', 'unsupported', 'budget'].includes(e.category) && (HELD.test(query) || e.category === 'unsupported'),
-        );
-        return;
-      }
-      const result = runQuery(db, query, { dslVersion: 2 });
-      if (/^\s*describe/.test(query)) {
-        assert.ok(Object.keys(result).length > 0);
-        return;
-      }
-      const stats = result._stats as { total_count: unknown };
-      assert.equal(typeof stats.total_count, 'number');
-      for (const [key, value] of Object.entries(result)) {
-        if (!key.startsWith('_')) assert.ok(Array.isArray(value), `${key} is an array`);
-      }
-    });
-  }
-});
+describe(
+  'conformance queries',
+  { skip: existsSync(CORPUS) ? false : `${CORPUS} is not present on this machine` },
+  () => {
+    const db = openReadOnly(tinyDatabase());
+    after(() => db.close());
+    const corpus = existsSync(CORPUS) ? readQueryCorpus(readFileSync(CORPUS, 'utf8')) : [];
+    for (const { query, expected, line } of corpus) {
+      test(`line ${line}: ${query}`, () => {
+        if (expected !== undefined || !HELD.test(query)) {
+          assert.throws(
+            () => runQuery(db, query, { dslVersion: 2 }),
+            (e: unknown) =>
+              e instanceof QuarryError &&
+              ['syntax', 'semantic', 'unsupported', 'budget'].includes(e.category) &&
+              (HELD.test(query) || e.category === 'unsupported'),
+          );
+          return;
+        }
+        const result = runQuery(db, query, { dslVersion: 2 });
+        if (/^\s*describe/.test(query)) {
+          assert.ok(Object.keys(result).length > 0);
+          return;
+        }
+        const stats = result._stats as { total_count: unknown };
+        assert.equal(typeof stats.total_count, 'number');
+        for (const [key, value] of Object.entries(result)) {
+          if (!key.startsWith('_')) assert.ok(Array.isArray(value), `${key} is an array`);
+        }
+      });
+    }
+  },
+);

@@ -45,7 +45,7 @@ describe('consistency identities on the generated 10k database', async () => {
   let db: Database.Database;
   before(() => {
     db = openReadOnly(dbPath);
-    assert.equal(db.prepare("SELECT count(*) FROM publications").pluck().get(), pubs.length);
+    assert.equal(db.prepare('SELECT count(*) FROM publications').pluck().get(), pubs.length);
   });
   after(() => db.close());
   consistencyTests(() => db, {
@@ -54,7 +54,8 @@ describe('consistency identities on the generated 10k database', async () => {
       const counts = new Map<string, number>();
       for (const p of pubs) {
         const ids = new Set<string>();
-        for (const a of p.authors ?? []) if (typeof a.researcher_id === 'string' && a.researcher_id !== '') ids.add(a.researcher_id);
+        for (const a of p.authors ?? [])
+          if (typeof a.researcher_id === 'string' && a.researcher_id !== '') ids.add(a.researcher_id);
         for (const r of p.researchers ?? []) {
           const id = typeof r === 'string' ? r : r.id;
           if (typeof id === 'string' && id !== '') ids.add(id);

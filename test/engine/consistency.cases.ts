@@ -30,7 +30,11 @@ export function consistencyTests(getDb: () => Database.Database, options: Consis
 
   test('where year = Y counts what the year facet says for Y', () => {
     for (const row of facet('search publications return year limit 1000', 'year')) {
-      assert.equal(total(`search publications where year = ${row.id} return publications[id] limit 1`), row.count, `year ${row.id}`);
+      assert.equal(
+        total(`search publications where year = ${row.id} return publications[id] limit 1`),
+        row.count,
+        `year ${row.id}`,
+      );
     }
   });
 
@@ -39,13 +43,27 @@ export function consistencyTests(getDb: () => Database.Database, options: Consis
     const years = rows.map((r) => r.id as number).sort((a, b) => a - b);
     const a = years[Math.floor(years.length / 4)] as number;
     const b = years[Math.floor((3 * years.length) / 4)] as number;
-    assert.equal(total(`search publications where year in [${a}:${b}] return year`), sum(rows.filter((r) => (r.id as number) >= a && (r.id as number) <= b)));
+    assert.equal(
+      total(`search publications where year in [${a}:${b}] return year`),
+      sum(rows.filter((r) => (r.id as number) >= a && (r.id as number) <= b)),
+    );
   });
 
   test('where X and where not X add up to the whole', () => {
     const whole = total('search publications return publications[id] limit 1');
-    for (const x of ['year >= 2015', 'type = "article"', 'count(researchers) > 2', 'research_orgs is empty', 'times_cited > 3 and year < 2020', 'funders is not empty or open_access = "closed"']) {
-      assert.equal(total(`search publications where ${x} return year`) + total(`search publications where not (${x}) return year`), whole, x);
+    for (const x of [
+      'year >= 2015',
+      'type = "article"',
+      'count(researchers) > 2',
+      'research_orgs is empty',
+      'times_cited > 3 and year < 2020',
+      'funders is not empty or open_access = "closed"',
+    ]) {
+      assert.equal(
+        total(`search publications where ${x} return year`) + total(`search publications where not (${x}) return year`),
+        whole,
+        x,
+      );
     }
   });
 

@@ -29,7 +29,11 @@ describe('records pages that count their matches', () => {
     'search publications where research_orgs.country_name = "Japan"',
     'search publications for "zzqxnotaword" where year >= 2000',
   ];
-  const pages = ['return publications[id+title] sort by altmetric desc limit 7', 'return publications[id] limit 5 skip 40000', 'return publications[id+year] sort by times_cited desc limit 3'];
+  const pages = [
+    'return publications[id+title] sort by altmetric desc limit 7',
+    'return publications[id] limit 5 skip 40000',
+    'return publications[id+year] sort by times_cited desc limit 3',
+  ];
 
   for (const search of searches) {
     for (const page of pages) {
@@ -42,8 +46,14 @@ describe('records pages that count their matches', () => {
   }
 
   // Relevance pages under a filter rank every match, so they count them as well.
-  for (const search of ['search publications for "health OR cell" where year >= 2012', 'search publications in title_only for "cell*" where type = "article"']) {
-    for (const page of ['return publications[id+year] sort by relevance limit 4', 'return publications[id] sort by relevance limit 4 skip 40000']) {
+  for (const search of [
+    'search publications for "health OR cell" where year >= 2012',
+    'search publications in title_only for "cell*" where type = "article"',
+  ]) {
+    for (const page of [
+      'return publications[id+year] sort by relevance limit 4',
+      'return publications[id] sort by relevance limit 4 skip 40000',
+    ]) {
       test(`${search} ${page}`, () => {
         const result = runQuery(db, `${search} ${page}`, { dslVersion: 2 });
         const total = (result._stats as { total_count: number }).total_count;
@@ -60,13 +70,26 @@ describe('records pages that count their matches', () => {
       if (prepared.kind !== 'plan') throw new Error('expected a plan');
       return ctx.compile(prepared.plan);
     };
-    assert.equal(ctx.statements.readsOneCoveringIndex(compiled('search publications where year >= 2015 return publications').count), true);
-    assert.equal(ctx.statements.readsOneCoveringIndex(compiled('search publications where research_orgs.country_name = "Japan" return publications').count), false);
+    assert.equal(
+      ctx.statements.readsOneCoveringIndex(
+        compiled('search publications where year >= 2015 return publications').count,
+      ),
+      true,
+    );
+    assert.equal(
+      ctx.statements.readsOneCoveringIndex(
+        compiled('search publications where research_orgs.country_name = "Japan" return publications').count,
+      ),
+      false,
+    );
   });
 
   test('a page sorted by a field without an index is cut from the counted statement', () => {
     const ctx = new SqliteQueryContext(db);
-    const prepared = prepareQuery('search publications where research_orgs.country_name = "Japan" return publications[id+title] sort by altmetric desc limit 7', { dslVersion: 2 });
+    const prepared = prepareQuery(
+      'search publications where research_orgs.country_name = "Japan" return publications[id+title] sort by altmetric desc limit 7',
+      { dslVersion: 2 },
+    );
     assert.equal(prepared.kind, 'plan');
     if (prepared.kind !== 'plan') return;
     const compiled = ctx.compile(prepared.plan);
@@ -79,7 +102,9 @@ describe('records pages that count their matches', () => {
 
   test('a page read in index order is not: it may stop after LIMIT rows', () => {
     const ctx = new SqliteQueryContext(db);
-    const prepared = prepareQuery('search publications return publications[id] sort by times_cited desc limit 3', { dslVersion: 2 });
+    const prepared = prepareQuery('search publications return publications[id] sort by times_cited desc limit 3', {
+      dslVersion: 2,
+    });
     if (prepared.kind !== 'plan') throw new Error('expected a plan');
     const records = ctx.compile(prepared.plan).outputs.find((o) => o.kind === 'records');
     assert.ok(records !== undefined && records.kind === 'records');

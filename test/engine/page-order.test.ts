@@ -16,7 +16,10 @@ describe('default order', () => {
   let year: number;
   before(async () => {
     db = openReadOnly(await demoDatabase({ publications: 1000 }));
-    year = db.prepare('SELECT year FROM publications GROUP BY year ORDER BY count(*) DESC LIMIT 1').pluck().get() as number;
+    year = db
+      .prepare('SELECT year FROM publications GROUP BY year ORDER BY count(*) DESC LIMIT 1')
+      .pluck()
+      .get() as number;
   });
 
   test('publications come newest first, ties by id ascending, and pages join up without gaps or repeats', () => {
@@ -24,10 +27,17 @@ describe('default order', () => {
       a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1,
     );
     assert.ok(expected.length > 30, 'the year has enough publications for several pages');
-    assert.ok(new Set(expected.map((r) => r.date)).size < expected.length, 'some publications share a date, so ties are exercised');
+    assert.ok(
+      new Set(expected.map((r) => r.date)).size < expected.length,
+      'some publications share a date, so ties are exercised',
+    );
     const paged: Rec[] = [];
     for (let skip = 0; skip < expected.length; skip += 13) {
-      const result = runQuery(db, `search publications where year = ${year} return publications[id+date] limit 13 skip ${skip}`, { dslVersion: 2 });
+      const result = runQuery(
+        db,
+        `search publications where year = ${year} return publications[id+date] limit 13 skip ${skip}`,
+        { dslVersion: 2 },
+      );
       paged.push(...(result.publications as Rec[]));
     }
     assert.deepEqual(
@@ -46,28 +56,45 @@ describe('default order', () => {
       return ctx.statements.plan(output.page);
     };
     for (const [text, index] of [
-      [`search publications where year = ${year} return publications[id] limit 1000 skip 200`, 'publications_year_date_desc_id'],
+      [
+        `search publications where year = ${year} return publications[id] limit 1000 skip 200`,
+        'publications_year_date_desc_id',
+      ],
       ['search grants where start_year = 2015 return grants[id] limit 50', 'grants_start_year_start_date_desc_id'],
     ] as const) {
       const steps = planOf(text);
       assert.ok(!steps.some((step) => step.includes('TEMP B-TREE')), `${text}: ${steps.join(' | ')}`);
-      assert.ok(steps.some((step) => step.includes(index)), `${text} uses ${index}: ${steps.join(' | ')}`);
+      assert.ok(
+        steps.some((step) => step.includes(index)),
+        `${text} uses ${index}: ${steps.join(' | ')}`,
+      );
     }
     // The whole source reads (date, id) backwards and sorts only the ids of one date.
     const whole = planOf('search publications return publications[id] limit 10');
-    assert.ok(!whole.includes('USE TEMP B-TREE FOR ORDER BY') && whole.some((step) => step.includes('publications_date_id')), whole.join(' | '));
+    assert.ok(
+      !whole.includes('USE TEMP B-TREE FOR ORDER BY') && whole.some((step) => step.includes('publications_date_id')),
+      whole.join(' | '),
+    );
   });
 
   test('an explicit sort, descending or ascending, breaks ties by id ascending', () => {
     for (const direction of ['desc', 'asc'] as const) {
-      const result = runQuery(db, `search publications return publications[id+type] sort by type ${direction} limit 1000`, { dslVersion: 2 });
+      const result = runQuery(
+        db,
+        `search publications return publications[id+type] sort by type ${direction} limit 1000`,
+        { dslVersion: 2 },
+      );
       const rows = result.publications as Array<{ id: string; type: string }>;
       const sorted = [...rows].sort((a, b) => {
         const byType = a.type === b.type ? 0 : a.type < b.type ? -1 : 1;
         const byId = a.id < b.id ? -1 : 1;
         return (direction === 'desc' ? -byType : byType) || byId;
       });
-      assert.deepEqual(rows.map((r) => r.id), sorted.map((r) => r.id), direction);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        sorted.map((r) => r.id),
+        direction,
+      );
     }
   });
 });

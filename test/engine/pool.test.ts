@@ -5,7 +5,10 @@ import { WorkerPool } from '../../src/engine/pool.ts';
 import type { BusyTask } from './fixtures/busy-worker.ts';
 
 describe('WorkerPool', () => {
-  const pool = new WorkerPool<BusyTask, string>({ filename: new URL('./fixtures/busy-worker.ts', import.meta.url), workers: 2 });
+  const pool = new WorkerPool<BusyTask, string>({
+    filename: new URL('./fixtures/busy-worker.ts', import.meta.url),
+    workers: 2,
+  });
   after(() => pool.close());
 
   test('runs tasks in a worker', async () => {
@@ -13,11 +16,17 @@ describe('WorkerPool', () => {
   });
 
   test('rebuilds QuarryErrors from the worker', async () => {
-    await assert.rejects(pool.run({ kind: 'fail' }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_DATABASE_UNAVAILABLE');
+    await assert.rejects(
+      pool.run({ kind: 'fail' }),
+      (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_DATABASE_UNAVAILABLE',
+    );
   });
 
   test('other failures are plain errors (internal)', async () => {
-    await assert.rejects(pool.run({ kind: 'crash' }), (e: unknown) => !(e instanceof QuarryError) && /boom/.test(String(e)));
+    await assert.rejects(
+      pool.run({ kind: 'crash' }),
+      (e: unknown) => !(e instanceof QuarryError) && /boom/.test(String(e)),
+    );
   });
 
   test('a stuck task times out while other tasks are still answered', async () => {
@@ -43,25 +52,40 @@ describe('WorkerPool', () => {
     const elapsed = Date.now() - started;
     assert.ok(elapsed < 5_000, `timeout took ${elapsed} ms`);
     // the terminated worker was replaced: both workers can block at once and still finish
-    assert.deepEqual(await Promise.all([pool.run({ kind: 'block', ms: 50 }), pool.run({ kind: 'block', ms: 50 })]), ['done', 'done']);
+    assert.deepEqual(await Promise.all([pool.run({ kind: 'block', ms: 50 }), pool.run({ kind: 'block', ms: 50 })]), [
+      'done',
+      'done',
+    ]);
   });
 
   test('an aborted signal cancels a running task', async () => {
     const controller = new AbortController();
     const running = pool.run({ kind: 'block', ms: 60_000 }, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('client went away')), 100);
-    await assert.rejects(running, (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CANCELLED' && /client went away/.test(e.message));
+    await assert.rejects(
+      running,
+      (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CANCELLED' && /client went away/.test(e.message),
+    );
     assert.equal(await pool.run({ kind: 'echo', value: 'still here' }), 'still here');
   });
 
   test('an already aborted signal never runs the task', async () => {
-    await assert.rejects(pool.run({ kind: 'echo', value: 'x' }, { signal: AbortSignal.abort('gone') }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CANCELLED');
+    await assert.rejects(
+      pool.run({ kind: 'echo', value: 'x' }, { signal: AbortSignal.abort('gone') }),
+      (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CANCELLED',
+    );
   });
 
   test('a closed pool refuses work', async () => {
-    const other = new WorkerPool<BusyTask, string>({ filename: new URL('./fixtures/busy-worker.ts', import.meta.url), workers: 1 });
+    const other = new WorkerPool<BusyTask, string>({
+      filename: new URL('./fixtures/busy-worker.ts', import.meta.url),
+      workers: 1,
+    });
     await other.close();
-    await assert.rejects(other.run({ kind: 'echo', value: 'x' }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CLOSED');
+    await assert.rejects(
+      other.run({ kind: 'echo', value: 'x' }),
+      (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CLOSED',
+    );
   });
 
   test("a new worker's module loading does not count against the first task's time limit", async () => {
@@ -72,7 +96,13 @@ describe('WorkerPool', () => {
       warmUpTask: { kind: 'echo', value: 'warm' } satisfies BusyTask,
     });
     try {
-      assert.deepEqual(await Promise.all([fresh.run({ kind: 'echo', value: 'a' }, { timeoutMs: 50 }), fresh.run({ kind: 'echo', value: 'b' }, { timeoutMs: 50 })]), ['a', 'b']);
+      assert.deepEqual(
+        await Promise.all([
+          fresh.run({ kind: 'echo', value: 'a' }, { timeoutMs: 50 }),
+          fresh.run({ kind: 'echo', value: 'b' }, { timeoutMs: 50 }),
+        ]),
+        ['a', 'b'],
+      );
       await fresh.warm();
     } finally {
       await fresh.close();

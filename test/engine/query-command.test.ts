@@ -20,13 +20,21 @@ describe('quarry query', () => {
     copyFileSync(db, old);
     // What version 1 left: no version-2 indexes, no record of migration 2.
     const raw = new Database(old);
-    raw.exec("DROP INDEX publications_year_date_desc_id; DROP INDEX grants_start_year_start_date_desc_id; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version > 1");
+    raw.exec(
+      "DROP INDEX publications_year_date_desc_id; DROP INDEX grants_start_year_start_date_desc_id; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version > 1",
+    );
     raw.close();
     const out = run('--db', old, 'search publications where year = 2019 return year');
     assert.equal(out.status, 0, out.stderr);
     assert.deepEqual(JSON.parse(out.stdout), { year: [{ id: 2019, count: 2 }], _stats: { total_count: 2 } });
     const upgraded = new Database(old, { readonly: true });
-    assert.equal(upgraded.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'publications_year_date_desc_id'").pluck().get(), 1);
+    assert.equal(
+      upgraded
+        .prepare("SELECT count(*) FROM sqlite_master WHERE name = 'publications_year_date_desc_id'")
+        .pluck()
+        .get(),
+      1,
+    );
     upgraded.close();
   });
 
@@ -37,7 +45,13 @@ describe('quarry query', () => {
   });
 
   test('version 1 on request', () => {
-    const out = run('--db', db, '--dsl-version', '1', 'search publications where year = 2018 return publications[id+FOR]');
+    const out = run(
+      '--db',
+      db,
+      '--dsl-version',
+      '1',
+      'search publications where year = 2018 return publications[id+FOR]',
+    );
     assert.equal(out.status, 0, out.stderr);
     const result = JSON.parse(out.stdout);
     assert.equal(result.publications[0].FOR[0].name, 'Biomedical');
@@ -61,7 +75,15 @@ describe('quarry query', () => {
     assert.equal(csv.status, 0, csv.stderr);
     assert.equal(csv.stdout, 'id,count\r\n2019,2\r\n', 'CSV lines end in CRLF (RFC 4180)');
     const file = join(mkdtempSync(join(tmpdir(), 'quarry-query-')), 'year.jsonl');
-    const out = run('--db', db, '--format', 'jsonl', '--out', file, 'search publications where year = 2019 return year');
+    const out = run(
+      '--db',
+      db,
+      '--format',
+      'jsonl',
+      '--out',
+      file,
+      'search publications where year = 2019 return year',
+    );
     assert.equal(out.status, 0, out.stderr);
     assert.equal(out.stdout, '');
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { id: 2019, count: 2 });
@@ -76,5 +98,4 @@ describe('quarry query', () => {
       assert.equal(out.stdout, '');
     }
   });
-
 });

@@ -19,7 +19,7 @@ const ATTACKS = [
   "'; DROP TABLE publications; --",
   "' OR '1'='1",
   '" OR 1=1 --',
-  "1; DELETE FROM publications",
+  '1; DELETE FROM publications',
   "x') UNION SELECT sql FROM sqlite_master --",
   '%',
   '_',
@@ -42,7 +42,10 @@ function fingerprint(file: string): string {
   const db = new Database(file, { readonly: true });
   try {
     const hash = createHash('sha256');
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' ORDER BY name").pluck().all() as string[];
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' ORDER BY name")
+      .pluck()
+      .all() as string[];
     for (const t of tables) hash.update(`${t}:${JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).all())}\n`);
     hash.update(String(db.prepare('SELECT count(*) FROM publications_fts').pluck().get()));
     return hash.digest('hex');
@@ -103,7 +106,10 @@ describe('SQL injection', () => {
           assert.equal(query.kind, 'search');
           if (query.kind !== 'search') continue;
           const compiled = compileSearch(RECORDS_LAYOUT, lowerValidated(query), { expandPattern: () => [] });
-          const statements = [compiled.count, ...compiled.outputs.map((o) => (o.kind === 'records' ? o.page : o.statement))];
+          const statements = [
+            compiled.count,
+            ...compiled.outputs.map((o) => (o.kind === 'records' ? o.page : o.statement)),
+          ];
           assert.ok(statements.length >= 2);
           for (const st of statements) {
             if (attack.length > 2) assert.ok(!st.text.includes(attack), `${text}\n→ ${st.text}`);
@@ -131,11 +137,19 @@ describe('SQL injection', () => {
   }
 
   test('an unknown identifier is a semantic error', () => {
-    assert.throws(() => runQuery(db, 'search publications where doi_x = "x" return publications', { dslVersion: 2 }), (e: unknown) => e instanceof QuarryError && e.category === 'semantic');
+    assert.throws(
+      () => runQuery(db, 'search publications where doi_x = "x" return publications', { dslVersion: 2 }),
+      (e: unknown) => e instanceof QuarryError && e.category === 'semantic',
+    );
   });
 
   test('the data is intact afterwards', () => {
     assert.equal(fingerprint(path), before);
-    assert.equal(runQuery(db, 'search publications return publications[id] limit 1', { dslVersion: 2 })._stats && (runQuery(db, 'search publications return year', { dslVersion: 2 })._stats as { total_count: number }).total_count, 10);
+    assert.equal(
+      runQuery(db, 'search publications return publications[id] limit 1', { dslVersion: 2 })._stats &&
+        (runQuery(db, 'search publications return year', { dslVersion: 2 })._stats as { total_count: number })
+          .total_count,
+      10,
+    );
   });
 });

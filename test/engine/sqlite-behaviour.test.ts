@@ -2,4 +2,6 @@ import { createSqliteEngine } from '../../src/engine/sqlite-engine.ts';
 import { runBehaviourSuite } from './behaviour.cases.ts';
 import { tinyDatabase } from './fixtures/tiny-db.ts';
 
-runBehaviourSuite('sqlite (worker pool)', () => Promise.resolve(createSqliteEngine({ dbPath: tinyDatabase(), workers: 2 })));
+runBehaviourSuite('sqlite (worker pool)', () =>
+  Promise.resolve(createSqliteEngine({ dbPath: tinyDatabase(), workers: 2 })),
+);

@@ -44,7 +44,10 @@ describe('createSqliteEngine', () => {
 
   test('gives the result as JSON text too, and the same text for answers made without a worker', async () => {
     const ran = await engine.run(FAST, { dslVersion: 2 });
-    assert.match(ran.json, /^\{"publications":\[\{"id":"pub\.19\d{8}"\}\],"_stats":\{"total_count":10000,"limit":1,"offset":0\}\}$/);
+    assert.match(
+      ran.json,
+      /^\{"publications":\[\{"id":"pub\.19\d{8}"\}\],"_stats":\{"total_count":10000,"limit":1,"offset":0\}\}$/,
+    );
     assert.deepEqual(JSON.parse(ran.json), ran.result);
     const described = await engine.run('describe version', { dslVersion: 2 });
     assert.deepEqual(JSON.parse(described.json), described.result);
@@ -88,10 +91,16 @@ describe('createSqliteEngine', () => {
   });
 
   test('query mistakes are reported without a worker', async () => {
-    await assert.rejects(engine.run('search publications wher year = 1 return year', { dslVersion: 2 }), (e: unknown) => e instanceof QuarryError && e.category === 'syntax');
+    await assert.rejects(
+      engine.run('search publications wher year = 1 return year', { dslVersion: 2 }),
+      (e: unknown) => e instanceof QuarryError && e.category === 'syntax',
+    );
   });
 
   test('a missing database file is a coded error', () => {
-    assert.throws(() => createSqliteEngine({ dbPath: join(tmpdir(), 'no-such-quarry.db') }), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_DATABASE_UNAVAILABLE');
+    assert.throws(
+      () => createSqliteEngine({ dbPath: join(tmpdir(), 'no-such-quarry.db') }),
+      (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_DATABASE_UNAVAILABLE',
+    );
   });
 });

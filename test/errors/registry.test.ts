@@ -42,7 +42,9 @@ describe('error-code registry', () => {
 
   test('every code is reached by at least one test (named in a test file)', () => {
     const corpus = testSources(join(root, 'test')).join('\n');
-    const missing = Object.keys(ERROR_CODES).filter((code) => !corpus.includes(`'${code}'`) && !corpus.includes(`"${code}"`));
+    const missing = Object.keys(ERROR_CODES).filter(
+      (code) => !corpus.includes(`'${code}'`) && !corpus.includes(`"${code}"`),
+    );
     assert.deepEqual(missing, [], `codes no test names: ${missing.join(', ')}`);
   });
 });

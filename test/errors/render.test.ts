@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ERROR_CODES, QuarryError, formatMessage, formatWithCaret, locate, problem, renderErrorBody } from '../../src/errors/index.ts';
+import {
+  ERROR_CODES,
+  QuarryError,
+  formatMessage,
+  formatWithCaret,
+  locate,
+  problem,
+  renderErrorBody,
+} from '../../src/errors/index.ts';
 
 describe('error rendering', () => {
   test('locate gives 1-based lines and columns', () => {
@@ -12,7 +20,7 @@ describe('error rendering', () => {
     assert.equal(formatMessage('a {x} b {y}', { x: 1 }), 'a 1 b {y}');
   });
 
-  test("an internal error renders generically with its code and no position", () => {
+  test('an internal error renders generically with its code and no position', () => {
     const err = QuarryError.of('INTERNAL', { params: { requestId: 'req-7' } });
     assert.equal(err.category, 'internal');
     const body = renderErrorBody(err, { dslVersion: 2 });
@@ -23,7 +31,11 @@ describe('error rendering', () => {
   });
 
   test('a positioned problem prints the query line with a caret', () => {
-    const p = problem('INTERNAL', { span: { start: 7, end: 11 }, source: 'search pubs return pubs', params: { requestId: 'r' } });
+    const p = problem('INTERNAL', {
+      span: { start: 7, end: 11 },
+      source: 'search pubs return pubs',
+      params: { requestId: 'r' },
+    });
     const lines = formatWithCaret('search pubs return pubs', p).split('\n');
     assert.equal(lines[1], '  1 | search pubs return pubs');
     assert.equal(lines[2], '    |        ^^^^');

@@ -31,15 +31,30 @@ describe('auth-path family', () => {
   }
 
   test('empty strings count as absent (clients send all three fields)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { username: '', password: '', key: t.key } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      payload: { username: '', password: '', key: t.key },
+    });
     assert.equal(res.statusCode, 200);
-    const legacyLogin = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { username: legacy.username, password: legacy.password, key: '' } });
+    const legacyLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      payload: { username: legacy.username, password: legacy.password, key: '' },
+    });
     assert.equal(legacyLogin.statusCode, 200);
-    assert.equal(decodeJwt(legacyLogin.json().token as string).sub, String((await t.accounts.getAccount(legacy.email)).id));
+    assert.equal(
+      decodeJwt(legacyLogin.json().token as string).sub,
+      String((await t.accounts.getAccount(legacy.email)).id),
+    );
   });
 
   test('a key wins over username and password when both are present', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { username: legacy.username, password: legacy.password, key: t.key } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      payload: { username: legacy.username, password: legacy.password, key: t.key },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(decodeJwt(res.json().token as string).sub, String((await t.accounts.getAccount(t.email)).id));
   });
@@ -72,7 +87,12 @@ describe('auth-path family', () => {
   });
 
   test('a body that is not JSON is a coded 400, and form fields are read', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/api/auth', headers: { 'content-type': 'application/json' }, payload: '{"key": ' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"key": ',
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().errors.query.code, 'SERVICE_BAD_REQUEST');
     const form = await t.app.inject({
@@ -87,7 +107,12 @@ describe('auth-path family', () => {
   for (const path of ['/api/dsl/v2', '/api/dsl', '/api/dsl.json']) {
     test(`POST ${path} with JWT answers the JSON result in DSL v2`, async () => {
       const token = await jwtToken(t);
-      const res = await t.app.inject({ method: 'POST', url: path, headers: { authorization: `JWT ${token}` }, payload: QUERY });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { authorization: `JWT ${token}` },
+        payload: QUERY,
+      });
       assert.equal(res.statusCode, 200);
       assert.equal(res.json()._version.release, '2.0');
       assert.equal(t.engine.calls.at(-1)?.options.dslVersion, 2);
@@ -109,7 +134,12 @@ describe('auth-path family', () => {
     const [head, payload, signature] = token.split('.') as [string, string, string];
     const altered = `${head}.${Buffer.from(JSON.stringify({ ...decodeJwt(token), sub: '999' })).toString('base64url')}.${signature}`;
     for (const bad of [altered, `${head}.${payload}.${signature.slice(0, -4)}AAAA`, 'abc.def.ghi', 'garbage']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${bad}` }, payload: QUERY });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/dsl/v2',
+        headers: { authorization: `JWT ${bad}` },
+        payload: QUERY,
+      });
       assert.equal(res.statusCode, 403, bad);
       assert.equal(res.json().errors.query.code, 'SERVICE_TOKEN_INVALID');
     }
@@ -117,7 +147,12 @@ describe('auth-path family', () => {
 
   test('a token-path token is not an auth-path token', async () => {
     const opaque = (await t.app.inject({ method: 'GET', url: `/v3/token?api_key=${t.key}` })).body;
-    const res = await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${opaque}` }, payload: QUERY });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/dsl/v2',
+      headers: { authorization: `JWT ${opaque}` },
+      payload: QUERY,
+    });
     assert.equal(res.statusCode, 403);
   });
 

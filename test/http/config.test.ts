@@ -20,8 +20,20 @@ describe('configuration', () => {
   test('file, then environment, then overrides', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-config-'));
     const file = join(dir, 'quarry.json');
-    writeFileSync(file, JSON.stringify({ port: 9000, host: '0.0.0.0', rateLimits: { tokenV2: { max: 100 } }, versions: { v1RemovedFrom: 'never' } }));
-    const c = loadConfig({ file, env: { QUARRY_PORT: '9100', QUARRY_TRUST_PROXY: '1', QUARRY_RATE_LIMITS: 'off', QUARRY_FAMILIES: 'auth' }, overrides: { port: 9200 } });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        port: 9000,
+        host: '0.0.0.0',
+        rateLimits: { tokenV2: { max: 100 } },
+        versions: { v1RemovedFrom: 'never' },
+      }),
+    );
+    const c = loadConfig({
+      file,
+      env: { QUARRY_PORT: '9100', QUARRY_TRUST_PROXY: '1', QUARRY_RATE_LIMITS: 'off', QUARRY_FAMILIES: 'auth' },
+      overrides: { port: 9200 },
+    });
     assert.equal(c.port, 9200);
     assert.equal(c.host, '0.0.0.0');
     assert.equal(c.trustProxy, 1);
@@ -35,7 +47,15 @@ describe('configuration', () => {
   test('every problem is reported at once, with the setting named', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-config-'));
     const file = join(dir, 'quarry.json');
-    writeFileSync(file, JSON.stringify({ port: 'eighty', prot: 1, rateLimits: { tokenV3: { scope: 'planet' } }, tokens: { jwtSecret: 'short' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        port: 'eighty',
+        prot: 1,
+        rateLimits: { tokenV3: { scope: 'planet' } },
+        tokens: { jwtSecret: 'short' },
+      }),
+    );
     try {
       loadConfig({ file, env: { QUARRY_QUERY_TIMEOUT_MS: 'soon' } });
       assert.fail('should throw');
@@ -43,7 +63,13 @@ describe('configuration', () => {
       assert.ok(isQuarryError(error));
       assert.equal(error.code, 'SERVICE_CONFIG_INVALID');
       const text = error.problems.map((p) => p.message).join('\n');
-      for (const part of ['prot is not a setting', 'port must be', 'rateLimits.tokenV3.scope', 'tokens.jwtSecret', 'QUARRY_QUERY_TIMEOUT_MS']) {
+      for (const part of [
+        'prot is not a setting',
+        'port must be',
+        'rateLimits.tokenV3.scope',
+        'tokens.jwtSecret',
+        'QUARRY_QUERY_TIMEOUT_MS',
+      ]) {
         assert.ok(text.includes(part), `${part} in:\n${text}`);
       }
     }

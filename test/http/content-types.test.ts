@@ -17,10 +17,19 @@ describe('query bodies under every content type', () => {
   const cases: Array<{ name: string; headers: Record<string, string>; payload: string; expected?: string }> = [
     { name: 'text/plain', headers: { 'content-type': 'text/plain' }, payload: QUERY },
     { name: 'text/plain; charset=utf-8', headers: { 'content-type': 'text/plain; charset=utf-8' }, payload: QUERY },
-    { name: 'application/x-www-form-urlencoded with a raw DSL body', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'search publications where title = "a&b=c" return publications' },
+    {
+      name: 'application/x-www-form-urlencoded with a raw DSL body',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'search publications where title = "a&b=c" return publications',
+    },
     { name: 'no content type', headers: {}, payload: QUERY },
     { name: 'application/json with a raw DSL body', headers: { 'content-type': 'application/json' }, payload: QUERY },
-    { name: 'application/json {"query": ...}', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: QUERY }), expected: QUERY },
+    {
+      name: 'application/json {"query": ...}',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ query: QUERY }),
+      expected: QUERY,
+    },
     { name: 'application/octet-stream', headers: { 'content-type': 'application/octet-stream' }, payload: QUERY },
   ];
 
@@ -30,7 +39,10 @@ describe('query bodies under every content type', () => {
       ['/v3/api/query', 'Bearer'],
     ] as const) {
       test(`${url}: ${c.name}`, async () => {
-        const headers: Record<string, string> = { ...c.headers, authorization: `${scheme} ${scheme === 'JWT' ? jwt : bearer}` };
+        const headers: Record<string, string> = {
+          ...c.headers,
+          authorization: `${scheme} ${scheme === 'JWT' ? jwt : bearer}`,
+        };
         const res = await t.app.inject({ method: 'POST', url, headers, payload: c.payload });
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(t.engine.calls.at(-1)?.text, c.expected ?? c.payload);
@@ -40,13 +52,23 @@ describe('query bodies under every content type', () => {
 
   test('UTF-8 text arrives intact', async () => {
     const query = 'search publications for "Müller café 数据" return publications';
-    const res = await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${jwt}`, 'content-type': 'text/plain' }, payload: Buffer.from(query, 'utf8') });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/dsl/v2',
+      headers: { authorization: `JWT ${jwt}`, 'content-type': 'text/plain' },
+      payload: Buffer.from(query, 'utf8'),
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(t.engine.calls.at(-1)?.text, query);
   });
 
   test('an empty body answers 400 SERVICE_QUERY_EMPTY', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${jwt}` }, payload: '  ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/dsl/v2',
+      headers: { authorization: `JWT ${jwt}` },
+      payload: '  ',
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().errors.query.code, 'SERVICE_QUERY_EMPTY');
   });
@@ -68,7 +90,12 @@ describe('query bodies under every content type', () => {
     const head = 'search publications for "';
     const tail = '" return publications';
     const payload = head + 'a'.repeat(64 * 1024 - head.length - tail.length) + tail;
-    const res = await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${jwt}` }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/dsl/v2',
+      headers: { authorization: `JWT ${jwt}` },
+      payload,
+    });
     assert.equal(res.statusCode, 200);
   });
 });

@@ -10,16 +10,24 @@ describe('error bodies and statuses', () => {
   let jwt: string;
   let bearer: string;
   before(async () => {
-    t = await testApp({ at: '2021-06-01T00:00:00Z', config: { rateLimits: { enabled: false }, query: { timeoutMs: 200 } } });
+    t = await testApp({
+      at: '2021-06-01T00:00:00Z',
+      config: { rateLimits: { enabled: false }, query: { timeoutMs: 200 } },
+    });
     jwt = await jwtToken(t);
     bearer = await opaqueToken(t);
   });
   after(() => t.close());
 
-  const ask = (url: string, payload: string, authorization = url.startsWith('/api') ? `JWT ${jwt}` : `Bearer ${bearer}`) =>
-    t.app.inject({ method: 'POST', url, headers: { authorization, 'content-type': 'text/plain' }, payload });
+  const ask = (
+    url: string,
+    payload: string,
+    authorization = url.startsWith('/api') ? `JWT ${jwt}` : `Bearer ${bearer}`,
+  ) => t.app.inject({ method: 'POST', url, headers: { authorization, 'content-type': 'text/plain' }, payload });
 
-  function assertShape(body: unknown): asserts body is { errors: { query: { header: string; details: string[]; code: string; line?: number; column?: number } } } {
+  function assertShape(body: unknown): asserts body is {
+    errors: { query: { header: string; details: string[]; code: string; line?: number; column?: number } };
+  } {
     const q = (body as { errors?: { query?: { header?: unknown; details?: unknown } } }).errors?.query;
     assert.ok(q, 'errors.query is present');
     assert.equal(typeof q.header, 'string');
@@ -149,7 +157,9 @@ describe('error bodies and statuses', () => {
     const ids = responses.map((r) => r.headers['x-request-id'] as string);
     for (const id of ids) assert.match(id, /^[0-9a-f-]{36}$/);
     assert.equal(new Set(ids).size, ids.length);
-    const requestLines = t.logs.filter((l) => l.req !== undefined || l.res !== undefined || l.msg === 'request refused');
+    const requestLines = t.logs.filter(
+      (l) => l.req !== undefined || l.res !== undefined || l.msg === 'request refused',
+    );
     assert.ok(requestLines.length >= 8);
     for (const line of requestLines) assert.equal(typeof line.reqId, 'string', JSON.stringify(line));
   });

@@ -31,7 +31,12 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
   });
 
   test('a query answer: §3 shape (only arrays besides the _ keys) and timing in Server-Timing, not in the body', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${jwt}` }, payload: QUERY });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/dsl/v2',
+      headers: { authorization: `JWT ${jwt}` },
+      payload: QUERY,
+    });
     assert.equal(res.statusCode, 200);
     const body = res.json<Record<string, unknown>>();
     const metadata = new Set(['_stats', '_warnings', '_notes', '_version', '_copyright']);
@@ -42,7 +47,12 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
   });
 
   test('GET /metrics: requests by route and status, query latency, rate-limit rejections, pool queue depth', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${jwt}` }, payload: QUERY });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/dsl/v2',
+      headers: { authorization: `JWT ${jwt}` },
+      payload: QUERY,
+    });
     const res = await t.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /^text\/plain/);
@@ -53,15 +63,35 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
   });
 
   test('the OpenAPI document lists every endpoint, and /docs serves its UI from this server', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ openapi: string; paths: Record<string, unknown> }>();
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{
+      openapi: string;
+      paths: Record<string, unknown>;
+    }>();
     assert.match(doc.openapi, /^3\./);
-    for (const path of ['/v2/token', '/v3/token', '/v2/api/query', '/v3/api/query', '/api/auth', '/api/auth.json', '/api/dsl/v1', '/api/dsl/v2', '/api/dsl', '/api/dsl.json', '/healthz', '/readyz', '/metrics']) {
+    for (const path of [
+      '/v2/token',
+      '/v3/token',
+      '/v2/api/query',
+      '/v3/api/query',
+      '/api/auth',
+      '/api/auth.json',
+      '/api/dsl/v1',
+      '/api/dsl/v2',
+      '/api/dsl',
+      '/api/dsl.json',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+    ]) {
       assert.ok(doc.paths[path], path);
     }
     const ui = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(ui.statusCode, 200);
     assert.match(ui.body, /swagger-ui/i);
-    assert.ok(!/https?:\/\/(?!localhost)[a-z]/i.test(ui.body.replace(/https?:\/\/(www\.)?w3\.org[^"']*/g, '')), 'no assets from elsewhere');
+    assert.ok(
+      !/https?:\/\/(?!localhost)[a-z]/i.test(ui.body.replace(/https?:\/\/(www\.)?w3\.org[^"']*/g, '')),
+      'no assets from elsewhere',
+    );
     const asset = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
     assert.equal(asset.statusCode, 200);
   });
@@ -70,7 +100,10 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
     const only = await testApp({ config: { families: { token: false, auth: true } } });
     try {
       assert.equal((await only.app.inject({ method: 'GET', url: `/v3/token?api_key=${only.key}` })).statusCode, 404);
-      assert.equal((await only.app.inject({ method: 'POST', url: '/api/auth', payload: { key: only.key } })).statusCode, 200);
+      assert.equal(
+        (await only.app.inject({ method: 'POST', url: '/api/auth', payload: { key: only.key } })).statusCode,
+        200,
+      );
     } finally {
       await only.close();
     }
@@ -79,7 +112,9 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
   test('the web plugin hook: registered with the services, keeping normal body parsing', async () => {
     let received: string[] = [];
     const web: WebPlugin = (app, options) => {
-      received = Object.keys(options).filter((k) => ['accounts', 'engine', 'tokens', 'config', 'clock', 'limiter'].includes(k)).sort();
+      received = Object.keys(options)
+        .filter((k) => ['accounts', 'engine', 'tokens', 'config', 'clock', 'limiter'].includes(k))
+        .sort();
       app.post('/web-echo', (request) => ({ got: request.body }));
       return Promise.resolve();
     };

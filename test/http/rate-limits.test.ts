@@ -35,7 +35,10 @@ describe('rate limits', () => {
     assert.equal(res.statusCode, 429);
     assert.equal(res.headers['ratelimit-remaining'], '0');
     const retry = Number(res.headers['retry-after']);
-    assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${String(res.headers['retry-after'])}`);
+    assert.ok(
+      Number.isInteger(retry) && retry >= 1 && retry <= 60,
+      `Retry-After ${String(res.headers['retry-after'])}`,
+    );
     const body = res.json();
     assert.equal(body.errors.query.code, 'SERVICE_RATE_LIMITED');
     assert.equal(body.errors.query.header, 'Rate Limit Exceeded');
@@ -69,11 +72,21 @@ describe('rate limits', () => {
 
   test('authentication endpoints are per client IP (stops key guessing)', async () => {
     for (let i = 1; i <= 30; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { key: 'qry_guess' + i }, remoteAddress: IP1 });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth',
+        payload: { key: 'qry_guess' + i },
+        remoteAddress: IP1,
+      });
       assert.equal(res.statusCode, 401);
       assert.equal(res.headers['ratelimit-remaining'], String(30 - i));
     }
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { key: t.key }, remoteAddress: IP1 });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      payload: { key: t.key },
+      remoteAddress: IP1,
+    });
     assertLimited(blocked);
     const tokenPath = await t.app.inject({ method: 'GET', url: `/v3/token?api_key=${t.key}`, remoteAddress: IP1 });
     assert.equal(tokenPath.statusCode, 429, 'the token endpoints share the authentication budget');
@@ -97,7 +110,13 @@ describe('rate limits', () => {
     assert.equal(noAuth.statusCode, 401);
     assert.equal(noAuth.headers['ratelimit-limit'], '30');
     const a = `Bearer ${await opaqueToken(t, t.key, 'v3', IP1)}`;
-    const syntax = await t.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: a }, payload: 'search publications where', remoteAddress: IP1 });
+    const syntax = await t.app.inject({
+      method: 'POST',
+      url: '/v3/api/query',
+      headers: { authorization: a },
+      payload: 'search publications where',
+      remoteAddress: IP1,
+    });
     assert.equal(syntax.statusCode, 400);
     assert.equal(syntax.headers['ratelimit-remaining'], '28');
   });
@@ -107,11 +126,21 @@ describe('rate limits', () => {
     try {
       const a = `Bearer ${await opaqueToken(custom)}`;
       for (let i = 0; i < 3; i++) {
-        const res = await custom.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: a }, payload: QUERY });
+        const res = await custom.app.inject({
+          method: 'POST',
+          url: '/v3/api/query',
+          headers: { authorization: a },
+          payload: QUERY,
+        });
         assert.equal(res.statusCode, 200);
         assert.equal(res.headers['ratelimit-limit'], '3');
       }
-      const res = await custom.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: a }, payload: QUERY });
+      const res = await custom.app.inject({
+        method: 'POST',
+        url: '/v3/api/query',
+        headers: { authorization: a },
+        payload: QUERY,
+      });
       assert.equal(res.statusCode, 429);
       assert.ok(Number(res.headers['retry-after']) <= 10);
     } finally {
@@ -144,7 +173,12 @@ describe('rate limits', () => {
     try {
       const a = `Bearer ${await opaqueToken(off)}`;
       for (let i = 0; i < 35; i++) {
-        const res = await off.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: a }, payload: QUERY });
+        const res = await off.app.inject({
+          method: 'POST',
+          url: '/v3/api/query',
+          headers: { authorization: a },
+          payload: QUERY,
+        });
         assert.equal(res.statusCode, 200);
         assert.equal(res.headers['ratelimit-limit'], undefined);
       }
@@ -160,7 +194,13 @@ describe('client IP behind a proxy', () => {
       const t = await testApp({ config: { trustProxy, rateLimits: { authentication: { max: 1 } } } });
       try {
         const login = (forwardedFor: string) =>
-          t.app.inject({ method: 'POST', url: '/api/auth', payload: { key: t.key }, remoteAddress: '10.9.9.9', headers: { 'x-forwarded-for': forwardedFor } });
+          t.app.inject({
+            method: 'POST',
+            url: '/api/auth',
+            payload: { key: t.key },
+            remoteAddress: '10.9.9.9',
+            headers: { 'x-forwarded-for': forwardedFor },
+          });
         assert.equal((await login('192.0.2.1')).statusCode, 200);
         assert.equal((await login('192.0.2.2')).statusCode, trustProxy ? 200 : 429);
       } finally {

@@ -104,13 +104,25 @@ describe('token lifecycle and account standing', () => {
   });
 
   test('token lifetimes are configurable per family', async () => {
-    const short = await testApp({ config: { tokens: { tokenPathLifetimeSeconds: 60, authPathLifetimeSeconds: 3600 } } });
+    const short = await testApp({
+      config: { tokens: { tokenPathLifetimeSeconds: 60, authPathLifetimeSeconds: 3600 } },
+    });
     try {
       const bearer = await opaqueToken(short);
       const jwt = await jwtToken(short);
       short.clock.advance(61_000);
-      const a = await short.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: `Bearer ${bearer}` }, payload: QUERY });
-      const b = await short.app.inject({ method: 'POST', url: '/api/dsl/v2', headers: { authorization: `JWT ${jwt}` }, payload: QUERY });
+      const a = await short.app.inject({
+        method: 'POST',
+        url: '/v3/api/query',
+        headers: { authorization: `Bearer ${bearer}` },
+        payload: QUERY,
+      });
+      const b = await short.app.inject({
+        method: 'POST',
+        url: '/api/dsl/v2',
+        headers: { authorization: `JWT ${jwt}` },
+        payload: QUERY,
+      });
       assert.equal(a.statusCode, 403);
       assert.equal(b.statusCode, 200);
     } finally {

@@ -46,7 +46,12 @@ describe('token-path family', () => {
 
   test('surrounding whitespace in a presented token is ignored', async () => {
     const token = await opaqueToken(t);
-    const res = await t.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: `Bearer   ${token}  ` }, payload: QUERY });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v3/api/query',
+      headers: { authorization: `Bearer   ${token}  ` },
+      payload: QUERY,
+    });
     assert.equal(res.statusCode, 200);
   });
 
@@ -69,7 +74,12 @@ describe('token-path family', () => {
 
   test('a missing Authorization header, or the wrong scheme word, answers 401 with WWW-Authenticate: Bearer', async () => {
     const token = await opaqueToken(t);
-    for (const headers of [{}, { authorization: `JWT ${token}` }, { authorization: token }, { authorization: 'Bearer' }]) {
+    for (const headers of [
+      {},
+      { authorization: `JWT ${token}` },
+      { authorization: token },
+      { authorization: 'Bearer' },
+    ]) {
       const res = await t.app.inject({ method: 'POST', url: '/v2/api/query', headers, payload: QUERY });
       assert.equal(res.statusCode, 401, JSON.stringify(headers));
       assert.match(res.headers['www-authenticate'] as string, /^Bearer/);
@@ -78,7 +88,12 @@ describe('token-path family', () => {
   });
 
   test('an unknown token answers 403 (clients log in again only on 403)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: 'Bearer not-a-token' }, payload: QUERY });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v3/api/query',
+      headers: { authorization: 'Bearer not-a-token' },
+      payload: QUERY,
+    });
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().errors.query.code, 'SERVICE_TOKEN_INVALID');
     assert.equal(res.json().errors.query.header, 'Authentication Error');
@@ -87,7 +102,12 @@ describe('token-path family', () => {
   test('an auth-path JWT is not a token-path token', async () => {
     const login = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { key: t.key } });
     const jwt = login.json().token as string;
-    const res = await t.app.inject({ method: 'POST', url: '/v3/api/query', headers: { authorization: `Bearer ${jwt}` }, payload: QUERY });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v3/api/query',
+      headers: { authorization: `Bearer ${jwt}` },
+      payload: QUERY,
+    });
     assert.equal(res.statusCode, 403);
   });
 

@@ -7,7 +7,12 @@ describe('DSL versions and their lifecycle', () => {
   const periods = [
     { name: 'before the alias moved (2021-06-01)', at: '2021-06-01T00:00:00Z', alias: 1, v1: 'deprecated' },
     { name: 'the instant the alias moves (2021-12-01T00:00Z)', at: '2021-12-01T00:00:00Z', alias: 2, v1: 'deprecated' },
-    { name: 'after the alias moved, before removal (2022-03-31)', at: '2022-03-31T23:59:59Z', alias: 2, v1: 'deprecated' },
+    {
+      name: 'after the alias moved, before removal (2022-03-31)',
+      at: '2022-03-31T23:59:59Z',
+      alias: 2,
+      v1: 'deprecated',
+    },
     { name: 'after removal (2022-04-01)', at: '2022-04-01T00:00:00Z', alias: 2, v1: 'removed' },
   ] as const;
 
@@ -16,7 +21,8 @@ describe('DSL versions and their lifecycle', () => {
       const t = await testApp({ at: period.at, config: { rateLimits: { enabled: false } } });
       try {
         const authorization = `JWT ${await jwtToken(t)}`;
-        const ask = (url: string) => t.app.inject({ method: 'POST', url, headers: { authorization }, payload: 'describe version' });
+        const ask = (url: string) =>
+          t.app.inject({ method: 'POST', url, headers: { authorization }, payload: 'describe version' });
         for (const alias of ['/api/dsl', '/api/dsl.json']) {
           const res = await ask(alias);
           assert.equal(res.statusCode, 200);
@@ -46,7 +52,12 @@ describe('DSL versions and their lifecycle', () => {
         // The token-path runs v2 in every period.
         const bearer = await opaqueToken(t);
         for (const url of ['/v2/api/query', '/v3/api/query']) {
-          const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bearer}` }, payload: 'describe version' });
+          const res = await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { authorization: `Bearer ${bearer}` },
+            payload: 'describe version',
+          });
           assert.equal(res.json().release, '2.0');
         }
       } finally {
@@ -69,22 +80,40 @@ describe('DSL versions and their lifecycle', () => {
     const keep = await testApp({ at: '2030-01-01T00:00:00Z', config: { versions: { v1RemovedFrom: null } } });
     try {
       const authorization = `JWT ${await jwtToken(keep)}`;
-      const res = await keep.app.inject({ method: 'POST', url: '/api/dsl/v1', headers: { authorization }, payload: 'describe version' });
+      const res = await keep.app.inject({
+        method: 'POST',
+        url: '/api/dsl/v1',
+        headers: { authorization },
+        payload: 'describe version',
+      });
       assert.equal(res.statusCode, 200);
       assert.ok(res.headers.deprecation);
       assert.equal(res.headers.sunset, undefined, 'no sunset when v1 is never removed');
     } finally {
       await keep.close();
     }
-    const own = await testApp({ at: '2024-05-01T00:00:00Z', config: { versions: { aliasToV2From: '2024-06-01', v1RemovedFrom: '2025-01-01' } } });
+    const own = await testApp({
+      at: '2024-05-01T00:00:00Z',
+      config: { versions: { aliasToV2From: '2024-06-01', v1RemovedFrom: '2025-01-01' } },
+    });
     try {
       const authorization = `JWT ${await jwtToken(own)}`;
-      const alias = await own.app.inject({ method: 'POST', url: '/api/dsl', headers: { authorization }, payload: 'describe version' });
+      const alias = await own.app.inject({
+        method: 'POST',
+        url: '/api/dsl',
+        headers: { authorization },
+        payload: 'describe version',
+      });
       assert.equal(alias.json().release, '1.0');
       assert.equal(alias.headers.sunset, 'Wed, 01 Jan 2025 00:00:00 GMT');
       own.clock.set('2024-06-01T00:00:00Z');
       const fresh = `JWT ${await jwtToken(own)}`;
-      const later = await own.app.inject({ method: 'POST', url: '/api/dsl', headers: { authorization: fresh }, payload: 'describe version' });
+      const later = await own.app.inject({
+        method: 'POST',
+        url: '/api/dsl',
+        headers: { authorization: fresh },
+        payload: 'describe version',
+      });
       assert.equal(later.json().release, '2.0');
     } finally {
       await own.close();

@@ -17,7 +17,12 @@ describe('fixed-window rate limiter on an injected clock', () => {
     }
     const refused = await limiter.consume('k', rule);
     assert.deepEqual(refused, { allowed: false, limit: 30, remaining: 0, resetSeconds: 45, windowSeconds: 60 });
-    assert.deepEqual(rateLimitHeaders(refused), { 'RateLimit-Limit': '30', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '45', 'Retry-After': '45' });
+    assert.deepEqual(rateLimitHeaders(refused), {
+      'RateLimit-Limit': '30',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '45',
+      'Retry-After': '45',
+    });
     assert.equal((await limiter.consume('other', rule)).allowed, true, 'keys are independent');
     clock.advance(45_000);
     assert.equal((await limiter.consume('k', rule)).remaining, 29, 'a new window starts');

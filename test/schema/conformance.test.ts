@@ -15,7 +15,9 @@ describe('conformance queries (version 2)', () => {
   const report = checkCorpus(CONFORMANCE, { dslVersion: 2 });
 
   test('0 failed', () => {
-    const failures = report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.entry.line}: ${r.why} ${r.error?.message ?? ''}`);
+    const failures = report.results
+      .filter((r) => r.outcome === 'failed')
+      .map((r) => `${r.entry.line}: ${r.why} ${r.error?.message ?? ''}`);
     assert.deepEqual(failures, []);
     assert.equal(report.ok + report.unsupported, report.results.length);
     assert.ok(report.results.length >= 50);
@@ -28,7 +30,10 @@ describe('conformance queries (version 2)', () => {
         // Only sources and functions this deployment does not hold count as unsupported.
         assert.equal(r.error?.category, 'unsupported');
         assert.match(r.error?.message ?? '', /not offered by this deployment/);
-        assert.match(r.entry.query, /\b(patents|clinical_trials|datasets|policy_documents|reports|source_titles|funder_groups|research_org_groups)\b/);
+        assert.match(
+          r.entry.query,
+          /\b(patents|clinical_trials|datasets|policy_documents|reports|source_titles|funder_groups|research_org_groups)\b/,
+        );
       }
     });
   }
@@ -51,18 +56,37 @@ describe('expected-error reasons', () => {
     assert.equal(matchesReason('skip is not supported on facets', limitError), false);
   });
   test('a query that validates but is marked as an error fails', () => {
-    const r = checkQuery({ query: 'search grants return grants', expected: 'error (limit above 1000)', line: 1 }, { dslVersion: 2 });
+    const r = checkQuery(
+      { query: 'search grants return grants', expected: 'error (limit above 1000)', line: 1 },
+      { dslVersion: 2 },
+    );
     assert.equal(r.outcome, 'failed');
     assert.match(r.why, /validated, but it should be rejected/);
   });
   test('a query rejected for another reason than marked fails', () => {
-    const r = checkQuery({ query: 'search publications return publications limit 2000', expected: 'error (skip is not supported on facets)', line: 1 }, { dslVersion: 2 });
+    const r = checkQuery(
+      {
+        query: 'search publications return publications limit 2000',
+        expected: 'error (skip is not supported on facets)',
+        line: 1,
+      },
+      { dslVersion: 2 },
+    );
     assert.equal(r.outcome, 'failed');
     assert.match(r.why, /not for the expected reason/);
   });
   test('an unmarked query with a semantic error fails; one on an unsupported source is unsupported', () => {
-    assert.equal(checkQuery({ query: 'search publications return titel', line: 1 }, { dslVersion: 2 }).outcome, 'failed');
-    assert.equal(checkQuery({ query: 'search datasets return datasets', line: 1 }, { dslVersion: 2 }).outcome, 'unsupported');
-    assert.equal(checkQuery({ query: 'search publications return publications limit', line: 1 }, { dslVersion: 2 }).outcome, 'failed');
+    assert.equal(
+      checkQuery({ query: 'search publications return titel', line: 1 }, { dslVersion: 2 }).outcome,
+      'failed',
+    );
+    assert.equal(
+      checkQuery({ query: 'search datasets return datasets', line: 1 }, { dslVersion: 2 }).outcome,
+      'unsupported',
+    );
+    assert.equal(
+      checkQuery({ query: 'search publications return publications limit', line: 1 }, { dslVersion: 2 }).outcome,
+      'failed',
+    );
   });
 });

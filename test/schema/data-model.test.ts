@@ -25,14 +25,25 @@ function section(name: string): string {
 function listLine(text: string, label: string): string[] {
   const m = new RegExp(`^${label}: (.*)$`, 'm').exec(text);
   assert.ok(m, `${label} line`);
-  return (m[1] ?? '').replace(/\(.*\)/, '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (m[1] ?? '')
+    .replace(/\(.*\)/, '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function tableRows(text: string): string[][] {
   return text
     .split('\n')
-    .filter((l) => l.startsWith('| ') && !l.startsWith('| ---') && !l.startsWith('| field') && !l.startsWith('| entity'))
-    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    .filter(
+      (l) => l.startsWith('| ') && !l.startsWith('| ---') && !l.startsWith('| field') && !l.startsWith('| entity'),
+    )
+    .map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 }
 
 function specSource(name: SourceName): SpecSource {
@@ -41,7 +52,12 @@ function specSource(name: SourceName): SpecSource {
   for (const [field = '', type = '', filter, facet, multi] of tableRows(text)) {
     fields.set(field, { type, filter: filter === 'yes', facet: facet === 'yes', multi: multi === 'yes' });
   }
-  return { fields, fieldsets: listLine(text, 'fieldsets'), indexes: listLine(text, 'search indexes'), indicators: listLine(text, 'indicators') };
+  return {
+    fields,
+    fieldsets: listLine(text, 'fieldsets'),
+    indexes: listLine(text, 'search indexes'),
+    indicators: listLine(text, 'indicators'),
+  };
 }
 
 const SOURCES: SourceName[] = ['publications', 'grants', 'researchers', 'organizations'];
@@ -51,7 +67,9 @@ const SOURCES: SourceName[] = ['publications', 'grants', 'researchers', 'organiz
  * defines `fcr_gavg` as the geometric mean of `field_citation_ratio`, a field its table
  * leaves out; the indicator needs it.
  */
-const BEYOND_SPEC_TABLES: Partial<Record<SourceName, Record<string, { type: string; filter: boolean; facet: boolean; multi: boolean }>>> = {
+const BEYOND_SPEC_TABLES: Partial<
+  Record<SourceName, Record<string, { type: string; filter: boolean; facet: boolean; multi: boolean }>>
+> = {
   publications: { field_citation_ratio: { type: 'float', filter: true, facet: false, multi: false } },
 };
 
@@ -65,7 +83,11 @@ describe('version 2 schema equals spec/data-model.md', () => {
       const expected = new Map([...spec.fields, ...Object.entries(BEYOND_SPEC_TABLES[name] ?? {})]);
       assert.deepEqual(source.fields.map((f) => f.name).sort(), [...expected.keys()].sort());
       for (const f of source.fields) {
-        assert.deepEqual({ type: f.type, filter: f.isFilter, facet: f.isFacet, multi: f.isMultivalue }, expected.get(f.name), `${name}.${f.name}`);
+        assert.deepEqual(
+          { type: f.type, filter: f.isFilter, facet: f.isFacet, multi: f.isMultivalue },
+          expected.get(f.name),
+          `${name}.${f.name}`,
+        );
       }
     });
     test(`${name}: fieldsets, search indexes and indicators`, () => {
@@ -104,9 +126,30 @@ describe('version 2 schema equals spec/data-model.md', () => {
   });
 
   test('basics fieldsets hold the documented fields in order', () => {
-    const basics = (s: SourceName): readonly string[] | undefined => schema.sources.get(s)?.fieldsets.find((fs) => fs.name === 'basics')?.fields;
-    assert.deepEqual(basics('publications'), ['id', 'title', 'doi', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'pages', 'authors']);
-    assert.deepEqual(basics('grants'), ['id', 'title', 'funders', 'start_date', 'end_date', 'funding_usd', 'research_orgs']);
+    const basics = (s: SourceName): readonly string[] | undefined =>
+      schema.sources.get(s)?.fieldsets.find((fs) => fs.name === 'basics')?.fields;
+    assert.deepEqual(basics('publications'), [
+      'id',
+      'title',
+      'doi',
+      'type',
+      'year',
+      'date',
+      'journal',
+      'volume',
+      'issue',
+      'pages',
+      'authors',
+    ]);
+    assert.deepEqual(basics('grants'), [
+      'id',
+      'title',
+      'funders',
+      'start_date',
+      'end_date',
+      'funding_usd',
+      'research_orgs',
+    ]);
     assert.deepEqual(basics('researchers'), ['id', 'first_name', 'last_name', 'orcid_id', 'research_orgs']);
     assert.deepEqual(basics('organizations'), ['id', 'name', 'acronym', 'types', 'city_name', 'country_name']);
   });
@@ -114,9 +157,11 @@ describe('version 2 schema equals spec/data-model.md', () => {
   test('every fieldset member is a field of its source; categories holds every category_* field', () => {
     for (const source of schema.sources.values()) {
       const names = new Set(source.fields.map((f) => f.name));
-      for (const fs of source.fieldsets) for (const f of fs.fields) assert.ok(names.has(f), `${source.name}.${fs.name}: ${f}`);
+      for (const fs of source.fieldsets)
+        for (const f of fs.fields) assert.ok(names.has(f), `${source.name}.${fs.name}: ${f}`);
       const categories = source.fieldsets.find((fs) => fs.name === 'categories');
-      if (categories) assert.deepEqual([...categories.fields].sort(), [...names].filter((n) => n.startsWith('category_')).sort());
+      if (categories)
+        assert.deepEqual([...categories.fields].sort(), [...names].filter((n) => n.startsWith('category_')).sort());
     }
   });
 
@@ -132,7 +177,9 @@ describe('version 2 schema equals spec/data-model.md', () => {
   });
 
   test('person-name indexes are authors (publications) and investigators (grants)', () => {
-    const person = [...schema.sources.values()].flatMap((s) => s.searchIndexes.filter((ix) => ix.isPersonNameIndex).map((ix) => `${s.name}.${ix.name}`));
+    const person = [...schema.sources.values()].flatMap((s) =>
+      s.searchIndexes.filter((ix) => ix.isPersonNameIndex).map((ix) => `${s.name}.${ix.name}`),
+    );
     assert.deepEqual(person.sort(), ['grants.investigators', 'publications.authors']);
   });
 
@@ -197,7 +244,10 @@ describe('version 1 schema is version 2 plus the removed fields of spec/dsl.md Â
       const old = v1.fieldsBySource.get(name);
       for (const f of source.fields) assert.deepEqual(old?.get(f.name), f);
       const all = v1.sources.get(name)?.fieldsets.find((fs) => fs.name === 'all');
-      assert.deepEqual(all?.fields, source.fields.map((f) => f.name));
+      assert.deepEqual(
+        all?.fields,
+        source.fields.map((f) => f.name),
+      );
       assert.ok(all?.deprecated);
     }
   });

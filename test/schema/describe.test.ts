@@ -10,7 +10,17 @@ function run(text: string, dslVersion: 1 | 2 = 2): Record<string, unknown> {
   return describeQuery(ast, { dslVersion, source: text });
 }
 
-type FieldDocs = Record<string, { type: string; description: string; is_entity: boolean; is_filter: boolean; is_facet: boolean; is_multivalue: boolean }>;
+type FieldDocs = Record<
+  string,
+  {
+    type: string;
+    description: string;
+    is_entity: boolean;
+    is_filter: boolean;
+    is_facet: boolean;
+    is_multivalue: boolean;
+  }
+>;
 
 suite('describe', () => {
   test('describe version', () => {
@@ -19,13 +29,44 @@ suite('describe', () => {
   });
 
   test('describe schema', () => {
-    const out = run('describe schema') as { sources: Record<string, Record<string, unknown>>; entities: Record<string, { fields: FieldDocs }> };
+    const out = run('describe schema') as {
+      sources: Record<string, Record<string, unknown>>;
+      entities: Record<string, { fields: FieldDocs }>;
+    };
     assert.deepEqual(Object.keys(out.sources), ['publications', 'grants', 'researchers', 'organizations']);
-    const pubs = out.sources.publications as { fields: FieldDocs; fieldsets: string[]; fieldset_fields: Record<string, string[]>; metrics: Record<string, unknown>; search_fields: string[] };
+    const pubs = out.sources.publications as {
+      fields: FieldDocs;
+      fieldsets: string[];
+      fieldset_fields: Record<string, string[]>;
+      metrics: Record<string, unknown>;
+      search_fields: string[];
+    };
     assert.deepEqual(pubs.fieldsets, ['basics', 'extras', 'book', 'categories']);
-    assert.deepEqual(pubs.fieldset_fields.basics, ['id', 'title', 'doi', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'pages', 'authors']);
+    assert.deepEqual(pubs.fieldset_fields.basics, [
+      'id',
+      'title',
+      'doi',
+      'type',
+      'year',
+      'date',
+      'journal',
+      'volume',
+      'issue',
+      'pages',
+      'authors',
+    ]);
     assert.ok(pubs.search_fields.includes('full_data') && pubs.search_fields.includes('authors'));
-    assert.deepEqual(Object.keys(pubs.metrics).sort(), ['altmetric_avg', 'altmetric_median', 'citations_avg', 'citations_median', 'citations_total', 'count', 'fcr_gavg', 'rcr_avg', 'recent_citations_total']);
+    assert.deepEqual(Object.keys(pubs.metrics).sort(), [
+      'altmetric_avg',
+      'altmetric_median',
+      'citations_avg',
+      'citations_median',
+      'citations_total',
+      'count',
+      'fcr_gavg',
+      'rcr_avg',
+      'recent_citations_total',
+    ]);
     assert.deepEqual(pubs.fields.research_orgs, {
       type: 'organizations',
       description: 'Distinct organizations of the authors’ affiliations.',
@@ -34,18 +75,33 @@ suite('describe', () => {
       is_facet: true,
       is_multivalue: true,
     });
-    assert.deepEqual(Object.keys(out.entities).sort(), ['categories', 'cities', 'countries', 'journals', 'open_access', 'organizations', 'publication_links', 'researchers', 'source_titles', 'states']);
+    assert.deepEqual(Object.keys(out.entities).sort(), [
+      'categories',
+      'cities',
+      'countries',
+      'journals',
+      'open_access',
+      'organizations',
+      'publication_links',
+      'researchers',
+      'source_titles',
+      'states',
+    ]);
     assert.ok(JSON.parse(JSON.stringify(out)), 'is JSON');
   });
 
   test('every described field has type, description and the four flags', () => {
-    const out = run('describe schema') as { sources: Record<string, { fields: FieldDocs }>; entities: Record<string, { fields: FieldDocs }> };
+    const out = run('describe schema') as {
+      sources: Record<string, { fields: FieldDocs }>;
+      entities: Record<string, { fields: FieldDocs }>;
+    };
     const all = [...Object.values(out.sources), ...Object.values(out.entities)].flatMap((s) => Object.values(s.fields));
     assert.ok(all.length > 150);
     for (const f of all) {
       assert.equal(typeof f.type, 'string');
       assert.ok(f.description.length > 0);
-      for (const flag of ['is_entity', 'is_filter', 'is_facet', 'is_multivalue'] as const) assert.equal(typeof f[flag], 'boolean');
+      for (const flag of ['is_entity', 'is_filter', 'is_facet', 'is_multivalue'] as const)
+        assert.equal(typeof f[flag], 'boolean');
     }
   });
 
@@ -59,17 +115,41 @@ suite('describe', () => {
   });
 
   test('describe source grants', () => {
-    const out = run('describe source grants') as { fields: FieldDocs; metrics: Record<string, unknown>; search_fields: string[] };
+    const out = run('describe source grants') as {
+      fields: FieldDocs;
+      metrics: Record<string, unknown>;
+      search_fields: string[];
+    };
     assert.deepEqual(Object.keys(out.metrics), ['count', 'funding']);
-    assert.deepEqual(out.search_fields, ['investigators', 'title_abstract_only', 'title_only', 'concepts', 'full_data']);
+    assert.deepEqual(out.search_fields, [
+      'investigators',
+      'title_abstract_only',
+      'title_only',
+      'concepts',
+      'full_data',
+    ]);
     assert.equal(out.fields.funding_usd?.type, 'float');
   });
 
   test('describe entity categories', () => {
     assert.deepEqual(run('describe entity categories'), {
       fields: {
-        id: { type: 'string', description: 'Category identifier.', is_entity: false, is_filter: true, is_facet: false, is_multivalue: false },
-        name: { type: 'string', description: 'Category code and name ("16 Studies in Human Society").', is_entity: false, is_filter: true, is_facet: false, is_multivalue: false },
+        id: {
+          type: 'string',
+          description: 'Category identifier.',
+          is_entity: false,
+          is_filter: true,
+          is_facet: false,
+          is_multivalue: false,
+        },
+        name: {
+          type: 'string',
+          description: 'Category code and name ("16 Studies in Human Society").',
+          is_entity: false,
+          is_filter: true,
+          is_facet: false,
+          is_multivalue: false,
+        },
       },
       display_fields: ['name'],
     });

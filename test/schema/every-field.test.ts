@@ -2,13 +2,31 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from '../../src/dsl/index.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
-import { schemaFor, validate, type FieldDescriptor, type FilterOperator, type ScalarType } from '../../src/schema/index.ts';
+import {
+  schemaFor,
+  validate,
+  type FieldDescriptor,
+  type FilterOperator,
+  type ScalarType,
+} from '../../src/schema/index.ts';
 
 // Systematic: every field of every source, in every role the schema allows or forbids, for
 // both language versions. A valid use must validate; a forbidden one must fail with the
 // code that names the reason.
 
-const ALL_OPERATORS: readonly FilterOperator[] = ['=', '!=', '>', '<', '>=', '<=', '~', 'in', 'range', 'empty', 'count'];
+const ALL_OPERATORS: readonly FilterOperator[] = [
+  '=',
+  '!=',
+  '>',
+  '<',
+  '>=',
+  '<=',
+  '~',
+  'in',
+  'range',
+  'empty',
+  'count',
+];
 
 function sample(type: ScalarType): string {
   switch (type) {
@@ -64,7 +82,11 @@ for (const dslVersion of [1, 2] as const) {
         for (const field of source.fields) {
           for (const op of ALL_OPERATORS) {
             const text = `search ${source.name} where ${condition(field, op)} return ${source.name}`;
-            const expected = !field.isFilter ? 'SCHEMA_NOT_FILTERABLE' : field.operators.includes(op) ? 'ok' : 'SCHEMA_OPERATOR_NOT_SUPPORTED';
+            const expected = !field.isFilter
+              ? 'SCHEMA_NOT_FILTERABLE'
+              : field.operators.includes(op)
+                ? 'ok'
+                : 'SCHEMA_OPERATOR_NOT_SUPPORTED';
             assert.equal(outcome(text, dslVersion), expected, text);
           }
         }
@@ -84,7 +106,11 @@ for (const dslVersion of [1, 2] as const) {
 
       test('every field can be returned in a field list; unnest only multi-value ones', () => {
         for (const field of source.fields) {
-          assert.equal(outcome(`search ${source.name} return ${source.name}[id + ${field.name}]`, dslVersion), 'ok', field.name);
+          assert.equal(
+            outcome(`search ${source.name} return ${source.name}[id + ${field.name}]`, dslVersion),
+            'ok',
+            field.name,
+          );
           const unnest = `search ${source.name} return ${source.name}[id + unnest(${field.name})]`;
           assert.equal(outcome(unnest, dslVersion), field.isMultivalue ? 'ok' : 'SCHEMA_UNNEST_NOT_MULTIVALUE', unnest);
         }
@@ -100,7 +126,11 @@ for (const dslVersion of [1, 2] as const) {
 
       test('every sortable field sorts records; every indicator aggregates and sorts a facet', () => {
         for (const field of source.fields.filter((f) => f.sortable)) {
-          assert.equal(outcome(`search ${source.name} return ${source.name} sort by ${field.name} asc`, dslVersion), 'ok', field.name);
+          assert.equal(
+            outcome(`search ${source.name} return ${source.name} sort by ${field.name} asc`, dslVersion),
+            'ok',
+            field.name,
+          );
         }
         const facet: string | undefined = source.fields.find((f) => f.isFacet && f.deprecated === undefined)?.name;
         assert.ok(facet !== undefined);
@@ -111,7 +141,8 @@ for (const dslVersion of [1, 2] as const) {
       });
 
       test('every fieldset and every search index validates', () => {
-        for (const fs of source.fieldsets) assert.equal(outcome(`search ${source.name} return ${source.name}[${fs.name}]`, dslVersion), 'ok', fs.name);
+        for (const fs of source.fieldsets)
+          assert.equal(outcome(`search ${source.name} return ${source.name}[${fs.name}]`, dslVersion), 'ok', fs.name);
         for (const ix of source.searchIndexes) {
           const text = `search ${source.name} in ${ix.name} for "\\"Ana Silva\\"" return ${source.name}`;
           assert.equal(outcome(text, dslVersion), 'ok', text);

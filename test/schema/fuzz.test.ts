@@ -11,7 +11,16 @@ import { schemaFor, validate } from '../../src/schema/index.ts';
 
 const schema = schemaFor(1);
 const sources = [...schema.sources.keys(), 'patents', 'publication', 'datasets'];
-const fieldNames = [...new Set([...schema.sources.values()].flatMap((s) => s.fields.map((f) => f.name))), 'titel', 'nope', 'research_orgs.name', 'journal.title', 'year.id', 'all', 'basics'];
+const fieldNames = [
+  ...new Set([...schema.sources.values()].flatMap((s) => s.fields.map((f) => f.name))),
+  'titel',
+  'nope',
+  'research_orgs.name',
+  'journal.title',
+  'year.id',
+  'all',
+  'basics',
+];
 const indicatorNames = ['count', 'citations_total', 'funding', 'rcr_avg', 'nope'];
 
 /** Mostly the source's own filterable, facet or scalar fields, sometimes anything. */
@@ -25,7 +34,10 @@ function queryFor(source: string): fc.Arbitrary<string> {
   const descriptor = schema.sources.get(source as never);
   const facets = descriptor ? descriptor.fields.filter((f) => f.isFacet).map((f) => f.name) : fieldNames;
   const indexes = descriptor ? descriptor.searchIndexes.map((ix) => ix.name) : ['full_data'];
-  const name = fc.oneof({ arbitrary: fc.constantFrom(...own), weight: 8 }, { arbitrary: fc.constantFrom(...fieldNames), weight: 1 });
+  const name = fc.oneof(
+    { arbitrary: fc.constantFrom(...own), weight: 8 },
+    { arbitrary: fc.constantFrom(...fieldNames), weight: 1 },
+  );
   const value = fc.oneof(
     fc.integer({ min: -5, max: 3000 }).map(String),
     fc.constantFrom('"2020-01-22"', '"2020"', '"2020-13-40"', '"x y"', '""', '"grid.1"', '1.5', '"12"'),
@@ -56,28 +68,44 @@ function queryFor(source: string): fc.Arbitrary<string> {
         m.limit !== undefined && m.skip !== undefined ? ` skip ${m.skip}` : '',
       ].join(''),
     );
-  const fieldList = fc.array(fc.tuple(fc.constantFrom('', '', '-', 'unnest'), name), { minLength: 1, maxLength: 4 }).map(
-    (items) => `[${items.map(([k, f], i) => (k === 'unnest' ? `${i > 0 ? '+ ' : ''}unnest(${f})` : `${k === '-' ? '- ' : i > 0 ? '+ ' : ''}${f}`)).join(' ')}]`,
-  );
+  const fieldList = fc
+    .array(fc.tuple(fc.constantFrom('', '', '-', 'unnest'), name), { minLength: 1, maxLength: 4 })
+    .map(
+      (items) =>
+        `[${items.map(([k, f], i) => (k === 'unnest' ? `${i > 0 ? '+ ' : ''}unnest(${f})` : `${k === '-' ? '- ' : i > 0 ? '+ ' : ''}${f}`)).join(' ')}]`,
+    );
   const target = fc.oneof(
     { arbitrary: fc.constant(source), weight: 3 },
     { arbitrary: fc.constantFrom(...facets), weight: 3 },
     { arbitrary: name, weight: 1 },
-    { arbitrary: fc.constantFrom('citations_per_year(2010, 2020)', 'extract_concepts("x")', 'citations_per_year(2020)'), weight: 1 },
+    {
+      arbitrary: fc.constantFrom('citations_per_year(2010, 2020)', 'extract_concepts("x")', 'citations_per_year(2020)'),
+      weight: 1,
+    },
   );
   return fc
     .tuple(
       fc.option(
         fc.tuple(
-          fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.constantFrom(...indexes, 'authors', 'nope'), weight: 1 }),
+          fc.oneof(
+            { arbitrary: fc.constant(null), weight: 3 },
+            { arbitrary: fc.constantFrom(...indexes, 'authors', 'nope'), weight: 1 },
+          ),
           fc.constantFrom('malaria', 'Ana Silva', '\\"Jennifer A Doudna\\"'),
         ),
       ),
       fc.option(filter),
-      fc.array(fc.tuple(target, fc.option(fieldList), fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: modifiers, weight: 1 })), {
-        minLength: 1,
-        maxLength: 2,
-      }),
+      fc.array(
+        fc.tuple(
+          target,
+          fc.option(fieldList),
+          fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: modifiers, weight: 1 }),
+        ),
+        {
+          minLength: 1,
+          maxLength: 2,
+        },
+      ),
     )
     .map(([fullText, where, returns]) => {
       const ft = fullText ? ` ${fullText[0] ? `in ${fullText[0]} ` : ''}for "${fullText[1]}"` : '';
@@ -86,7 +114,12 @@ function queryFor(source: string): fc.Arbitrary<string> {
     });
 }
 
-const query = fc.oneof({ arbitrary: fc.constantFrom(...schema.sources.keys()), weight: 6 }, { arbitrary: fc.constantFrom(...sources), weight: 1 }).chain(queryFor);
+const query = fc
+  .oneof(
+    { arbitrary: fc.constantFrom(...schema.sources.keys()), weight: 6 },
+    { arbitrary: fc.constantFrom(...sources), weight: 1 },
+  )
+  .chain(queryFor);
 
 test('generated queries: validated or rejected with positioned, coded problems; never a crash', () => {
   let accepted = 0;
@@ -104,14 +137,18 @@ test('generated queries: validated or rejected with positioned, coded problems; 
         const { query: validated } = validate(ast, { dslVersion, source: text });
         accepted++;
         assert.equal(validated.kind, 'search');
-        if (validated.kind === 'search' && ast.kind === 'SearchQuery') assert.equal(validated.returns.length, ast.returns.length);
+        if (validated.kind === 'search' && ast.kind === 'SearchQuery')
+          assert.equal(validated.returns.length, ast.returns.length);
       } catch (error) {
         if (!isQuarryError(error)) throw error;
         rejected++;
         assert.ok(error.problems.length >= 1 && error.problems.length <= 20);
         for (const p of error.problems) {
           if (p.span === undefined) continue;
-          assert.ok(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= text.length, `${p.code} span in ${text}`);
+          assert.ok(
+            p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= text.length,
+            `${p.code} span in ${text}`,
+          );
           assert.ok(p.position, p.code);
         }
       }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { parse } from '../../src/dsl/index.ts';
 import { isQuarryError, type QuarryError } from '../../src/errors/index.ts';
-import { validate, type DslVersion, type SchemaPermissions, type ValidationResult, type ValidatedSearch } from '../../src/schema/index.ts';
+import {
+  validate,
+  type DslVersion,
+  type SchemaPermissions,
+  type ValidationResult,
+  type ValidatedSearch,
+} from '../../src/schema/index.ts';
 
 /** Parses and validates; the query must pass. */
 export function valid(text: string, dslVersion: DslVersion = 2, permissions?: SchemaPermissions): ValidationResult {
@@ -17,10 +23,20 @@ export function search(text: string, dslVersion: DslVersion = 2): ValidatedSearc
 }
 
 /** Parses and validates; the query must be rejected by validation (not by the parser). */
-export function rejected(text: string, dslVersion: DslVersion = 2, permissions?: SchemaPermissions, maxProblems?: number): QuarryError {
+export function rejected(
+  text: string,
+  dslVersion: DslVersion = 2,
+  permissions?: SchemaPermissions,
+  maxProblems?: number,
+): QuarryError {
   const ast = parse(text);
   try {
-    validate(ast, { dslVersion, source: text, ...(permissions ? { permissions } : {}), ...(maxProblems ? { maxProblems } : {}) });
+    validate(ast, {
+      dslVersion,
+      source: text,
+      ...(permissions ? { permissions } : {}),
+      ...(maxProblems ? { maxProblems } : {}),
+    });
   } catch (error) {
     if (isQuarryError(error)) return error;
     throw error;

@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { didYouMean, suggest } from '../../src/schema/index.ts';
 
-const NAMES = ['publications', 'grants', 'researchers', 'organizations', 'title', 'type', 'date', 'year', 'title_only', 'title_abstract_only'];
+const NAMES = [
+  'publications',
+  'grants',
+  'researchers',
+  'organizations',
+  'title',
+  'type',
+  'date',
+  'year',
+  'title_only',
+  'title_abstract_only',
+];
 
 const CASES: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['publication', ['publications']],

@@ -61,29 +61,77 @@ describe('valid queries (version 2)', () => {
 const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: string]> = [
   ['search publication return publications', 'SCHEMA_UNKNOWN_SOURCE', "Did you mean 'publications'?"],
   ['search spaceships return spaceships', 'SCHEMA_UNKNOWN_SOURCE', "'spaceships' is not a source."],
-  ['search patents where assignees != "grid.410484.d" return patents limit 5', 'SCHEMA_UNSUPPORTED_SOURCE', 'not offered by this deployment'],
-  ['search clinical_trials in investigators for "\\"John Smith\\"" return clinical_trials', 'SCHEMA_UNSUPPORTED_SOURCE', "'clinical_trials'"],
+  [
+    'search patents where assignees != "grid.410484.d" return patents limit 5',
+    'SCHEMA_UNSUPPORTED_SOURCE',
+    'not offered by this deployment',
+  ],
+  [
+    'search clinical_trials in investigators for "\\"John Smith\\"" return clinical_trials',
+    'SCHEMA_UNSUPPORTED_SOURCE',
+    "'clinical_trials'",
+  ],
   ['search source_titles return source_titles', 'SCHEMA_UNSUPPORTED_SOURCE', "'source_titles'"],
-  ['search publications where titel = "x" return publications', 'SCHEMA_UNKNOWN_FIELD', "Field 'titel' is not a field of 'publications'. Did you mean 'title'?"],
+  [
+    'search publications where titel = "x" return publications',
+    'SCHEMA_UNKNOWN_FIELD',
+    "Field 'titel' is not a field of 'publications'. Did you mean 'title'?",
+  ],
   ['search publications return publications[id + titel]', 'SCHEMA_UNKNOWN_FIELD', "Did you mean 'title'?"],
   ['search publications return publications[basic]', 'SCHEMA_UNKNOWN_FIELD', "Did you mean 'basics'?"],
-  ['search publications where journal.name = "x" return publications', 'SCHEMA_UNKNOWN_SUBFIELD', "'name' is not a field of the entity 'journals'"],
-  ['search publications where year.id = 1 return publications', 'SCHEMA_NOT_AN_ENTITY', "Field 'year' is of type integer"],
-  ['search publications where FOR.name = "x" return publications', 'SCHEMA_REMOVED_FIELD', "use 'category_for' instead"],
+  [
+    'search publications where journal.name = "x" return publications',
+    'SCHEMA_UNKNOWN_SUBFIELD',
+    "'name' is not a field of the entity 'journals'",
+  ],
+  [
+    'search publications where year.id = 1 return publications',
+    'SCHEMA_NOT_AN_ENTITY',
+    "Field 'year' is of type integer",
+  ],
+  [
+    'search publications where FOR.name = "x" return publications',
+    'SCHEMA_REMOVED_FIELD',
+    "use 'category_for' instead",
+  ],
   ['search publications return publications[id + references]', 'SCHEMA_REMOVED_FIELD', "use 'reference_ids' instead"],
   ['search publications return RCDC', 'SCHEMA_REMOVED_FIELD', "use 'category_rcdc' instead"],
   ['search publications return publications[terms]', 'SCHEMA_REMOVED_FIELD', "use 'concepts' instead"],
   ['search grants return grants[investigators_details]', 'SCHEMA_REMOVED_FIELD', "use 'investigators' instead"],
   ['search publications return publications [all] limit 5', 'SCHEMA_REMOVED_FIELDSET', 'basics + extras'],
   ['search publications where title = "x" return publications', 'SCHEMA_NOT_FILTERABLE', 'Search its text with for'],
-  ['search publications where times_cited is empty return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', 'does not support is empty'],
-  ['search publications where year ~ "20" return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', "Field 'year' (integer) does not support ~"],
-  ['search publications where concepts ~ "graphene" return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', "Field 'concepts' (json) does not support ~"],
-  ['search publications where count(year) > 1 return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', 'does not support count()'],
-  ['search publications where research_orgs > "a" return publications', 'SCHEMA_OPERATOR_NOT_SUPPORTED', 'supports =, !=, in [...], is empty, count()'],
+  [
+    'search publications where times_cited is empty return publications',
+    'SCHEMA_OPERATOR_NOT_SUPPORTED',
+    'does not support is empty',
+  ],
+  [
+    'search publications where year ~ "20" return publications',
+    'SCHEMA_OPERATOR_NOT_SUPPORTED',
+    "Field 'year' (integer) does not support ~",
+  ],
+  [
+    'search publications where concepts ~ "graphene" return publications',
+    'SCHEMA_OPERATOR_NOT_SUPPORTED',
+    "Field 'concepts' (json) does not support ~",
+  ],
+  [
+    'search publications where count(year) > 1 return publications',
+    'SCHEMA_OPERATOR_NOT_SUPPORTED',
+    'does not support count()',
+  ],
+  [
+    'search publications where research_orgs > "a" return publications',
+    'SCHEMA_OPERATOR_NOT_SUPPORTED',
+    'supports =, !=, in [...], is empty, count()',
+  ],
   ['search publications where year = "twenty" return publications', 'SCHEMA_INVALID_VALUE', 'expected an integer'],
   ['search publications where date > "2020-13-01" return publications', 'SCHEMA_INVALID_VALUE', 'expected a date'],
-  ['search publications where date in ["2020-02-30", "2020-02-29"] return publications', 'SCHEMA_INVALID_VALUE', '"2020-02-30"'],
+  [
+    'search publications where date in ["2020-02-30", "2020-02-29"] return publications',
+    'SCHEMA_INVALID_VALUE',
+    '"2020-02-30"',
+  ],
   ['search publications where altmetric in [1:"x"] return publications', 'SCHEMA_INVALID_VALUE', 'expected a number'],
   ['search publications where doi ~ "  " return publications', 'SCHEMA_INVALID_VALUE', 'one or more words'],
   ['search publications where count(researchers) > 1.5 return publications', 'SCHEMA_INVALID_VALUE', 'whole number'],
@@ -91,43 +139,123 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
   ['search publications in title for "x" return publications', 'SCHEMA_UNKNOWN_INDEX', "Did you mean 'title_only'"],
   ['search publications in authors for "Doudna" return publications', 'SCHEMA_PERSON_NAME_PARTS', "'Doudna' has one"],
   ['search publications in authors for "\\"Doudna\\"" return publications', 'SCHEMA_PERSON_NAME_PARTS', "'authors'"],
-  ['search publications where year in [2013:2018] return publication', 'SCHEMA_UNKNOWN_RESULT', "'publication' is not a source or facet of 'publications'. Did you mean 'publications'?"],
-  ['search publications for "black holes" return spaceships', 'SCHEMA_UNKNOWN_RESULT', "'spaceships' is not a source or facet"],
+  [
+    'search publications where year in [2013:2018] return publication',
+    'SCHEMA_UNKNOWN_RESULT',
+    "'publication' is not a source or facet of 'publications'. Did you mean 'publications'?",
+  ],
+  [
+    'search publications for "black holes" return spaceships',
+    'SCHEMA_UNKNOWN_RESULT',
+    "'spaceships' is not a source or facet",
+  ],
   ['search publications return grants', 'SCHEMA_UNKNOWN_RESULT', "'grants' is not a source or facet of 'publications'"],
-  ['search publications return title', 'SCHEMA_NOT_A_FACET', "Field 'title' of 'publications' cannot be returned as a facet"],
+  [
+    'search publications return title',
+    'SCHEMA_NOT_A_FACET',
+    "Field 'title' of 'publications' cannot be returned as a facet",
+  ],
   ['search publications return year[id]', 'SCHEMA_FACET_FIELD_LIST', "The facet 'year' takes no field list"],
-  ['search publications return extract_concepts("some text")', 'SCHEMA_UNSUPPORTED_FUNCTION', "'extract_concepts' is not offered by this deployment"],
-  ['search publications return citations_per_yr(2010, 2020)', 'SCHEMA_UNKNOWN_FUNCTION', "Did you mean 'citations_per_year'?"],
+  [
+    'search publications return extract_concepts("some text")',
+    'SCHEMA_UNSUPPORTED_FUNCTION',
+    "'extract_concepts' is not offered by this deployment",
+  ],
+  [
+    'search publications return citations_per_yr(2010, 2020)',
+    'SCHEMA_UNKNOWN_FUNCTION',
+    "Did you mean 'citations_per_year'?",
+  ],
   ['search grants return citations_per_year(2010, 2020)', 'SCHEMA_FUNCTION_SOURCE', 'publications'],
-  ['search publications return citations_per_year(2020, 2010)', 'SCHEMA_FUNCTION_ARGUMENTS', 'from (2020) is after to (2010)'],
+  [
+    'search publications return citations_per_year(2020, 2010)',
+    'SCHEMA_FUNCTION_ARGUMENTS',
+    'from (2020) is after to (2010)',
+  ],
   ['search publications return citations_per_year(2010)', 'SCHEMA_FUNCTION_ARGUMENTS', 'two arguments'],
   ['search publications return citations_per_year("x", 2010)', 'SCHEMA_FUNCTION_ARGUMENTS', 'from must be a year'],
   ['search publications return citations_per_year(1500, 1900)', 'SCHEMA_FUNCTION_ARGUMENTS', 'at most 200 years apart'],
   ['search publications return citations_per_year(2010, 2020, 2030)', 'SCHEMA_FUNCTION_ARGUMENTS', 'two arguments'],
   ['search publications return citations_per_year(2010, 2020) limit 5', 'SCHEMA_FUNCTION_MODIFIER', "takes no 'limit'"],
-  ['search publications return publications limit 2000', 'SCHEMA_LIMIT_TOO_LARGE', 'Limit 2000 exceeds maximum allowed limit 1000.'],
-  ['search publications return funders limit 1001', 'SCHEMA_FACET_LIMIT_TOO_LARGE', 'Facet limit 1001 exceeds maximum allowed limit 1000.'],
+  [
+    'search publications return publications limit 2000',
+    'SCHEMA_LIMIT_TOO_LARGE',
+    'Limit 2000 exceeds maximum allowed limit 1000.',
+  ],
+  [
+    'search publications return funders limit 1001',
+    'SCHEMA_FACET_LIMIT_TOO_LARGE',
+    'Facet limit 1001 exceeds maximum allowed limit 1000.',
+  ],
   ['search publications return publications limit 1000 skip 49001', 'SCHEMA_PAGING_TOO_DEEP', 'skip + limit is 50001'],
   ['search publications return publications skip 49990', 'SCHEMA_PAGING_TOO_DEEP', 'skip + limit is 50010'],
-  ['search publications return publications limit -5', 'SCHEMA_NEGATIVE_PAGING', 'limit must be zero or more, found -5'],
+  [
+    'search publications return publications limit -5',
+    'SCHEMA_NEGATIVE_PAGING',
+    'limit must be zero or more, found -5',
+  ],
   ['search publications return publications skip -1', 'SCHEMA_NEGATIVE_PAGING', 'skip must be zero or more'],
-  ['search publications return year limit 10 skip 10', 'SCHEMA_FACET_SKIP', 'offset is not supported for facet results'],
-  ['search grants return funders aggregate citations_total', 'SCHEMA_UNKNOWN_INDICATOR', "'citations_total' is not an indicator of 'grants'; it has count, funding."],
-  ['search publications return funders aggregate citation_total', 'SCHEMA_UNKNOWN_INDICATOR', "Did you mean 'citations_total'?"],
-  ['search publications return publications aggregate citations_total', 'SCHEMA_AGGREGATE_ON_RECORDS', 'aggregate applies to facet results'],
-  ['search publications return publications sort by research_orgs', 'SCHEMA_INVALID_SORT_FIELD', 'it holds several values'],
+  [
+    'search publications return year limit 10 skip 10',
+    'SCHEMA_FACET_SKIP',
+    'offset is not supported for facet results',
+  ],
+  [
+    'search grants return funders aggregate citations_total',
+    'SCHEMA_UNKNOWN_INDICATOR',
+    "'citations_total' is not an indicator of 'grants'; it has count, funding.",
+  ],
+  [
+    'search publications return funders aggregate citation_total',
+    'SCHEMA_UNKNOWN_INDICATOR',
+    "Did you mean 'citations_total'?",
+  ],
+  [
+    'search publications return publications aggregate citations_total',
+    'SCHEMA_AGGREGATE_ON_RECORDS',
+    'aggregate applies to facet results',
+  ],
+  [
+    'search publications return publications sort by research_orgs',
+    'SCHEMA_INVALID_SORT_FIELD',
+    'it holds several values',
+  ],
   ['search publications return publications sort by journal', 'SCHEMA_INVALID_SORT_FIELD', 'it is an entity'],
-  ['search publications return publications sort by journal.title', 'SCHEMA_INVALID_SORT_FIELD', 'sub-fields are not sort keys'],
+  [
+    'search publications return publications sort by journal.title',
+    'SCHEMA_INVALID_SORT_FIELD',
+    'sub-fields are not sort keys',
+  ],
   ['search publications return publications sort by title', 'SCHEMA_INVALID_SORT_FIELD', 'not filterable'],
   ['search publications return publications sort by concepts', 'SCHEMA_INVALID_SORT_FIELD', 'structured values'],
   ['search publications return publications sort by yeer', 'SCHEMA_UNKNOWN_FIELD', "Did you mean 'year'?"],
-  ['search publications return publications sort by relevance', 'SCHEMA_RELEVANCE_WITHOUT_FULLTEXT', 'needs a full-text search'],
+  [
+    'search publications return publications sort by relevance',
+    'SCHEMA_RELEVANCE_WITHOUT_FULLTEXT',
+    'needs a full-text search',
+  ],
   ['search publications return funders sort by citations_total', 'SCHEMA_INVALID_FACET_SORT', 'Add it to aggregate'],
   ['search publications return funders aggregate rcr_avg sort by year', 'SCHEMA_INVALID_FACET_SORT', "not by 'year'"],
-  ['search publications return publications[id + unnest(year)]', 'SCHEMA_UNNEST_NOT_MULTIVALUE', "unnest(year) needs a multi-value field"],
-  ['search publications return publications[unnest(researchers) + unnest(funders)]', 'SCHEMA_UNNEST_MORE_THAN_ONE', "'funders' is the second"],
-  ['search publications return publications[id + journal.title]', 'SCHEMA_SUBFIELD_IN_FIELD_LIST', "'journal.title' names a sub-field"],
-  ['search publications return publications[basics - basics]', 'SCHEMA_EMPTY_FIELD_LIST', "The field list of 'publications' leaves no field"],
+  [
+    'search publications return publications[id + unnest(year)]',
+    'SCHEMA_UNNEST_NOT_MULTIVALUE',
+    'unnest(year) needs a multi-value field',
+  ],
+  [
+    'search publications return publications[unnest(researchers) + unnest(funders)]',
+    'SCHEMA_UNNEST_MORE_THAN_ONE',
+    "'funders' is the second",
+  ],
+  [
+    'search publications return publications[id + journal.title]',
+    'SCHEMA_SUBFIELD_IN_FIELD_LIST',
+    "'journal.title' names a sub-field",
+  ],
+  [
+    'search publications return publications[basics - basics]',
+    'SCHEMA_EMPTY_FIELD_LIST',
+    "The field list of 'publications' leaves no field",
+  ],
   ['search publications return year return year', 'SCHEMA_DUPLICATE_RESULT_KEY', "the key 'year'"],
   ['search publications return year as "funders" return funders', 'SCHEMA_DUPLICATE_RESULT_KEY', "'funders'"],
   ['search publications return in "year" funders return year', 'SCHEMA_DUPLICATE_RESULT_KEY', "'year'"],
@@ -186,13 +314,23 @@ describe('queries that are not searches', () => {
 
 describe('unsupported versus unknown', () => {
   test('every source of spec/dsl.md §8 is reported as unsupported, never as a syntax or unknown-name error', () => {
-    for (const name of ['patents', 'clinical_trials', 'datasets', 'policy_documents', 'reports', 'source_titles', 'funder_groups', 'research_org_groups']) {
+    for (const name of [
+      'patents',
+      'clinical_trials',
+      'datasets',
+      'policy_documents',
+      'reports',
+      'source_titles',
+      'funder_groups',
+      'research_org_groups',
+    ]) {
       const err = rejected(`search ${name} return ${name}`);
       assert.equal(err.category, 'unsupported', name);
     }
   });
   test('held sources are never reported as unsupported', () => {
-    for (const name of ['publications', 'grants', 'researchers', 'organizations']) valid(`search ${name} return ${name}`);
+    for (const name of ['publications', 'grants', 'researchers', 'organizations'])
+      valid(`search ${name} return ${name}`);
   });
   test('an unsupported function comes first among several problems', () => {
     const err = rejected('search publications where titel = 1 return classify(title="x")');
@@ -221,7 +359,10 @@ describe('all problems at once, with positions', () => {
       ['SCHEMA_UNKNOWN_FIELD', 'SCHEMA_UNKNOWN_FIELD', 'SCHEMA_UNKNOWN_FIELD', 'SCHEMA_LIMIT_TOO_LARGE'],
     );
     const at = (word: string): number => text.indexOf(word) + 1;
-    assert.deepEqual(err.problems.map((p) => p.position?.column), [at('titel'), at('yeer'), at('x]'), at('2000')]);
+    assert.deepEqual(
+      err.problems.map((p) => p.position?.column),
+      [at('titel'), at('yeer'), at('x]'), at('2000')],
+    );
     assert.deepEqual(err.problems[0]?.span, { start: 26, end: 31 });
   });
   test('a query spread over lines reports line and column of the field', () => {
@@ -247,8 +388,14 @@ describe('all problems at once, with positions', () => {
 
 describe('version 1', () => {
   test('search publications where FOR.name = "x" return publications[id + FOR + references]', () => {
-    const { warnings } = valid('search publications where FOR.name = "x" return publications[id + FOR + references]', 1);
-    assert.deepEqual(warnings, ["Field 'FOR' is deprecated in favor of category_for.", "Field 'references' is deprecated in favor of reference_ids."]);
+    const { warnings } = valid(
+      'search publications where FOR.name = "x" return publications[id + FOR + references]',
+      1,
+    );
+    assert.deepEqual(warnings, [
+      "Field 'FOR' is deprecated in favor of category_for.",
+      "Field 'references' is deprecated in favor of reference_ids.",
+    ]);
   });
   test('search publications return publications [all] limit 5', () => {
     const { warnings, query } = valid('search publications return publications [all] limit 5', 1);

@@ -45,10 +45,22 @@ describe('filters: resolved fields and normalised values', () => {
   const cases: ReadonlyArray<readonly [string, string]> = [
     ['search publications where year = "2019" return publications', 'year=2019'],
     ['search publications where research_orgs = "grid.1008.9" return publications', 'research_orgs.id="grid.1008.9"'],
-    ['search publications where research_orgs.id = "grid.1008.9" return publications', 'research_orgs.id="grid.1008.9"'],
-    ['search publications where date > "2020" and date <= "2020-06" return publications', 'and(date>"2020-01-01", date<="2020-06-01")'],
-    ['search publications where year in [2013:"2018"] or year in [2020, "2021"] return publications', 'or(year in [2013:2018], year in [2020,2021])'],
-    ['search publications where research_orgs.name ~ "Saarland  Uni" return publications', 'research_orgs.name~["Saarland","Uni"]'],
+    [
+      'search publications where research_orgs.id = "grid.1008.9" return publications',
+      'research_orgs.id="grid.1008.9"',
+    ],
+    [
+      'search publications where date > "2020" and date <= "2020-06" return publications',
+      'and(date>"2020-01-01", date<="2020-06-01")',
+    ],
+    [
+      'search publications where year in [2013:"2018"] or year in [2020, "2021"] return publications',
+      'or(year in [2013:2018], year in [2020,2021])',
+    ],
+    [
+      'search publications where research_orgs.name ~ "Saarland  Uni" return publications',
+      'research_orgs.name~["Saarland","Uni"]',
+    ],
     ['search publications where not altmetric is empty return publications', 'not(altmetric empty)'],
     ['search publications where funders is not empty return publications', 'funders not empty'],
     ['search publications where count(researchers) > 50 return publications', 'count(researchers)>50'],
@@ -94,7 +106,10 @@ describe('records returns', () => {
     const r = records(q);
     assert.equal(q.source.name, 'publications');
     assert.equal(r.key, 'publications');
-    assert.deepEqual(r.fields.map((f) => f.field.name), ['id', 'title', 'doi', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'pages', 'authors']);
+    assert.deepEqual(
+      r.fields.map((f) => f.field.name),
+      ['id', 'title', 'doi', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'pages', 'authors'],
+    );
     assert.equal(r.limit, 20);
     assert.equal(r.skip, 0);
     assert.equal(r.limitGiven, false);
@@ -120,14 +135,23 @@ describe('records returns', () => {
   });
   test('search publications for "x" return publications sort by times_cited', () => {
     const r = records(search('search publications for "x" return publications sort by times_cited'));
-    assert.ok(r.sort.by === 'field' && r.sort.field.name === 'times_cited' && r.sort.direction === 'desc' && r.sort.explicit);
+    assert.ok(
+      r.sort.by === 'field' && r.sort.field.name === 'times_cited' && r.sort.direction === 'desc' && r.sort.explicit,
+    );
   });
   test('search publications for "x" return publications sort by relevance asc', () => {
-    assert.deepEqual(records(search('search publications for "x" return publications sort by relevance asc')).sort, { by: 'relevance', direction: 'asc', explicit: true });
+    assert.deepEqual(records(search('search publications for "x" return publications sort by relevance asc')).sort, {
+      by: 'relevance',
+      direction: 'asc',
+      explicit: true,
+    });
   });
   test('search publications return publications[basics - doi - pages + times_cited + id]', () => {
     const r = records(search('search publications return publications[basics - doi - pages + times_cited + id]'));
-    assert.deepEqual(r.fields.map((f) => f.field.name), ['id', 'title', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'authors', 'times_cited']);
+    assert.deepEqual(
+      r.fields.map((f) => f.field.name),
+      ['id', 'title', 'type', 'year', 'date', 'journal', 'volume', 'issue', 'authors', 'times_cited'],
+    );
   });
   test('search publications return publications[-doi]', () => {
     const r = records(search('search publications return publications[-doi]'));
@@ -136,11 +160,22 @@ describe('records returns', () => {
   });
   test('search publications return publications[id+year+title+unnest(category_for)]', () => {
     const r = records(search('search publications return publications[id+year+title+unnest(category_for)]'));
-    assert.deepEqual(r.fields.map((f) => [f.field.name, f.unnest]), [['id', false], ['year', false], ['title', false], ['category_for', true]]);
+    assert.deepEqual(
+      r.fields.map((f) => [f.field.name, f.unnest]),
+      [
+        ['id', false],
+        ['year', false],
+        ['title', false],
+        ['category_for', true],
+      ],
+    );
   });
   test('search publications return publications[researchers + unnest(researchers)]', () => {
     const r = records(search('search publications return publications[researchers + unnest(researchers)]'));
-    assert.deepEqual(r.fields.map((f) => [f.field.name, f.unnest]), [['researchers', true]]);
+    assert.deepEqual(
+      r.fields.map((f) => [f.field.name, f.unnest]),
+      [['researchers', true]],
+    );
   });
   test('search publications return publications[categories]', () => {
     const r = records(search('search publications return publications[categories]'));
@@ -156,7 +191,11 @@ describe('records returns', () => {
 
 describe('facet returns', () => {
   test('search publications return funders aggregate citations_total, count, altmetric_median sort by citations_total limit 5', () => {
-    const f = facet(search('search publications return funders aggregate citations_total, count, altmetric_median sort by citations_total limit 5'));
+    const f = facet(
+      search(
+        'search publications return funders aggregate citations_total, count, altmetric_median sort by citations_total limit 5',
+      ),
+    );
     assert.equal(f.key, 'funders');
     assert.equal(f.facetKind, 'entity');
     assert.equal(f.entity?.name, 'organizations');
@@ -189,19 +228,25 @@ describe('facet returns', () => {
   });
   test('search publications return funders limit 5 return research_orgs limit 5 return year', () => {
     const q = search('search publications return funders limit 5 return research_orgs limit 5 return year');
-    assert.deepEqual(q.returns.map((r) => r.key), ['funders', 'research_orgs', 'year']);
+    assert.deepEqual(
+      q.returns.map((r) => r.key),
+      ['funders', 'research_orgs', 'year'],
+    );
   });
 });
 
 describe('function returns', () => {
   test('search publications for "brexit" return citations_per_year(2010, 2020)', () => {
     const r = search('search publications for "brexit" return citations_per_year(2010, 2020)').returns[0];
-    assert.deepEqual(r && { kind: r.kind, key: r.key, ...(r.kind === 'function' ? { name: r.name, args: r.args } : {}) }, {
-      kind: 'function',
-      key: 'citations_per_year',
-      name: 'citations_per_year',
-      args: { from: 2010, to: 2020 },
-    });
+    assert.deepEqual(
+      r && { kind: r.kind, key: r.key, ...(r.kind === 'function' ? { name: r.name, args: r.args } : {}) },
+      {
+        kind: 'function',
+        key: 'citations_per_year',
+        name: 'citations_per_year',
+        args: { from: 2010, to: 2020 },
+      },
+    );
   });
   test('search publications return citations_per_year(to="2020", from=2010) as "cpy"', () => {
     const r = search('search publications return citations_per_year(to="2020", from=2010) as "cpy"').returns[0];
@@ -212,7 +257,9 @@ describe('function returns', () => {
 });
 
 test('validated queries are frozen plain data that survive structuredClone', () => {
-  const q = search('search publications for "x" where year = 2020 return publications[id + unnest(researchers)] return funders aggregate citations_total');
+  const q = search(
+    'search publications for "x" where year = 2020 return publications[id + unnest(researchers)] return funders aggregate citations_total',
+  );
   assert.ok(Object.isFrozen(q));
   assert.ok(Object.isFrozen(q.returns));
   const copy = structuredClone(q);

@@ -36,9 +36,20 @@ const organizations: OrganizationRecord[] = [
     ror_ids: ['https://ror.org/043pwc612'],
     linkout: ['https://www.up.pt'],
   },
-  { id: 'grid.900002.b', name: 'Science Fund', acronym: 'SF', types: ['funder'], city_name: 'Lisbon', country_code: 'PT', country_name: 'Portugal', status: 'active' },
+  {
+    id: 'grid.900002.b',
+    name: 'Science Fund',
+    acronym: 'SF',
+    types: ['funder'],
+    city_name: 'Lisbon',
+    country_code: 'PT',
+    country_name: 'Portugal',
+    status: 'active',
+  },
 ];
-const journals: JournalRecord[] = [{ id: 'jour.1900001', title: 'Journal of Cells', publisher: 'Porto Press', issn: ['1234-5678'] }];
+const journals: JournalRecord[] = [
+  { id: 'jour.1900001', title: 'Journal of Cells', publisher: 'Porto Press', issn: ['1234-5678'] },
+];
 const researchers: ResearcherRecord[] = [
   {
     id: 'ur.0100000001.41',
@@ -62,7 +73,13 @@ const grants: GrantRecord[] = [
     start_year: 2019,
     active_year: [2019, 2020, 2021],
     investigators: [
-      { first_name: 'Ana', last_name: 'Silva', researcher_id: 'ur.0100000001.41', role: 'PI', affiliations: [{ id: 'grid.900001.a', name: 'Universidade do Porto' }] },
+      {
+        first_name: 'Ana',
+        last_name: 'Silva',
+        researcher_id: 'ur.0100000001.41',
+        role: 'PI',
+        affiliations: [{ id: 'grid.900001.a', name: 'Universidade do Porto' }],
+      },
     ],
     research_orgs: ['grid.900001.a'],
     category_for: [{ id: '3101', name: 'Biochemistry and cell biology' }],
@@ -119,30 +136,43 @@ test('every native record kind lands in its tables, links and full text', () => 
   store.finish({ recentSince: 2024 });
   const all = (sql: string) => store.db.prepare(sql).raw().all();
 
-  assert.deepEqual(all("SELECT id, name, scheme FROM categories ORDER BY id"), [
+  assert.deepEqual(all('SELECT id, name, scheme FROM categories ORDER BY id'), [
     ['31', 'Biological sciences', 'for'],
     ['3101', 'Biochemistry and cell biology', 'for'],
   ]);
-  assert.deepEqual(all('SELECT id, title, publisher, n_publications FROM journals'), [['jour.1900001', 'Journal of Cells', 'Porto Press', 1]]);
-  assert.deepEqual(all("SELECT field, value FROM organization_values WHERE organization_pk = 1 ORDER BY field"), [
+  assert.deepEqual(all('SELECT id, title, publisher, n_publications FROM journals'), [
+    ['jour.1900001', 'Journal of Cells', 'Porto Press', 1],
+  ]);
+  assert.deepEqual(all('SELECT field, value FROM organization_values WHERE organization_pk = 1 ORDER BY field'), [
     ['aliases', 'University of Porto'],
     ['linkout', 'https://www.up.pt'],
     ['ror_ids', 'https://ror.org/043pwc612'],
     ['types', 'education'],
   ]);
-  assert.deepEqual(all('SELECT id, n_publications, n_grants, n_funded_publications, n_funded_grants FROM organizations ORDER BY id'), [
-    ['grid.900001.a', 1, 1, 0, 0],
-    ['grid.900002.b', 0, 0, 1, 1],
-  ]);
+  assert.deepEqual(
+    all('SELECT id, n_publications, n_grants, n_funded_publications, n_funded_grants FROM organizations ORDER BY id'),
+    [
+      ['grid.900001.a', 1, 1, 0, 0],
+      ['grid.900002.b', 0, 0, 1, 1],
+    ],
+  );
 
-  assert.deepEqual(all('SELECT current_research_org_id, total_publications, n_publications, n_grants FROM researchers'), [['grid.900001.a', 1, 1, 1]]);
-  assert.deepEqual(all("SELECT field, value FROM researcher_values"), [['orcid_id', '0000-0002-1825-0097']]);
+  assert.deepEqual(
+    all('SELECT current_research_org_id, total_publications, n_publications, n_grants FROM researchers'),
+    [['grid.900001.a', 1, 1, 1]],
+  );
+  assert.deepEqual(all('SELECT field, value FROM researcher_values'), [['orcid_id', '0000-0002-1825-0097']]);
   assert.deepEqual(all('SELECT org_id FROM researcher_research_orgs'), [['grid.900001.a']]);
 
-  assert.deepEqual(all('SELECT funding_org_id, funding_org_name, funding_org_acronym, funding_org_city, start_year FROM grants'), [
-    ['grid.900002.b', 'Science Fund', 'SF', 'Lisbon', 2019],
+  assert.deepEqual(
+    all('SELECT funding_org_id, funding_org_name, funding_org_acronym, funding_org_city, start_year FROM grants'),
+    [['grid.900002.b', 'Science Fund', 'SF', 'Lisbon', 2019]],
+  );
+  assert.deepEqual(all("SELECT value FROM grant_values WHERE field = 'active_year' ORDER BY value"), [
+    [2019],
+    [2020],
+    [2021],
   ]);
-  assert.deepEqual(all("SELECT value FROM grant_values WHERE field = 'active_year' ORDER BY value"), [[2019], [2020], [2021]]);
   assert.deepEqual(all("SELECT value FROM grant_values WHERE field = 'funder_countries'"), [['PT']]);
 
   assert.deepEqual(all('SELECT journal_id, authors_count, times_cited FROM publications'), [['jour.1900001', 2, 0]]);
@@ -150,16 +180,30 @@ test('every native record kind lands in its tables, links and full text', () => 
   assert.deepEqual(all('SELECT org_id FROM publication_research_orgs'), [['grid.900001.a']]);
   assert.deepEqual(all('SELECT org_id FROM publication_funders'), [['grid.900002.b']]);
   assert.deepEqual(all('SELECT grant_id FROM publication_grants'), [['grant.9000001']]);
-  assert.deepEqual(all('SELECT scheme, category_id FROM publication_categories ORDER BY category_id'), [['for', '31'], ['for', '3101']]);
-  assert.deepEqual(all('SELECT concept, score FROM publication_concepts ORDER BY concept'), [['cell division', 0.6], ['membrane', 0.9]]);
-  assert.deepEqual(all("SELECT field, value FROM publication_values WHERE field IN ('issn', 'mesh_terms', 'open_access', 'research_org_cities') ORDER BY field, value"), [
-    ['issn', '1234-5678'],
-    ['mesh_terms', 'Cell Membrane'],
-    ['open_access', 'gold'],
-    ['open_access', 'oa_all'],
-    ['research_org_cities', '2735943'],
+  assert.deepEqual(all('SELECT scheme, category_id FROM publication_categories ORDER BY category_id'), [
+    ['for', '31'],
+    ['for', '3101'],
   ]);
-  assert.deepEqual(all("SELECT id, name FROM cities ORDER BY id"), [['2735943', 'Porto'], ['Lisbon', 'Lisbon']]);
+  assert.deepEqual(all('SELECT concept, score FROM publication_concepts ORDER BY concept'), [
+    ['cell division', 0.6],
+    ['membrane', 0.9],
+  ]);
+  assert.deepEqual(
+    all(
+      "SELECT field, value FROM publication_values WHERE field IN ('issn', 'mesh_terms', 'open_access', 'research_org_cities') ORDER BY field, value",
+    ),
+    [
+      ['issn', '1234-5678'],
+      ['mesh_terms', 'Cell Membrane'],
+      ['open_access', 'gold'],
+      ['open_access', 'oa_all'],
+      ['research_org_cities', '2735943'],
+    ],
+  );
+  assert.deepEqual(all('SELECT id, name FROM cities ORDER BY id'), [
+    ['2735943', 'Porto'],
+    ['Lisbon', 'Lisbon'],
+  ]);
 
   const doc = JSON.parse(store.db.prepare('SELECT doc FROM publications').pluck().get() as string);
   assert.deepEqual(doc.authors, publications[0]!.authors);
@@ -168,7 +212,11 @@ test('every native record kind lands in its tables, links and full text', () => 
   const search = (table: string, match: string) =>
     store.db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ?`).pluck().all(match);
   assert.deepEqual(search('publications_fts', 'concepts: "cell division"'), [1]);
-  assert.deepEqual(search('publications_fts', 'concepts: "cell membrane"'), [1], 'MeSH terms are searched with the concepts');
+  assert.deepEqual(
+    search('publications_fts', 'concepts: "cell membrane"'),
+    [1],
+    'MeSH terms are searched with the concepts',
+  );
   assert.deepEqual(search('publications_fts', 'authors: NEAR("costa" "rui", 2)'), [1]);
   assert.deepEqual(search('grants_fts', 'investigators: "ana silva"'), [1]);
   assert.deepEqual(search('organizations_fts', '"university of porto"'), [1]);

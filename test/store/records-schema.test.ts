@@ -21,8 +21,13 @@ test('version 1 of the record tables is frozen: a layout change needs a new migr
 
 test('the migrations create every table, index and full-text table of the layout', () => {
   const db = new Database(':memory:');
-  assert.deepEqual(migrate(db, 'records', RECORD_MIGRATIONS), RECORD_MIGRATIONS.map((m) => m.version));
-  const names = new Set(db.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all() as string[]);
+  assert.deepEqual(
+    migrate(db, 'records', RECORD_MIGRATIONS),
+    RECORD_MIGRATIONS.map((m) => m.version),
+  );
+  const names = new Set(
+    db.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all() as string[],
+  );
   const expected = [
     ...Object.values(SOURCE_TABLES).map((s) => s.table),
     ...LINK_TABLES.map((l) => l.table),
@@ -47,8 +52,15 @@ test('a database made at version 1 is refused for queries until upgraded, and up
   const v1 = new Database(path);
   migrate(v1, 'records', RECORD_MIGRATIONS.slice(0, 1));
   v1.close();
-  assert.throws(() => openReadOnly(path), (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_DATABASE_UNAVAILABLE' && /version 1.*quarry serve/.test(e.message));
-  assert.deepEqual(upgradeRecordDatabase(path), RECORD_MIGRATIONS.slice(1).map((m) => m.version));
+  assert.throws(
+    () => openReadOnly(path),
+    (e: unknown) =>
+      e instanceof QuarryError && e.code === 'ENGINE_DATABASE_UNAVAILABLE' && /version 1.*quarry serve/.test(e.message),
+  );
+  assert.deepEqual(
+    upgradeRecordDatabase(path),
+    RECORD_MIGRATIONS.slice(1).map((m) => m.version),
+  );
   assert.deepEqual(upgradeRecordDatabase(path), [], 'a current database is left as it is');
   const db = openReadOnly(path);
   const indexes = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all() as string[]);

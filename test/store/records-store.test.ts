@@ -32,7 +32,12 @@ const pub = (id: string, extra: Record<string, unknown> = {}) => ({
   date: '2020-03-01',
   journal: { id: 'jour.1900001', title: 'Journal of Tests' },
   authors: [
-    { first_name: 'Ana', last_name: 'Silva', researcher_id: 'ur.01', affiliations: [{ id: 'grid.900001.a', name: 'Uni A' }] },
+    {
+      first_name: 'Ana',
+      last_name: 'Silva',
+      researcher_id: 'ur.01',
+      affiliations: [{ id: 'grid.900001.a', name: 'Uni A' }],
+    },
     { first_name: 'Bob', last_name: 'Jones', researcher_id: null, affiliations: [] },
   ],
   research_orgs: ['grid.900001.a'],
@@ -48,7 +53,9 @@ const pub = (id: string, extra: Record<string, unknown> = {}) => ({
 function ftsIds(store: RecordStore, table: string, match: string): string[] {
   const source = table.replace(/_fts$/, '');
   return store.db
-    .prepare<[string], { id: string }>(`SELECT s.id FROM ${table} f JOIN ${source} s ON s.pk = f.rowid WHERE ${table} MATCH ? ORDER BY s.id`)
+    .prepare<[string], { id: string }>(
+      `SELECT s.id FROM ${table} f JOIN ${source} s ON s.pk = f.rowid WHERE ${table} MATCH ? ORDER BY s.id`,
+    )
     .all(match)
     .map((r) => r.id);
 }
@@ -69,7 +76,9 @@ describe('upsert', () => {
     assert.equal(first['publications'], 2);
     assert.equal(first['publication_research_orgs'], 2);
     assert.equal(first['publications_fts'], 2);
-    const row = store.db.prepare("SELECT pk, title, year FROM publications WHERE id = 'pub.1900000001'").get() as Record<string, unknown>;
+    const row = store.db
+      .prepare("SELECT pk, title, year FROM publications WHERE id = 'pub.1900000001'")
+      .get() as Record<string, unknown>;
     assert.deepEqual(row, { pk: pkBefore, title: 'A new title', year: 2021 });
     store.close();
   });
@@ -80,7 +89,9 @@ describe('upsert', () => {
     store.upsert('publications', [
       pub('pub.1900000001', {
         research_orgs: ['grid.900003.c'],
-        authors: [{ first_name: 'Cy', last_name: 'Lee', researcher_id: 'ur.02', affiliations: [{ id: 'grid.900003.c' }] }],
+        authors: [
+          { first_name: 'Cy', last_name: 'Lee', researcher_id: 'ur.02', affiliations: [{ id: 'grid.900003.c' }] },
+        ],
         open_access: ['closed'],
         category_for: [],
       }),
@@ -106,9 +117,18 @@ describe('upsert', () => {
     ]);
     const all = (sql: string) => store.db.prepare(sql).raw().all();
     assert.deepEqual(all('SELECT researcher_id FROM publication_researchers'), [['ur.01']]);
-    assert.deepEqual(all('SELECT org_id FROM publication_research_orgs ORDER BY org_id'), [['grid.900001.a'], ['grid.900002.b']]);
-    assert.deepEqual(all('SELECT scheme, category_id FROM publication_categories ORDER BY scheme'), [['for', '3101'], ['rcdc', '503']]);
-    assert.deepEqual(all('SELECT id, name, scheme FROM categories ORDER BY id'), [['3101', '3101 Biochemistry', 'for'], ['503', 'Malaria', 'rcdc']]);
+    assert.deepEqual(all('SELECT org_id FROM publication_research_orgs ORDER BY org_id'), [
+      ['grid.900001.a'],
+      ['grid.900002.b'],
+    ]);
+    assert.deepEqual(all('SELECT scheme, category_id FROM publication_categories ORDER BY scheme'), [
+      ['for', '3101'],
+      ['rcdc', '503'],
+    ]);
+    assert.deepEqual(all('SELECT id, name, scheme FROM categories ORDER BY id'), [
+      ['3101', '3101 Biochemistry', 'for'],
+      ['503', 'Malaria', 'rcdc'],
+    ]);
     assert.deepEqual(all('SELECT id, title FROM journals'), [['jour.1900001', 'Journal of Tests']]);
     assert.deepEqual(all('SELECT grant_id FROM publication_grants'), [['grant.9000001']]);
     const doc = JSON.parse(store.db.prepare('SELECT doc FROM publications').pluck().get() as string);
@@ -128,7 +148,9 @@ describe('upsert', () => {
         end_date: '2020-06-30',
         funding_usd: 1500000,
         funders: [{ id: 'grid.900002.b', name: 'Fund B' }],
-        investigators: [{ first_name: 'Ana', last_name: 'Silva', researcher_id: 'ur.01', affiliations: [{ id: 'grid.900001.a' }] }],
+        investigators: [
+          { first_name: 'Ana', last_name: 'Silva', researcher_id: 'ur.01', affiliations: [{ id: 'grid.900001.a' }] },
+        ],
       },
     ]);
     const all = (sql: string) => store.db.prepare(sql).raw().all();
@@ -161,7 +183,10 @@ describe('full text', () => {
     assert.deepEqual(ftsIds(store, 'publications_fts', 'graphene'), []);
     assert.deepEqual(ftsIds(store, 'publications_fts', 'perovskite'), ['pub.1900000001']);
     assert.deepEqual(ftsIds(store, 'publications_fts', '{title}: malaria'), []);
-    assert.deepEqual(ftsIds(store, 'publications_fts', '{title abstract}: malaria'), ['pub.1900000001', 'pub.1900000002']);
+    assert.deepEqual(ftsIds(store, 'publications_fts', '{title abstract}: malaria'), [
+      'pub.1900000001',
+      'pub.1900000002',
+    ]);
     store.close();
   });
 
@@ -175,7 +200,8 @@ describe('full text', () => {
       pub('pub.1900000001', { title: 'Organic photovoltaics' }),
     ]);
     assert.equal(store.counts()['publications_fts'], 2);
-    for (const gone of ['graphene', 'perovskite', 'dots']) assert.deepEqual(ftsIds(store, 'publications_fts', gone), [], gone);
+    for (const gone of ['graphene', 'perovskite', 'dots'])
+      assert.deepEqual(ftsIds(store, 'publications_fts', gone), [], gone);
     assert.deepEqual(ftsIds(store, 'publications_fts', 'photovoltaics'), ['pub.1900000001']);
     assert.deepEqual(ftsIds(store, 'publications_fts', 'wells'), ['pub.1900000002']);
     store.close();
@@ -212,7 +238,12 @@ describe('full text', () => {
   test('researchers are found by name in either order; organizations by name, alias and place', () => {
     const store = open();
     store.upsert('researchers', [{ id: 'ur.01', first_name: 'Satoko', last_name: 'Shimazaki', obsolete: 0 }]);
-    store.upsert('organizations', [{ ...org('grid.900001.a', 'Saarland University', 'DE', 'Germany', 'Saarbrücken'), aliases: ['Universität des Saarlandes'] }]);
+    store.upsert('organizations', [
+      {
+        ...org('grid.900001.a', 'Saarland University', 'DE', 'Germany', 'Saarbrücken'),
+        aliases: ['Universität des Saarlandes'],
+      },
+    ]);
     assert.deepEqual(ftsIds(store, 'researchers_fts', '"satoko shimazaki"'), ['ur.01']);
     assert.deepEqual(ftsIds(store, 'researchers_fts', '"shimazaki satoko"'), ['ur.01']);
     assert.deepEqual(ftsIds(store, 'researchers_fts', '"satoko" "shimazaki"'), ['ur.01']);
@@ -227,14 +258,19 @@ describe('transactions', () => {
     const store = open();
     store.upsert('publications', [pub('pub.1900000001')]);
     const before = store.counts();
-    assert.throws(() =>
-      store.transaction(() => {
-        store.upsert('publications', [pub('pub.1900000002'), pub('pub.1900000001', { title: 'changed' })]);
-        throw new Error('boom');
-      }),
-    /boom/);
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          store.upsert('publications', [pub('pub.1900000002'), pub('pub.1900000001', { title: 'changed' })]);
+          throw new Error('boom');
+        }),
+      /boom/,
+    );
     assert.deepEqual(store.counts(), before);
-    assert.equal(store.db.prepare("SELECT title FROM publications WHERE id = 'pub.1900000001'").pluck().get(), 'Title of pub.1900000001');
+    assert.equal(
+      store.db.prepare("SELECT title FROM publications WHERE id = 'pub.1900000001'").pluck().get(),
+      'Title of pub.1900000001',
+    );
     assert.deepEqual(ftsIds(store, 'publications_fts', 'changed'), []);
     store.close();
   });
@@ -247,7 +283,10 @@ describe('transactions', () => {
     store.close();
     const reopened = openRecordStore(path, { cacheMb: 16 });
     // The first batch (2 records) committed; the second (record 3 + the bad one) rolled back.
-    assert.deepEqual(reopened.db.prepare('SELECT id FROM publications ORDER BY id').pluck().all(), ['pub.1900000001', 'pub.1900000002']);
+    assert.deepEqual(reopened.db.prepare('SELECT id FROM publications ORDER BY id').pluck().all(), [
+      'pub.1900000001',
+      'pub.1900000002',
+    ]);
     reopened.close();
   });
 });
@@ -268,19 +307,35 @@ describe('finish', () => {
     const report = store.finish({ recentSince: 2023 });
     assert.ok(report.steps.some((s) => s.step === 'citations'));
     assert.equal(store.db.prepare("SELECT value FROM store_meta WHERE key = 'recent_since'").pluck().get(), '2023');
-    const cites = store.db.prepare('SELECT id, times_cited, recent_citations FROM publications ORDER BY id').raw().all();
+    const cites = store.db
+      .prepare('SELECT id, times_cited, recent_citations FROM publications ORDER BY id')
+      .raw()
+      .all();
     assert.deepEqual(cites, [
       ['pub.1900000001', 2, 1],
       ['pub.1900000002', 0, 0],
       ['pub.1900000003', 7, 1], // carried by the record: kept
     ]);
-    const researcher = store.db.prepare('SELECT n_publications, total_publications, first_publication_year, last_publication_year FROM researchers').raw().get();
+    const researcher = store.db
+      .prepare(
+        'SELECT n_publications, total_publications, first_publication_year, last_publication_year FROM researchers',
+      )
+      .raw()
+      .get();
     assert.deepEqual(researcher, [3, 3, 2015, 2024]);
-    const orgs = store.db.prepare('SELECT id, n_publications, n_funded_publications FROM organizations ORDER BY id').raw().all();
-    assert.deepEqual(orgs, [['grid.900001.a', 3, 0], ['grid.900002.b', 0, 3]]);
+    const orgs = store.db
+      .prepare('SELECT id, n_publications, n_funded_publications FROM organizations ORDER BY id')
+      .raw()
+      .all();
+    assert.deepEqual(orgs, [
+      ['grid.900001.a', 3, 0],
+      ['grid.900002.b', 0, 3],
+    ]);
     assert.equal(store.db.prepare('SELECT n_publications FROM journals').pluck().get(), 3);
     const values = store.db
-      .prepare("SELECT field, value FROM publication_values WHERE publication_pk = 1 AND field NOT IN ('open_access') ORDER BY field")
+      .prepare(
+        "SELECT field, value FROM publication_values WHERE publication_pk = 1 AND field NOT IN ('open_access') ORDER BY field",
+      )
       .raw()
       .all();
     assert.deepEqual(values, [
@@ -290,7 +345,10 @@ describe('finish', () => {
       ['research_org_country_names', 'Australia'],
       ['research_org_names', 'Uni A'],
     ]);
-    assert.deepEqual(store.db.prepare('SELECT id, name FROM countries ORDER BY id').raw().all(), [['AU', 'Australia'], ['US', 'United States']]);
+    assert.deepEqual(store.db.prepare('SELECT id, name FROM countries ORDER BY id').raw().all(), [
+      ['AU', 'Australia'],
+      ['US', 'United States'],
+    ]);
     store.close();
   });
 
@@ -306,11 +364,17 @@ describe('finish', () => {
   test('bulk mode drops secondary indexes and finish() rebuilds them; a plain open restores them', () => {
     const path = freshPath();
     const indexNames = (s: RecordStore) =>
-      new Set(s.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]);
+      new Set(
+        s.db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'")
+          .pluck()
+          .all() as string[],
+      );
     const bulk = openRecordStore(path, { bulk: true, cacheMb: 16 });
     bulk.upsert('publications', [pub('pub.1900000001')]);
     assert.equal(indexNames(bulk).size, 0);
-    const automerge = (s: RecordStore) => s.db.prepare("SELECT v FROM publications_fts_config WHERE k = 'automerge'").pluck().get();
+    const automerge = (s: RecordStore) =>
+      s.db.prepare("SELECT v FROM publications_fts_config WHERE k = 'automerge'").pluck().get();
     assert.equal(automerge(bulk), 0, 'incremental full-text merging is off during a bulk load');
     bulk.close();
     const plain = openRecordStore(path, { cacheMb: 16 });
@@ -364,7 +428,8 @@ describe('openReadOnly', () => {
       }
       assert.throws(
         () => openReadOnly(path),
-        (err: unknown) => isQuarryError(err) && err.code === 'ENGINE_DATABASE_UNAVAILABLE' && err.message.includes(path),
+        (err: unknown) =>
+          isQuarryError(err) && err.code === 'ENGINE_DATABASE_UNAVAILABLE' && err.message.includes(path),
       );
     }
   });

@@ -33,7 +33,10 @@ async function assertLabelled(target: Page = page): Promise<void> {
     [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
       .filter((el) => {
         const control = el as HTMLInputElement;
-        const labelled = (control.labels?.length ?? 0) > 0 || control.getAttribute('aria-label') || control.getAttribute('aria-labelledby');
+        const labelled =
+          (control.labels?.length ?? 0) > 0 ||
+          control.getAttribute('aria-label') ||
+          control.getAttribute('aria-labelledby');
         return !labelled && !(el.tagName === 'BUTTON' && el.textContent?.trim());
       })
       .map((el) => el.outerHTML.slice(0, 80)),
@@ -61,7 +64,15 @@ before(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
   });
   await context.route('**/*', async (route) => {
@@ -93,7 +104,9 @@ describe('in the browser', () => {
     await page.getByRole('button', { name: 'Generate key' }).click();
     const key = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
     assert.match(key, /^qry_[\w-]{40,}$/);
-    assert.ok((await page.locator('#curl-token-path').textContent())?.includes(`${server.url}/v3/token?api_key=${key}`));
+    assert.ok(
+      (await page.locator('#curl-token-path').textContent())?.includes(`${server.url}/v3/token?api_key=${key}`),
+    );
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await page.getByRole('button', { name: 'Copy the key' }).click();
     await page.locator('#copy-status', { hasText: 'Copied.' }).waitFor();
@@ -103,7 +116,11 @@ describe('in the browser', () => {
     const tokenResponse = await apiToken(key);
     assert.equal(tokenResponse.status, 200);
     const token = (await tokenResponse.text()).trim();
-    const query = await fetch(`${server.url}/v3/api/query`, { method: 'POST', body: 'search publications return publications[id + title] limit 3', headers: { Authorization: `Bearer ${token}` } });
+    const query = await fetch(`${server.url}/v3/api/query`, {
+      method: 'POST',
+      body: 'search publications return publications[id + title] limit 3',
+      headers: { Authorization: `Bearer ${token}` },
+    });
     assert.equal(query.status, 200);
     const result = (await query.json()) as { publications: unknown[]; _stats: { total_count: number } };
     assert.equal(result.publications.length, 3);
@@ -119,15 +136,25 @@ describe('in the browser', () => {
 
     const refused = await apiToken(key);
     assert.equal(refused.status, 401);
-    assert.equal(((await refused.json()) as { errors: { query: { code: string } } }).errors.query.code, 'SERVICE_CREDENTIALS_INVALID');
-    const oldToken = await fetch(`${server.url}/v3/api/query`, { method: 'POST', body: 'search grants return grants', headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(
+      ((await refused.json()) as { errors: { query: { code: string } } }).errors.query.code,
+      'SERVICE_CREDENTIALS_INVALID',
+    );
+    const oldToken = await fetch(`${server.url}/v3/api/query`, {
+      method: 'POST',
+      body: 'search grants return grants',
+      headers: { Authorization: `Bearer ${token}` },
+    });
     assert.equal(oldToken.status, 403, 'tokens of a revoked key stop working');
   });
 
   test('the account page shows status, subscription, keys and usage', async () => {
     await page.goto(`${server.url}/account`);
     assert.equal(await page.locator('#account-state').textContent(), 'active');
-    assert.match((await page.locator('#subscription').textContent()) ?? '', /token-path[\s\S]*auth-path[\s\S]*all sources/);
+    assert.match(
+      (await page.locator('#subscription').textContent()) ?? '',
+      /token-path[\s\S]*auth-path[\s\S]*all sources/,
+    );
     assert.match((await page.locator('#usage').textContent()) ?? '', /\d{4}-\d\d-\d\d\s*1\s*0/);
     await assertLabelled();
     await shot('account');
@@ -145,7 +172,12 @@ describe('in the browser', () => {
     await page.keyboard.press('Control+Space');
     const options = page.locator('.cm-tooltip-autocomplete li');
     await options.first().waitFor();
-    assert.deepEqual((await options.allTextContents()).map((t) => t.trim()).sort(), ['grants', 'organizations', 'publications', 'researchers']);
+    assert.deepEqual((await options.allTextContents()).map((t) => t.trim()).sort(), [
+      'grants',
+      'organizations',
+      'publications',
+      'researchers',
+    ]);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(FACET_QUERY);
@@ -155,29 +187,48 @@ describe('in the browser', () => {
 
     const { key } = await server.accounts.createKey(HOLDER.email, 'compare');
     const token = (await (await apiToken(key)).text()).trim();
-    const api = (await (await fetch(`${server.url}/v3/api/query`, { method: 'POST', body: FACET_QUERY, headers: { Authorization: `Bearer ${token}` } })).json()) as { year: { id: number; count: number }[] };
+    const api = (await (
+      await fetch(`${server.url}/v3/api/query`, {
+        method: 'POST',
+        body: FACET_QUERY,
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    ).json()) as { year: { id: number; count: number }[] };
     assert.ok(api.year.length >= 3);
 
-    const cells = await page.locator('table[data-result="year"] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
-    assert.deepEqual(cells, api.year.map((r) => [String(r.id), String(r.count)]));
+    const cells = await page
+      .locator('table[data-result="year"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    assert.deepEqual(
+      cells,
+      api.year.map((r) => [String(r.id), String(r.count)]),
+    );
     const canvas = page.locator('canvas[data-result="year"]');
     assert.equal(await canvas.getAttribute('data-bars'), String(api.year.length));
     const drawn = await canvas.evaluate((c) => {
       const canvasEl = c as HTMLCanvasElement;
-      const pixels = canvasEl.getContext('2d')?.getImageData(0, 0, canvasEl.width, canvasEl.height).data ?? new Uint8ClampedArray();
+      const pixels =
+        canvasEl.getContext('2d')?.getImageData(0, 0, canvasEl.width, canvasEl.height).data ?? new Uint8ClampedArray();
       let coloured = 0;
-      for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3]! > 0 && pixels[i + 2]! > 150 && pixels[i]! < 80) coloured++;
+      for (let i = 0; i < pixels.length; i += 4)
+        if (pixels[i + 3]! > 0 && pixels[i + 2]! > 150 && pixels[i]! < 80) coloured++;
       return coloured;
     });
     assert.ok(drawn > 500, `the bars are drawn (${drawn} bar-coloured pixels)`);
     await shot('console-facet');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download year as CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download year as CSV' }).click(),
+    ]);
     assert.equal(download.suggestedFilename(), 'year.csv');
-    const csv = parseCsv(readFileSync((await download.path()), 'utf8'));
+    const csv = parseCsv(readFileSync(await download.path(), 'utf8'));
     assert.deepEqual(csv, [['id', 'count'], ...api.year.map((r) => [String(r.id), String(r.count)])]);
-    const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
-    assert.deepEqual(JSON.parse(readFileSync((await json.path()), 'utf8')).year, api.year);
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
+    assert.deepEqual(JSON.parse(readFileSync(await json.path(), 'utf8')).year, api.year);
   });
 
   test('the console marks a syntax error at its line and column', async () => {
@@ -194,7 +245,10 @@ describe('in the browser', () => {
     const expectedColumn = 'where year = 2019 '.length + 1;
     assert.equal(await error.getAttribute('data-line'), '2');
     assert.equal(await error.getAttribute('data-column'), String(expectedColumn));
-    assert.match((await error.textContent()) ?? '', /1 QueryError found[\s\S]*found 'retrun'[\s\S]*DSL_UNEXPECTED_TOKEN/);
+    assert.match(
+      (await error.textContent()) ?? '',
+      /1 QueryError found[\s\S]*found 'retrun'[\s\S]*DSL_UNEXPECTED_TOKEN/,
+    );
     // The marker sits on the misspelt word, on the second line.
     const marked = page.locator('.cm-lintRange-error');
     assert.equal(await marked.textContent(), 'retrun');
@@ -218,7 +272,10 @@ describe('in the browser', () => {
     assert.match((await page.locator('#account-state-notice').textContent()) ?? '', /not activated yet/);
     await page.goto(`${server.url}/account`);
     assert.equal(await page.locator('#account-state').textContent(), 'pending');
-    assert.match((await page.locator('#state-explanation').textContent()) ?? '', /pending activation by the administrator/);
+    assert.match(
+      (await page.locator('#state-explanation').textContent()) ?? '',
+      /pending activation by the administrator/,
+    );
     await shot('account-pending');
   });
 

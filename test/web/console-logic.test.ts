@@ -38,7 +38,14 @@ describe('result lists', () => {
       _stats: { total_count: 1 },
       _warnings: ['w'],
     });
-    assert.deepEqual(lists.map((l) => [l.name, l.isFacet]), [['publications', false], ['year', true], ['g.funders', true]]);
+    assert.deepEqual(
+      lists.map((l) => [l.name, l.isFacet]),
+      [
+        ['publications', false],
+        ['year', true],
+        ['g.funders', true],
+      ],
+    );
     assert.equal(facetLabel({ id: 'ur.1', count: 1, first_name: 'Ana', last_name: 'Silva' }), 'Ana Silva');
     assert.equal(facetLabel({ id: 2020, count: 1 }), '2020');
     assert.equal(facetLabel({ id: 'grid.1', count: 1, name: 'Fund' }), 'Fund');
@@ -69,7 +76,9 @@ describe('completion from describe schema', () => {
     const grantIndicators = labels('search grants return funders aggregate ');
     assert.ok(grantIndicators.includes('funding'));
     assert.ok(labels('search publications return funders aggregate ').includes('citations_total'));
-    assert.ok(labels('search publications return funders aggregate citations_total sort by ').includes('citations_total'));
+    assert.ok(
+      labels('search publications return funders aggregate citations_total sort by ').includes('citations_total'),
+    );
   });
 
   test('offers fields and fieldsets inside a field list, entity fields after a dot', () => {

@@ -8,7 +8,9 @@ import { ADMIN, FormClient, HOLDER, PENDING, startWebServer, type WebServer } fr
 
 let server: WebServer;
 before(async () => {
-  server = await startWebServer({ config: { rateLimits: { authPath: { max: 1000, windowSeconds: 60, scope: 'ip' } } } });
+  server = await startWebServer({
+    config: { rateLimits: { authPath: { max: 1000, windowSeconds: 60, scope: 'ip' } } },
+  });
 });
 after(async () => {
   await server.close();
@@ -23,7 +25,10 @@ describe('signed out', () => {
     const res = await new FormClient(server.url).get('/');
     assert.equal(res.status, 200);
     assert.match(res.text, /<h2 id="sign-in-title">Sign in<\/h2>/);
-    assert.ok(res.text.includes(`curl -s &#39;${server.url}/v3/token?api_key=YOUR_API_KEY&#39;`), 'token-path curl with this server');
+    assert.ok(
+      res.text.includes(`curl -s &#39;${server.url}/v3/token?api_key=YOUR_API_KEY&#39;`),
+      'token-path curl with this server',
+    );
     assert.ok(res.text.includes(`${server.url}/api/auth`), 'auth-path curl with this server');
     assert.match(res.text, /How to get access/);
     assert.match(res.text, /data-office@example\.org/);
@@ -72,7 +77,11 @@ describe('sign-in', () => {
     assert.equal(codeOf(res.text), 'WEB_FORM_EXPIRED');
     assert.equal(client.cookie('quarry_session'), undefined);
     // A form posted from another site carries neither the cookie secret nor the token.
-    const bare = await fetch(`${server.url}/sign-in`, { method: 'POST', body: new URLSearchParams({ email: HOLDER.email, password: HOLDER.password }), redirect: 'manual' });
+    const bare = await fetch(`${server.url}/sign-in`, {
+      method: 'POST',
+      body: new URLSearchParams({ email: HOLDER.email, password: HOLDER.password }),
+      redirect: 'manual',
+    });
     assert.equal(bare.status, 403);
   });
 
@@ -81,7 +90,12 @@ describe('sign-in', () => {
     await client.get('/');
     const body = new URLSearchParams({ _csrf: client.csrf, email: HOLDER.email, password: HOLDER.password });
     const cookies = `quarry_csrf=${client.cookie('quarry_csrf')}`;
-    const plain = await fetch(`${server.url}/sign-in`, { method: 'POST', body, headers: { cookie: cookies }, redirect: 'manual' });
+    const plain = await fetch(`${server.url}/sign-in`, {
+      method: 'POST',
+      body,
+      headers: { cookie: cookies },
+      redirect: 'manual',
+    });
     assert.equal(plain.status, 303);
     const session = plain.headers.getSetCookie().find((c) => c.startsWith('quarry_session='));
     assert.ok(session);
@@ -108,7 +122,11 @@ describe('sign-in', () => {
   test('sign-in returns to a local page only', async () => {
     const client = new FormClient(server.url);
     await client.get('/');
-    const res = await client.post('/sign-in', { email: HOLDER.email, password: HOLDER.password, next: '//evil.example/' });
+    const res = await client.post('/sign-in', {
+      email: HOLDER.email,
+      password: HOLDER.password,
+      next: '//evil.example/',
+    });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), '/');
   });
@@ -171,9 +189,23 @@ describe('the console endpoint', () => {
   test('answers what the API answers, results and errors alike', async () => {
     const client = await holderClient();
     const { key } = await server.accounts.createKey(HOLDER.email, 'compare');
-    const auth = await (await fetch(`${server.url}/api/auth`, { method: 'POST', body: JSON.stringify({ key }), headers: { 'content-type': 'application/json' } })).json();
-    for (const query of ['search publications where year >= 2018 return year return publications[id + title] limit 3', 'search publications retrun year', 'search publications where titel = "x" return publications']) {
-      const api = await fetch(`${server.url}/api/dsl/v2`, { method: 'POST', body: query, headers: { authorization: `JWT ${auth.token}` } });
+    const auth = await (
+      await fetch(`${server.url}/api/auth`, {
+        method: 'POST',
+        body: JSON.stringify({ key }),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json();
+    for (const query of [
+      'search publications where year >= 2018 return year return publications[id + title] limit 3',
+      'search publications retrun year',
+      'search publications where titel = "x" return publications',
+    ]) {
+      const api = await fetch(`${server.url}/api/dsl/v2`, {
+        method: 'POST',
+        body: query,
+        headers: { authorization: `JWT ${auth.token}` },
+      });
       const web = await client.postJson('/console/api/query', { query, version: 2 });
       assert.equal(web.status, api.status, query);
       assert.deepEqual(JSON.parse(web.text), await api.json(), query);
@@ -190,7 +222,11 @@ describe('the console endpoint', () => {
 
   test('a request without the CSRF header is refused', async () => {
     const client = await holderClient();
-    const res = await client.postJson('/console/api/query', { query: 'describe version' }, { 'x-csrf-token': 'forged' });
+    const res = await client.postJson(
+      '/console/api/query',
+      { query: 'describe version' },
+      { 'x-csrf-token': 'forged' },
+    );
     assert.equal(res.status, 403);
     assert.equal(JSON.parse(res.text).errors.query.code, 'WEB_FORM_EXPIRED');
   });
@@ -221,13 +257,16 @@ describe('the console endpoint', () => {
 
 describe('rate limits and usage', () => {
   test('console queries count against the auth-path limit and show in the usage', async () => {
-    const limited = await startWebServer({ config: { rateLimits: { authPath: { max: 2, windowSeconds: 60, scope: 'account' } } } });
+    const limited = await startWebServer({
+      config: { rateLimits: { authPath: { max: 2, windowSeconds: 60, scope: 'account' } } },
+    });
     try {
       const client = new FormClient(limited.url);
       await client.signIn(HOLDER.email, HOLDER.password);
       await client.get('/console');
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await client.postJson('/console/api/query', { query: 'describe version' })).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await client.postJson('/console/api/query', { query: 'describe version' })).status);
       assert.deepEqual(statuses, [200, 200, 429]);
       const refused = await client.postJson('/console/api/query', { query: 'describe version' });
       assert.equal(JSON.parse(refused.text).errors.query.code, 'SERVICE_RATE_LIMITED');
@@ -270,13 +309,20 @@ describe('administration', () => {
     const list = await admin.get('/admin');
     assert.equal(list.status, 200);
     assert.ok(list.text.includes('&lt;img src=x onerror=alert(1)&gt;'), 'names are escaped');
-    const saved = await admin.post(`/admin/accounts/${account.id}/subscription`, { families: ['auth'], sources: 'publications, grants', queriesPerMinute: '12' });
+    const saved = await admin.post(`/admin/accounts/${account.id}/subscription`, {
+      families: ['auth'],
+      sources: 'publications, grants',
+      queriesPerMinute: '12',
+    });
     assert.equal(saved.status, 303);
     const edited = await server.accounts.getAccount(requested);
     assert.deepEqual(edited.subscription, { families: ['auth'], sources: ['publications', 'grants'] });
     assert.deepEqual(edited.limits, { queriesPerWindow: 12, windowSeconds: 60 });
     await admin.get('/admin');
-    const bad = await admin.post(`/admin/accounts/${account.id}/subscription`, { families: ['auth'], sources: 'Not A Source!' });
+    const bad = await admin.post(`/admin/accounts/${account.id}/subscription`, {
+      families: ['auth'],
+      sources: 'Not A Source!',
+    });
     assert.equal(bad.status, 400);
     assert.equal(codeOf(bad.text), 'SERVICE_INVALID_ACCOUNT_INPUT');
 
@@ -304,20 +350,38 @@ describe('administration', () => {
 describe('account section', () => {
   test('shows the subscription and limits, and changes the password', async () => {
     const email = 'legacy@example.org';
-    await server.accounts.createAccount({ email, username: 'legacy_user', password: 'old password 1', activate: true, subscription: { families: ['auth'], sources: ['publications'] } });
+    await server.accounts.createAccount({
+      email,
+      username: 'legacy_user',
+      password: 'old password 1',
+      activate: true,
+      subscription: { families: ['auth'], sources: ['publications'] },
+    });
     const client = new FormClient(server.url);
     await client.signIn('legacy_user', 'old password 1');
     const page = await client.get('/account');
     assert.match(page.text, /<dt>API families<\/dt><dd>auth-path \(\/api\/auth, \/api\/dsl\)<\/dd>/);
     assert.match(page.text, /<dt>Sources<\/dt><dd>publications<\/dd>/);
     assert.match(page.text, /Auth-path queries and this console: 1000 per minute/);
-    const wrong = await client.post('/account/password', { current: 'nope nope', password: 'new password 2', confirm: 'new password 2' });
+    const wrong = await client.post('/account/password', {
+      current: 'nope nope',
+      password: 'new password 2',
+      confirm: 'new password 2',
+    });
     assert.equal(codeOf(wrong.text), 'SERVICE_CREDENTIALS_INVALID');
     await client.get('/account');
-    const changed = await client.post('/account/password', { current: 'old password 1', password: 'new password 2', confirm: 'new password 2' });
+    const changed = await client.post('/account/password', {
+      current: 'old password 1',
+      password: 'new password 2',
+      confirm: 'new password 2',
+    });
     assert.equal(changed.status, 303);
     assert.ok(await server.accounts.verifyPassword('legacy_user', 'new password 2'));
-    const jwt = await fetch(`${server.url}/api/auth`, { method: 'POST', body: JSON.stringify({ username: 'legacy_user', password: 'new password 2' }), headers: { 'content-type': 'application/json' } });
+    const jwt = await fetch(`${server.url}/api/auth`, {
+      method: 'POST',
+      body: JSON.stringify({ username: 'legacy_user', password: 'new password 2' }),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(jwt.status, 200);
   });
 });

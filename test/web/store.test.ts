@@ -11,7 +11,8 @@ function freshStore(): WebStore {
 
 describe('login codes', () => {
   test('look like ABCD-EFGH-JKMN with no easily confused characters', () => {
-    for (let i = 0; i < 50; i++) assert.match(newLoginCode(), /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
+    for (let i = 0; i < 50; i++)
+      assert.match(newLoginCode(), /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
     assert.equal(normaliseLoginCode(' abcd-efgh jkmn '), 'ABCDEFGHJKMN');
   });
 

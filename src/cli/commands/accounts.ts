@@ -9,7 +9,9 @@ import { exitWithError } from '../exit.ts';
 import { withAccounts, type AdminFlags } from './admin-store.ts';
 
 function dbOptions(command: Command): Command {
-  return command.option('--db <file>', 'the Quarry database (default ./data/quarry.db)').option('--config <file>', 'a JSON configuration file');
+  return command
+    .option('--db <file>', 'the Quarry database (default ./data/quarry.db)')
+    .option('--config <file>', 'a JSON configuration file');
 }
 
 /** Runs an action and reports a QuarryError the CLI way (message + exit code by category). */
@@ -26,7 +28,9 @@ function guarded<A extends unknown[]>(action: (...args: A) => Promise<void>): (.
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** One account as the CLI shows it. */
@@ -52,7 +56,9 @@ function list(value: string): string[] {
 }
 
 export function register(program: Command): void {
-  const accounts = program.command('accounts').description('create and administer accounts (pending → active ⇄ suspended → closed)');
+  const accounts = program
+    .command('accounts')
+    .description('create and administer accounts (pending → active ⇄ suspended → closed)');
 
   dbOptions(
     accounts
@@ -64,22 +70,34 @@ export function register(program: Command): void {
       .option('--username <username>', 'legacy username for username/password login (needs --password-stdin)')
       .option('--password-stdin', 'read the password from standard input'),
   ).action(
-    guarded(async (flags: AdminFlags & { email: string; name?: string; activate?: boolean; username?: string; passwordStdin?: boolean }) => {
-      if (flags.username !== undefined && !flags.passwordStdin) {
-        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'username', detail: 'a username needs a password: add --password-stdin' } });
-      }
-      const password = flags.passwordStdin ? await readStdin() : undefined;
-      const account = await withAccounts(flags, (service) =>
-        service.createAccount({
-          email: flags.email,
-          ...(flags.name === undefined ? {} : { name: flags.name }),
-          ...(flags.username === undefined ? {} : { username: flags.username }),
-          ...(password === undefined ? {} : { password }),
-          activate: flags.activate === true,
-        }),
-      );
-      process.stdout.write(`${describeAccount(account)}\n`);
-    }),
+    guarded(
+      async (
+        flags: AdminFlags & {
+          email: string;
+          name?: string;
+          activate?: boolean;
+          username?: string;
+          passwordStdin?: boolean;
+        },
+      ) => {
+        if (flags.username !== undefined && !flags.passwordStdin) {
+          throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+            params: { field: 'username', detail: 'a username needs a password: add --password-stdin' },
+          });
+        }
+        const password = flags.passwordStdin ? await readStdin() : undefined;
+        const account = await withAccounts(flags, (service) =>
+          service.createAccount({
+            email: flags.email,
+            ...(flags.name === undefined ? {} : { name: flags.name }),
+            ...(flags.username === undefined ? {} : { username: flags.username }),
+            ...(password === undefined ? {} : { password }),
+            activate: flags.activate === true,
+          }),
+        );
+        process.stdout.write(`${describeAccount(account)}\n`);
+      },
+    ),
   );
 
   for (const [name, description] of [
@@ -94,7 +112,10 @@ export function register(program: Command): void {
           if (name === 'show') {
             const account = await service.getAccount(email);
             const keys = await service.listKeys(email);
-            const keyLines = keys.map((k) => `  ${k.id}  ${k.prefix}…  ${k.name}  ${k.revokedAt ? `revoked ${k.revokedAt}` : `last used ${k.lastUsedAt ?? 'never'}`}`);
+            const keyLines = keys.map(
+              (k) =>
+                `  ${k.id}  ${k.prefix}…  ${k.name}  ${k.revokedAt ? `revoked ${k.revokedAt}` : `last used ${k.lastUsedAt ?? 'never'}`}`,
+            );
             return `${describeAccount(account)}\nkeys:${keys.length === 0 ? ' none' : `\n${keyLines.join('\n')}`}`;
           }
           const account = await service[name](email);
@@ -109,7 +130,9 @@ export function register(program: Command): void {
     guarded(async (flags: AdminFlags) => {
       const all = await withAccounts(flags, (service) => service.listAccounts());
       for (const a of all) {
-        process.stdout.write(`${a.email}\t${a.state}\t${a.subscription.families.join(',') || '-'}\t${a.subscription.sources === 'all' ? 'all' : a.subscription.sources.join(',')}\n`);
+        process.stdout.write(
+          `${a.email}\t${a.state}\t${a.subscription.families.join(',') || '-'}\t${a.subscription.sources === 'all' ? 'all' : a.subscription.sources.join(',')}\n`,
+        );
       }
       if (all.length === 0) process.stdout.write('no accounts\n');
     }),
@@ -127,7 +150,9 @@ export function register(program: Command): void {
       const account = await withAccounts(flags, (service) =>
         service.subscribe(email, {
           ...(flags.families === undefined ? {} : { families: list(flags.families) as Family[] }),
-          ...(flags.sources === undefined ? {} : { sources: flags.sources.trim() === 'all' ? 'all' : list(flags.sources) }),
+          ...(flags.sources === undefined
+            ? {}
+            : { sources: flags.sources.trim() === 'all' ? 'all' : list(flags.sources) }),
         }),
       );
       process.stdout.write(`${describeAccount(account)}\n`);
@@ -156,7 +181,11 @@ export function register(program: Command): void {
   );
 
   dbOptions(
-    accounts.command('usage').description('query requests and rate-limit rejections per day').argument('<email>', 'the account e-mail address').option('--days <n>', 'how many days back', '30'),
+    accounts
+      .command('usage')
+      .description('query requests and rate-limit rejections per day')
+      .argument('<email>', 'the account e-mail address')
+      .option('--days <n>', 'how many days back', '30'),
   ).action(
     guarded(async (email: string, flags: AdminFlags & { days: string }) => {
       const usage = await withAccounts(flags, (service) => service.usage(email, Number(flags.days)));

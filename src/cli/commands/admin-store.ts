@@ -16,10 +16,16 @@ export interface AdminFlags {
  * an empty database.
  */
 export async function withAccounts<T>(flags: AdminFlags, work: (accounts: AccountService) => Promise<T>): Promise<T> {
-  const config = loadConfig({ file: flags.config, env: process.env, overrides: flags.db === undefined ? {} : { db: flags.db } });
+  const config = loadConfig({
+    file: flags.config,
+    env: process.env,
+    overrides: flags.db === undefined ? {} : { db: flags.db },
+  });
   if (!existsSync(config.db)) {
     throw QuarryError.of('SERVICE_CONFIG_INVALID', {
-      params: { detail: `the database ${config.db} does not exist; pass --db FILE, or create it with \`npm start\` or \`quarry import\`` },
+      params: {
+        detail: `the database ${config.db} does not exist; pass --db FILE, or create it with \`npm start\` or \`quarry import\``,
+      },
     });
   }
   const store = openSqliteAccountStore(config.db);

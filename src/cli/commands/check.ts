@@ -21,13 +21,17 @@ export interface CheckSummary {
 function caretInFile(entry: CheckedQuery['entry'], p: Problem): string {
   if (p.position === undefined) return formatWithCaret(entry.query, p);
   const shift = entry.line - 1;
-  return formatWithCaret('\n'.repeat(shift) + entry.query, { ...p, position: { line: p.position.line + shift, column: p.position.column } });
+  return formatWithCaret('\n'.repeat(shift) + entry.query, {
+    ...p,
+    position: { line: p.position.line + shift, column: p.position.column },
+  });
 }
 
 /** One printed block per query that failed or is unsupported. */
 export function formatResult(file: string, r: CheckedQuery): string | undefined {
   if (r.outcome === 'ok') return undefined;
-  const head = r.outcome === 'unsupported' ? `${file}:${r.entry.line}: unsupported` : `${file}:${r.entry.line}: FAILED, ${r.why}`;
+  const head =
+    r.outcome === 'unsupported' ? `${file}:${r.entry.line}: unsupported` : `${file}:${r.entry.line}: FAILED, ${r.why}`;
   if (r.error === undefined) return `${head}\n  ${r.entry.query.split('\n').join('\n  ')}`;
   const problems = r.outcome === 'unsupported' ? [r.error.first] : r.error.problems;
   return [head, ...problems.map((p) => caretInFile(r.entry, p))].join('\n');
@@ -38,7 +42,11 @@ export function formatResult(file: string, r: CheckedQuery): string | undefined 
  *
  * @example runCheck(['queries.txt'], { dslVersion: 2 }, process.stdout.write) // { ok: 50, failed: 0, unsupported: 3 }
  */
-export function runCheck(files: readonly string[], options: { readonly dslVersion: 1 | 2 }, write: (text: string) => void): CheckSummary {
+export function runCheck(
+  files: readonly string[],
+  options: { readonly dslVersion: 1 | 2 },
+  write: (text: string) => void,
+): CheckSummary {
   const total = { ok: 0, failed: 0, unsupported: 0 };
   for (const file of files) {
     const report = checkCorpus(readFileSync(file, 'utf8'), options);
@@ -66,7 +74,9 @@ export function register(program: Command): void {
           summary = runCheck(files, { dslVersion: raw.dslVersion === '1' ? 1 : 2 }, (t) => process.stdout.write(t));
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          process.stderr.write(`quarry check: ${code === 'ENOENT' || code === 'EISDIR' ? `cannot read ${(error as NodeJS.ErrnoException).path ?? 'file'}` : error instanceof Error ? error.message : String(error)}\n`);
+          process.stderr.write(
+            `quarry check: ${code === 'ENOENT' || code === 'EISDIR' ? `cannot read ${(error as NodeJS.ErrnoException).path ?? 'file'}` : error instanceof Error ? error.message : String(error)}\n`,
+          );
           process.exitCode = 1;
           return;
         }

@@ -13,7 +13,8 @@ import { exitWithError } from '../exit.ts';
 function wholeNumber(name: string, code: 'DATA_BAD_SCALE' | 'DATA_BAD_SEED') {
   return (value: string): number => {
     const n = Number(value.replace(/_/g, ''));
-    if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(n)) throw QuarryError.of(code, { params: { value: `${name} ${value}` } });
+    if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(n))
+      throw QuarryError.of(code, { params: { value: `${name} ${value}` } });
     return n;
   };
 }
@@ -22,8 +23,13 @@ function wholeNumber(name: string, code: 'DATA_BAD_SCALE' | 'DATA_BAD_SEED') {
 export function formatManifest(m: Manifest, dir: string, seconds: number): string {
   const lines = [`generated into ${dir} in ${seconds.toFixed(1)} s (seed ${m.seed}, generator ${m.generator_version})`];
   for (const [kind, n] of Object.entries(m.counts)) lines.push(`  ${kind.padEnd(14)} ${n.toLocaleString('en')}`);
-  lines.push(`validation ${m.validation.enforced ? (m.validation.passed ? 'passed' : 'FAILED') : '(reported only below 5,000 publications)'}:`);
-  for (const c of m.validation.checks) lines.push(`  ${c.ok ? 'ok  ' : 'OUT '} ${c.name.padEnd(28)} ${String(c.value).padEnd(8)} expected ${c.min}..${c.max}`);
+  lines.push(
+    `validation ${m.validation.enforced ? (m.validation.passed ? 'passed' : 'FAILED') : '(reported only below 5,000 publications)'}:`,
+  );
+  for (const c of m.validation.checks)
+    lines.push(
+      `  ${c.ok ? 'ok  ' : 'OUT '} ${c.name.padEnd(28)} ${String(c.value).padEnd(8)} expected ${c.min}..${c.max}`,
+    );
   return lines.join('\n') + '\n';
 }
 

@@ -13,7 +13,9 @@ import { exitWithError } from '../exit.ts';
 export function formatImportReport(r: ImportReport, dbPath: string): string {
   const total = Object.values(r.records).reduce((s, n) => s + n, 0);
   const seconds = r.ms / 1000;
-  const lines = [`imported ${total.toLocaleString('en')} records into ${dbPath} in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001)).toLocaleString('en')} records/s)`];
+  const lines = [
+    `imported ${total.toLocaleString('en')} records into ${dbPath} in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001)).toLocaleString('en')} records/s)`,
+  ];
   for (const [kind, n] of Object.entries(r.records)) lines.push(`  ${kind.padEnd(14)} ${n.toLocaleString('en')}`);
   if (r.skipped > 0) {
     lines.push(`skipped ${r.skipped} malformed record(s):`);
@@ -30,7 +32,9 @@ export function register(program: Command): void {
       .argument('<paths...>', 'files or folders (a folder from `quarry generate` is read through its manifest)')
       .requiredOption('--db <file>', 'record database (created when missing)')
       .addOption(new Option('--format <format>', 'source format').default('auto'))
-      .addOption(new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'))
+      .addOption(
+        new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'),
+      )
       .option('--batch-size <n>', 'records per transaction', '5000')
       .action(async (paths: string[], raw: { db: string; format: string; onError: string; batchSize: string }) => {
         const bar = progressBar('import');
@@ -38,7 +42,8 @@ export function register(program: Command): void {
           if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
             throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: raw.format } });
           }
-          if (raw.onError !== 'skip' && raw.onError !== 'abort') throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
+          if (raw.onError !== 'skip' && raw.onError !== 'abort')
+            throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
           const batchSize = Number(raw.batchSize);
           const report = await importFiles({
             paths,

@@ -12,12 +12,22 @@ import { withAccounts, type AdminFlags } from './admin-store.ts';
 
 /** The `accounts` command `accounts.ts` registered (or a new one, should it be missing). */
 function accountsCommand(program: Command): Command {
-  return program.commands.find((c) => c.name() === 'accounts') ?? program.command('accounts').description('create and administer accounts');
+  return (
+    program.commands.find((c) => c.name() === 'accounts') ??
+    program.command('accounts').description('create and administer accounts')
+  );
 }
 
-async function withWebStore<T>(flags: AdminFlags, work: (store: WebStore, accountId: (email: string) => Promise<number>) => Promise<T>): Promise<T> {
+async function withWebStore<T>(
+  flags: AdminFlags,
+  work: (store: WebStore, accountId: (email: string) => Promise<number>) => Promise<T>,
+): Promise<T> {
   return withAccounts(flags, async (accounts) => {
-    const config = loadConfig({ file: flags.config, env: process.env, overrides: flags.db === undefined ? {} : { db: flags.db } });
+    const config = loadConfig({
+      file: flags.config,
+      env: process.env,
+      overrides: flags.db === undefined ? {} : { db: flags.db },
+    });
     const store = WebStore.open(config.db);
     try {
       return await work(store, async (email) => (await accounts.getAccount(email)).id);
@@ -37,8 +47,12 @@ export function register(program: Command): void {
     .option('--config <file>', 'a JSON configuration file')
     .action(async (email: string, flags: AdminFlags) => {
       try {
-        const { code, expiresAt } = await withWebStore(flags, async (store, accountId) => store.issueLoginCode(await accountId(email), Date.now()));
-        process.stdout.write(`Login code for ${email} (sign in at / with "With a login code"), valid until ${new Date(expiresAt).toISOString()}:\n${code}\n`);
+        const { code, expiresAt } = await withWebStore(flags, async (store, accountId) =>
+          store.issueLoginCode(await accountId(email), Date.now()),
+        );
+        process.stdout.write(
+          `Login code for ${email} (sign in at / with "With a login code"), valid until ${new Date(expiresAt).toISOString()}:\n${code}\n`,
+        );
       } catch (error) {
         exitWithError(error);
       }
@@ -52,7 +66,9 @@ export function register(program: Command): void {
     .option('--config <file>', 'a JSON configuration file')
     .action(async (email: string, flags: AdminFlags & { revoke?: boolean }) => {
       try {
-        await withWebStore(flags, async (store, accountId) => store.setAdmin(await accountId(email), !flags.revoke, Date.now()));
+        await withWebStore(flags, async (store, accountId) =>
+          store.setAdmin(await accountId(email), !flags.revoke, Date.now()),
+        );
         process.stdout.write(`${email} ${flags.revoke ? 'is no longer' : 'is'} an administrator\n`);
       } catch (error) {
         exitWithError(error);

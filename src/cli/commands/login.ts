@@ -75,21 +75,31 @@ export function register(program: Command): void {
     .option('--no-verify', 'store the profile without checking it with the service')
     .action(async (flags: LoginFlags) => {
       try {
-        if (!/^https?:\/\/[^\s/]+/.test(flags.url)) throw QuarryClientError.client('CLIENT_OPTION_INVALID', { option: '--url', reason: `${flags.url} is not an http:// or https:// URL` });
+        if (!/^https?:\/\/[^\s/]+/.test(flags.url))
+          throw QuarryClientError.client('CLIENT_OPTION_INVALID', {
+            option: '--url',
+            reason: `${flags.url} is not an http:// or https:// URL`,
+          });
         const url = flags.url.replace(/\/+$/, '');
         let profile: Profile;
         if (flags.username !== undefined) {
-          if (flags.family === 'token') throw QuarryClientError.client('CLIENT_CREDENTIALS_UNSUPPORTED', { family: 'token' });
+          if (flags.family === 'token')
+            throw QuarryClientError.client('CLIENT_CREDENTIALS_UNSUPPORTED', { family: 'token' });
           profile = { url, family: flags.family, username: flags.username, password: await readSecret('password') };
         } else {
           profile = { url, family: flags.family, key: await readSecret('API key') };
         }
         if (flags.verify) {
-          const credentials = profile.key !== undefined ? { key: profile.key } : { username: profile.username ?? '', password: profile.password ?? '' };
+          const credentials =
+            profile.key !== undefined
+              ? { key: profile.key }
+              : { username: profile.username ?? '', password: profile.password ?? '' };
           await connect({ url, ...credentials }, { family: flags.family, retry: { maxRetries: 1 } }).login();
         }
         const path = saveProfile(flags.profile, profile, { path: profilePath(), makeDefault: flags.default === true });
-        process.stderr.write(`${flags.verify ? 'Logged in to' : 'Stored'} ${url} (${flags.family} family); profile '${flags.profile}' saved in ${path}.\n`);
+        process.stderr.write(
+          `${flags.verify ? 'Logged in to' : 'Stored'} ${url} (${flags.family} family); profile '${flags.profile}' saved in ${path}.\n`,
+        );
       } catch (error) {
         exitWithError(error);
       }

@@ -9,7 +9,15 @@ import { Option, type Command } from 'commander';
 import { connect, type QuarryClient } from '../../client/client.ts';
 import { QuarryClientError } from '../../client/errors.ts';
 import { exportToFile, type ExportFormat } from '../../client/export.ts';
-import { columnsOf, csvLine, csvRows, jsonLines, table, OUTPUT_FORMATS, type OutputFormat } from '../../client/output.ts';
+import {
+  columnsOf,
+  csvLine,
+  csvRows,
+  jsonLines,
+  table,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+} from '../../client/output.ts';
 import { loadProfile } from '../../client/profiles.ts';
 import { METADATA_KEYS, type QueryResult } from '../../client/records.ts';
 import type { ClientEvent } from '../../client/transport.ts';
@@ -66,13 +74,17 @@ export function clientFromFlags(flags: ConnectionFlags, onEvent?: (event: Client
   const options = { dslVersion, ...(onEvent ? { onEvent } : {}) } as const;
   if (flags.url !== undefined) {
     const key = flags.key ?? process.env.QUARRY_KEY;
-    if (key === undefined || key === '') throw QuarryClientError.client('CLIENT_KEY_MISSING', { what: 'API key (--key or $QUARRY_KEY) for --url' });
+    if (key === undefined || key === '')
+      throw QuarryClientError.client('CLIENT_KEY_MISSING', { what: 'API key (--key or $QUARRY_KEY) for --url' });
     return connect({ url: flags.url, key }, { ...options, family: flags.family === 'token' ? 'token' : 'auth' });
   }
   const profile = loadProfile(flags.profile);
   const family = profile.family;
   if (profile.key !== undefined) return connect({ url: profile.url, key: profile.key }, { ...options, family });
-  return connect({ url: profile.url, username: profile.username ?? '', password: profile.password ?? '' }, { ...options, family });
+  return connect(
+    { url: profile.url, username: profile.username ?? '', password: profile.password ?? '' },
+    { ...options, family },
+  );
 }
 
 function wholeNumber(option: string, value: string | undefined): number | undefined {
@@ -83,7 +95,9 @@ function wholeNumber(option: string, value: string | undefined): number | undefi
 
 /** The record lists of a result (every non-metadata array). */
 function listsOf(result: QueryResult): Array<[string, readonly unknown[]]> {
-  return Object.entries(result).filter((e): e is [string, unknown[]] => !METADATA_KEYS.has(e[0]) && Array.isArray(e[1]));
+  return Object.entries(result).filter(
+    (e): e is [string, unknown[]] => !METADATA_KEYS.has(e[0]) && Array.isArray(e[1]),
+  );
 }
 
 /** One result in a format. Results without lists (describe) are shown as JSON. */
@@ -98,16 +112,27 @@ export function formatResult(result: QueryResult, format: OutputFormat): string 
   }
   const total = result._stats?.total_count;
   return lists
-    .map(([key, records], i) => `${lists.length > 1 ? `${key}\n` : ''}${table(records)}${i === 0 && typeof total === 'number' ? `(${records.length} shown, ${total} matching)\n` : ''}`)
+    .map(
+      ([key, records], i) =>
+        `${lists.length > 1 ? `${key}\n` : ''}${table(records)}${i === 0 && typeof total === 'number' ? `(${records.length} shown, ${total} matching)\n` : ''}`,
+    )
     .join('\n');
 }
 
 /** A progress bar on stderr: records done / total, rate, ETA. */
-async function progressBar(enabled: boolean): Promise<{ update(done: number, total: number | undefined): void; note(text: string): void; stop(): void }> {
-  if (!enabled || !process.stderr.isTTY) return { update: () => undefined, note: () => undefined, stop: () => undefined };
+async function progressBar(
+  enabled: boolean,
+): Promise<{ update(done: number, total: number | undefined): void; note(text: string): void; stop(): void }> {
+  if (!enabled || !process.stderr.isTTY)
+    return { update: () => undefined, note: () => undefined, stop: () => undefined };
   const { default: progress } = await import('cli-progress');
   const bar = new progress.SingleBar(
-    { format: '  {bar} {value}/{total} records | {rate}/s | ETA {eta_formatted} {note}', hideCursor: true, stream: process.stderr, etaBuffer: 20 },
+    {
+      format: '  {bar} {value}/{total} records | {rate}/s | ETA {eta_formatted} {note}',
+      hideCursor: true,
+      stream: process.stderr,
+      etaBuffer: 20,
+    },
     progress.Presets.shades_classic,
   );
   const started = Date.now();
@@ -139,7 +164,8 @@ async function progressBar(enabled: boolean): Promise<{ update(done: number, tot
  */
 export async function runRemoteQuery(text: string, options: RemoteQueryOptions): Promise<void> {
   const format = (options.format ?? (options.all ? 'jsonl' : 'json')) as OutputFormat;
-  if (options.resume && (!options.all || options.out === undefined)) throw invalid('--resume', 'it continues an export: use it with --all and --out FILE');
+  if (options.resume && (!options.all || options.out === undefined))
+    throw invalid('--resume', 'it continues an export: use it with --all and --out FILE');
   const pageSize = wholeNumber('--page-size', options.pageSize) ?? 1000;
   const maxRecords = wholeNumber('--max-records', options.maxRecords);
   const bar = await progressBar(options.all === true && options.progress !== false);
@@ -153,7 +179,8 @@ export async function runRemoteQuery(text: string, options: RemoteQueryOptions):
     else process.stdout.write(output);
     return;
   }
-  if (format === 'table') throw invalid('--format table', 'tables are for one page; export --all as jsonl, csv or json');
+  if (format === 'table')
+    throw invalid('--format table', 'tables are for one page; export --all as jsonl, csv or json');
 
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
@@ -170,13 +197,19 @@ export async function runRemoteQuery(text: string, options: RemoteQueryOptions):
         onProgress: ({ done, total }) => bar.update(done, total),
       }).finally(() => bar.stop());
       for (const warning of report.warnings) process.stderr.write(`warning: ${warning}\n`);
-      if (report.droppedColumns.length > 0) process.stderr.write(`warning: columns first seen after the CSV header were left out: ${report.droppedColumns.join(', ')}\n`);
-      process.stderr.write(`Wrote ${report.records} records to ${report.file}${report.total !== undefined ? ` (${report.total} matching)` : ''}.\n`);
+      if (report.droppedColumns.length > 0)
+        process.stderr.write(
+          `warning: columns first seen after the CSV header were left out: ${report.droppedColumns.join(', ')}\n`,
+        );
+      process.stderr.write(
+        `Wrote ${report.records} records to ${report.file}${report.total !== undefined ? ` (${report.total} matching)` : ''}.\n`,
+      );
       return;
     }
     await streamToStdout(client, text, format, { pageSize, maxRecords, signal: controller.signal, bar });
   } catch (error) {
-    if (controller.signal.aborted && options.out !== undefined) process.stderr.write(`Interrupted; continue with the same command and --resume.\n`);
+    if (controller.signal.aborted && options.out !== undefined)
+      process.stderr.write(`Interrupted; continue with the same command and --resume.\n`);
     throw error;
   } finally {
     process.off('SIGINT', onSignal);
@@ -187,10 +220,20 @@ async function streamToStdout(
   client: QuarryClient,
   text: string,
   format: ExportFormat,
-  options: { pageSize: number; maxRecords: number | undefined; signal: AbortSignal; bar: { update(done: number, total: number | undefined): void; stop(): void } },
+  options: {
+    pageSize: number;
+    maxRecords: number | undefined;
+    signal: AbortSignal;
+    bar: { update(done: number, total: number | undefined): void; stop(): void };
+  },
 ): Promise<void> {
-  const write = (chunk: string) => new Promise<void>((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())));
-  const stream = client.iterate(text, { pageSize: options.pageSize, signal: options.signal, ...(options.maxRecords !== undefined ? { maxRecords: options.maxRecords } : {}) });
+  const write = (chunk: string) =>
+    new Promise<void>((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())));
+  const stream = client.iterate(text, {
+    pageSize: options.pageSize,
+    signal: options.signal,
+    ...(options.maxRecords !== undefined ? { maxRecords: options.maxRecords } : {}),
+  });
   let columns: string[] | undefined;
   let done = 0;
   try {

@@ -44,7 +44,9 @@ export function runLocalQuery(dbPath: string, text: string, dslVersion: DslVersi
 /** The command: local with `--db`, remote (the client's options from query-remote.ts) otherwise. */
 export function queryCommand(): Command {
   return addRemoteQueryOptions(new Command('query'))
-    .description('run one query and print the JSON result (locally with --db FILE, else on the service of the stored profile or --url)')
+    .description(
+      'run one query and print the JSON result (locally with --db FILE, else on the service of the stored profile or --url)',
+    )
     .argument('<query>', 'the query text, e.g. "search publications return year"')
     .option('--db <file>', 'a Quarry record database to query in process')
     .addOption(new Option('--dsl-version <version>', 'language version').choices(['1', '2']).default('2'))
@@ -56,7 +58,8 @@ export function queryCommand(): Command {
         if (remote !== undefined) {
           throw QuarryClientError.client('CLIENT_OPTION_INVALID', {
             option: flagName(remote),
-            reason: 'it is for a Quarry service; with --db the query runs once, in this process (--format and --out still apply)',
+            reason:
+              'it is for a Quarry service; with --db the query runs once, in this process (--format and --out still apply)',
           });
         }
         const result = runLocalQuery(options.db, text, options.dslVersion) as QueryResult;

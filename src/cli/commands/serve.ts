@@ -18,13 +18,21 @@ interface ServeFlags {
 }
 
 /** Configuration from file + environment + flags (flags win). */
-export function configFromFlags(flags: { db?: string | undefined; host?: string | undefined; port?: string | undefined; config?: string | undefined }): QuarryConfig {
+export function configFromFlags(flags: {
+  db?: string | undefined;
+  host?: string | undefined;
+  port?: string | undefined;
+  config?: string | undefined;
+}): QuarryConfig {
   const overrides: DeepPartial<QuarryConfig> = {};
   if (flags.db !== undefined) overrides.db = flags.db;
   if (flags.host !== undefined) overrides.host = flags.host;
   if (flags.port !== undefined) {
     const port = Number(flags.port);
-    if (!/^\d+$/.test(flags.port)) throw QuarryError.of('SERVICE_CONFIG_INVALID', { params: { detail: `--port ${flags.port} is not a port number` } });
+    if (!/^\d+$/.test(flags.port))
+      throw QuarryError.of('SERVICE_CONFIG_INVALID', {
+        params: { detail: `--port ${flags.port} is not a port number` },
+      });
     overrides.port = port;
   }
   return loadConfig({ file: flags.config, env: process.env, overrides });

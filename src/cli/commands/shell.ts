@@ -38,7 +38,12 @@ function historyFile(): string {
 function loadHistory(): string[] {
   const file = historyFile();
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.replace(/\\n/g, '\n')).reverse().slice(0, HISTORY_SIZE);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replace(/\\n/g, '\n'))
+    .reverse()
+    .slice(0, HISTORY_SIZE);
 }
 
 function saveHistoryEntry(entry: string): void {
@@ -70,10 +75,18 @@ function exportFormat(file: string): ExportFormat {
 }
 
 /** Runs the console until `.exit` or the end of input. */
-export async function runShell(client: QuarryClient, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; terminal: boolean }): Promise<void> {
+export async function runShell(
+  client: QuarryClient,
+  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; terminal: boolean },
+): Promise<void> {
   const print = (text: string) => io.output.write(text.endsWith('\n') ? text : `${text}\n`);
   const showError = (error: unknown, text?: string) => {
-    if (isQuarryError(error)) print(error.problems.map((p) => (text === undefined ? `${p.message} [${p.code}]` : formatWithCaret(text, p))).join('\n'));
+    if (isQuarryError(error))
+      print(
+        error.problems
+          .map((p) => (text === undefined ? `${p.message} [${p.code}]` : formatWithCaret(text, p)))
+          .join('\n'),
+      );
     else print(`error: ${error instanceof Error ? error.message : String(error)}`);
   };
   let words = completionWords();
@@ -129,11 +142,15 @@ export async function runShell(client: QuarryClient, io: { input: NodeJS.Readabl
           }
         }
       } else if (entry.name === 'export') {
-        if (entry.argument === '') print('Usage: .export FILE (.jsonl, .csv or .json): every record of the last query.');
+        if (entry.argument === '')
+          print('Usage: .export FILE (.jsonl, .csv or .json): every record of the last query.');
         else if (lastQuery === undefined) print('Run a query first, then .export FILE.');
         else {
           try {
-            const report = await exportToFile(client, lastQuery, { file: entry.argument, format: exportFormat(entry.argument) });
+            const report = await exportToFile(client, lastQuery, {
+              file: entry.argument,
+              format: exportFormat(entry.argument),
+            });
             print(`Wrote ${report.records} records to ${report.file}.`);
           } catch (error) {
             showError(error, lastQuery);
@@ -170,7 +187,11 @@ export function register(program: Command): void {
       try {
         const client = clientFromFlags(flags);
         await client.login();
-        await runShell(client, { input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY === true && process.stdout.isTTY === true });
+        await runShell(client, {
+          input: process.stdin,
+          output: process.stdout,
+          terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
+        });
       } catch (error) {
         exitWithError(error);
       }

@@ -34,7 +34,13 @@ export type FieldAccess =
          * `SELECT <id> FROM <from> WHERE test(<value>)`, so the (small) entity table is
          * searched first and the link table is entered through its reverse index.
          */
-        readonly entity?: { readonly linkFrom: string; readonly linkValue: string; readonly id: string; readonly from: string; readonly value: string };
+        readonly entity?: {
+          readonly linkFrom: string;
+          readonly linkValue: string;
+          readonly id: string;
+          readonly from: string;
+          readonly value: string;
+        };
       };
     };
 
@@ -51,11 +57,16 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
   const link = source.links[field.name];
   if (link !== undefined) {
     const value = `l.${ident(link.valueColumn)}`;
-    const fixed = link.discriminator === undefined ? '1' : `l.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
+    const fixed =
+      link.discriminator === undefined
+        ? '1'
+        : `l.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
     const recordColumn = `l.${ident(link.recordColumn)}`;
-    const correlate = link.discriminator === undefined ? `${recordColumn} = ${key}` : `${recordColumn} = ${key} AND ${fixed}`;
+    const correlate =
+      link.discriminator === undefined ? `${recordColumn} = ${key}` : `${recordColumn} = ${key} AND ${fixed}`;
     const keyed = { recordKey: key, key: recordColumn, fixed };
-    if (sub === undefined || sub === 'id') return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value, keyed };
+    if (sub === undefined || sub === 'id')
+      return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value, keyed };
     const column = link.entity?.columns[sub];
     if (link.entity !== undefined && column !== undefined) {
       return {
@@ -65,7 +76,13 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
         value: `e.${ident(column)}`,
         keyed: {
           ...keyed,
-          entity: { linkFrom: `${ident(link.table)} l`, linkValue: value, id: `e.${ident(link.entity.idColumn)}`, from: `${ident(link.entity.table)} e`, value: `e.${ident(column)}` },
+          entity: {
+            linkFrom: `${ident(link.table)} l`,
+            linkValue: value,
+            id: `e.${ident(link.entity.idColumn)}`,
+            from: `${ident(link.entity.table)} e`,
+            value: `e.${ident(column)}`,
+          },
         },
       };
     }
@@ -79,14 +96,22 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
     const subColumn = entityColumn.entity.columns[sub];
     if (subColumn !== undefined) {
       const e = entityColumn.entity;
-      return { kind: 'scalar', expr: `(SELECT e.${ident(subColumn)} FROM ${ident(e.table)} e WHERE e.${ident(e.idColumn)} = ${idExpr})` };
+      return {
+        kind: 'scalar',
+        expr: `(SELECT e.${ident(subColumn)} FROM ${ident(e.table)} e WHERE e.${ident(e.idColumn)} = ${idExpr})`,
+      };
     }
   }
   // From the JSON document: values may be plain (ids, strings) or objects (entities).
   const doc = `${s}.${ident(source.document)}`;
   if (field.type === 'json' && sub === undefined) {
     // Structured values (authors, concepts): compare with every leaf value.
-    return { kind: 'multi', from: `json_tree(${doc}, ${jsonPath(field.name)}) j`, correlate: 'j.atom IS NOT NULL', value: 'j.atom' };
+    return {
+      kind: 'multi',
+      from: `json_tree(${doc}, ${jsonPath(field.name)}) j`,
+      correlate: 'j.atom IS NOT NULL',
+      value: 'j.atom',
+    };
   }
   if (field.multi || field.type === 'json') {
     const value =

@@ -21,7 +21,11 @@ export interface CompiledCitations {
  *   WHERE r."cited_id" IN (SELECT s."id" FROM "publications" s WHERE ...) AND c."year" BETWEEN ? AND ?
  *   GROUP BY 1 ORDER BY 1
  */
-export function compileCitationsPerYear(source: SourceLayout, output: CitationsPerYearOutput, where: Sql): CompiledCitations {
+export function compileCitationsPerYear(
+  source: SourceLayout,
+  output: CitationsPerYearOutput,
+  where: Sql,
+): CompiledCitations {
   const refs = source.links.reference_ids;
   if (refs === undefined) throw new Error(`source table ${source.table} has no references`);
   const s = SOURCE_ALIAS;
@@ -31,5 +35,9 @@ export function compileCitationsPerYear(source: SourceLayout, output: CitationsP
     where,
     ') AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
   );
-  return { kind: 'citations_per_year', output, statement: { text: statement.text, params: [...statement.params, output.from, output.to] } };
+  return {
+    kind: 'citations_per_year',
+    output,
+    statement: { text: statement.text, params: [...statement.params, output.from, output.to] },
+  };
 }

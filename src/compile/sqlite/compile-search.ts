@@ -31,8 +31,10 @@ export type SqliteCompileOptions = FullTextOptions;
 export function compileSearch(layout: SqliteLayout, plan: SearchPlan, options: SqliteCompileOptions): CompiledSearch {
   const source = layout.sources[plan.source];
   if (source === undefined) throw new Error(`no storage layout for source ${plan.source}`);
-  const filter = plan.filter === undefined ? undefined : compileFilter(source, plan.filter, { alone: plan.fullText === undefined });
-  const match: Fts5Match | undefined = plan.fullText === undefined ? undefined : fullTextMatch(source, plan.fullText, options);
+  const filter =
+    plan.filter === undefined ? undefined : compileFilter(source, plan.filter, { alone: plan.fullText === undefined });
+  const match: Fts5Match | undefined =
+    plan.fullText === undefined ? undefined : fullTextMatch(source, plan.fullText, options);
   const restriction = match === undefined ? undefined : fullTextRestriction(source, match);
   const parts = [filter, restriction].filter((p): p is Sql => p !== undefined);
   const where = parts.length === 0 ? frag('1') : joinSql(parts, ' AND ');
@@ -40,7 +42,9 @@ export function compileSearch(layout: SqliteLayout, plan: SearchPlan, options: S
   const count =
     filter === undefined && match?.kind === 'match' && source.fts !== undefined
       ? // Every FTS row is a record (rowid = key): count the matches without touching the records.
-        frag(`SELECT count(*) AS n FROM ${ident(source.fts.table)} WHERE ${ident(source.fts.table)} MATCH ?`, [match.match])
+        frag(`SELECT count(*) AS n FROM ${ident(source.fts.table)} WHERE ${ident(source.fts.table)} MATCH ?`, [
+          match.match,
+        ])
       : wholeSource
         ? // No WHERE at all: SQLite then counts a B-tree's entries page by page (about 1 ms at
           // 1M rows) instead of stepping through every row (about 20 ms), even for `WHERE 1`.

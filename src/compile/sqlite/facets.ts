@@ -27,7 +27,13 @@ const s = SOURCE_ALIAS;
  *   // SELECT s."year" AS id, count(*) AS count FROM "publications" s
  *   //   WHERE (...) AND s."year" IS NOT NULL GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?
  */
-export function compileFacet(layout: SqliteLayout, source: SourceLayout, output: FacetOutput, where: Sql, wholeSource: boolean): CompiledFacet {
+export function compileFacet(
+  layout: SqliteLayout,
+  source: SourceLayout,
+  output: FacetOutput,
+  where: Sql,
+  wholeSource: boolean,
+): CompiledFacet {
   const display = displayLookup(layout, output);
   const link = source.links[output.field];
   const shortcut = link?.wholeSourceCount ?? source.entityColumns[output.field]?.wholeSourceCount;
@@ -46,7 +52,9 @@ export function compileFacet(layout: SqliteLayout, source: SourceLayout, output:
     multi: output.multi,
     ...(output.entity === undefined ? {} : { entity: output.entity }),
   });
-  const indicators = output.indicators.filter((i) => i !== 'count').map((i) => `${indicatorSql(source, i)} AS ${ident(i)}`);
+  const indicators = output.indicators
+    .filter((i) => i !== 'count')
+    .map((i) => `${indicatorSql(source, i)} AS ${ident(i)}`);
   const selectRest = indicators.length > 0 ? `, ${indicators.join(', ')}` : '';
   const dir = output.direction === 'asc' ? 'ASC' : 'DESC';
   const sortKey = output.sortBy === 'count' ? `count ${dir}` : `${ident(output.sortBy)} ${dir} NULLS LAST, count DESC`;

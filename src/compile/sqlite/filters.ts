@@ -14,12 +14,30 @@ import { concat, frag, joinSql, type Sql } from './sql.ts';
  * @example compileFilter(layout, { kind: 'compare', field: researchOrgsId, op: '=', value: 'grid.1' })
  *   // { text: 'EXISTS (SELECT 1 FROM "publication_orgs" l WHERE l."record" = s."rowid" AND l."org_id" = ?)', params: ['grid.1'] }
  */
-export function compileFilter(source: SourceLayout, filter: FilterPlan, options: { readonly alone?: boolean } = {}): Sql {
+export function compileFilter(
+  source: SourceLayout,
+  filter: FilterPlan,
+  options: { readonly alone?: boolean } = {},
+): Sql {
   switch (filter.kind) {
     case 'and':
-      return concat('(', joinSql(filter.items.map((f) => compileFilter(source, f)), ' AND '), ')');
+      return concat(
+        '(',
+        joinSql(
+          filter.items.map((f) => compileFilter(source, f)),
+          ' AND ',
+        ),
+        ')',
+      );
     case 'or':
-      return concat('(', joinSql(filter.items.map((f) => compileFilter(source, f)), ' OR '), ')');
+      return concat(
+        '(',
+        joinSql(
+          filter.items.map((f) => compileFilter(source, f)),
+          ' OR ',
+        ),
+        ')',
+      );
     case 'not':
       // IS NOT TRUE: a NULL inside (a missing value) counts as "not matching", so NOT keeps it.
       return concat('((', compileFilter(source, filter.item), ') IS NOT TRUE)');
@@ -51,7 +69,9 @@ export function compileFilter(source: SourceLayout, filter: FilterPlan, options:
         access.kind === 'scalar'
           ? frag(`(${access.expr} IS NULL OR ${access.expr} = '')`)
           : access.keyed !== undefined
-            ? frag(`${access.keyed.recordKey} NOT IN (SELECT ${access.keyed.key} FROM ${access.from} WHERE ${access.keyed.fixed})`)
+            ? frag(
+                `${access.keyed.recordKey} NOT IN (SELECT ${access.keyed.key} FROM ${access.from} WHERE ${access.keyed.fixed})`,
+              )
             : frag(`NOT EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate})`);
       return filter.empty ? test : concat('NOT ', test);
     }
@@ -78,7 +98,12 @@ export function compileFilter(source: SourceLayout, filter: FilterPlan, options:
  * stored by record) instead of one count per record. Records without links have count 0:
  * when 0 satisfies the test they qualify unless their group fails it.
  */
-function countByGroups(keyed: NonNullable<Extract<FieldAccess, { kind: 'multi' }>['keyed']>, from: string, op: CompareOp, n: number): Sql {
+function countByGroups(
+  keyed: NonNullable<Extract<FieldAccess, { kind: 'multi' }>['keyed']>,
+  from: string,
+  op: CompareOp,
+  n: number,
+): Sql {
   const zeroPasses = compareNumbers(0, op, n);
   const groups = `SELECT ${keyed.key} FROM ${from} WHERE ${keyed.fixed} GROUP BY ${keyed.key} HAVING `;
   if (zeroPasses) return frag(`${keyed.recordKey} NOT IN (${groups}NOT (count(*) ${sqlOp(op)} ?))`, [n]);
@@ -107,7 +132,10 @@ function compare(access: FieldAccess, field: PlanField, op: CompareOp, raw: Plan
   if (op === '!=') {
     // "does not equal / does not contain": records without the value qualify.
     if (access.kind === 'scalar') return frag(`(${access.expr} IS NULL OR ${access.expr} != ?)`, [value]);
-    return concat('NOT ', onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)])));
+    return concat(
+      'NOT ',
+      onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)])),
+    );
   }
   if (op === '=' && field.type === 'json') {
     return onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)]));
@@ -131,7 +159,11 @@ function onValue(access: FieldAccess, test: (value: string) => Sql): Sql {
         '))',
       );
     }
-    return concat(`${k.recordKey} IN (SELECT ${k.key} FROM ${access.from} WHERE ${k.fixed} AND `, test(access.value), ')');
+    return concat(
+      `${k.recordKey} IN (SELECT ${k.key} FROM ${access.from} WHERE ${k.fixed} AND `,
+      test(access.value),
+      ')',
+    );
   }
   return concat(`EXISTS (SELECT 1 FROM ${access.from} WHERE ${access.correlate} AND `, test(access.value), ')');
 }
@@ -152,7 +184,12 @@ function sqlOp(op: CompareOp): string {
 /** Numbers for numeric fields (`year = "2019"`), strings otherwise; partial dates normalise to the first day. */
 export function coerce(field: PlanField, value: PlanValue): PlanValue {
   const type = field.subfield !== undefined && field.subfield !== 'id' ? 'string' : field.type;
-  if ((type === 'integer' || type === 'float') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+  if (
+    (type === 'integer' || type === 'float') &&
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    Number.isFinite(Number(value))
+  ) {
     return Number(value);
   }
   if (type === 'date' && typeof value === 'string') {

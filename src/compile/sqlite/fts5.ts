@@ -107,7 +107,10 @@ function render(expr: TextExpr, options: Fts5Options): Rendered {
     case 'pattern': {
       const tokens = [...new Set(options.expandPattern(patternToGlob(expr.pattern)))];
       if (tokens.length === 0) return NONE;
-      return { kind: 'pos', text: tokens.length === 1 ? quoteFts5(tokens[0] as string) : tokens.map(quoteFts5).join(' OR ') };
+      return {
+        kind: 'pos',
+        text: tokens.length === 1 ? quoteFts5(tokens[0] as string) : tokens.map(quoteFts5).join(' OR '),
+      };
     }
     case 'phrase':
       return renderPhrase(expr.parts, expr.near);

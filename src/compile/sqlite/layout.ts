@@ -75,7 +75,12 @@ export interface EntityDisplay {
   /** Output key → column of `table`. */
   readonly columns: Readonly<Record<string, string>>;
   /** Output key → a list kept in a `*_values` link table of the entity (organization `types`). */
-  readonly lists?: Readonly<Record<string, { readonly table: string; readonly ownerColumn: string; readonly entityKey: string; readonly field: string }>>;
+  readonly lists?: Readonly<
+    Record<
+      string,
+      { readonly table: string; readonly ownerColumn: string; readonly entityKey: string; readonly field: string }
+    >
+  >;
 }
 
 /** Result columns holding a JSON list are named with this prefix; the engine parses them. */

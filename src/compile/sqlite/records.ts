@@ -82,7 +82,13 @@ export function compileRecords(
     // SQLite from handing the key set to FTS5 as rowid constraints (one MATCH per key).
     const f = ident(source.fts.table);
     const restrict =
-      where.text === '1' ? frag('') : concat(` AND +${f}.rowid IN (SELECT ${s}.${ident(source.key)} FROM ${ident(source.table)} ${s} WHERE `, where, ')');
+      where.text === '1'
+        ? frag('')
+        : concat(
+            ` AND +${f}.rowid IN (SELECT ${s}.${ident(source.key)} FROM ${ident(source.table)} ${s} WHERE `,
+            where,
+            ')',
+          );
     const params = [match.match, ...restrict.params, output.limit, output.skip];
     const page = concat(
       `WITH top AS (SELECT ${f}.rowid AS k, bm25(${f}) AS score FROM ${f} WHERE ${f} MATCH ?`,
@@ -166,7 +172,10 @@ function hydrateStep(layout: SqliteLayout, source: SourceLayout, field: string):
   const link = source.links[field];
   if (link !== undefined) {
     const l = 'l';
-    const disc = link.discriminator === undefined ? '' : ` AND ${l}.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
+    const disc =
+      link.discriminator === undefined
+        ? ''
+        : ` AND ${l}.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
     const entityKind = link.entityKind;
     const display = entityKind === undefined ? undefined : layout.entities[entityKind];
     if (entityKind === undefined || display === undefined) {

@@ -68,7 +68,13 @@ export function noteOrganization(stats: ResearcherStats, r: number, org: number)
 }
 
 /** An organization as an affiliation object. */
-export function affiliation(org: OrganizationRecord): { id: string; name: string; city?: string; country?: string; country_code?: string } {
+export function affiliation(org: OrganizationRecord): {
+  id: string;
+  name: string;
+  city?: string;
+  country?: string;
+  country_code?: string;
+} {
   return {
     id: org.id,
     name: org.name,

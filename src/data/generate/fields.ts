@@ -8,11 +8,28 @@ import type { ForCode } from './shared-data.ts';
 
 /** Share of papers and mean authors per division (codes absent here are not drawn). */
 const DIVISIONS: Readonly<Record<string, readonly [share: number, authors: number]>> = {
-  '30': [0.03, 4.8], '31': [0.08, 5.2], '32': [0.2, 6.4], '33': [0.01, 2.8], '34': [0.06, 5.2],
-  '35': [0.02, 2.6], '36': [0.01, 1.4], '37': [0.03, 4.6], '38': [0.02, 2.3], '39': [0.02, 2.5],
-  '40': [0.12, 4.2], '41': [0.03, 4.4], '42': [0.08, 5.8], '43': [0.01, 1.3], '44': [0.03, 2.5],
-  '46': [0.07, 3.9], '47': [0.01, 1.4], '48': [0.01, 1.5], '49': [0.03, 2.4], '50': [0.01, 1.3],
-  '51': [0.05, 5.6], '52': [0.03, 3.9],
+  '30': [0.03, 4.8],
+  '31': [0.08, 5.2],
+  '32': [0.2, 6.4],
+  '33': [0.01, 2.8],
+  '34': [0.06, 5.2],
+  '35': [0.02, 2.6],
+  '36': [0.01, 1.4],
+  '37': [0.03, 4.6],
+  '38': [0.02, 2.3],
+  '39': [0.02, 2.5],
+  '40': [0.12, 4.2],
+  '41': [0.03, 4.4],
+  '42': [0.08, 5.8],
+  '43': [0.01, 1.3],
+  '44': [0.03, 2.5],
+  '46': [0.07, 3.9],
+  '47': [0.01, 1.4],
+  '48': [0.01, 1.5],
+  '49': [0.03, 2.4],
+  '50': [0.01, 1.3],
+  '51': [0.05, 5.6],
+  '52': [0.03, 3.9],
 };
 
 /** Divisions whose papers carry PubMed identifiers. */
@@ -24,7 +41,9 @@ function titleCase(label: string): string {
   return label
     .toLowerCase()
     .split(' ')
-    .map((w, k) => (k > 0 && ['and', 'of', 'the', 'in', 'for'].includes(w) ? w : w.charAt(0).toUpperCase() + w.slice(1)))
+    .map((w, k) =>
+      k > 0 && ['and', 'of', 'the', 'in', 'for'].includes(w) ? w : w.charAt(0).toUpperCase() + w.slice(1),
+    )
     .join(' ');
 }
 
@@ -59,7 +78,12 @@ export function buildFields(codes: readonly ForCode[]): Fields {
       .filter((g) => g.level === 'group' && g.parent === c.code && !g.code.endsWith('99'))
       .map((g) => ({ id: g.code, name: `${g.code} ${g.label}` }));
     if (groups.length === 0) continue;
-    divisions.push({ code: c.code, ref: { id: c.code, name: `${c.code} ${titleCase(c.label)}` }, meanAuthors: spec[1], groups });
+    divisions.push({
+      code: c.code,
+      ref: { id: c.code, name: `${c.code} ${titleCase(c.label)}` },
+      meanAuthors: spec[1],
+      groups,
+    });
   }
   return { divisions, byShare: new Weighted(divisions.map((d) => DIVISIONS[d.code]?.[0] ?? 0)), categories };
 }

@@ -10,10 +10,39 @@ import { grantId, researcherId, syntheticOrcid } from './ids.ts';
 import { GRANT_FIRST_YEAR, yearOfIndex } from './plan.ts';
 import { makeConcepts, makeText, makeTitle } from './vocabulary.ts';
 
-const EURO = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
+const EURO = new Set([
+  'AT',
+  'BE',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+]);
 const CURRENCY: Readonly<Record<string, string>> = { GB: 'GBP', JP: 'JPY', AU: 'AUD', CA: 'CAD', CH: 'CHF', NZ: 'NZD' };
 /** Units of each currency per US dollar (fixed, for synthetic amounts). */
-const PER_USD: Readonly<Record<string, number>> = { EUR: 0.92, GBP: 0.79, JPY: 150, AUD: 1.52, CAD: 1.36, CHF: 0.88, NZD: 1.65 };
+const PER_USD: Readonly<Record<string, number>> = {
+  EUR: 0.92,
+  GBP: 0.79,
+  JPY: 150,
+  AUD: 1.52,
+  CAD: 1.36,
+  CHF: 0.88,
+  NZD: 1.65,
+};
 
 /** The currency a funder in `country` pays in. */
 export function currencyOf(country: string | undefined): string {
@@ -25,12 +54,22 @@ export function currencyOf(country: string | undefined): string {
 export function assignGrantFunders(ctx: Pick<Context, 'random' | 'plan' | 'orgs'>): Int32Array {
   const zipf = new Weighted(zipfWeights(ctx.plan.grantFunders, 1.1));
   const out = new Int32Array(ctx.plan.grants);
-  for (let g = 0; g < out.length; g++) out[g] = ctx.orgs.firstFunder + zipf.sample(ctx.random.uniform('grant', g, 'funder'));
+  for (let g = 0; g < out.length; g++)
+    out[g] = ctx.orgs.firstFunder + zipf.sample(ctx.random.uniform('grant', g, 'funder'));
   return out;
 }
 
 function acronymOf(org: OrganizationRecord): string {
-  return org.acronym ?? org.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).join('').slice(0, 6) ?? 'Q';
+  return (
+    org.acronym ??
+    org.name
+      .split(/\s+/)
+      .filter((w) => /^[A-Z]/.test(w))
+      .map((w) => w[0])
+      .join('')
+      .slice(0, 6) ??
+    'Q'
+  );
 }
 
 /** The grant number a funder gives grant g. */
@@ -78,7 +117,8 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
       affiliations: [affiliation(org)],
     });
     stats.grants[who] = (stats.grants[who] as number) + 1;
-    if ((stats.firstGrantYear[who] as number) === 0 || year < (stats.firstGrantYear[who] as number)) stats.firstGrantYear[who] = year;
+    if ((stats.firstGrantYear[who] as number) === 0 || year < (stats.firstGrantYear[who] as number))
+      stats.firstGrantYear[who] = year;
     if (year > (stats.lastGrantYear[who] as number)) stats.lastGrantYear[who] = year;
     noteOrganization(stats, who, people.home[who] as number);
   }

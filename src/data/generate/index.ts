@@ -81,7 +81,8 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     throw QuarryError.of('DATA_BAD_SCALE', { params: { value: String(publications) } });
   }
   const seed = options.seed ?? DEFAULT_SEED;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw QuarryError.of('DATA_BAD_SEED', { params: { value: String(seed) } });
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw QuarryError.of('DATA_BAD_SEED', { params: { value: String(seed) } });
   const report = options.onProgress ?? ((): void => undefined);
   const dataDir = sharedDataDir(options.dataDir);
   mkdirSync(options.outDir, { recursive: true });
@@ -97,13 +98,20 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     ror = loadRorOrganizations(dataDir);
     personNames = loadPersonNames(dataDir);
   } catch (cause) {
-    throw QuarryError.of('DATA_SHARED_DATA_MISSING', { params: { dir: dataDir, reason: cause instanceof Error ? cause.message : String(cause) } }, { cause });
+    throw QuarryError.of(
+      'DATA_SHARED_DATA_MISSING',
+      { params: { dir: dataDir, reason: cause instanceof Error ? cause.message : String(cause) } },
+      { cause },
+    );
   }
   const fields = buildFields(forCodes);
   const vocab = buildVocabularies(forCodes);
   const orgs = buildOrganizations(plan, ror, random);
   const journals = buildJournals(plan.journals, fields, random);
-  const names = { first: shuffledNames(personNames.first, random, 'first'), last: shuffledNames(personNames.last, random, 'last') };
+  const names = {
+    first: shuffledNames(personNames.first, random, 'first'),
+    last: shuffledNames(personNames.last, random, 'last'),
+  };
 
   // Pass 0: each paper's field and team size; the identified slots size the Lotka pool.
   const pubStarts = yearStarts(publications, FIRST_YEAR, LAST_YEAR);
@@ -124,7 +132,10 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     authorSlots += n;
     for (const identified of identifiedSlots(random, i, n)) if (identified) slots++;
   }
-  const people = buildPeople(random, Math.max(1, slots), orgs.research, { first: names.first.length, last: names.last.length });
+  const people = buildPeople(random, Math.max(1, slots), orgs.research, {
+    first: names.first.length,
+    last: names.last.length,
+  });
   const R = people.researchers;
   const stats = {
     firstYear: new Int16Array(R),
@@ -171,7 +182,8 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     ctx.meanCited[k] = (ctx.meanCited[k] as number) + (ctx.cited[i] as number);
     groupCount[k] = (groupCount[k] as number) + 1;
   }
-  for (let k = 0; k < ctx.meanCited.length; k++) if ((groupCount[k] as number) > 0) ctx.meanCited[k] = (ctx.meanCited[k] as number) / (groupCount[k] as number);
+  for (let k = 0; k < ctx.meanCited.length; k++)
+    if ((groupCount[k] as number) > 0) ctx.meanCited[k] = (ctx.meanCited[k] as number) / (groupCount[k] as number);
 
   const shards: ShardInfo[] = [];
   const counts: Record<string, number> = {};
@@ -235,7 +247,8 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   for (let r = 0; r < R; r++) {
     const rec = makeResearcher(ctx, r);
     researchersOut.write(rec);
-    tallies.papersPerResearcher[rec.total_publications] = (tallies.papersPerResearcher[rec.total_publications] ?? 0) + 1;
+    tallies.papersPerResearcher[rec.total_publications] =
+      (tallies.papersPerResearcher[rec.total_publications] ?? 0) + 1;
     if (r % 20_000 === 19_999) {
       report({ phase: 'researchers', done: r + 1, total: R });
       await tick();
@@ -246,7 +259,15 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   for (let n = 0; n < tallies.papersPerResearcher.length; n++) tallies.papersPerResearcher[n] ??= 0;
 
   const validation = validate(tallies);
-  const manifest: Manifest = { generator: 'quarry', generator_version: GENERATOR_VERSION, seed, publications, counts, shards, validation };
+  const manifest: Manifest = {
+    generator: 'quarry',
+    generator_version: GENERATOR_VERSION,
+    seed,
+    publications,
+    counts,
+    shards,
+    validation,
+  };
   writeFileSync(join(options.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   report({ phase: 'done', done: 1, total: 1 });
   if (options.enforceValidation !== false) assertValid(validation);

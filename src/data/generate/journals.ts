@@ -8,9 +8,39 @@ import type { Fields } from './fields.ts';
 import { journalId } from './ids.ts';
 import type { RandomSource } from './prng.ts';
 
-const PUBLISHER_FIRST = ['Meridian', 'Northgate', 'Harbourline', 'Albion Vale', 'Kestrel', 'Lumen', 'Orchard Hill', 'Summitfield', 'Riverbend', 'Beaconsfield', 'Cobalt Bay', 'Juniper'];
-const PUBLISHER_SECOND = ['Academic Press', 'Scientific Publishing', 'University Press', 'Science Group', 'Research Media'];
-const TEMPLATES = ['Journal of {g}', '{g} Letters', 'International Journal of {g}', 'Annals of {g}', '{g} Research', 'Advances in {g}', '{g} Reviews', 'Frontiers of {g}', 'Transactions on {g}', 'Quarterly of {g}'];
+const PUBLISHER_FIRST = [
+  'Meridian',
+  'Northgate',
+  'Harbourline',
+  'Albion Vale',
+  'Kestrel',
+  'Lumen',
+  'Orchard Hill',
+  'Summitfield',
+  'Riverbend',
+  'Beaconsfield',
+  'Cobalt Bay',
+  'Juniper',
+];
+const PUBLISHER_SECOND = [
+  'Academic Press',
+  'Scientific Publishing',
+  'University Press',
+  'Science Group',
+  'Research Media',
+];
+const TEMPLATES = [
+  'Journal of {g}',
+  '{g} Letters',
+  'International Journal of {g}',
+  'Annals of {g}',
+  '{g} Research',
+  'Advances in {g}',
+  '{g} Reviews',
+  'Frontiers of {g}',
+  'Transactions on {g}',
+  'Quarterly of {g}',
+];
 
 /** The synthetic publishers, most output with the first few. */
 export const PUBLISHERS = PUBLISHER_FIRST.flatMap((a) => PUBLISHER_SECOND.map((b) => `${a} ${b}`));
@@ -42,7 +72,8 @@ export function buildJournals(count: number, fields: Fields, random: RandomSourc
     const label = group.name.replace(/^\d+ /, '');
     const g = label.charAt(0).toUpperCase() + label.slice(1);
     let title = r.pick(TEMPLATES).replace('{g}', g);
-    for (let n = 2; titles.has(title); n++) title = `${title.replace(/ \([A-Z]\)$/, '')} (${String.fromCharCode(63 + n)})`;
+    for (let n = 2; titles.has(title); n++)
+      title = `${title.replace(/ \([A-Z]\)$/, '')} (${String.fromCharCode(63 + n)})`;
     titles.add(title);
     division[j] = d;
     since[j] = 1950 + r.int(0, 60);

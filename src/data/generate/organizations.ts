@@ -19,7 +19,14 @@ export interface OrganizationSet {
   readonly firstFunder: number;
 }
 
-const TYPE_WEIGHT: Readonly<Record<string, number>> = { education: 5, healthcare: 2.5, facility: 2, government: 1, nonprofit: 1, company: 0.6 };
+const TYPE_WEIGHT: Readonly<Record<string, number>> = {
+  education: 5,
+  healthcare: 2.5,
+  facility: 2,
+  government: 1,
+  nonprofit: 1,
+  company: 0.6,
+};
 
 function shuffled<T>(items: readonly T[], random: RandomSource, name: string): T[] {
   const out = [...items];
@@ -51,8 +58,16 @@ function toRecord(index: number, org: RorOrganization, cycle: number): Organizat
 /** Picks research organizations and funders for the plan from the real records. */
 export function buildOrganizations(plan: Plan, ror: readonly RorOrganization[], random: RandomSource): OrganizationSet {
   if (ror.length === 0) throw new Error('no organizations in the shared ROR data');
-  const funderPool = shuffled(ror.filter((o) => o.types.includes('funder')), random, 'funders');
-  const researchPool = shuffled(ror.filter((o) => !o.types.includes('funder') && o.types.some((t) => t in TYPE_WEIGHT)), random, 'organizations');
+  const funderPool = shuffled(
+    ror.filter((o) => o.types.includes('funder')),
+    random,
+    'funders',
+  );
+  const researchPool = shuffled(
+    ror.filter((o) => !o.types.includes('funder') && o.types.some((t) => t in TYPE_WEIGHT)),
+    random,
+    'organizations',
+  );
   const records: OrganizationRecord[] = [];
   const weights = new Float64Array(plan.organizations);
   const zipf = zipfWeights(plan.organizations, 0.9);

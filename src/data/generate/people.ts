@@ -21,7 +21,8 @@ export function authorCount(random: RandomSource, i: number, fields: Fields, d: 
   const r = random.draws('publication', i, 'team');
   const div = fields.divisions[d];
   const mean = div?.meanAuthors ?? 4;
-  if (div !== undefined && PHYSICAL.has(div.code) && r.chance(0.002)) return Math.min(MAX_AUTHORS, 30 + Math.floor(lomax(r.next(), 1.2) * 60));
+  if (div !== undefined && PHYSICAL.has(div.code) && r.chance(0.002))
+    return Math.min(MAX_AUTHORS, 30 + Math.floor(lomax(r.next(), 1.2) * 60));
   const sigma = 0.6;
   const n = Math.round(Math.exp(Math.log(mean) - (sigma * sigma) / 2 + sigma * r.normal()));
   return Math.max(1, Math.min(MAX_AUTHORS, n));
@@ -50,7 +51,12 @@ export interface People {
 }
 
 /** Draws k_r per researcher until the pool has `slots` entries, then shuffles it. */
-export function buildPeople(random: RandomSource, slots: number, orgs: Weighted, names: { first: number; last: number }): People {
+export function buildPeople(
+  random: RandomSource,
+  slots: number,
+  orgs: Weighted,
+  names: { first: number; last: number },
+): People {
   const law = lotka(LOTKA_EXPONENT, LOTKA_MAX);
   const counts: number[] = [];
   let sum = 0;

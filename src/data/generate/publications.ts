@@ -8,7 +8,15 @@ import { lomax } from './distributions.ts';
 import { affiliation, noteOrganization, type Context } from './context.ts';
 import { BIOMEDICAL, PHYSICAL } from './fields.ts';
 import { grantNumber, hasOrcid } from './grants.ts';
-import { grantId, journalId, publicationDigits, publicationDoi, publicationId, researcherId, syntheticOrcid } from './ids.ts';
+import {
+  grantId,
+  journalId,
+  publicationDigits,
+  publicationDoi,
+  publicationId,
+  researcherId,
+  syntheticOrcid,
+} from './ids.ts';
 import { identifiedSlots } from './people.ts';
 import { PUBLISHERS } from './journals.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex } from './plan.ts';
@@ -26,7 +34,14 @@ export function openAccessShare(year: number): number {
   return Math.min(0.6, 0.45 + ((year - 2015) * 0.13) / 9);
 }
 
-const TYPES: readonly (readonly [string, number])[] = [['article', 0.8], ['chapter', 0.08], ['proceeding', 0.07], ['preprint', 0.03], ['book', 0.01], ['monograph', 0.01]];
+const TYPES: readonly (readonly [string, number])[] = [
+  ['article', 0.8],
+  ['chapter', 0.08],
+  ['proceeding', 0.07],
+  ['preprint', 0.03],
+  ['book', 0.01],
+  ['monograph', 0.01],
+];
 const OA_KINDS = ['gold', 'gold', 'green', 'green', 'bronze', 'hybrid'];
 
 function drawType(u: number): string {
@@ -110,7 +125,10 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
   const used = new Set<number>();
   for (let k = 0; k < n; k++) {
     const w = who[k] as number;
-    const primary = w >= 0 && paperOrgs.includes(people.home[w] as number) ? (people.home[w] as number) : (paperOrgs[k % paperOrgs.length] as number);
+    const primary =
+      w >= 0 && paperOrgs.includes(people.home[w] as number)
+        ? (people.home[w] as number)
+        : (paperOrgs[k % paperOrgs.length] as number);
     const affs: Affiliation[] = [affiliation(org(primary))];
     used.add(primary);
     if (paperOrgs.length > 1 && r.chance(0.1)) {
@@ -186,11 +204,14 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
 
   const refs = ctx.citations.references(i, year, isReview(ctx, i));
   const oa = r.chance(openAccessShare(year)) ? ['oa_all', r.pick(OA_KINDS)] : ['closed'];
-  const abstractShare = type === 'article' ? 0.7 + 0.22 * Math.min(1, (year - FIRST_YEAR) / 15) : type === 'chapter' ? 0.45 : 0.6;
+  const abstractShare =
+    type === 'article' ? 0.7 + 0.22 * Math.min(1, (year - FIRST_YEAR) / 15) : type === 'chapter' ? 0.45 : 0.6;
   const hasAbstract = r.chance(abstractShare);
   const titleWords = r.int(7, 12);
   const title = makeTitle(vocab, r, titleWords);
-  const abstract = hasAbstract ? makeText(vocab, r, Math.max(40, Math.round(220 * Math.exp(0.35 * r.normal())))) : undefined;
+  const abstract = hasAbstract
+    ? makeText(vocab, r, Math.max(40, Math.round(220 * Math.exp(0.35 * r.normal()))))
+    : undefined;
   const concepts = makeConcepts(vocab, r, r.int(4, 10));
   const timesCited = ctx.cited[i] as number;
   const mean = ctx.meanCited[(year - FIRST_YEAR) * fields.divisions.length + d] as number;
@@ -207,7 +228,10 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
   };
   if (type === 'article') {
     const list = ctx.journals.byDivision[d];
-    const j = list !== undefined && list.length > 0 ? (list[Math.min(list.length - 1, Math.floor(lomax(r.next(), 1.2) * 2))] as number) : i % ctx.plan.journals;
+    const j =
+      list !== undefined && list.length > 0
+        ? (list[Math.min(list.length - 1, Math.floor(lomax(r.next(), 1.2) * 2))] as number)
+        : i % ctx.plan.journals;
     const journal = ctx.journals.records[j];
     if (journal !== undefined) {
       record['journal'] = { id: journalId(j), title: journal.title };
@@ -223,7 +247,8 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
   } else if (type === 'proceeding') {
     record['proceedings_title'] = `Proceedings of the ${year} Conference on ${div.ref.name.replace(/^\d+ /, '')}`;
   } else if (type === 'preprint' && PHYSICAL.has(div.code)) {
-    record['arxiv_id'] = `${String(year % 100).padStart(2, '0')}${String(month).padStart(2, '0')}.9${String(i % 10000).padStart(4, '0')}`;
+    record['arxiv_id'] =
+      `${String(year % 100).padStart(2, '0')}${String(month).padStart(2, '0')}.9${String(i % 10000).padStart(4, '0')}`;
   }
   Object.assign(record, {
     authors,
@@ -236,20 +261,25 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     recent_citations: ctx.recent[i] as number,
     ...(categories.length === 0 ? {} : { category_for: categories }),
     concepts,
-    concepts_scores: concepts.map((concept, k) => ({ concept, relevance: Math.round((0.95 - (k * 0.6) / concepts.length) * 1000) / 1000 })),
+    concepts_scores: concepts.map((concept, k) => ({
+      concept,
+      relevance: Math.round((0.95 - (k * 0.6) / concepts.length) * 1000) / 1000,
+    })),
     open_access: oa,
   });
   if (biomedical) record['pmid'] = String(900_000_000 + i);
   if (biomedical && oa[0] === 'oa_all') record['pmcid'] = `PMC9${publicationDigits(i).slice(2)}`;
   if (fcr !== undefined) record['field_citation_ratio'] = fcr;
-  if (fcr !== undefined && biomedical) record['relative_citation_ratio'] = Math.round(fcr * (0.8 + 0.4 * r.next()) * 100) / 100;
+  if (fcr !== undefined && biomedical)
+    record['relative_citation_ratio'] = Math.round(fcr * (0.8 + 0.4 * r.next()) * 100) / 100;
   if (year >= 2011 && r.chance(0.55)) {
     record['altmetric'] = Math.round(lomax(r.next(), 1.5) * 12 * 10) / 10;
     record['altmetric_id'] = 900_000_000 + i;
   }
   if (grants.length > 0 && r.chance(0.7)) {
     const names = funderIndexes.map((f) => org(f).name);
-    record['acknowledgements'] = `This work was supported by ${names.join(' and ')} (${grants.map((g) => grantNumberOf(ctx, g)).join(', ')}).`;
+    record['acknowledgements'] =
+      `This work was supported by ${names.join(' and ')} (${grants.map((g) => grantNumberOf(ctx, g)).join(', ')}).`;
   }
   return record as unknown as PublicationRecord;
 }

@@ -71,6 +71,12 @@ export class ShardWriter {
     this.flush();
     closeSync(this.fd);
     this.fd = -1;
-    this.shards.push({ file: this.file, kind: this.kind, records: this.inShard, bytes: this.bytes, sha256: this.hash?.digest('hex') ?? '' });
+    this.shards.push({
+      file: this.file,
+      kind: this.kind,
+      records: this.inShard,
+      bytes: this.bytes,
+      sha256: this.hash?.digest('hex') ?? '',
+    });
   }
 }

@@ -44,7 +44,18 @@ export interface RorOrganization {
 /** An organization record's descriptive fields (names, types, place, founding year) from a ROR record. */
 export type OrganizationDescription = Pick<
   OrganizationRecord,
-  'acronym' | 'aliases' | 'types' | 'city_id' | 'city_name' | 'state_code' | 'state_name' | 'country_code' | 'country_name' | 'latitude' | 'longitude' | 'established'
+  | 'acronym'
+  | 'aliases'
+  | 'types'
+  | 'city_id'
+  | 'city_name'
+  | 'state_code'
+  | 'state_name'
+  | 'country_code'
+  | 'country_name'
+  | 'latitude'
+  | 'longitude'
+  | 'established'
 >;
 
 /**
@@ -87,7 +98,9 @@ export function rorOrganization(raw: Loose): RorOrganization | undefined {
   const location = (arr(raw['locations'])[0] ?? {}) as Loose;
   const geo = (location['geonames_details'] ?? {}) as Loose;
   const ext = (type: string): string[] =>
-    (arr(raw['external_ids']) as Loose[]).filter((e) => e['type'] === type).flatMap((e) => arr(e['all']).filter((v): v is string => typeof v === 'string'));
+    (arr(raw['external_ids']) as Loose[])
+      .filter((e) => e['type'] === type)
+      .flatMap((e) => arr(e['all']).filter((v): v is string => typeof v === 'string'));
   const established = raw['established'];
   const lat = geo['lat'];
   const lng = geo['lng'];
@@ -162,7 +175,8 @@ export function loadForCodes(dataDir: string): ForCode[] {
   for (const line of text.split(/\r?\n/).slice(1)) {
     if (line.trim() === '') continue;
     const [code, level, label, parent] = parseCsvLine(line);
-    if (code === undefined || label === undefined || (level !== 'division' && level !== 'group' && level !== 'field')) continue;
+    if (code === undefined || label === undefined || (level !== 'division' && level !== 'group' && level !== 'field'))
+      continue;
     out.push({ code, level, label, ...(parent === undefined || parent === '' ? {} : { parent }) });
   }
   return out;

@@ -55,7 +55,13 @@ function oaShare(t: Tallies, from: number, to: number): number {
 
 /** Judges the tallies. */
 export function validate(t: Tallies): ValidationReport {
-  const check = (name: string, value: number, min: number, max: number): Check => ({ name, value: round(value), min, max, ok: value >= min && value <= max });
+  const check = (name: string, value: number, min: number, max: number): Check => ({
+    name,
+    value: round(value),
+    min,
+    max,
+    ok: value >= min && value <= max,
+  });
   const checks = [
     check('authors_per_paper', t.authorSlots / t.publications, 4.3, 5.3),
     check('lotka_exponent', estimatePowerLawExponent(t.papersPerResearcher), 2.0, 2.4),

@@ -18,12 +18,78 @@ const GENERAL = (
   'identification detection prediction modelling simulation optimization observations survey cohort sample'
 ).split(' ');
 
-const FUNCTION_WORDS = ['of', 'and', 'in', 'for', 'the', 'with', 'on', 'from', 'to', 'a', 'by', 'under', 'across', 'between'];
+const FUNCTION_WORDS = [
+  'of',
+  'and',
+  'in',
+  'for',
+  'the',
+  'with',
+  'on',
+  'from',
+  'to',
+  'a',
+  'by',
+  'under',
+  'across',
+  'between',
+];
 
-const STOP = new Set(['sciences', 'science', 'studies', 'and', 'of', 'the', 'in', 'for', 'to', 'a', 'an', 'on', 'incl', 'excl', 'other', 'not', 'elsewhere', 'classified', 'by', 'with', 'from', 'its', 'as', 'or', 'e.g']);
+const STOP = new Set([
+  'sciences',
+  'science',
+  'studies',
+  'and',
+  'of',
+  'the',
+  'in',
+  'for',
+  'to',
+  'a',
+  'an',
+  'on',
+  'incl',
+  'excl',
+  'other',
+  'not',
+  'elsewhere',
+  'classified',
+  'by',
+  'with',
+  'from',
+  'its',
+  'as',
+  'or',
+  'e.g',
+]);
 
 /** Connective words of sentences, by Zipf rank. */
-const SENTENCE_GLUE = ['the', 'of', 'and', 'in', 'to', 'a', 'is', 'for', 'that', 'with', 'was', 'we', 'were', 'are', 'by', 'this', 'on', 'as', 'these', 'our', 'which', 'from', 'between', 'be'];
+const SENTENCE_GLUE = [
+  'the',
+  'of',
+  'and',
+  'in',
+  'to',
+  'a',
+  'is',
+  'for',
+  'that',
+  'with',
+  'was',
+  'we',
+  'were',
+  'are',
+  'by',
+  'this',
+  'on',
+  'as',
+  'these',
+  'our',
+  'which',
+  'from',
+  'between',
+  'be',
+];
 
 /** One division's vocabulary with its Zipf table. */
 export interface TopicVocabulary {
@@ -112,7 +178,10 @@ export function makeText(vocab: TopicVocabulary, r: Draws, n: number): string {
     let sentence = '';
     for (let k = 0; k < len; k++) {
       const u = r.next();
-      const w = u < GLUE_SHARE ? (SENTENCE_GLUE[GLUE_ZIPF.sample(u / GLUE_SHARE)] as string) : (words[zipf.sample((u - GLUE_SHARE) / (1 - GLUE_SHARE))] as string);
+      const w =
+        u < GLUE_SHARE
+          ? (SENTENCE_GLUE[GLUE_ZIPF.sample(u / GLUE_SHARE)] as string)
+          : (words[zipf.sample((u - GLUE_SHARE) / (1 - GLUE_SHARE))] as string);
       sentence = k === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : `${sentence} ${w}`;
     }
     text = text.length === 0 ? `${sentence}.` : `${text} ${sentence}.`;

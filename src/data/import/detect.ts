@@ -25,8 +25,12 @@ export function expandPaths(paths: readonly string[]): string[] {
     }
     const manifest = join(path, 'manifest.json');
     if (existsSync(manifest)) {
-      const shards = (JSON.parse(readFileSync(manifest, 'utf8')) as { shards?: { file: string; kind: string }[] }).shards ?? [];
-      const ordered = [...shards].sort((a, b) => NATIVE_KINDS.indexOf(a.kind as never) - NATIVE_KINDS.indexOf(b.kind as never) || (a.file < b.file ? -1 : 1));
+      const shards =
+        (JSON.parse(readFileSync(manifest, 'utf8')) as { shards?: { file: string; kind: string }[] }).shards ?? [];
+      const ordered = [...shards].sort(
+        (a, b) =>
+          NATIVE_KINDS.indexOf(a.kind as never) - NATIVE_KINDS.indexOf(b.kind as never) || (a.file < b.file ? -1 : 1),
+      );
       out.push(...ordered.map((s) => join(path, s.file)));
       continue;
     }

@@ -127,9 +127,11 @@ async function* sourceRecords(
 export async function importFiles(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
   const onError = options.onError ?? 'abort';
-  if (onError !== 'skip' && onError !== 'abort') throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: String(onError) } });
+  if (onError !== 'skip' && onError !== 'abort')
+    throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: String(onError) } });
   const requested = options.format ?? 'auto';
-  if (requested !== 'auto' && !IMPORT_FORMATS.includes(requested)) throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: String(requested) } });
+  if (requested !== 'auto' && !IMPORT_FORMATS.includes(requested))
+    throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: String(requested) } });
   const files = expandPaths(options.paths);
   const formats: ImportFormat[] = [];
   for (const f of files) formats.push(requested === 'auto' ? await detectFormat(f) : requested);
@@ -190,7 +192,9 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
         if (onError === 'abort') {
           flushAll();
           finishStore();
-          throw QuarryError.of('DATA_IMPORT_ABORTED', { params: { file: path, line, reason: message, committed: total } });
+          throw QuarryError.of('DATA_IMPORT_ABORTED', {
+            params: { file: path, line, reason: message, committed: total },
+          });
         }
         skipped++;
         fileSkipped++;

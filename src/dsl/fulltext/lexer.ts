@@ -2,7 +2,8 @@ import { QuarryError, type ErrorCode } from '../../errors/index.ts';
 import { describeChar } from '../lexer.ts';
 
 /** Tokens of the full-text sub-language (spec/dsl.md §3). Offsets index the decoded string. */
-export type TextTokenType = 'term' | 'phrase' | 'and' | 'or' | 'not' | 'plus' | 'minus' | 'lparen' | 'rparen' | 'tilde' | 'eof';
+export type TextTokenType =
+  'term' | 'phrase' | 'and' | 'or' | 'not' | 'plus' | 'minus' | 'lparen' | 'rparen' | 'tilde' | 'eof';
 
 export interface TextToken {
   readonly type: TextTokenType;
@@ -26,7 +27,16 @@ const BACKSLASH = 92;
 const QUOTE = 34;
 
 export function isTextSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x3000 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x1680 ||
+    c === 0x202f ||
+    c === 0x205f
+  );
 }
 
 /** Characters that end a term unless escaped (spec/dsl.md §3), plus whitespace. */
@@ -119,12 +129,16 @@ export function tokenizeText(text: string, source: TextSource): TextToken[] {
       case 94:
         throw textError(source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', i, i + 1, { feature: "boosting ('^')" });
       case 58:
-        throw textError(source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', i, i + 1, { feature: "field searches ('field:term')" });
+        throw textError(source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', i, i + 1, {
+          feature: "field searches ('field:term')",
+        });
       case 91:
       case 93:
       case 123:
       case 125:
-        throw textError(source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', i, i + 1, { feature: `range searches (${describeChar(text[i] ?? '')})` });
+        throw textError(source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', i, i + 1, {
+          feature: `range searches (${describeChar(text[i] ?? '')})`,
+        });
       default:
         break;
     }

@@ -56,7 +56,7 @@ function clip(text: string): string {
   return text.length > 30 ? `${text.slice(0, 30)}...` : text;
 }
 
-const OPERAND = 'a term, a phrase or \'(\'';
+const OPERAND = "a term, a phrase or '('";
 
 class TextParser {
   private readonly tokens: TextToken[];
@@ -104,7 +104,11 @@ class TextParser {
     const node = this.parseOr();
     const token = this.peek();
     if (token.type !== 'eof') {
-      this.unexpected(token.type === 'rparen' ? "an operator, a term or the end of the search string (this ')' has no '(')" : 'an operator, a term or the end of the search string');
+      this.unexpected(
+        token.type === 'rparen'
+          ? "an operator, a term or the end of the search string (this ')' has no '(')"
+          : 'an operator, a term or the end of the search string',
+      );
     }
     return node;
   }
@@ -131,7 +135,14 @@ class TextParser {
       if (type === 'and') {
         this.next();
         operands.push(this.parseUnary());
-      } else if (type === 'term' || type === 'phrase' || type === 'lparen' || type === 'not' || type === 'plus' || type === 'minus') {
+      } else if (
+        type === 'term' ||
+        type === 'phrase' ||
+        type === 'lparen' ||
+        type === 'not' ||
+        type === 'plus' ||
+        type === 'minus'
+      ) {
         operands.push(this.parseUnary());
       } else if (type === 'tilde') {
         this.tildeWithoutOperand();
@@ -208,7 +219,9 @@ class TextParser {
 
   private countClause(token: TextToken): void {
     if (++this.clauses > this.budgets.maxFullTextClauses) {
-      throw textError(this.source, 'DSL_TOO_MANY_FULLTEXT_CLAUSES', token.start, token.end, { max: this.budgets.maxFullTextClauses });
+      throw textError(this.source, 'DSL_TOO_MANY_FULLTEXT_CLAUSES', token.start, token.end, {
+        max: this.budgets.maxFullTextClauses,
+      });
     }
   }
 
@@ -224,7 +237,12 @@ class TextParser {
         feature: "fuzzy matching ('term~'; proximity '~N' needs a phrase)",
       });
     }
-    return frozen({ kind: 'TextTerm', text: token.text, wildcard: token.wildcard, span: this.span(token.start, token.end) });
+    return frozen({
+      kind: 'TextTerm',
+      text: token.text,
+      wildcard: token.wildcard,
+      span: this.span(token.start, token.end),
+    });
   }
 
   /** PHRASE [ "~" digits ]   -- at least one word */
@@ -234,12 +252,22 @@ class TextParser {
     if (words.length === 0) throw textError(this.source, 'DSL_FULLTEXT_EMPTY_PHRASE', token.start, token.end);
     const after = this.peek();
     if (after.type !== 'tilde') {
-      return frozen({ kind: 'TextPhrase', text: token.text, words: frozenList(words), span: this.span(token.start, token.end) });
+      return frozen({
+        kind: 'TextPhrase',
+        text: token.text,
+        words: frozenList(words),
+        span: this.span(token.start, token.end),
+      });
     }
     this.next();
     if (after.text.length === 0 || after.text.length > 6) {
       const following = this.peek();
-      const found = after.text.length > 6 ? `'~${after.text}' (too large)` : following.type === 'eof' ? 'the end of the search string' : describeTextToken(following);
+      const found =
+        after.text.length > 6
+          ? `'~${after.text}' (too large)`
+          : following.type === 'eof'
+            ? 'the end of the search string'
+            : describeTextToken(following);
       throw textError(this.source, 'DSL_FULLTEXT_INVALID_PROXIMITY', after.start, after.end, { found });
     }
     return frozen({

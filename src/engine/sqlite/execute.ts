@@ -4,7 +4,12 @@
  * and facet rows with their display fields.
  */
 import type Database from 'better-sqlite3';
-import type { CompiledCitations, CompiledFacet, CompiledRecords, CompiledSearch } from '../../compile/sqlite/compile-search.ts';
+import type {
+  CompiledCitations,
+  CompiledFacet,
+  CompiledRecords,
+  CompiledSearch,
+} from '../../compile/sqlite/compile-search.ts';
 import { LIST_COLUMN_PREFIX } from '../../compile/sqlite/layout.ts';
 import type { Sql, SqlParam } from '../../compile/sqlite/sql.ts';
 import type { ExecutedFacet, ExecutedRecords, ExecutedRows, Row } from '../shape.ts';
@@ -33,7 +38,9 @@ export class StatementCache {
   plan(sql: Sql): readonly string[] {
     let steps = this.#plans.get(sql.text);
     if (steps === undefined) {
-      steps = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql.text}`).all(...sql.params) as Array<{ detail: string }>).map((step) => step.detail);
+      steps = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql.text}`).all(...sql.params) as Array<{ detail: string }>).map(
+        (step) => step.detail,
+      );
       if (this.#plans.size > 500) this.#plans.clear();
       this.#plans.set(sql.text, steps);
     }
@@ -68,7 +75,9 @@ export function executeCompiled(cache: StatementCache, compiled: CompiledSearch)
     (o): o is CompiledRecords =>
       o.kind === 'records' &&
       (o.totalFromPage === 'always' ||
-        (o.totalFromPage === 'if-sorting-every-row' && cache.sortsEveryRow(o.page) && !cache.readsOneCoveringIndex(compiled.count))),
+        (o.totalFromPage === 'if-sorting-every-row' &&
+          cache.sortsEveryRow(o.page) &&
+          !cache.readsOneCoveringIndex(compiled.count))),
   );
   let totalCount: number | undefined;
   const results = compiled.outputs.map((o) => {
@@ -100,12 +109,17 @@ function inList(n: number): string {
 }
 
 /** The records of a page; `total` is the page's `__total` column when it has one and a row. */
-function executeRecords(cache: StatementCache, compiled: CompiledRecords, page: Sql): ExecutedRecords & { readonly total: number | undefined } {
+function executeRecords(
+  cache: StatementCache,
+  compiled: CompiledRecords,
+  page: Sql,
+): ExecutedRecords & { readonly total: number | undefined } {
   const rows = all(cache, page.text, page.params);
   const records = new Map<unknown, Record<string, unknown>>();
   const first = rows[0];
   const total = typeof first?.__total === 'number' ? first.__total : undefined;
-  const columns = first === undefined ? [] : Object.keys(first).filter((k) => k !== '__key' && k !== '__doc' && k !== '__total');
+  const columns =
+    first === undefined ? [] : Object.keys(first).filter((k) => k !== '__key' && k !== '__doc' && k !== '__total');
   for (const row of rows) {
     const raw = row.__doc;
     // The parsed document becomes the record; column values are written onto it.
@@ -172,15 +186,18 @@ function entityRow(row: DbRow): DbRow {
 /** Averages and medians as plain numbers with a sensible precision. */
 function roundIndicators(row: DbRow): DbRow {
   const out: DbRow = {};
-  for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v;
+  for (const [k, v] of Object.entries(row))
+    out[k] = typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v;
   return out;
 }
 
 /** One row per year from `from` to `to`, zeros included. */
 function executeCitations(cache: StatementCache, compiled: CompiledCitations): ExecutedRows {
   const counts = new Map<number, number>();
-  for (const r of all(cache, compiled.statement.text, compiled.statement.params)) counts.set(Number(r.year), Number(r.count));
+  for (const r of all(cache, compiled.statement.text, compiled.statement.params))
+    counts.set(Number(r.year), Number(r.count));
   const rows: Row[] = [];
-  for (let year = compiled.output.from; year <= compiled.output.to; year++) rows.push({ year, count: counts.get(year) ?? 0 });
+  for (let year = compiled.output.from; year <= compiled.output.to; year++)
+    rows.push({ year, count: counts.get(year) ?? 0 });
   return { output: compiled.output, rows };
 }

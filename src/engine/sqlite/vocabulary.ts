@@ -24,7 +24,9 @@ export function vocabulary(db: Database.Database): Vocabulary {
     if (stmt === undefined) {
       // With a literal prefix the vocabulary is read only over that range of terms.
       const range = ranged ? ' AND term >= ? AND term < ?' : '';
-      stmt = db.prepare(`SELECT term FROM ${ident(vocabTable)} WHERE term GLOB ?${range} ORDER BY doc DESC LIMIT ?`).pluck();
+      stmt = db
+        .prepare(`SELECT term FROM ${ident(vocabTable)} WHERE term GLOB ?${range} ORDER BY doc DESC LIMIT ?`)
+        .pluck();
       statements.set(key, stmt);
     }
     return stmt;
@@ -39,7 +41,9 @@ export function vocabulary(db: Database.Database): Vocabulary {
           : statement(vocabTable, true).all(glob, prefix, nextString(prefix), MAX_PATTERN_TERMS + 1)
       ) as string[];
       if (terms.length > MAX_PATTERN_TERMS) {
-        warnings.push(`The wildcard pattern '${glob}' matches more than ${MAX_PATTERN_TERMS} indexed words; only the ${MAX_PATTERN_TERMS} most frequent were searched.`);
+        warnings.push(
+          `The wildcard pattern '${glob}' matches more than ${MAX_PATTERN_TERMS} indexed words; only the ${MAX_PATTERN_TERMS} most frequent were searched.`,
+        );
         return terms.slice(0, MAX_PATTERN_TERMS);
       }
       return terms;

@@ -19,7 +19,8 @@ export const CLIENT_CODES = {
   },
   CLIENT_RATE_LIMIT_BUDGET_EXHAUSTED: {
     category: 'rate_limit',
-    message: 'The service kept answering 429 (too many requests); gave up after waiting {waitedSeconds} seconds in total (the limit is {budgetSeconds} seconds).',
+    message:
+      'The service kept answering 429 (too many requests); gave up after waiting {waitedSeconds} seconds in total (the limit is {budgetSeconds} seconds).',
     fix: 'Wait a while before retrying, lower the request rate, or allow a longer wait (`rateLimitBudgetMs` in the library).',
   },
   CLIENT_TOKEN_REFUSED_AFTER_LOGIN: {
@@ -29,7 +30,8 @@ export const CLIENT_CODES = {
   },
   CLIENT_DEPTH_LIMIT_REACHED: {
     category: 'budget',
-    message: 'Stopped after {done} of {total} records: the service pages no deeper than {maxDepth} records (skip + limit).',
+    message:
+      'Stopped after {done} of {total} records: the service pages no deeper than {maxDepth} records (skip + limit).',
     fix: 'Split the query into parts below the depth limit, for example by year (`where year = 2020`, `where year = 2021`, ...), and export each part.',
   },
   CLIENT_NOT_PAGEABLE: {
@@ -54,7 +56,8 @@ export const CLIENT_CODES = {
   },
   CLIENT_NO_PROFILE: {
     category: 'not_found',
-    message: "No profile named '{name}' in {path}: log in with `quarry login --url URL`, give --url and --key, or query a local database with --db FILE.",
+    message:
+      "No profile named '{name}' in {path}: log in with `quarry login --url URL`, give --url and --key, or query a local database with --db FILE.",
     fix: 'Store one with `quarry login --url URL` (add `--profile NAME` for a named one), or pass --url and --key.',
   },
   CLIENT_PROFILE_FILE_INVALID: {

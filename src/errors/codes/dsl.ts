@@ -5,7 +5,7 @@ export const DSL_CODES = {
   DSL_EMPTY_QUERY: {
     category: 'syntax',
     message: 'The query is empty.',
-    fix: "Write a query, for example `search publications return publications`, or `describe schema`.",
+    fix: 'Write a query, for example `search publications return publications`, or `describe schema`.',
   },
   DSL_UNEXPECTED_TOKEN: {
     category: 'syntax',

@@ -12,7 +12,8 @@ export const SCHEMA_CODES = {
   },
   SCHEMA_UNSUPPORTED_SOURCE: {
     category: 'unsupported',
-    message: "The source '{name}' is not offered by this deployment; it holds publications, grants, researchers and organizations.",
+    message:
+      "The source '{name}' is not offered by this deployment; it holds publications, grants, researchers and organizations.",
     fix: 'Query one of the held sources; ask the operator whether this source can be added.',
   },
   SCHEMA_SOURCE_NOT_SUBSCRIBED: {
@@ -72,7 +73,8 @@ export const SCHEMA_CODES = {
   },
   SCHEMA_PERSON_NAME_PARTS: {
     category: 'semantic',
-    message: "A search in the person-name index '{index}' needs names of two or more parts (first and last name); '{term}' has one.",
+    message:
+      "A search in the person-name index '{index}' needs names of two or more parts (first and last name); '{term}' has one.",
     fix: 'Give first and last name (initials are allowed) as a phrase: in authors for "\\"Jennifer A Doudna\\"".',
   },
   SCHEMA_UNKNOWN_RESULT: {
@@ -87,7 +89,8 @@ export const SCHEMA_CODES = {
   },
   SCHEMA_FACET_FIELD_LIST: {
     category: 'semantic',
-    message: "The facet '{name}' takes no field list; facet rows always hold id, count and the entity's display fields.",
+    message:
+      "The facet '{name}' takes no field list; facet rows always hold id, count and the entity's display fields.",
     fix: 'Remove the [...] after the facet name.',
   },
   SCHEMA_UNSUPPORTED_FUNCTION: {
@@ -112,7 +115,7 @@ export const SCHEMA_CODES = {
   },
   SCHEMA_FUNCTION_ARGUMENTS: {
     category: 'semantic',
-    message: "Wrong arguments for {name}: {problem}.",
+    message: 'Wrong arguments for {name}: {problem}.',
     fix: 'citations_per_year takes two year integers, from and to, with from <= to, at most 200 years apart: citations_per_year(2010, 2020).',
   },
   SCHEMA_FUNCTION_MODIFIER: {

@@ -13,7 +13,8 @@ export const SERVICE_CODES = {
   },
   SERVICE_AUTH_HEADER_MISSING: {
     category: 'authentication',
-    message: "The request has no 'Authorization: {scheme} <token>' header. Get a token at {loginPath} and send it with that scheme.",
+    message:
+      "The request has no 'Authorization: {scheme} <token>' header. Get a token at {loginPath} and send it with that scheme.",
     fix: 'Obtain a token from the authentication endpoint of the family you use and send it in the Authorization header with the scheme word shown.',
   },
   SERVICE_API_KEY_MISSING: {
@@ -43,7 +44,8 @@ export const SERVICE_CODES = {
   },
   SERVICE_TOKEN_REVOKED: {
     category: 'token',
-    message: 'The token is no longer valid because the API key it was issued for has been revoked. Log in again at {loginPath} with a current key.',
+    message:
+      'The token is no longer valid because the API key it was issued for has been revoked. Log in again at {loginPath} with a current key.',
     fix: 'Generate a new API key (or use another of your keys) and obtain a new token with it.',
   },
   SERVICE_ACCOUNT_PENDING: {
@@ -63,12 +65,14 @@ export const SERVICE_CODES = {
   },
   SERVICE_FAMILY_NOT_SUBSCRIBED: {
     category: 'permission',
-    message: "Your subscription does not include the {family} API family; contact the administrator at {contact} to extend it.",
+    message:
+      'Your subscription does not include the {family} API family; contact the administrator at {contact} to extend it.',
     fix: 'The administrator extends a subscription with `quarry accounts subscribe EMAIL --families auth,token`.',
   },
   SERVICE_RATE_LIMITED: {
     category: 'rate_limit',
-    message: 'Too many requests: at most {limit} per {windowSeconds} seconds {scope}. Retry after {retryAfter} seconds.',
+    message:
+      'Too many requests: at most {limit} per {windowSeconds} seconds {scope}. Retry after {retryAfter} seconds.',
     fix: 'Wait for the number of seconds in the Retry-After header, then retry; spread requests out or ask the administrator for a higher limit.',
   },
   SERVICE_VERSION_REMOVED: {
@@ -78,7 +82,8 @@ export const SERVICE_CODES = {
   },
   SERVICE_QUERY_EMPTY: {
     category: 'input',
-    message: 'The request body is empty. Send the query text as the body, for example: search publications return publications',
+    message:
+      'The request body is empty. Send the query text as the body, for example: search publications return publications',
     fix: 'POST the DSL text as the raw request body (any Content-Type), or a JSON body {"query": "..."}.',
   },
   SERVICE_QUERY_TOO_LARGE: {
@@ -88,7 +93,8 @@ export const SERVICE_CODES = {
   },
   SERVICE_QUERY_TIMEOUT: {
     category: 'timeout',
-    message: 'The query took longer than {seconds} seconds and was cancelled. Narrow it with filters (a year range, a source-specific where clause) or return fewer records.',
+    message:
+      'The query took longer than {seconds} seconds and was cancelled. Narrow it with filters (a year range, a source-specific where clause) or return fewer records.',
     fix: 'Add filters or lower the limit; the operator can raise the time limit (query.timeoutMs).',
   },
   SERVICE_BAD_REQUEST: {
@@ -118,7 +124,7 @@ export const SERVICE_CODES = {
   },
   SERVICE_ACCOUNT_STATE_CHANGE: {
     category: 'conflict',
-    message: "An account that is {state} cannot be {target}.",
+    message: 'An account that is {state} cannot be {target}.',
     fix: 'Accounts move pending → active ⇄ suspended → closed; closed accounts stay closed.',
   },
   SERVICE_KEY_NOT_FOUND: {

@@ -12,12 +12,14 @@ export const WEB_CODES = {
   },
   WEB_LOGIN_CODE_INVALID: {
     category: 'authentication',
-    message: 'The login code is not valid: it may be mistyped, already used, or expired. Ask the administrator at {contact} for a new one.',
+    message:
+      'The login code is not valid: it may be mistyped, already used, or expired. Ask the administrator at {contact} for a new one.',
     fix: 'Login codes work once and for 30 minutes; an administrator issues a new one on the administration page or with `quarry accounts login-code EMAIL`.',
   },
   WEB_FORM_EXPIRED: {
     category: 'permission',
-    message: 'The form could not be accepted because its security token is missing or out of date. Reload the page and send it again.',
+    message:
+      'The form could not be accepted because its security token is missing or out of date. Reload the page and send it again.',
     fix: 'Reload the page (the token is renewed with it) and submit the form again; keep cookies enabled for this site.',
   },
   WEB_ADMIN_REQUIRED: {

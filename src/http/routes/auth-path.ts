@@ -6,7 +6,11 @@ import { queryHandler } from '../run-query.ts';
 import type { AuthPathEndpoint } from '../versions.ts';
 
 const QUERY_ENDPOINTS: ReadonlyArray<{ path: string; endpoint: AuthPathEndpoint; summary: string }> = [
-  { path: '/api/dsl/v1', endpoint: 'v1', summary: 'Run a query in DSL version 1 (deprecated; removed on the configured date)' },
+  {
+    path: '/api/dsl/v1',
+    endpoint: 'v1',
+    summary: 'Run a query in DSL version 1 (deprecated; removed on the configured date)',
+  },
   { path: '/api/dsl/v2', endpoint: 'v2', summary: 'Run a query in DSL version 2' },
   { path: '/api/dsl', endpoint: 'alias', summary: 'Run a query in the current DSL version (alias)' },
   { path: '/api/dsl.json', endpoint: 'alias', summary: 'Run a query in the current DSL version (second alias)' },

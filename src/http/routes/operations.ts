@@ -7,9 +7,16 @@ export const operationsRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = 
   app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up' } }, () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { tags: ['operations'], summary: 'The database answers' } }, async () => {
-    const [engineReady, storeReady] = await Promise.all([ctx.engine.ready().catch(() => false), ctx.accounts.store.ping()]);
+    const [engineReady, storeReady] = await Promise.all([
+      ctx.engine.ready().catch(() => false),
+      ctx.accounts.store.ping(),
+    ]);
     if (!engineReady || !storeReady) {
-      throw QuarryError.of('SERVICE_UNAVAILABLE', { params: { reason: engineReady ? 'the account database does not answer' : 'the record database does not answer' } });
+      throw QuarryError.of('SERVICE_UNAVAILABLE', {
+        params: {
+          reason: engineReady ? 'the account database does not answer' : 'the record database does not answer',
+        },
+      });
     }
     return { status: 'ready' };
   });

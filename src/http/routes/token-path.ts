@@ -18,13 +18,19 @@ export const tokenPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (
           tags: ['token-path'],
           summary: 'Exchange an API key for a query token',
           description: 'Answers `text/plain` with the token alone. Tokens live 2 hours by default.',
-          querystring: { type: 'object', properties: { api_key: { type: 'string', description: 'Your API key (qry_...)' } } },
+          querystring: {
+            type: 'object',
+            properties: { api_key: { type: 'string', description: 'Your API key (qry_...)' } },
+          },
         },
       },
       async (request, reply) => {
         await enforceLimit(ctx, request, reply, 'authentication', null);
         const apiKey = (request.query as Record<string, unknown>).api_key;
-        const token = await ctx.tokens.issueOpaque(typeof apiKey === 'string' ? apiKey : undefined, `/${version}/token`);
+        const token = await ctx.tokens.issueOpaque(
+          typeof apiKey === 'string' ? apiKey : undefined,
+          `/${version}/token`,
+        );
         return reply.type('text/plain; charset=utf-8').send(token);
       },
     );

@@ -20,7 +20,14 @@ export const aggregateRule: ValidationRule = {
       const kind = returnKind(ret, ctx.source);
       if (kind === 'function') continue; // return-target reports it
       if (kind === 'records') {
-        ctx.report('SCHEMA_AGGREGATE_ON_RECORDS', { start: aggregate[0]?.span.start ?? ret.span.start, end: aggregate[aggregate.length - 1]?.span.end ?? ret.span.end }, { name: ctx.source.name });
+        ctx.report(
+          'SCHEMA_AGGREGATE_ON_RECORDS',
+          {
+            start: aggregate[0]?.span.start ?? ret.span.start,
+            end: aggregate[aggregate.length - 1]?.span.end ?? ret.span.end,
+          },
+          { name: ctx.source.name },
+        );
         continue;
       }
       for (const name of aggregate) {

@@ -26,9 +26,15 @@ export const fieldListRule: ValidationRule = {
       }
     }
     for (const ret of ctx.query.returns) {
-      if (ret.target.kind !== 'ResultTarget' || returnKind(ret, ctx.source) !== 'records' || ret.target.fields === undefined) continue;
+      if (
+        ret.target.kind !== 'ResultTarget' ||
+        returnKind(ret, ctx.source) !== 'records' ||
+        ret.target.fields === undefined
+      )
+        continue;
       const unnests = ret.target.fields.filter((spec) => spec.kind === 'Unnest');
-      for (const extra of unnests.slice(1)) ctx.report('SCHEMA_UNNEST_MORE_THAN_ONE', extra.span, { name: extra.path.path });
+      for (const extra of unnests.slice(1))
+        ctx.report('SCHEMA_UNNEST_MORE_THAN_ONE', extra.span, { name: extra.path.path });
       const expanded = expandFieldList(ctx.schema, ctx.source, ret.target.fields);
       if (expanded !== undefined && expanded.length === 0) {
         ctx.report('SCHEMA_EMPTY_FIELD_LIST', ret.target.span, { name: ret.target.name.value });

@@ -22,7 +22,13 @@ export const filterOperatorRule: ValidationRule = {
       const supported = targetOperators(resolution.field, resolution.subfield);
       if (supported.includes(op)) continue;
       const { field, subfield } = resolution;
-      const type = subfield?.type ?? (field.isCounter ? `${field.type}, always present` : field.isMultivalue ? `${field.type}, multi-value` : field.type);
+      const type =
+        subfield?.type ??
+        (field.isCounter
+          ? `${field.type}, always present`
+          : field.isMultivalue
+            ? `${field.type}, multi-value`
+            : field.type);
       ctx.report('SCHEMA_OPERATOR_NOT_SUPPORTED', ref.condition.span, {
         name: ref.path,
         type,

@@ -7,7 +7,11 @@ import { normaliseValue, wordsOf } from '../values.ts';
 function checkValue(ctx: ValidationContext, type: ScalarType, path: string, value: ScalarValue): void {
   const normalised = normaliseValue(type, value);
   if (!normalised.ok) {
-    ctx.report('SCHEMA_INVALID_VALUE', value.span, { value: ctx.options.source.slice(value.span.start, value.span.end), name: path, expected: normalised.expected });
+    ctx.report('SCHEMA_INVALID_VALUE', value.span, {
+      value: ctx.options.source.slice(value.span.start, value.span.end),
+      name: path,
+      expected: normalised.expected,
+    });
   }
 }
 
@@ -28,13 +32,18 @@ export const filterValueRule: ValidationRule = {
       if (resolution.kind !== 'field' || !resolution.field.isFilter) continue;
       const op = conditionOperator(node);
       if (op === undefined || !targetOperators(resolution.field, resolution.subfield).includes(op)) continue;
-      const type: ScalarType = resolution.subfield?.type ?? (resolution.field.isEntity ? 'string' : (resolution.field.type as ScalarType));
+      const type: ScalarType =
+        resolution.subfield?.type ?? (resolution.field.isEntity ? 'string' : (resolution.field.type as ScalarType));
       switch (node.kind) {
         case 'Comparison':
           if (node.op === '~') {
             const text = node.value.kind === 'String' ? node.value.value : node.value.raw;
             if (wordsOf(text).length === 0) {
-              ctx.report('SCHEMA_INVALID_VALUE', node.value.span, { value: ctx.options.source.slice(node.value.span.start, node.value.span.end), name: ref.path, expected: 'one or more words' });
+              ctx.report('SCHEMA_INVALID_VALUE', node.value.span, {
+                value: ctx.options.source.slice(node.value.span.start, node.value.span.end),
+                name: ref.path,
+                expected: 'one or more words',
+              });
             }
           } else {
             checkValue(ctx, type, ref.path, node.value);
@@ -49,7 +58,11 @@ export const filterValueRule: ValidationRule = {
           break;
         case 'CountComparison':
           if (!node.value.integer || node.value.value < 0) {
-            ctx.report('SCHEMA_INVALID_VALUE', node.value.span, { value: node.value.raw, name: `count(${ref.path})`, expected: 'a whole number of zero or more' });
+            ctx.report('SCHEMA_INVALID_VALUE', node.value.span, {
+              value: node.value.raw,
+              name: `count(${ref.path})`,
+              expected: 'a whole number of zero or more',
+            });
           }
           break;
         case 'IsEmpty':

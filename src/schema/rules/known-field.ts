@@ -16,7 +16,12 @@ export const knownFieldRule: ValidationRule = {
   check(ctx: ValidationContext): void {
     for (const ref of ctx.references) {
       if (ref.role === 'facet') continue;
-      if (ref.role === 'field-list' && ref.segments.length === 1 && resolveFieldset(ctx.schema, ctx.source, ref.path) !== undefined) continue;
+      if (
+        ref.role === 'field-list' &&
+        ref.segments.length === 1 &&
+        resolveFieldset(ctx.schema, ctx.source, ref.path) !== undefined
+      )
+        continue;
       const resolution = ctx.resolve(ref);
       switch (resolution.kind) {
         case 'field':
@@ -43,7 +48,11 @@ export const knownFieldRule: ValidationRule = {
           });
           break;
         case 'not-entity':
-          ctx.report('SCHEMA_NOT_AN_ENTITY', ref.span, { name: resolution.field.name, type: resolution.field.type, path: ref.path });
+          ctx.report('SCHEMA_NOT_AN_ENTITY', ref.span, {
+            name: resolution.field.name,
+            type: resolution.field.type,
+            path: ref.path,
+          });
           break;
       }
     }

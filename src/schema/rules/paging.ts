@@ -17,8 +17,10 @@ export const pagingRule: ValidationRule = {
       const kind = returnKind(ret, ctx.source);
       if (kind === 'function') continue;
       const { limit, skip } = ret;
-      if (limit !== undefined && limit.value < 0) ctx.report('SCHEMA_NEGATIVE_PAGING', limit.span, { what: 'limit', value: limit.raw });
-      if (skip !== undefined && skip.value < 0) ctx.report('SCHEMA_NEGATIVE_PAGING', skip.span, { what: 'skip', value: skip.raw });
+      if (limit !== undefined && limit.value < 0)
+        ctx.report('SCHEMA_NEGATIVE_PAGING', limit.span, { what: 'limit', value: limit.raw });
+      if (skip !== undefined && skip.value < 0)
+        ctx.report('SCHEMA_NEGATIVE_PAGING', skip.span, { what: 'skip', value: skip.raw });
       if (kind === 'facet') {
         if (limit !== undefined && limit.value > PAGING.maxFacetLimit) {
           ctx.report('SCHEMA_FACET_LIMIT_TOO_LARGE', limit.span, { limit: limit.raw, max: PAGING.maxFacetLimit });

@@ -21,7 +21,8 @@ export const personNameSearchRule: ValidationRule = {
           ctx.report('SCHEMA_PERSON_NAME_PARTS', node.span, { index: index.name, term: node.text });
           return;
         case 'TextPhrase':
-          if (node.words.length < 2) ctx.report('SCHEMA_PERSON_NAME_PARTS', node.span, { index: index.name, term: node.text });
+          if (node.words.length < 2)
+            ctx.report('SCHEMA_PERSON_NAME_PARTS', node.span, { index: index.name, term: node.text });
           return;
         case 'TextAnd':
           if (node.operands.length >= 2 && node.operands.every((o) => o.kind === 'TextTerm')) return;

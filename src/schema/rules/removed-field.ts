@@ -22,7 +22,9 @@ export const removedFieldRule: ValidationRule = {
         if (fieldset !== undefined) {
           const deprecated = fieldset.fieldset.deprecated;
           if (deprecated !== undefined) {
-            ctx.warn(`Fieldset '${fieldset.fieldset.name}' is deprecated; list the fields or use ${deprecated.replacement}.`);
+            ctx.warn(
+              `Fieldset '${fieldset.fieldset.name}' is deprecated; list the fields or use ${deprecated.replacement}.`,
+            );
           }
           continue;
         }
@@ -31,7 +33,9 @@ export const removedFieldRule: ValidationRule = {
       if (resolution.kind === 'removed') {
         ctx.report('SCHEMA_REMOVED_FIELD', ref.span, { name: resolution.name, replacement: resolution.replacement });
       } else if (resolution.kind === 'field' && resolution.field.deprecated !== undefined) {
-        ctx.warn(`Field '${resolution.field.name}' is deprecated in favor of ${resolution.field.deprecated.replacement}.`);
+        ctx.warn(
+          `Field '${resolution.field.name}' is deprecated in favor of ${resolution.field.deprecated.replacement}.`,
+        );
       }
     }
   },

@@ -25,7 +25,8 @@ export const resultKeysRule: ValidationRule = {
       const key = resultKey(ret);
       const span = ret.alias?.span ?? ret.target.span;
       if (key.startsWith('_')) ctx.report('SCHEMA_RESERVED_RESULT_KEY', span, { key });
-      if (ret.group !== undefined && ret.group.value.startsWith('_')) ctx.report('SCHEMA_RESERVED_RESULT_KEY', ret.group.span, { key: ret.group.value });
+      if (ret.group !== undefined && ret.group.value.startsWith('_'))
+        ctx.report('SCHEMA_RESERVED_RESULT_KEY', ret.group.span, { key: ret.group.value });
       const scoped = `${ret.group?.value ?? ''}\u0000${key}`;
       if (seen.has(scoped)) ctx.report('SCHEMA_DUPLICATE_RESULT_KEY', span, { key });
       seen.add(scoped);
@@ -33,7 +34,8 @@ export const resultKeysRule: ValidationRule = {
         if (groups.has(key)) ctx.report('SCHEMA_DUPLICATE_RESULT_KEY', span, { key });
         topLevel.add(key);
       } else {
-        if (topLevel.has(ret.group.value) && !groups.has(ret.group.value)) ctx.report('SCHEMA_DUPLICATE_RESULT_KEY', ret.group.span, { key: ret.group.value });
+        if (topLevel.has(ret.group.value) && !groups.has(ret.group.value))
+          ctx.report('SCHEMA_DUPLICATE_RESULT_KEY', ret.group.span, { key: ret.group.value });
         groups.add(ret.group.value);
       }
     }

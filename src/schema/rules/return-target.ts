@@ -34,7 +34,11 @@ export const returnTargetRule: ValidationRule = {
         continue;
       }
       if (target.fields !== undefined) {
-        ctx.report('SCHEMA_FACET_FIELD_LIST', { start: target.name.span.end, end: target.span.end }, { name: ref.path });
+        ctx.report(
+          'SCHEMA_FACET_FIELD_LIST',
+          { start: target.name.span.end, end: target.span.end },
+          { name: ref.path },
+        );
       }
     }
     for (const ret of ctx.query.returns) {
@@ -50,12 +54,19 @@ function checkFunction(ctx: ValidationContext, ret: ReturnClause, call: Function
     if (UNSUPPORTED_FUNCTIONS.has(name)) {
       ctx.report('SCHEMA_UNSUPPORTED_FUNCTION', call.name.span, { name });
     } else {
-      ctx.report('SCHEMA_UNKNOWN_FUNCTION', call.name.span, { name, hint: didYouMean(name, [...FUNCTIONS.keys(), ...UNSUPPORTED_FUNCTIONS]) });
+      ctx.report('SCHEMA_UNKNOWN_FUNCTION', call.name.span, {
+        name,
+        hint: didYouMean(name, [...FUNCTIONS.keys(), ...UNSUPPORTED_FUNCTIONS]),
+      });
     }
     return;
   }
   if (!fn.sources.includes(ctx.source.name)) {
-    ctx.report('SCHEMA_FUNCTION_SOURCE', call.name.span, { name, sources: fn.sources.join(', '), source: ctx.source.name });
+    ctx.report('SCHEMA_FUNCTION_SOURCE', call.name.span, {
+      name,
+      sources: fn.sources.join(', '),
+      source: ctx.source.name,
+    });
   }
   const args = citationsPerYearArgs(call);
   if (!args.ok) ctx.report('SCHEMA_FUNCTION_ARGUMENTS', args.span, { name, problem: args.problem });

@@ -31,7 +31,8 @@ export const sortKeyRule: ValidationRule = {
                   ? ' (it holds structured values)'
                   : ' (it is not filterable)'
                 : '';
-      if (reason !== '') ctx.report('SCHEMA_INVALID_SORT_FIELD', ref.span, { source: ctx.source.name, name: ref.path, reason });
+      if (reason !== '')
+        ctx.report('SCHEMA_INVALID_SORT_FIELD', ref.span, { source: ctx.source.name, name: ref.path, reason });
     }
     for (const ret of ctx.query.returns) {
       const sort = ret.sort;
@@ -39,7 +40,8 @@ export const sortKeyRule: ValidationRule = {
       const kind = returnKind(ret, ctx.source);
       const key = sort.key.path;
       if (kind === 'records') {
-        if (key === 'relevance' && ctx.query.fullText === undefined) ctx.report('SCHEMA_RELEVANCE_WITHOUT_FULLTEXT', sort.key.span);
+        if (key === 'relevance' && ctx.query.fullText === undefined)
+          ctx.report('SCHEMA_RELEVANCE_WITHOUT_FULLTEXT', sort.key.span);
         continue;
       }
       if (kind !== 'facet' || key === 'count') continue;
@@ -49,7 +51,9 @@ export const sortKeyRule: ValidationRule = {
       ctx.report('SCHEMA_INVALID_FACET_SORT', sort.key.span, {
         name: ret.target.kind === 'ResultTarget' ? ret.target.name.value : '',
         key,
-        advice: isIndicator ? ` Add it to aggregate: aggregate ${key} sort by ${key}.` : didYouMean(key, ['count', ...aggregated]),
+        advice: isIndicator
+          ? ` Add it to aggregate: aggregate ${key} sort by ${key}.`
+          : didYouMean(key, ['count', ...aggregated]),
       });
     }
   },

@@ -23,8 +23,16 @@ export interface SourceTable {
   readonly fields: readonly FieldRow[];
   /** Removed in version 2, still answered (with a warning) in version 1. */
   readonly removedInV2: readonly RemovedFieldRow[];
-  readonly fieldsets: readonly { readonly name: string; readonly description: string; readonly fields: readonly string[] }[];
-  readonly searchIndexes: readonly { readonly name: string; readonly description: string; readonly personNames?: true }[];
+  readonly fieldsets: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly fields: readonly string[];
+  }[];
+  readonly searchIndexes: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly personNames?: true;
+  }[];
   readonly defaultIndex: string;
   readonly indicators: readonly string[];
   readonly defaultOrder: { readonly field: string; readonly direction: 'asc' | 'desc' };

@@ -46,16 +46,32 @@ export const GRANTS: SourceTable = {
     ['title', 'string', '', 'Title.'],
   ],
   removedInV2: [
-    { row: ['FOR', 'categories', 'fcm', 'Fields of Research codes (version 1).'], replacement: 'category_for', readsFrom: 'category_for' },
+    {
+      row: ['FOR', 'categories', 'fcm', 'Fields of Research codes (version 1).'],
+      replacement: 'category_for',
+      readsFrom: 'category_for',
+    },
     {
       row: ['FOR_first', 'categories', 'fcm', 'Top-level (two-digit) Fields of Research codes (version 1).'],
       replacement: 'category_for',
       readsFrom: 'category_for',
       derivation: 'first-level',
     },
-    { row: ['RCDC', 'categories', 'fcm', 'RCDC categories (version 1).'], replacement: 'category_rcdc', readsFrom: 'category_rcdc' },
-    { row: ['HRCS_HC', 'categories', 'fcm', 'HRCS Health Categories (version 1).'], replacement: 'category_hrcs_hc', readsFrom: 'category_hrcs_hc' },
-    { row: ['HRCS_RAC', 'categories', 'fcm', 'HRCS Research Activity Codes (version 1).'], replacement: 'category_hrcs_rac', readsFrom: 'category_hrcs_rac' },
+    {
+      row: ['RCDC', 'categories', 'fcm', 'RCDC categories (version 1).'],
+      replacement: 'category_rcdc',
+      readsFrom: 'category_rcdc',
+    },
+    {
+      row: ['HRCS_HC', 'categories', 'fcm', 'HRCS Health Categories (version 1).'],
+      replacement: 'category_hrcs_hc',
+      readsFrom: 'category_hrcs_hc',
+    },
+    {
+      row: ['HRCS_RAC', 'categories', 'fcm', 'HRCS Research Activity Codes (version 1).'],
+      replacement: 'category_hrcs_rac',
+      readsFrom: 'category_hrcs_rac',
+    },
     { row: ['terms', 'string', 'm', 'Extracted terms (version 1).'], replacement: 'concepts', readsFrom: 'concepts' },
     {
       row: ['investigators_details', 'json', 'f', 'Investigators with their details (version 1).'],
@@ -91,7 +107,11 @@ export const GRANTS: SourceTable = {
     { name: 'categories', description: 'Every category_* field.', fields: CATEGORY_FIELD_NAMES },
   ],
   searchIndexes: [
-    { name: 'investigators', description: 'Investigator names, matched as phrases in either order.', personNames: true },
+    {
+      name: 'investigators',
+      description: 'Investigator names, matched as phrases in either order.',
+      personNames: true,
+    },
     { name: 'title_abstract_only', description: 'Titles and abstracts.' },
     { name: 'title_only', description: 'Titles.' },
     { name: 'concepts', description: 'Extracted concepts.' },

@@ -48,7 +48,14 @@ export const ORGANIZATIONS: SourceTable = {
     {
       name: 'nuts',
       description: 'NUTS region codes and names.',
-      fields: ['nuts_level1_code', 'nuts_level1_name', 'nuts_level2_code', 'nuts_level2_name', 'nuts_level3_code', 'nuts_level3_name'],
+      fields: [
+        'nuts_level1_code',
+        'nuts_level1_name',
+        'nuts_level2_code',
+        'nuts_level2_name',
+        'nuts_level3_code',
+        'nuts_level3_name',
+      ],
     },
   ],
   searchIndexes: [{ name: 'full_data', description: 'Names, acronyms, places and identifiers.' }],

@@ -65,23 +65,43 @@ export const PUBLICATIONS: SourceTable = {
     ['year', 'integer', 'fc', 'Year of publication.'],
   ],
   removedInV2: [
-    { row: ['FOR', 'categories', 'fcm', 'Fields of Research codes (version 1).'], replacement: 'category_for', readsFrom: 'category_for' },
+    {
+      row: ['FOR', 'categories', 'fcm', 'Fields of Research codes (version 1).'],
+      replacement: 'category_for',
+      readsFrom: 'category_for',
+    },
     {
       row: ['FOR_first', 'categories', 'fcm', 'Top-level (two-digit) Fields of Research codes (version 1).'],
       replacement: 'category_for',
       readsFrom: 'category_for',
       derivation: 'first-level',
     },
-    { row: ['RCDC', 'categories', 'fcm', 'RCDC categories (version 1).'], replacement: 'category_rcdc', readsFrom: 'category_rcdc' },
-    { row: ['HRCS_HC', 'categories', 'fcm', 'HRCS Health Categories (version 1).'], replacement: 'category_hrcs_hc', readsFrom: 'category_hrcs_hc' },
-    { row: ['HRCS_RAC', 'categories', 'fcm', 'HRCS Research Activity Codes (version 1).'], replacement: 'category_hrcs_rac', readsFrom: 'category_hrcs_rac' },
+    {
+      row: ['RCDC', 'categories', 'fcm', 'RCDC categories (version 1).'],
+      replacement: 'category_rcdc',
+      readsFrom: 'category_rcdc',
+    },
+    {
+      row: ['HRCS_HC', 'categories', 'fcm', 'HRCS Health Categories (version 1).'],
+      replacement: 'category_hrcs_hc',
+      readsFrom: 'category_hrcs_hc',
+    },
+    {
+      row: ['HRCS_RAC', 'categories', 'fcm', 'HRCS Research Activity Codes (version 1).'],
+      replacement: 'category_hrcs_rac',
+      readsFrom: 'category_hrcs_rac',
+    },
     {
       row: ['author_affiliations', 'json', 'm', 'Affiliations of each author, a list of lists (version 1).'],
       replacement: 'authors',
       readsFrom: 'authors',
       derivation: 'affiliations-of-authors',
     },
-    { row: ['references', 'string', 'fm', 'Identifiers of cited publications (version 1).'], replacement: 'reference_ids', readsFrom: 'reference_ids' },
+    {
+      row: ['references', 'string', 'fm', 'Identifiers of cited publications (version 1).'],
+      replacement: 'reference_ids',
+      readsFrom: 'reference_ids',
+    },
     { row: ['terms', 'string', 'm', 'Extracted terms (version 1).'], replacement: 'concepts', readsFrom: 'concepts' },
     {
       row: ['open_access_categories', 'open_access', 'fcm', 'Open access categories (version 1).'],

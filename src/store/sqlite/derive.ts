@@ -66,7 +66,9 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
       WHERE funding_org_id IS NOT NULL AND (funding_org_name IS NULL OR funding_org_acronym IS NULL OR funding_org_city IS NULL)`);
   });
   run('journal totals', () => {
-    db.exec('UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)');
+    db.exec(
+      'UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)',
+    );
   });
   if (options.optimize !== false) {
     run('full-text merge', () => {
@@ -74,19 +76,29 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
     });
   }
   run('meta', () => {
-    const save = db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    const save = db.prepare(
+      'INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    );
     save.run('recent_since', String(since));
     save.run('finished_at', new Date().toISOString());
   });
   if (options.analyze !== false) {
-    run('analyze', () => {
-      db.pragma('analysis_limit = 2000');
-      db.exec('ANALYZE');
-    }, false);
+    run(
+      'analyze',
+      () => {
+        db.pragma('analysis_limit = 2000');
+        db.exec('ANALYZE');
+      },
+      false,
+    );
   }
-  run('checkpoint', () => {
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  }, false);
+  run(
+    'checkpoint',
+    () => {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    },
+    false,
+  );
   return { steps };
 }
 
@@ -112,10 +124,14 @@ export function setFullTextMerging(db: Database, on: boolean): void {
  * the held publications citing them (spec/data-model.md), recent ones from `since` on.
  */
 function deriveCitations(db: Database, since: number): void {
-  const missing = db.prepare('SELECT 1 FROM publications WHERE times_cited IS NULL OR recent_citations IS NULL LIMIT 1').get();
+  const missing = db
+    .prepare('SELECT 1 FROM publications WHERE times_cited IS NULL OR recent_citations IS NULL LIMIT 1')
+    .get();
   if (missing === undefined) return;
   db.exec('DROP TABLE IF EXISTS temp.cite_counts');
-  db.exec('CREATE TEMP TABLE cite_counts (id TEXT PRIMARY KEY, n INTEGER NOT NULL, recent INTEGER NOT NULL) WITHOUT ROWID');
+  db.exec(
+    'CREATE TEMP TABLE cite_counts (id TEXT PRIMARY KEY, n INTEGER NOT NULL, recent INTEGER NOT NULL) WITHOUT ROWID',
+  );
   db.prepare(
     `INSERT INTO temp.cite_counts (id, n, recent)
      SELECT r.cited_id, COUNT(*), SUM(coalesce(c.year, 0) >= ?)

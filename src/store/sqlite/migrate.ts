@@ -26,13 +26,18 @@ export function migrate(db: Database, set: string, migrations: readonly Migratio
   )`);
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration set '${set}' must number its versions 1, 2, 3, ...; found ${m.version} at position ${i + 1}`);
+    if (m.version !== i + 1)
+      throw new Error(
+        `migration set '${set}' must number its versions 1, 2, 3, ...; found ${m.version} at position ${i + 1}`,
+      );
   });
   const row = db
     .prepare<[string], { v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations WHERE migration_set = ?')
     .get(set);
   const current = row?.v ?? 0;
-  const record = db.prepare('INSERT INTO schema_migrations (migration_set, version, name, applied_at) VALUES (?, ?, ?, ?)');
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (migration_set, version, name, applied_at) VALUES (?, ?, ?, ?)',
+  );
   const applied: number[] = [];
   for (const m of sorted) {
     if (m.version <= current) continue;

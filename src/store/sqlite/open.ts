@@ -14,7 +14,11 @@ import { RECORD_MIGRATIONS } from './records-schema.ts';
  */
 export function openReadOnly(dbPath: string, tuning: ConnectionTuning = {}): Database.Database {
   const unavailable = (reason: string, cause?: unknown): QuarryError =>
-    QuarryError.of('ENGINE_DATABASE_UNAVAILABLE', { params: { path: dbPath, reason } }, cause === undefined ? undefined : { cause });
+    QuarryError.of(
+      'ENGINE_DATABASE_UNAVAILABLE',
+      { params: { path: dbPath, reason } },
+      cause === undefined ? undefined : { cause },
+    );
   if (!existsSync(dbPath)) throw unavailable('the file does not exist');
   let db: Database.Database;
   try {
@@ -27,7 +31,10 @@ export function openReadOnly(dbPath: string, tuning: ConnectionTuning = {}): Dat
     const version = recordSchemaVersion(db);
     const expected = RECORD_MIGRATIONS.length;
     if (version === 0) throw unavailable('it holds no Quarry record tables');
-    if (version < expected) throw unavailable(`its record tables are at version ${version}, this Quarry reads version ${expected}; open it once with \`quarry serve\`, \`quarry query --db\` or \`quarry import\` to upgrade`);
+    if (version < expected)
+      throw unavailable(
+        `its record tables are at version ${version}, this Quarry reads version ${expected}; open it once with \`quarry serve\`, \`quarry query --db\` or \`quarry import\` to upgrade`,
+      );
     return db;
   } catch (err) {
     db.close();
@@ -40,6 +47,10 @@ export function openReadOnly(dbPath: string, tuning: ConnectionTuning = {}): Dat
 export function recordSchemaVersion(db: Database.Database): number {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   if (table === undefined) return 0;
-  const row = db.prepare<[], { v: number | null }>("SELECT MAX(version) AS v FROM schema_migrations WHERE migration_set = 'records'").get();
+  const row = db
+    .prepare<[], { v: number | null }>(
+      "SELECT MAX(version) AS v FROM schema_migrations WHERE migration_set = 'records'",
+    )
+    .get();
   return row?.v ?? 0;
 }

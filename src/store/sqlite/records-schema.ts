@@ -53,7 +53,11 @@ function linkTablesSql(): string[] {
   return LINK_TABLES.map((l) => {
     const owner = ownerKey(l.owner);
     const key = [owner, ...l.key.map((c) => c.name)];
-    const cols = [`${owner} INTEGER NOT NULL`, ...l.key.map((c) => columnDef(c, true)), ...l.extra.map((c) => columnDef(c))];
+    const cols = [
+      `${owner} INTEGER NOT NULL`,
+      ...l.key.map((c) => columnDef(c, true)),
+      ...l.extra.map((c) => columnDef(c)),
+    ];
     return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n) WITHOUT ROWID`;
   });
 }
@@ -101,8 +105,16 @@ const VERSION_1_INDEXES: readonly IndexDefinition[] = [
  * Range filters still use the narrower year index and sort, as before.
  */
 const VERSION_2_INDEXES: readonly IndexDefinition[] = [
-  { table: SOURCE_TABLES.publications.table, name: 'publications_year_date_desc_id', sql: 'CREATE INDEX IF NOT EXISTS publications_year_date_desc_id ON publications (year, date DESC, id)' },
-  { table: SOURCE_TABLES.grants.table, name: 'grants_start_year_start_date_desc_id', sql: 'CREATE INDEX IF NOT EXISTS grants_start_year_start_date_desc_id ON grants (start_year, start_date DESC, id)' },
+  {
+    table: SOURCE_TABLES.publications.table,
+    name: 'publications_year_date_desc_id',
+    sql: 'CREATE INDEX IF NOT EXISTS publications_year_date_desc_id ON publications (year, date DESC, id)',
+  },
+  {
+    table: SOURCE_TABLES.grants.table,
+    name: 'grants_start_year_start_date_desc_id',
+    sql: 'CREATE INDEX IF NOT EXISTS grants_start_year_start_date_desc_id ON grants (start_year, start_date DESC, id)',
+  },
 ];
 
 /** Every secondary index of the record tables, in creation order (bulk loads drop and rebuild them). */
@@ -110,7 +122,13 @@ export const RECORD_INDEXES: readonly IndexDefinition[] = [...VERSION_1_INDEXES,
 
 /** The full DDL of version 1, for `docs/storage.md` and tests (later versions add to it). */
 export function recordSchemaSql(): string[] {
-  return [...sourceTablesSql(), ...linkTablesSql(), ...fullTextSql(), ...ENTITY_TABLES_SQL, ...VERSION_1_INDEXES.map((i) => i.sql)];
+  return [
+    ...sourceTablesSql(),
+    ...linkTablesSql(),
+    ...fullTextSql(),
+    ...ENTITY_TABLES_SQL,
+    ...VERSION_1_INDEXES.map((i) => i.sql),
+  ];
 }
 
 /** The record store's migrations (set `records`). Append new versions; never edit old ones. */

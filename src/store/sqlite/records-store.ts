@@ -102,8 +102,12 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const owner = ownerKey(kind);
     const made: KindStatements = {
       find: db.prepare(`SELECT pk FROM ${spec.table} WHERE id = ?`),
-      insert: db.prepare<SqlValue[]>(`INSERT INTO ${spec.table} (id, ${cols.join(', ')}, doc) VALUES (?, ${cols.map(() => '?').join(', ')}, ?)`),
-      update: db.prepare<SqlValue[]>(`UPDATE ${spec.table} SET ${cols.map((c) => `${c} = ?`).join(', ')}, doc = ? WHERE pk = ?`),
+      insert: db.prepare<SqlValue[]>(
+        `INSERT INTO ${spec.table} (id, ${cols.join(', ')}, doc) VALUES (?, ${cols.map(() => '?').join(', ')}, ?)`,
+      ),
+      update: db.prepare<SqlValue[]>(
+        `UPDATE ${spec.table} SET ${cols.map((c) => `${c} = ?`).join(', ')}, doc = ? WHERE pk = ?`,
+      ),
       deleteLinks: links.map((l) => db.prepare(`DELETE FROM ${l.table} WHERE ${owner} = ?`)),
       insertLinks: new Map(
         links.map((l) => {
@@ -112,15 +116,23 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           // json_each unpacks them inside SQLite (`->>` keeps integers integers), which is
           // several times cheaper than one statement call per row.
           const width = names.length - 1;
-          const select = width === 1 ? 'j.value' : Array.from({ length: width }, (_, k) => `j.value ->> ${k}`).join(', ');
-          return [l.table, db.prepare<[number, string]>(`INSERT OR IGNORE INTO ${l.table} (${names.join(', ')}) SELECT ?, ${select} FROM json_each(?) j`)];
+          const select =
+            width === 1 ? 'j.value' : Array.from({ length: width }, (_, k) => `j.value ->> ${k}`).join(', ');
+          return [
+            l.table,
+            db.prepare<[number, string]>(
+              `INSERT OR IGNORE INTO ${l.table} (${names.join(', ')}) SELECT ?, ${select} FROM json_each(?) j`,
+            ),
+          ];
         }),
       ),
       ...(text === undefined
         ? {}
         : {
             deleteText: db.prepare(`DELETE FROM ${text.table} WHERE rowid = ?`),
-            insertText: db.prepare<SqlValue[]>(`INSERT INTO ${text.table} (rowid, ${text.columns.join(', ')}) VALUES (?, ${text.columns.map(() => '?').join(', ')})`),
+            insertText: db.prepare<SqlValue[]>(
+              `INSERT INTO ${text.table} (rowid, ${text.columns.join(', ')}) VALUES (?, ${text.columns.map(() => '?').join(', ')})`,
+            ),
           }),
     };
     statements.set(kind, made);
@@ -188,7 +200,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
         writeBatch(kind, records);
         return;
       }
-      for (let start = 0; start < records.length; start += batchSize) writeBatch(kind, records.slice(start, start + batchSize));
+      for (let start = 0; start < records.length; start += batchSize)
+        writeBatch(kind, records.slice(start, start + batchSize));
     },
     transaction<T>(fn: () => T): T {
       return db.transaction(fn)();
@@ -206,7 +219,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
         'states',
       ];
       const out: Record<string, number> = {};
-      for (const table of tables) out[table] = db.prepare<[], number>(`SELECT COUNT(*) FROM ${table}`).pluck().get() ?? 0;
+      for (const table of tables)
+        out[table] = db.prepare<[], number>(`SELECT COUNT(*) FROM ${table}`).pluck().get() ?? 0;
       return out;
     },
     close() {

@@ -4,7 +4,14 @@
  * errors marked at their line and column, results as tables, bar charts for facets, the raw
  * JSON, and CSV/JSON downloads. Bundled by esbuild at server start (src/web/assets.ts).
  */
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+  type CompletionContext,
+  type CompletionResult,
+} from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching } from '@codemirror/language';
 import { linter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
@@ -28,7 +35,15 @@ interface ConsoleConfig {
 }
 
 interface ErrorBody {
-  readonly errors?: { readonly query?: { readonly header?: string; readonly details?: readonly string[]; readonly code?: string; readonly line?: number; readonly column?: number } };
+  readonly errors?: {
+    readonly query?: {
+      readonly header?: string;
+      readonly details?: readonly string[];
+      readonly code?: string;
+      readonly line?: number;
+      readonly column?: number;
+    };
+  };
 }
 
 function element<T extends HTMLElement>(id: string): T {
@@ -37,7 +52,11 @@ function element<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+function make<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   if (text !== undefined) node.textContent = text;
@@ -67,7 +86,9 @@ async function post(query: string, version: number): Promise<{ status: number; b
   try {
     body = await response.json();
   } catch {
-    body = { errors: { query: { header: `HTTP ${response.status}`, details: ['The server did not answer with JSON.'] } } };
+    body = {
+      errors: { query: { header: `HTTP ${response.status}`, details: ['The server did not answer with JSON.'] } },
+    };
   }
   return { status: response.status, body };
 }
@@ -86,12 +107,30 @@ function schemaFor(version: number): Promise<SchemaDoc | undefined> {
 
 async function complete(context: CompletionContext): Promise<CompletionResult | null> {
   const word = context.matchBefore(/[A-Za-z_]\w*/);
-  if (!word && !context.explicit && !/[.[+,\s]$/.test(context.state.sliceDoc(Math.max(0, context.pos - 1), context.pos))) return null;
+  if (
+    !word &&
+    !context.explicit &&
+    !/[.[+,\s]$/.test(context.state.sliceDoc(Math.max(0, context.pos - 1), context.pos))
+  )
+    return null;
   const schema = await schemaFor(Number(versionSelect.value));
   if (!schema) return null;
   const from = word ? word.from : context.pos;
   const before = context.state.sliceDoc(0, from);
-  const options = suggestionsAt(schema, before).map((s) => ({ label: s.label, type: s.kind === 'indicator' ? 'constant' : s.kind === 'source' ? 'class' : s.kind === 'fieldset' ? 'namespace' : s.kind === 'field' || s.kind === 'facet' ? 'property' : s.kind, ...(s.detail ? { detail: s.detail } : {}) }));
+  const options = suggestionsAt(schema, before).map((s) => ({
+    label: s.label,
+    type:
+      s.kind === 'indicator'
+        ? 'constant'
+        : s.kind === 'source'
+          ? 'class'
+          : s.kind === 'fieldset'
+            ? 'namespace'
+            : s.kind === 'field' || s.kind === 'facet'
+              ? 'property'
+              : s.kind,
+    ...(s.detail ? { detail: s.detail } : {}),
+  }));
   if (options.length === 0) return null;
   return { from, options, validFor: /^\w*$/ };
 }
@@ -188,14 +227,24 @@ function showError(status: number, body: ErrorBody): void {
     // Mark the word at the position (at least one character) so the marker is visible.
     const word = /^[A-Za-z0-9_]+/.exec(text.slice(from))?.[0].length ?? 1;
     const to = Math.min(text.length, from + Math.max(1, word));
-    const diagnostic: Diagnostic = { from: Math.min(from, Math.max(0, to - 1)), to, severity: 'error', message: (query.details ?? []).join('\n') || (query.header ?? 'error') };
+    const diagnostic: Diagnostic = {
+      from: Math.min(from, Math.max(0, to - 1)),
+      to,
+      severity: 'error',
+      message: (query.details ?? []).join('\n') || (query.header ?? 'error'),
+    };
     view.dispatch(setDiagnostics(view.state, [diagnostic]));
     view.dispatch({ selection: { anchor: diagnostic.from }, scrollIntoView: true });
   }
 }
 
 function renderTable(list: ResultList): HTMLElement {
-  const wrapper = make('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': `${list.name} table` });
+  const wrapper = make('div', {
+    class: 'table-wrap',
+    tabindex: '0',
+    role: 'region',
+    'aria-label': `${list.name} table`,
+  });
   const table = make('table', { class: 'results', 'data-result': list.name });
   const columns = [...new Set(list.rows.flatMap((row) => Object.keys(row)))];
   const headRow = make('tr');
@@ -215,7 +264,12 @@ function renderTable(list: ResultList): HTMLElement {
 
 function renderChart(list: ResultList): HTMLElement {
   const figure = make('figure', { class: 'chart' });
-  const canvas = make('canvas', { role: 'img', 'aria-label': `Bar chart of ${list.name} by count`, 'data-result': list.name, 'data-bars': String(list.rows.length) });
+  const canvas = make('canvas', {
+    role: 'img',
+    'aria-label': `Bar chart of ${list.name} by count`,
+    'data-result': list.name,
+    'data-bars': String(list.rows.length),
+  });
   figure.append(canvas, make('figcaption', {}, `${list.name}: count per value`));
   charts.push(
     new Chart(canvas, {
@@ -224,7 +278,13 @@ function renderChart(list: ResultList): HTMLElement {
         labels: list.rows.map((row) => facetLabel(row).slice(0, 40)),
         datasets: [{ label: 'count', data: list.rows.map((row) => row.count as number), backgroundColor: '#1f5fbf' }],
       },
-      options: { animation: false, responsive: true, maintainAspectRatio: false, plugins: { legend: { display: false } }, scales: { x: { ticks: { autoSkip: false, maxRotation: 60 } } } },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        plugins: { legend: { display: false } },
+        scales: { x: { ticks: { autoSkip: false, maxRotation: 60 } } },
+      },
     }),
   );
   return figure;
@@ -244,15 +304,23 @@ function showResult(result: Record<string, unknown>, query: string): void {
   const lists = resultLists(result);
   const toolbar = make('div', { class: 'toolbar' });
   const jsonButton = make('button', { type: 'button', id: 'download-json' }, 'Download JSON');
-  jsonButton.addEventListener('click', () => download('quarry-result.json', 'application/json', JSON.stringify(result, null, 2)));
+  jsonButton.addEventListener('click', () =>
+    download('quarry-result.json', 'application/json', JSON.stringify(result, null, 2)),
+  );
   toolbar.append(jsonButton);
   resultsPanel.append(toolbar);
   for (const list of lists) {
     const section = make('section', { class: 'result-list', 'aria-label': list.name });
     const heading = make('h2', {}, `${list.name} `);
     heading.append(make('span', { class: 'muted' }, `(${list.rows.length} row${list.rows.length === 1 ? '' : 's'})`));
-    const csvButton = make('button', { type: 'button', class: 'download-csv', 'data-result': list.name }, `Download ${list.name} as CSV`);
-    csvButton.addEventListener('click', () => download(`${list.name.replace(/[^\w.-]/g, '_')}.csv`, 'text/csv', toCsv(list.rows)));
+    const csvButton = make(
+      'button',
+      { type: 'button', class: 'download-csv', 'data-result': list.name },
+      `Download ${list.name} as CSV`,
+    );
+    csvButton.addEventListener('click', () =>
+      download(`${list.name.replace(/[^\w.-]/g, '_')}.csv`, 'text/csv', toCsv(list.rows)),
+    );
     section.append(heading, csvButton);
     if (list.isFacet) section.append(renderChart(list));
     section.append(renderTable(list));
@@ -265,7 +333,10 @@ function showResult(result: Record<string, unknown>, query: string): void {
   const raw = make('details', { class: 'raw-json' });
   raw.append(make('summary', {}, 'Raw JSON'), make('pre', { id: 'raw-json' }, JSON.stringify(result, null, 2)));
   resultsPanel.append(raw);
-  statusLine.textContent = stats?.total_count !== undefined ? `${stats.total_count} matching records. Query: ${query.length} characters.` : 'Done.';
+  statusLine.textContent =
+    stats?.total_count !== undefined
+      ? `${stats.total_count} matching records. Query: ${query.length} characters.`
+      : 'Done.';
 }
 
 let running = false;
@@ -288,7 +359,9 @@ async function runQuery(): Promise<void> {
       statusLine.textContent = `The query failed (HTTP ${status}).`;
     }
   } catch (error) {
-    showError(0, { errors: { query: { header: 'Network error', details: [error instanceof Error ? error.message : String(error)] } } });
+    showError(0, {
+      errors: { query: { header: 'Network error', details: [error instanceof Error ? error.message : String(error)] } },
+    });
     statusLine.textContent = 'The server could not be reached.';
   } finally {
     running = false;

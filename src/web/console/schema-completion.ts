@@ -18,14 +18,21 @@ export interface FieldDoc {
 
 /** The parts of `describe schema` completion reads. */
 export interface SchemaDoc {
-  readonly sources: Readonly<Record<string, {
-    readonly fields: Readonly<Record<string, FieldDoc>>;
-    readonly fieldsets?: readonly string[];
-    readonly metrics?: Readonly<Record<string, { readonly description?: string }>>;
-    readonly search_fields?: readonly string[];
-  }>>;
+  readonly sources: Readonly<
+    Record<
+      string,
+      {
+        readonly fields: Readonly<Record<string, FieldDoc>>;
+        readonly fieldsets?: readonly string[];
+        readonly metrics?: Readonly<Record<string, { readonly description?: string }>>;
+        readonly search_fields?: readonly string[];
+      }
+    >
+  >;
   readonly entities?: Readonly<Record<string, { readonly fields: Readonly<Record<string, FieldDoc>> }>>;
-  readonly functions?: Readonly<Record<string, { readonly description?: string; readonly sources?: readonly string[] }>>;
+  readonly functions?: Readonly<
+    Record<string, { readonly description?: string; readonly sources?: readonly string[] }>
+  >;
 }
 
 export type SuggestionKind = 'keyword' | 'source' | 'field' | 'facet' | 'fieldset' | 'indicator' | 'index' | 'function';
@@ -77,20 +84,28 @@ export function suggestionsAt(schema: SchemaDoc, before: string): Suggestion[] {
   const fieldSuggestions = (filter: (f: FieldDoc) => boolean, kind: SuggestionKind = 'field'): Suggestion[] =>
     fields.filter(([, f]) => filter(f)).map(([name, f]) => ({ label: name, kind, detail: f.type }));
   const indicators = (): Suggestion[] =>
-    Object.keys(source?.metrics ?? { count: {} }).map((name) => ({ label: name, kind: 'indicator' as const, detail: 'indicator' }));
+    Object.keys(source?.metrics ?? { count: {} }).map((name) => ({
+      label: name,
+      kind: 'indicator' as const,
+      detail: 'indicator',
+    }));
 
   // `field.` → the entity's sub-fields.
   const dotted = /([A-Za-z_]\w*)\.$/.exec(before);
   if (dotted && source) {
     const field = source.fields[dotted[1] ?? ''];
     const entity = field?.is_entity ? schema.entities?.[field.type] : undefined;
-    return entity ? Object.entries(entity.fields).map(([name, f]) => ({ label: name, kind: 'field' as const, detail: f.type })) : [];
+    return entity
+      ? Object.entries(entity.fields).map(([name, f]) => ({ label: name, kind: 'field' as const, detail: f.type }))
+      : [];
   }
   if (/\bsearch$/i.test(trimmed) || /\bdescribe\s+source$/i.test(trimmed)) {
     return Object.keys(schema.sources).map((name) => ({ label: name, kind: 'source' as const }));
   }
-  if (/\bdescribe$/i.test(trimmed)) return ['version', 'schema', 'source', 'entity'].map((label) => ({ label, kind: 'keyword' as const }));
-  if (/\bdescribe\s+entity$/i.test(trimmed)) return Object.keys(schema.entities ?? {}).map((label) => ({ label, kind: 'source' as const }));
+  if (/\bdescribe$/i.test(trimmed))
+    return ['version', 'schema', 'source', 'entity'].map((label) => ({ label, kind: 'keyword' as const }));
+  if (/\bdescribe\s+entity$/i.test(trimmed))
+    return Object.keys(schema.entities ?? {}).map((label) => ({ label, kind: 'source' as const }));
   if (insideFieldList(before)) {
     return [
       ...(source?.fieldsets ?? []).map((name) => ({ label: name, kind: 'fieldset' as const, detail: 'fieldset' })),
@@ -98,8 +113,15 @@ export function suggestionsAt(schema: SchemaDoc, before: string): Suggestion[] {
       { label: 'unnest', kind: 'keyword' },
     ];
   }
-  if (/\bsearch\s+\w+\s+in$/i.test(trimmed) || (lastWord === 'in' && !/\bwhere\b/i.test(trimmed) && !/\breturn\s+in$/i.test(trimmed))) {
-    return (source?.search_fields ?? []).map((name) => ({ label: name, kind: 'index' as const, detail: 'full-text index' }));
+  if (
+    /\bsearch\s+\w+\s+in$/i.test(trimmed) ||
+    (lastWord === 'in' && !/\bwhere\b/i.test(trimmed) && !/\breturn\s+in$/i.test(trimmed))
+  ) {
+    return (source?.search_fields ?? []).map((name) => ({
+      label: name,
+      kind: 'index' as const,
+      detail: 'full-text index',
+    }));
   }
   if (lastWord === 'return') {
     const functions = Object.entries(schema.functions ?? {})
@@ -111,17 +133,25 @@ export function suggestionsAt(schema: SchemaDoc, before: string): Suggestion[] {
       ...functions,
     ];
   }
-  if (lastWord === 'aggregate' || (/\baggregate\s+[\w\s,]*,$/i.test(trimmed) && !/\b(sort|limit|return)\b[^,]*,$/i.test(trimmed))) {
+  if (
+    lastWord === 'aggregate' ||
+    (/\baggregate\s+[\w\s,]*,$/i.test(trimmed) && !/\b(sort|limit|return)\b[^,]*,$/i.test(trimmed))
+  ) {
     return indicators().filter((s) => s.label !== 'count' || lastWord === 'aggregate');
   }
   if (/\bsort\s+by$/i.test(trimmed)) {
     // A facet result sorts by an indicator; a source result by a field.
-    const returned = /\breturn\s+(?:in\s+"[^"]*"\s+)?([A-Za-z_]\w*)(?![\s\S]*\breturn\b)/i.exec(trimmed)?.[1]?.toLowerCase();
+    const returned = /\breturn\s+(?:in\s+"[^"]*"\s+)?([A-Za-z_]\w*)(?![\s\S]*\breturn\b)/i
+      .exec(trimmed)?.[1]
+      ?.toLowerCase();
     const isFacet = returned !== undefined && returned !== sourceName && source?.fields[returned]?.is_facet === true;
     return isFacet ? indicators() : [...fieldSuggestions(() => true), { label: 'relevance', kind: 'keyword' }];
   }
   if (/\b(where|and|or|not)$/i.test(trimmed) || /\bwhere\b[^"]*\($/i.test(trimmed)) {
-    return [...fieldSuggestions((f) => f.is_filter !== false), { label: 'count', kind: 'function', detail: 'count(field) on multi-value fields' }];
+    return [
+      ...fieldSuggestions((f) => f.is_filter !== false),
+      { label: 'count', kind: 'function', detail: 'count(field) on multi-value fields' },
+    ];
   }
   if (/\bsort$/i.test(trimmed)) return [{ label: 'by', kind: 'keyword' }];
   return [...keywords(), ...fieldSuggestions(() => true)];

@@ -12,47 +12,77 @@ import { stateExplanation } from './account.ts';
 /** Queries to start from; each one runs against the demo data. */
 export const EXAMPLE_QUERIES: readonly { readonly title: string; readonly query: string }[] = [
   { title: 'Publications per year (a facet)', query: 'search publications where year >= 2010\nreturn year limit 15' },
-  { title: 'Recent publications on a topic', query: 'search publications for "cancer"\nreturn publications[id + title + year + times_cited] sort by times_cited limit 10' },
-  { title: 'Top funders with funding totals', query: 'search grants\nreturn funders aggregate count, funding sort by funding limit 10' },
-  { title: 'Most cited research organizations', query: 'search publications where year in [2015:2020]\nreturn research_orgs aggregate citations_total sort by citations_total limit 10' },
-  { title: 'Researchers by name', query: 'search researchers where last_name = "Smith"\nreturn researchers[basics] limit 10' },
-  { title: 'Several results at once', query: 'search publications where type = "article"\nreturn publications[id + title] limit 5\nreturn year limit 5\nreturn funders limit 5' },
+  {
+    title: 'Recent publications on a topic',
+    query:
+      'search publications for "cancer"\nreturn publications[id + title + year + times_cited] sort by times_cited limit 10',
+  },
+  {
+    title: 'Top funders with funding totals',
+    query: 'search grants\nreturn funders aggregate count, funding sort by funding limit 10',
+  },
+  {
+    title: 'Most cited research organizations',
+    query:
+      'search publications where year in [2015:2020]\nreturn research_orgs aggregate citations_total sort by citations_total limit 10',
+  },
+  {
+    title: 'Researchers by name',
+    query: 'search researchers where last_name = "Smith"\nreturn researchers[basics] limit 10',
+  },
+  {
+    title: 'Several results at once',
+    query:
+      'search publications where type = "article"\nreturn publications[id + title] limit 5\nreturn year limit 5\nreturn funders limit 5',
+  },
   { title: 'What can I query? (schema)', query: 'describe schema' },
 ];
 
 export function consolePage(ctx: PageContext, account: Account, config: QuarryConfig): Html {
-  const settings = { csrfToken: ctx.csrfToken, endpoint: '/console/api/query', defaultVersion: 2, examples: EXAMPLE_QUERIES };
+  const settings = {
+    csrfToken: ctx.csrfToken,
+    endpoint: '/console/api/query',
+    defaultVersion: 2,
+    examples: EXAMPLE_QUERIES,
+  };
   return page(ctx, {
     title: 'Query console',
     body: html`<h1>Query console</h1>
-${account.state !== 'active' && html`<div class="notice warn" role="status">${stateExplanation(account.state, config.adminContact)}</div>`}
-<p>Write a query and run it with <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (or the Run button). Press <kbd>Ctrl</kbd>+<kbd>Space</kbd> for completion of sources, fields, facets and indicators.
-Queries here count against the auth-path family's limits.</p>
-<div class="console-layout">
-  <div>
-    <div class="controls">
-      <div>
-        <label for="dsl-version">Language version</label>
-        <select id="dsl-version" name="version">
-          <option value="2">2 (current)</option>
-          <option value="1">1 (legacy)</option>
-        </select>
+      ${account.state !== 'active' && html`<div class="notice warn" role="status">${stateExplanation(account.state, config.adminContact)}</div>`}
+      <p>
+        Write a query and run it with <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (or the Run button). Press <kbd>Ctrl</kbd>+<kbd
+          >Space</kbd
+        >
+        for completion of sources, fields, facets and indicators. Queries here count against the auth-path family's
+        limits.
+      </p>
+      <div class="console-layout">
+        <div>
+          <div class="controls">
+            <div>
+              <label for="dsl-version">Language version</label>
+              <select id="dsl-version" name="version">
+                <option value="2">2 (current)</option>
+                <option value="1">1 (legacy)</option>
+              </select>
+            </div>
+            <button type="button" id="run-query">Run <span class="shortcut">(Ctrl+Enter)</span></button>
+          </div>
+          <div id="editor-label" class="label">Query</div>
+          <div id="editor" aria-labelledby="editor-label"></div>
+          <p id="console-status" role="status" aria-live="polite" class="muted"></p>
+          <div id="console-error" class="error-box" role="alert" hidden></div>
+          <div id="console-results" aria-live="polite"></div>
+        </div>
+        <aside aria-labelledby="examples-title">
+          <h2 id="examples-title">Examples</h2>
+          <ul id="console-examples"></ul>
+          <p class="muted">The full language is described in the <a href="/docs">API reference</a>.</p>
+        </aside>
       </div>
-      <button type="button" id="run-query">Run <span class="shortcut">(Ctrl+Enter)</span></button>
-    </div>
-    <div id="editor-label" class="label">Query</div>
-    <div id="editor" aria-labelledby="editor-label"></div>
-    <p id="console-status" role="status" aria-live="polite" class="muted"></p>
-    <div id="console-error" class="error-box" role="alert" hidden></div>
-    <div id="console-results" aria-live="polite"></div>
-  </div>
-  <aside aria-labelledby="examples-title">
-    <h2 id="examples-title">Examples</h2>
-    <ul id="console-examples"></ul>
-    <p class="muted">The full language is described in the <a href="/docs">API reference</a>.</p>
-  </aside>
-</div>
-<script type="application/json" id="console-config">${jsonIsland(settings)}</script>`,
+      <script type="application/json" id="console-config">
+        ${jsonIsland(settings)}
+      </script>`,
     scripts: html`<script type="module" src="${ctx.assets.consoleUrl}"></script>`,
   });
 }

@@ -13,12 +13,21 @@ export function signInRedirect(request: FastifyRequest, reply: FastifyReply): Fa
   return reply.redirect(`/?next=${encodeURIComponent(path)}#sign-in`, 303);
 }
 
-async function sendAccount(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, account: Account, extra: Partial<AccountData> = {}): Promise<FastifyReply> {
+async function sendAccount(
+  ctx: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  account: Account,
+  extra: Partial<AccountData> = {},
+): Promise<FastifyReply> {
   const [keys, usage] = await Promise.all([ctx.accounts.listKeys(account.id), ctx.accounts.usage(account.id, 30)]);
   const fresh = await ctx.accounts.getAccount(account.id);
   const data: AccountData = { config: ctx.config, baseUrl: baseUrlOf(request), keys, usage, ...extra };
   const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : extra.newKey ? 201 : 200;
-  return reply.status(status).type('text/html; charset=utf-8').send(accountPage(pageContext(ctx, request, reply), fresh, data).toString());
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(accountPage(pageContext(ctx, request, reply), fresh, data).toString());
 }
 
 export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
@@ -51,12 +60,16 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     const confirm = typeof body.confirm === 'string' ? body.confirm : '';
     try {
       if (!account.hasPassword) {
-        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'password', detail: 'this account signs in with login codes and has no password to change' } });
+        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+          params: { field: 'password', detail: 'this account signs in with login codes and has no password to change' },
+        });
       }
       const verified = await ctx.accounts.verifyPassword(account.username ?? account.email, current);
       if (verified?.id !== account.id) throw QuarryError.of('SERVICE_CREDENTIALS_INVALID');
       if (password !== confirm) {
-        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'new password', detail: 'the two new passwords differ' } });
+        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+          params: { field: 'new password', detail: 'the two new passwords differ' },
+        });
       }
       await ctx.accounts.setPassword(account.id, password);
     } catch (error) {

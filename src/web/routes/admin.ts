@@ -14,10 +14,18 @@ function requireAdmin(request: FastifyRequest): Account {
   return account;
 }
 
-async function sendAdmin(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, extra: Partial<AdminData> = {}): Promise<FastifyReply> {
+async function sendAdmin(
+  ctx: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extra: Partial<AdminData> = {},
+): Promise<FastifyReply> {
   const data: AdminData = { accounts: await ctx.accounts.listAccounts(), adminIds: ctx.store.adminIds(), ...extra };
   const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : 200;
-  return reply.status(status).type('text/html; charset=utf-8').send(adminPage(pageContext(ctx, request, reply), data).toString());
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(adminPage(pageContext(ctx, request, reply), data).toString());
 }
 
 function accountId(raw: string): number {
@@ -37,7 +45,8 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
   });
 
   /** Runs an administrative change; its coded errors (a closed account, bad input) are shown on the page. */
-  const change = (work: (id: number, request: FastifyRequest<WithId>, reply: FastifyReply) => Promise<FastifyReply>) =>
+  const change =
+    (work: (id: number, request: FastifyRequest<WithId>, reply: FastifyReply) => Promise<FastifyReply>) =>
     async (request: FastifyRequest<WithId>, reply: FastifyReply): Promise<FastifyReply> => {
       requireAdmin(request);
       try {
@@ -48,33 +57,57 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
       }
     };
 
-  app.post<WithId>('/admin/accounts/:id/activate', withCsrf, change(async (id, _request, reply) => {
-    await ctx.accounts.activate(id);
-    return reply.redirect(`/admin?notice=activated#acct-${id}`, 303);
-  }));
+  app.post<WithId>(
+    '/admin/accounts/:id/activate',
+    withCsrf,
+    change(async (id, _request, reply) => {
+      await ctx.accounts.activate(id);
+      return reply.redirect(`/admin?notice=activated#acct-${id}`, 303);
+    }),
+  );
 
-  app.post<WithId>('/admin/accounts/:id/suspend', withCsrf, change(async (id, _request, reply) => {
-    await ctx.accounts.suspend(id);
-    return reply.redirect(`/admin?notice=suspended#acct-${id}`, 303);
-  }));
+  app.post<WithId>(
+    '/admin/accounts/:id/suspend',
+    withCsrf,
+    change(async (id, _request, reply) => {
+      await ctx.accounts.suspend(id);
+      return reply.redirect(`/admin?notice=suspended#acct-${id}`, 303);
+    }),
+  );
 
-  app.post<WithId>('/admin/accounts/:id/subscription', withCsrf, change(async (id, request, reply) => {
-    const sourcesText = field(request.body, 'sources');
-    const sources: Subscription['sources'] = sourcesText === '' || sourcesText.toLowerCase() === 'all' ? 'all' : sourcesText.split(',');
-    const limitText = field(request.body, 'queriesPerMinute');
-    const limit = Number(limitText);
-    if (limitText !== '' && (!Number.isInteger(limit) || limit < 1)) {
-      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', { params: { field: 'query requests per minute', detail: 'must be a whole number of at least 1, or empty' } });
-    }
-    await ctx.accounts.subscribe(id, { families: fieldList(request.body, 'families') as Subscription['families'], sources });
-    await ctx.accounts.setLimits(id, limitText === '' ? {} : { queriesPerWindow: limit, windowSeconds: 60 });
-    return reply.redirect(`/admin?notice=subscription-saved#acct-${id}`, 303);
-  }));
+  app.post<WithId>(
+    '/admin/accounts/:id/subscription',
+    withCsrf,
+    change(async (id, request, reply) => {
+      const sourcesText = field(request.body, 'sources');
+      const sources: Subscription['sources'] =
+        sourcesText === '' || sourcesText.toLowerCase() === 'all' ? 'all' : sourcesText.split(',');
+      const limitText = field(request.body, 'queriesPerMinute');
+      const limit = Number(limitText);
+      if (limitText !== '' && (!Number.isInteger(limit) || limit < 1)) {
+        throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+          params: { field: 'query requests per minute', detail: 'must be a whole number of at least 1, or empty' },
+        });
+      }
+      await ctx.accounts.subscribe(id, {
+        families: fieldList(request.body, 'families') as Subscription['families'],
+        sources,
+      });
+      await ctx.accounts.setLimits(id, limitText === '' ? {} : { queriesPerWindow: limit, windowSeconds: 60 });
+      return reply.redirect(`/admin?notice=subscription-saved#acct-${id}`, 303);
+    }),
+  );
 
-  app.post<WithId>('/admin/accounts/:id/login-code', withCsrf, change(async (id, request, reply) => {
-    const account = await ctx.accounts.getAccount(id);
-    const { code, expiresAt } = ctx.store.issueLoginCode(account.id, ctx.clock.now());
-    reply.header('Cache-Control', 'no-store');
-    return sendAdmin(ctx, request, reply, { loginCode: { email: account.email, code, expiresAt: new Date(expiresAt).toISOString() } });
-  }));
+  app.post<WithId>(
+    '/admin/accounts/:id/login-code',
+    withCsrf,
+    change(async (id, request, reply) => {
+      const account = await ctx.accounts.getAccount(id);
+      const { code, expiresAt } = ctx.store.issueLoginCode(account.id, ctx.clock.now());
+      reply.header('Cache-Control', 'no-store');
+      return sendAdmin(ctx, request, reply, {
+        loginCode: { email: account.email, code, expiresAt: new Date(expiresAt).toISOString() },
+      });
+    }),
+  );
 }

@@ -25,7 +25,9 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get('/console', async (request, reply) => {
     const account = request.web.account;
     if (!account) return signInRedirect(request, reply);
-    return reply.type('text/html; charset=utf-8').send(consolePage(pageContext(ctx, request, reply), account, ctx.config).toString());
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(consolePage(pageContext(ctx, request, reply), account, ctx.config).toString());
   });
 
   app.post('/console/api/query', { preHandler: app.csrfProtection.bind(app) }, async (request, reply) => {
@@ -53,7 +55,10 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
         signal: controller.signal,
         timeoutMs: ctx.config.query.timeoutMs,
       });
-      reply.header('Server-Timing', `parse;dur=${outcome.timings.parseMs.toFixed(2)}, execute;dur=${outcome.timings.executeMs.toFixed(2)}`);
+      reply.header(
+        'Server-Timing',
+        `parse;dur=${outcome.timings.parseMs.toFixed(2)}, execute;dur=${outcome.timings.executeMs.toFixed(2)}`,
+      );
       return await reply.type('application/json; charset=utf-8').send(outcome.json);
     } finally {
       reply.raw.off('close', onClose);

@@ -9,15 +9,29 @@ import { enforceWebLimit } from '../rate-limit.ts';
 import { clearSessionCookie, requireAccount, safeNext, setSessionCookie } from '../session.ts';
 
 /** Sends the home page; an error in `extra` sets the status the API would use for it. */
-export async function sendHome(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, extra: Partial<HomeData> = {}): Promise<FastifyReply> {
+export async function sendHome(
+  ctx: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extra: Partial<HomeData> = {},
+): Promise<FastifyReply> {
   const account = request.web.account;
   const keys = account ? await ctx.accounts.listKeys(account.id) : [];
   const data: HomeData = { baseUrl: baseUrlOf(request), config: ctx.config, keys, ...extra };
   const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : extra.newKey ? 201 : 200;
-  return reply.status(status).type('text/html; charset=utf-8').send(homePage(pageContext(ctx, request, reply), data).toString());
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(homePage(pageContext(ctx, request, reply), data).toString());
 }
 
-async function startSession(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, accountId: number, next: string): Promise<FastifyReply> {
+async function startSession(
+  ctx: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  accountId: number,
+  next: string,
+): Promise<FastifyReply> {
   if (request.web.sessionId) await ctx.accounts.endSession(request.web.sessionId);
   const { sessionId, expiresAt } = await ctx.accounts.createSession(accountId);
   setSessionCookie(request, reply, sessionId, expiresAt);
@@ -30,7 +44,10 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get('/', async (request, reply) => {
     const next = (request.query as Record<string, unknown>).next;
     const notice = noticeOf(request);
-    return sendHome(ctx, request, reply, { ...(notice ? { notice } : {}), ...(typeof next === 'string' ? { next: safeNext(next) } : {}) });
+    return sendHome(ctx, request, reply, {
+      ...(notice ? { notice } : {}),
+      ...(typeof next === 'string' ? { next: safeNext(next) } : {}),
+    });
   });
 
   app.post('/sign-in', withCsrf, async (request, reply) => {
@@ -39,7 +56,10 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
     try {
       await enforceWebLimit(ctx.limits, request, reply, 'authentication', undefined);
       const password = (request.body as Record<string, unknown>).password;
-      const account = email !== '' && typeof password === 'string' && password !== '' ? await ctx.accounts.verifyPassword(email, password) : undefined;
+      const account =
+        email !== '' && typeof password === 'string' && password !== ''
+          ? await ctx.accounts.verifyPassword(email, password)
+          : undefined;
       if (!account) throw QuarryError.of('SERVICE_CREDENTIALS_INVALID');
       return await startSession(ctx, request, reply, account.id, next);
     } catch (error) {
@@ -100,7 +120,8 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.post<{ Params: { id: string } }>('/keys/:id/revoke', withCsrf, async (request, reply) => {
     const account = requireAccount(request);
     const back = safeNext(field(request.body, 'back')) === '/account' ? '/account' : '/';
-    if (!/^\d+$/.test(request.params.id)) throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: request.params.id.slice(0, 40) } });
+    if (!/^\d+$/.test(request.params.id))
+      throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: request.params.id.slice(0, 40) } });
     // revokeKey looks only among this account's keys, so nobody revokes another holder's key.
     await ctx.accounts.revokeKey(account.id, Number(request.params.id));
     return reply.redirect(`${back}?notice=key-revoked`, 303);

@@ -9,20 +9,63 @@ import { RECORDS_LAYOUT } from '../../../src/compile/sqlite/records-layout.ts';
 
 const pubs = RECORDS_LAYOUT.sources.publications!;
 const year: PlanField = { name: 'year', type: 'integer', multi: false };
-const orgId: PlanField = { name: 'research_orgs', subfield: 'id', type: 'entity', multi: true, entity: 'organizations' };
+const orgId: PlanField = {
+  name: 'research_orgs',
+  subfield: 'id',
+  type: 'entity',
+  multi: true,
+  entity: 'organizations',
+};
 const orgName: PlanField = { ...orgId, subfield: 'name' };
-const records = (extra: Partial<RecordsOutput> = {}): RecordsOutput => ({ kind: 'records', key: 'publications', fields: [{ key: 'id', field: 'id' }, { key: 'title', field: 'title' }], order: { by: 'default' }, limit: 20, skip: 0, pagingGiven: false, ...extra });
-const yearFacet: FacetOutput = { kind: 'facet', key: 'year', field: 'year', valueType: 'integer', multi: false, indicators: [], sortBy: 'count', direction: 'desc', limit: 1000 };
-const plan = (p: Partial<SearchPlan>): SearchPlan => ({ kind: 'search', source: 'publications', outputs: [records()], warnings: [], ...p });
+const records = (extra: Partial<RecordsOutput> = {}): RecordsOutput => ({
+  kind: 'records',
+  key: 'publications',
+  fields: [
+    { key: 'id', field: 'id' },
+    { key: 'title', field: 'title' },
+  ],
+  order: { by: 'default' },
+  limit: 20,
+  skip: 0,
+  pagingGiven: false,
+  ...extra,
+});
+const yearFacet: FacetOutput = {
+  kind: 'facet',
+  key: 'year',
+  field: 'year',
+  valueType: 'integer',
+  multi: false,
+  indicators: [],
+  sortBy: 'count',
+  direction: 'desc',
+  limit: 1000,
+};
+const plan = (p: Partial<SearchPlan>): SearchPlan => ({
+  kind: 'search',
+  source: 'publications',
+  outputs: [records()],
+  warnings: [],
+  ...p,
+});
 const noExpand = { expandPattern: (): string[] => [] };
 
 describe('filters', () => {
   test('scalar comparison binds the value, coerced to the field type', () => {
-    assert.deepEqual(compileFilter(pubs, { kind: 'compare', field: year, op: '=', value: '2019' }), { text: '(s."year" = ?)', params: [2019] });
+    assert.deepEqual(compileFilter(pubs, { kind: 'compare', field: year, op: '=', value: '2019' }), {
+      text: '(s."year" = ?)',
+      params: [2019],
+    });
   });
   test('range and list', () => {
-    assert.deepEqual(compileFilter(pubs, { kind: 'range', field: year, low: 2013, high: 2018 }), { text: '(s."year" BETWEEN ? AND ?)', params: [2013, 2018] });
-    assert.deepEqual(compileFilter(pubs, { kind: 'in', field: year, values: [1, 2, 3] }), { text: '(s."year" IN (?, ?, ?))', params: [1, 2, 3] });
+    assert.deepEqual(compileFilter(pubs, { kind: 'range', field: year, low: 2013, high: 2018 }), {
+      text: '(s."year" BETWEEN ? AND ?)',
+      params: [2013, 2018],
+    });
+    assert.deepEqual(compileFilter(pubs, { kind: 'in', field: year, values: [1, 2, 3] }), {
+      text: '(s."year" IN (?, ?, ?))',
+      params: [1, 2, 3],
+    });
   });
   test('an entity id uses the link table (covering reverse index)', () => {
     assert.deepEqual(compileFilter(pubs, { kind: 'compare', field: orgId, op: '=', value: 'grid.1' }), {
@@ -50,13 +93,25 @@ describe('filters', () => {
     assert.deepEqual(sql.params, ['%Saarland%', '%50\\%\\_off%']);
   });
   test('not is two-valued', () => {
-    assert.equal(compileFilter(pubs, { kind: 'not', item: { kind: 'compare', field: year, op: '>', value: 1 } }).text, '(((s."year" > ?)) IS NOT TRUE)');
+    assert.equal(
+      compileFilter(pubs, { kind: 'not', item: { kind: 'compare', field: year, op: '>', value: 1 } }).text,
+      '(((s."year" > ?)) IS NOT TRUE)',
+    );
   });
   test('category schemes and value fields use their discriminator', () => {
-    const cat: PlanField = { name: 'category_for', subfield: 'name', type: 'entity', multi: true, entity: 'categories' };
+    const cat: PlanField = {
+      name: 'category_for',
+      subfield: 'name',
+      type: 'entity',
+      multi: true,
+      entity: 'categories',
+    };
     assert.match(compileFilter(pubs, { kind: 'compare', field: cat, op: '=', value: 'x' }).text, /l."scheme" = 'for'/);
     const oa: PlanField = { name: 'open_access', type: 'string', multi: true };
-    assert.match(compileFilter(pubs, { kind: 'compare', field: oa, op: '=', value: 'gold' }).text, /"publication_values" l WHERE l."field" = 'open_access' AND l."value" = \?/);
+    assert.match(
+      compileFilter(pubs, { kind: 'compare', field: oa, op: '=', value: 'gold' }).text,
+      /"publication_values" l WHERE l."field" = 'open_access' AND l."value" = \?/,
+    );
   });
   test('count per record when combined; alone, one grouped pass where records without links count 0', () => {
     const { subfield: _s, ...field } = orgId;
@@ -77,8 +132,15 @@ describe('filters', () => {
 
 describe('statements', () => {
   test('count and page share the filter; paging is bound', () => {
-    const c = compileSearch(RECORDS_LAYOUT, plan({ filter: { kind: 'compare', field: year, op: '=', value: 2020 } }), noExpand);
-    assert.deepEqual(c.count, { text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?)', params: [2020] });
+    const c = compileSearch(
+      RECORDS_LAYOUT,
+      plan({ filter: { kind: 'compare', field: year, op: '=', value: 2020 } }),
+      noExpand,
+    );
+    assert.deepEqual(c.count, {
+      text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?)',
+      params: [2020],
+    });
     const page = c.outputs[0];
     assert.ok(page?.kind === 'records');
     assert.equal(
@@ -94,9 +156,26 @@ describe('statements', () => {
   });
 
   test('full text restricts by rowid and ranks by bm25', () => {
-    const c = compileSearch(RECORDS_LAYOUT, plan({ fullText: { index: 'title_only', expr: { kind: 'word', text: 'malaria' } }, outputs: [records({ order: { by: 'relevance' } })] }), noExpand);
-    assert.deepEqual(c.count, { text: 'SELECT count(*) AS n FROM "publications_fts" WHERE "publications_fts" MATCH ?', params: ['{title} : ("malaria")'] });
-    const filtered = compileSearch(RECORDS_LAYOUT, plan({ filter: { kind: 'compare', field: year, op: '=', value: 2020 }, fullText: { index: 'title_only', expr: { kind: 'word', text: 'malaria' } } }), noExpand);
+    const c = compileSearch(
+      RECORDS_LAYOUT,
+      plan({
+        fullText: { index: 'title_only', expr: { kind: 'word', text: 'malaria' } },
+        outputs: [records({ order: { by: 'relevance' } })],
+      }),
+      noExpand,
+    );
+    assert.deepEqual(c.count, {
+      text: 'SELECT count(*) AS n FROM "publications_fts" WHERE "publications_fts" MATCH ?',
+      params: ['{title} : ("malaria")'],
+    });
+    const filtered = compileSearch(
+      RECORDS_LAYOUT,
+      plan({
+        filter: { kind: 'compare', field: year, op: '=', value: 2020 },
+        fullText: { index: 'title_only', expr: { kind: 'word', text: 'malaria' } },
+      }),
+      noExpand,
+    );
     assert.deepEqual(filtered.count, {
       text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?) AND s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)',
       params: [2020, '{title} : ("malaria")'],
@@ -112,15 +191,44 @@ describe('statements', () => {
   });
 
   test('a whole-corpus entity facet reads the stored per-entity counts', () => {
-    const facet: FacetOutput = { kind: 'facet', key: 'researchers', field: 'researchers', entity: 'researchers', valueType: 'entity', multi: true, indicators: [], sortBy: 'count', direction: 'desc', limit: 20 };
+    const facet: FacetOutput = {
+      kind: 'facet',
+      key: 'researchers',
+      field: 'researchers',
+      entity: 'researchers',
+      valueType: 'entity',
+      multi: true,
+      indicators: [],
+      sortBy: 'count',
+      direction: 'desc',
+      limit: 20,
+    };
     const out = compileSearch(RECORDS_LAYOUT, plan({ outputs: [facet] }), noExpand).outputs[0];
     assert.ok(out?.kind === 'facet');
-    assert.equal(out.statement.text, 'SELECT e."id" AS id, e."n_publications" AS count FROM "researchers" e WHERE e."n_publications" > 0 ORDER BY e."n_publications" DESC, id ASC LIMIT ?');
+    assert.equal(
+      out.statement.text,
+      'SELECT e."id" AS id, e."n_publications" AS count FROM "researchers" e WHERE e."n_publications" > 0 ORDER BY e."n_publications" DESC, id ASC LIMIT ?',
+    );
   });
 
   test('a filtered facet groups the link table', () => {
-    const facet: FacetOutput = { kind: 'facet', key: 'funders', field: 'funders', entity: 'organizations', valueType: 'entity', multi: true, indicators: ['citations_total', 'fcr_gavg'], sortBy: 'citations_total', direction: 'desc', limit: 5 };
-    const out = compileSearch(RECORDS_LAYOUT, plan({ filter: { kind: 'compare', field: year, op: '=', value: 2020 }, outputs: [facet] }), noExpand).outputs[0];
+    const facet: FacetOutput = {
+      kind: 'facet',
+      key: 'funders',
+      field: 'funders',
+      entity: 'organizations',
+      valueType: 'entity',
+      multi: true,
+      indicators: ['citations_total', 'fcr_gavg'],
+      sortBy: 'citations_total',
+      direction: 'desc',
+      limit: 5,
+    };
+    const out = compileSearch(
+      RECORDS_LAYOUT,
+      plan({ filter: { kind: 'compare', field: year, op: '=', value: 2020 }, outputs: [facet] }),
+      noExpand,
+    ).outputs[0];
     assert.ok(out?.kind === 'facet');
     assert.equal(
       out.statement.text,
@@ -132,6 +240,9 @@ describe('statements', () => {
   test('a value facet groups a column', () => {
     const out = compileSearch(RECORDS_LAYOUT, plan({ outputs: [yearFacet] }), noExpand).outputs[0];
     assert.ok(out?.kind === 'facet');
-    assert.equal(out.statement.text, `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE 1 AND s."year" IS NOT NULL AND s."year" != '' GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`);
+    assert.equal(
+      out.statement.text,
+      `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE 1 AND s."year" IS NOT NULL AND s."year" != '' GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+    );
   });
 });

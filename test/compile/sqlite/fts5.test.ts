@@ -25,10 +25,27 @@ describe('toFts5Match strings', () => {
     ['default AND', all(w('dose'), w('concentration')), { kind: 'match', match: '("dose") AND ("concentration")' }],
     ['OR', any(w('dose'), w('concentration')), { kind: 'match', match: '("dose") OR ("concentration")' }],
     ['prefix', { kind: 'prefix', text: 'te' }, { kind: 'match', match: '"te" *' }],
-    ['phrase', { kind: 'phrase', parts: [{ text: 'machine', prefix: false }, { text: 'learning', prefix: false }] }, { kind: 'match', match: '"machine" + "learning"' }],
+    [
+      'phrase',
+      {
+        kind: 'phrase',
+        parts: [
+          { text: 'machine', prefix: false },
+          { text: 'learning', prefix: false },
+        ],
+      },
+      { kind: 'match', match: '"machine" + "learning"' },
+    ],
     [
       'proximity',
-      { kind: 'phrase', parts: [{ text: 'digital', prefix: false }, { text: 'humanities', prefix: false }], near: 5 },
+      {
+        kind: 'phrase',
+        parts: [
+          { text: 'digital', prefix: false },
+          { text: 'humanities', prefix: false },
+        ],
+        near: 5,
+      },
       { kind: 'match', match: 'NEAR("digital" "humanities", 5)' },
     ],
     ['a AND NOT b', all(w('a'), not(w('b'))), { kind: 'match', match: '("a") NOT ("b")' }],
@@ -52,12 +69,15 @@ describe('toFts5Match strings', () => {
 
   test('patterns expand into an OR of vocabulary tokens, quoted', () => {
     const seen: string[] = [];
-    const m = toFts5Match({ kind: 'pattern', pattern: 'Ital?' }, {
-      expandPattern: (glob) => {
-        seen.push(glob);
-        return ['italy', 'italo'];
+    const m = toFts5Match(
+      { kind: 'pattern', pattern: 'Ital?' },
+      {
+        expandPattern: (glob) => {
+          seen.push(glob);
+          return ['italy', 'italo'];
+        },
       },
-    });
+    );
     assert.deepEqual(seen, ['ital?']);
     assert.deepEqual(m, { kind: 'match', match: '"italy" OR "italo"' });
   });
@@ -115,25 +135,45 @@ describe('FTS5 semantics match a reference evaluation', () => {
     }
   }
 
-  const tokens = docs.map((d) => d.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+  const tokens = docs.map((d) =>
+    d
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  );
   function evaluate(e: TextExpr, t: readonly string[]): boolean {
     switch (e.kind) {
       case 'word': {
-        const parts = e.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+        const parts = e.text
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter(Boolean);
         return t.some((_x, i) => parts.every((p, j) => t[i + j] === p));
       }
       case 'prefix': {
         // FTS5 tokenizes the prefix string; the last token is the prefix, the rest a phrase.
-        const parts = e.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+        const parts = e.text
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter(Boolean);
         const last = parts.length - 1;
         return t.some((_x, i) => parts.every((p, j) => (j === last ? (t[i + j] ?? '').startsWith(p) : t[i + j] === p)));
       }
       case 'pattern': {
-        const re = new RegExp(`^${e.pattern.toLowerCase().replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('?', '.').replaceAll('*', '.*')}$`, 'u');
+        const re = new RegExp(
+          `^${e.pattern
+            .toLowerCase()
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replaceAll('?', '.')
+            .replaceAll('*', '.*')}$`,
+          'u',
+        );
         return t.some((x) => re.test(x));
       }
       case 'phrase':
-        return t.some((_x, i) => e.parts.every((p, j) => (p.prefix ? (t[i + j] ?? '').startsWith(p.text) : t[i + j] === p.text)));
+        return t.some((_x, i) =>
+          e.parts.every((p, j) => (p.prefix ? (t[i + j] ?? '').startsWith(p.text) : t[i + j] === p.text)),
+        );
       case 'all':
         return e.items.every((i) => evaluate(i, t));
       case 'any':
@@ -148,9 +188,9 @@ describe('FTS5 semantics match a reference evaluation', () => {
     fc.constantFrom(...words).map(w),
     fc.constantFrom('ital', 'mach', 'con', 'dee').map((text): TextExpr => ({ kind: 'prefix', text })),
     fc.constantFrom('ital?', 'm*a', '*ose', 'l?arn*').map((pattern): TextExpr => ({ kind: 'pattern', pattern })),
-    fc.constantFrom(['machine', 'learning'], ['dose', 'concentration'], ['malaria', 'in']).map(
-      (ws): TextExpr => ({ kind: 'phrase', parts: ws.map((text) => ({ text, prefix: false })) }),
-    ),
+    fc
+      .constantFrom(['machine', 'learning'], ['dose', 'concentration'], ['malaria', 'in'])
+      .map((ws): TextExpr => ({ kind: 'phrase', parts: ws.map((text) => ({ text, prefix: false })) })),
   );
   const expr = fc.letrec<{ e: TextExpr }>((tie) => ({
     e: fc.oneof(
@@ -199,7 +239,10 @@ describe('FTS5 semantics match a reference evaluation', () => {
       if (!/[\p{L}\p{N}]/u.test(attack)) {
         // no token at all: matches nothing alone, and is neutral inside a conjunction
         assert.deepEqual(toFts5Match(w(attack), { expandPattern }), { kind: 'none' });
-        assert.deepEqual(run(toFts5Match(all(w(attack), not(w('zebra'))), { expandPattern })), run(toFts5Match(not(w('zebra')), { expandPattern })));
+        assert.deepEqual(
+          run(toFts5Match(all(w(attack), not(w('zebra'))), { expandPattern })),
+          run(toFts5Match(not(w('zebra')), { expandPattern })),
+        );
         return;
       }
       for (const e of [w(attack), { kind: 'prefix', text: attack } as TextExpr, all(w(attack), not(w('zebra')))]) {

@@ -11,7 +11,8 @@ import { RECORD_MIGRATIONS } from '../../../src/store/sqlite/records-schema.ts';
 describe('compiler layout matches the store', () => {
   const db = new Database(':memory:');
   migrate(db, 'records', RECORD_MIGRATIONS);
-  const columnsOf = (table: string): Set<string> => new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name));
+  const columnsOf = (table: string): Set<string> =>
+    new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name));
   const assertColumns = (table: string, cols: readonly string[]): void => {
     const have = columnsOf(table);
     assert.ok(have.size > 0, `table ${table} exists`);
@@ -20,11 +21,25 @@ describe('compiler layout matches the store', () => {
 
   for (const [name, source] of Object.entries(RECORDS_LAYOUT.sources)) {
     test(`${name}: source table, columns, links, entities`, () => {
-      assertColumns(source.table, [source.key, source.document, ...Object.values(source.columns), ...source.defaultOrder.map((o) => o.column)]);
+      assertColumns(source.table, [
+        source.key,
+        source.document,
+        ...Object.values(source.columns),
+        ...source.defaultOrder.map((o) => o.column),
+      ]);
       for (const [field, link] of Object.entries(source.links)) {
-        assertColumns(link.table, [link.recordColumn, link.valueColumn, ...(link.discriminator === undefined ? [] : [link.discriminator.column])]);
-        if (link.entity !== undefined) assertColumns(link.entity.table, [link.entity.idColumn, ...Object.values(link.entity.columns)]);
-        if (link.wholeSourceCount !== undefined) assertColumns(link.wholeSourceCount.table, [link.wholeSourceCount.idColumn, link.wholeSourceCount.countColumn]);
+        assertColumns(link.table, [
+          link.recordColumn,
+          link.valueColumn,
+          ...(link.discriminator === undefined ? [] : [link.discriminator.column]),
+        ]);
+        if (link.entity !== undefined)
+          assertColumns(link.entity.table, [link.entity.idColumn, ...Object.values(link.entity.columns)]);
+        if (link.wholeSourceCount !== undefined)
+          assertColumns(link.wholeSourceCount.table, [
+            link.wholeSourceCount.idColumn,
+            link.wholeSourceCount.countColumn,
+          ]);
         assert.ok(field.length > 0);
       }
       for (const e of Object.values(source.entityColumns)) {
@@ -38,7 +53,8 @@ describe('compiler layout matches the store', () => {
       assert.ok(spec !== undefined && source.fts !== undefined);
       assert.equal(source.fts.table, spec.table);
       assert.deepEqual(Object.keys(source.fts.indexes).sort(), Object.keys(spec.indexes).sort());
-      for (const [index, cols] of Object.entries(source.fts.indexes)) assert.deepEqual(cols ?? spec.columns, spec.indexes[index]);
+      for (const [index, cols] of Object.entries(source.fts.indexes))
+        assert.deepEqual(cols ?? spec.columns, spec.indexes[index]);
     });
   }
 

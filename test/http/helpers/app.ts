@@ -29,23 +29,42 @@ export const AFTER_REMOVAL = '2023-03-01T12:00:00Z';
  * An in-process app on an in-memory account store, a manual clock and the fake engine
  * (a test double, see fake-engine.ts).
  */
-export async function testApp(options: { config?: DeepPartial<QuarryConfig>; at?: string; subscription?: Partial<Subscription>; web?: WebPlugin } = {}): Promise<TestApp> {
+export async function testApp(
+  options: {
+    config?: DeepPartial<QuarryConfig>;
+    at?: string;
+    subscription?: Partial<Subscription>;
+    web?: WebPlugin;
+  } = {},
+): Promise<TestApp> {
   const clock = manualClock(options.at ?? AFTER_REMOVAL);
   const store = openSqliteAccountStore(':memory:');
   const accounts = new AccountService({ store, clock });
   const engine = fakeEngine();
   const config = loadConfig({ overrides: { logLevel: 'info', ...options.config } });
   const email = 'ana@example.org';
-  await accounts.createAccount({ email, activate: true, ...(options.subscription ? { subscription: options.subscription } : {}) });
+  await accounts.createAccount({
+    email,
+    activate: true,
+    ...(options.subscription ? { subscription: options.subscription } : {}),
+  });
   const { key } = await accounts.createKey(email, 'test');
   const logs: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
-  const app = await build({ config, engine, accounts, clock, logger: { stream }, ...(options.web ? { web: options.web } : {}) });
+  const app = await build({
+    config,
+    engine,
+    accounts,
+    clock,
+    logger: { stream },
+    ...(options.web ? { web: options.web } : {}),
+  });
   return {
     app,
     accounts,
@@ -64,8 +83,17 @@ export async function testApp(options: { config?: DeepPartial<QuarryConfig>; at?
 }
 
 /** A token-path token for `key` (asserts the exchange worked). */
-export async function opaqueToken(t: TestApp, key = t.key, version: 'v2' | 'v3' = 'v3', ip = '127.0.0.1'): Promise<string> {
-  const res = await t.app.inject({ method: 'GET', url: `/${version}/token?api_key=${encodeURIComponent(key)}`, remoteAddress: ip });
+export async function opaqueToken(
+  t: TestApp,
+  key = t.key,
+  version: 'v2' | 'v3' = 'v3',
+  ip = '127.0.0.1',
+): Promise<string> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/${version}/token?api_key=${encodeURIComponent(key)}`,
+    remoteAddress: ip,
+  });
   if (res.statusCode !== 200) throw new Error(`token exchange failed: ${res.statusCode} ${res.body}`);
   return res.body;
 }

@@ -31,7 +31,10 @@ export function fakeEngine(): FakeEngine {
     closed: false,
     async run(text, options): Promise<QueryOutcome> {
       calls.push({ text, options });
-      const version = { release: options.dslVersion === 1 ? '1.0' : '2.0', version: options.dslVersion === 1 ? '1.0.0' : '2.0.0' };
+      const version = {
+        release: options.dslVersion === 1 ? '1.0' : '2.0',
+        version: options.dslVersion === 1 ? '1.0.0' : '2.0.0',
+      };
       if (text.includes('CRASH')) throw new Error('database password is hunter2 at /secret/path');
       if (text.includes('SLOW')) {
         await new Promise<void>((resolve) => {
@@ -56,7 +59,8 @@ export function fakeEngine(): FakeEngine {
           source: text,
         });
       }
-      if (text.trim().startsWith('describe version')) return outcomeFromResult(version, { parseMs: 0.1, executeMs: 0.2 });
+      if (text.trim().startsWith('describe version'))
+        return outcomeFromResult(version, { parseMs: 0.1, executeMs: 0.2 });
       return outcomeFromResult(
         {
           publications: [{ id: 'pub.1000000001', title: 'Graphene batteries', year: 2020 }],

@@ -46,7 +46,9 @@ async function freshDatabase(): Promise<string> {
 
 export async function startWebServer(options: { config?: DeepPartial<QuarryConfig> } = {}): Promise<WebServer> {
   const db = await freshDatabase();
-  const config = loadConfig({ overrides: { db, logLevel: 'silent', adminContact: 'data-office@example.org', ...options.config } });
+  const config = loadConfig({
+    overrides: { db, logLevel: 'silent', adminContact: 'data-office@example.org', ...options.config },
+  });
   const engine = createSqliteEngine({ dbPath: db, workers: 1 });
   const store: AccountStore = openSqliteAccountStore(db);
   const accounts = new AccountService({ store });
@@ -123,7 +125,11 @@ export class FormClient {
   }
 
   postJson(path: string, value: unknown, headers: Record<string, string> = {}) {
-    return this.#send(path, { method: 'POST', body: JSON.stringify(value), headers: { 'content-type': 'application/json', 'x-csrf-token': this.csrf, ...headers } });
+    return this.#send(path, {
+      method: 'POST',
+      body: JSON.stringify(value),
+      headers: { 'content-type': 'application/json', 'x-csrf-token': this.csrf, ...headers },
+    });
   }
 
   async signIn(email: string, password: string) {

@@ -12,10 +12,12 @@ export class MalformedRecord extends Error {}
 
 export type Loose = Readonly<Record<string, unknown>>;
 
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim().length > 0 ? v.trim() : undefined);
+export const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim().length > 0 ? v.trim() : undefined;
 export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-export const obj = (v: unknown): Loose => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {});
+export const obj = (v: unknown): Loose =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {};
 
 /** Parses one JSON text into an object, or throws MalformedRecord. */
 export function parseObject(text: string): Loose {
@@ -25,14 +27,20 @@ export function parseObject(text: string): Loose {
   } catch (err) {
     throw new MalformedRecord(`not valid JSON (${(err as Error).message})`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new MalformedRecord('not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new MalformedRecord('not a JSON object');
   return value as Loose;
 }
 
 /** A DOI without URL prefix, lower-cased. */
 export function bareDoi(v: unknown): string | undefined {
   const s = str(v);
-  return s === undefined ? undefined : s.replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:/i, '').toLowerCase();
+  return s === undefined
+    ? undefined
+    : s
+        .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+        .replace(/^doi:/i, '')
+        .toLowerCase();
 }
 
 /** An ORCID iD without URL prefix. */

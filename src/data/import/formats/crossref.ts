@@ -3,7 +3,18 @@
  * that carry a DOI point at `doi:<doi>`, so works imported together cite each other.
  */
 import type { Author, PublicationRecord } from '../../../store/records.ts';
-import { arr, bareDoi, bareOrcid, isoDate, MalformedRecord, num, obj, parseObject, str, type Mapped } from './common.ts';
+import {
+  arr,
+  bareDoi,
+  bareOrcid,
+  isoDate,
+  MalformedRecord,
+  num,
+  obj,
+  parseObject,
+  str,
+  type Mapped,
+} from './common.ts';
 import type { FormatReader } from './reader.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -27,7 +38,12 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
   const doi = bareDoi(w['DOI']);
   if (doi === undefined) throw new MalformedRecord('a Crossref work without a DOI');
   const title = str(arr(w['title'])[0]) ?? str(w['title']) ?? '';
-  const parts = dateParts(w['issued']) ?? dateParts(w['published']) ?? dateParts(w['published-print']) ?? dateParts(w['published-online']) ?? dateParts(w['created']);
+  const parts =
+    dateParts(w['issued']) ??
+    dateParts(w['published']) ??
+    dateParts(w['published-print']) ??
+    dateParts(w['published-online']) ??
+    dateParts(w['created']);
   if (parts === undefined) throw new MalformedRecord(`work ${doi} has no date`);
   const [year, month, day] = parts as [number, number?, number?];
   const authors: Author[] = arr(w['author'])
@@ -50,7 +66,8 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
   for (const f of arr(w['funder']).map(obj)) {
     const fid = bareDoi(f['DOI']);
     if (fid !== undefined && !funders.includes(`doi:${fid}`)) funders.push(`doi:${fid}`);
-    for (const award of arr(f['award'])) if (typeof award === 'string' && award.trim() !== '') grants.push(award.trim());
+    for (const award of arr(f['award']))
+      if (typeof award === 'string' && award.trim() !== '') grants.push(award.trim());
   }
   const references = arr(w['reference'])
     .map(obj)
@@ -70,7 +87,11 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
     type: pubType,
     year,
     date: isoDate(year, month, day),
-    ...(container === undefined ? {} : pubType === 'chapter' ? { book_title: container } : { journal_title_raw: container }),
+    ...(container === undefined
+      ? {}
+      : pubType === 'chapter'
+        ? { book_title: container }
+        : { journal_title_raw: container }),
     ...(str(w['volume']) === undefined ? {} : { volume: str(w['volume']) as string }),
     ...(str(w['issue']) === undefined ? {} : { issue: str(w['issue']) as string }),
     ...(str(w['page']) === undefined ? {} : { pages: str(w['page']) as string }),

@@ -15,7 +15,10 @@ export function kindOfShard(path: string): NativeKind | undefined {
 
 /** Required fields (with their JSON type) per kind: enough for the store to place the record. */
 const REQUIRED: Readonly<Record<NativeKind, readonly (readonly [string, string])[]>> = {
-  publications: [['title', 'string'], ['year', 'number']],
+  publications: [
+    ['title', 'string'],
+    ['year', 'number'],
+  ],
   grants: [['title', 'string']],
   researchers: [],
   organizations: [['name', 'string']],
@@ -32,7 +35,8 @@ export class NativeReader implements FormatReader {
     const id = record['id'];
     if (typeof id !== 'string' || id.length === 0) throw new MalformedRecord(`a ${this.kind} record without an id`);
     for (const [field, type] of REQUIRED[this.kind]) {
-      if (typeof record[field] !== type) throw new MalformedRecord(`${this.kind} record ${id}: ${field} must be a ${type}`);
+      if (typeof record[field] !== type)
+        throw new MalformedRecord(`${this.kind} record ${id}: ${field} must be a ${type}`);
     }
     return [{ kind: this.kind, record: record as unknown as NativeRecord }];
   }

@@ -21,9 +21,11 @@ export function nihToGrant(row: Readonly<Record<string, string>>): GrantRecord {
   if (project === '') throw new MalformedRecord('a row without a project number');
   const amountText = (row['award_amount'] ?? row['total_cost'] ?? '').trim();
   const amount = Number(amountText);
-  if (amountText === '' || !Number.isFinite(amount) || amount < 0) throw new MalformedRecord(`project ${project} has no valid amount (${JSON.stringify(amountText)})`);
+  if (amountText === '' || !Number.isFinite(amount) || amount < 0)
+    throw new MalformedRecord(`project ${project} has no valid amount (${JSON.stringify(amountText)})`);
   const date = (row['award_date'] ?? '').trim();
-  if (date !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new MalformedRecord(`project ${project} has a bad award date ${JSON.stringify(date)}`);
+  if (date !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(date))
+    throw new MalformedRecord(`project ${project} has a bad award date ${JSON.stringify(date)}`);
   const activity = activityCode(project);
   const year = date === '' ? undefined : Number(date.slice(0, 4));
   return {

@@ -5,7 +5,20 @@
  * organizations imported from ROR.
  */
 import type { Affiliation, Author, PublicationRecord, ResearcherRecord } from '../../../store/records.ts';
-import { arr, bareDoi, bareOrcid, MalformedRecord, num, obj, openAlexId, parseObject, rorUrl, splitName, str, type Mapped } from './common.ts';
+import {
+  arr,
+  bareDoi,
+  bareOrcid,
+  MalformedRecord,
+  num,
+  obj,
+  openAlexId,
+  parseObject,
+  rorUrl,
+  splitName,
+  str,
+  type Mapped,
+} from './common.ts';
 import type { FormatReader } from './reader.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -30,7 +43,8 @@ interface Person {
 /** Rebuilds abstract text from an inverted index ({word: [positions]}). */
 export function abstractFromInvertedIndex(index: unknown): string | undefined {
   const words: string[] = [];
-  for (const [word, positions] of Object.entries(obj(index))) for (const p of arr(positions)) if (typeof p === 'number') words[p] = word;
+  for (const [word, positions] of Object.entries(obj(index)))
+    for (const p of arr(positions)) if (typeof p === 'number') words[p] = word;
   const text = words.filter((w) => w !== undefined).join(' ');
   return text.length > 0 ? text : undefined;
 }
@@ -48,7 +62,9 @@ export class OpenAlexReader implements FormatReader {
     const title = str(flat ? w['title'] : (w['title'] ?? w['display_name'])) ?? '';
     const year = num(w['publication_year']);
     if (year === undefined) throw new MalformedRecord(`work ${id} has no publication year`);
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(str(w['publication_date']) ?? '') ? (w['publication_date'] as string) : `${year}-01-01`;
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(str(w['publication_date']) ?? '')
+      ? (w['publication_date'] as string)
+      : `${year}-01-01`;
 
     const authors: Author[] = [];
     const orgs: string[] = [];
@@ -63,7 +79,11 @@ export class OpenAlexReader implements FormatReader {
         const ror = rorUrl(inst['ror']);
         const instName = str(flat ? inst['name'] : inst['display_name']) ?? '';
         const country = str(inst['country_code']);
-        affiliations.push({ ...(ror === undefined ? {} : { id: ror }), name: instName, ...(country === undefined ? {} : { country_code: country }) });
+        affiliations.push({
+          ...(ror === undefined ? {} : { id: ror }),
+          name: instName,
+          ...(country === undefined ? {} : { country_code: country }),
+        });
         if (ror !== undefined && !orgs.includes(ror)) orgs.push(ror);
       }
       const { first_name, last_name } = splitName(name);
@@ -89,7 +109,9 @@ export class OpenAlexReader implements FormatReader {
     const sourceId = openAlexId(flat ? source['openalex_id'] : source['id']);
     const sourceName = str(flat ? source['name'] : source['display_name']);
     const biblio = obj(w['biblio']);
-    const concepts = arr(w['concepts']).map(obj).filter((c) => str(c['name'] ?? c['display_name']) !== undefined);
+    const concepts = arr(w['concepts'])
+      .map(obj)
+      .filter((c) => str(c['name'] ?? c['display_name']) !== undefined);
     const abstract = str(w['abstract']) ?? abstractFromInvertedIndex(w['abstract_inverted_index']);
     const doi = bareDoi(w['doi']);
     const type = str(w['type']) ?? 'article';
@@ -99,7 +121,10 @@ export class OpenAlexReader implements FormatReader {
     const publisher = str(source['publisher'] ?? source['host_organization_name']);
     const fwci = num(w['fwci']);
     const cited = num(w['cited_by_count']) ?? 0;
-    const recent = arr(w['counts_by_year']).map(obj).filter((c) => (num(c['year']) ?? 0) >= 2024).reduce((s, c) => s + (num(c['cited_by_count']) ?? 0), 0);
+    const recent = arr(w['counts_by_year'])
+      .map(obj)
+      .filter((c) => (num(c['year']) ?? 0) >= 2024)
+      .reduce((s, c) => s + (num(c['cited_by_count']) ?? 0), 0);
     const publication: PublicationRecord = {
       id,
       title,
@@ -108,7 +133,9 @@ export class OpenAlexReader implements FormatReader {
       type: TYPES[type] ?? type,
       year,
       date,
-      ...(sourceId !== undefined && sourceName !== undefined && str(source['type']) === 'journal' ? { journal: { id: sourceId, title: sourceName } } : {}),
+      ...(sourceId !== undefined && sourceName !== undefined && str(source['type']) === 'journal'
+        ? { journal: { id: sourceId, title: sourceName } }
+        : {}),
       ...(sourceName === undefined ? {} : { journal_title_raw: sourceName }),
       ...(str(biblio['volume']) === undefined ? {} : { volume: str(biblio['volume']) as string }),
       ...(str(biblio['issue']) === undefined ? {} : { issue: str(biblio['issue']) as string }),
@@ -119,11 +146,16 @@ export class OpenAlexReader implements FormatReader {
       research_orgs: orgs,
       funders,
       supporting_grant_ids: [],
-      reference_ids: arr(w['referenced_works']).map(openAlexId).filter((r): r is string => r !== undefined),
+      reference_ids: arr(w['referenced_works'])
+        .map(openAlexId)
+        .filter((r): r is string => r !== undefined),
       times_cited: cited,
       recent_citations: recent,
       concepts: concepts.map((c) => str(c['name'] ?? c['display_name']) as string),
-      concepts_scores: concepts.map((c) => ({ concept: str(c['name'] ?? c['display_name']) as string, relevance: num(c['score']) ?? 0 })),
+      concepts_scores: concepts.map((c) => ({
+        concept: str(c['name'] ?? c['display_name']) as string,
+        relevance: num(c['score']) ?? 0,
+      })),
       open_access: oa['is_oa'] === true ? ['oa_all', ...(status === undefined ? [] : [status])] : ['closed'],
       ...(fwci === undefined ? {} : { field_citation_ratio: fwci }),
     };
@@ -151,7 +183,14 @@ export class OpenAlexReader implements FormatReader {
     return out;
   }
 
-  private notePerson(id: string, first_name: string, last_name: string, orcid: string | undefined, affs: readonly Affiliation[], year: number): void {
+  private notePerson(
+    id: string,
+    first_name: string,
+    last_name: string,
+    orcid: string | undefined,
+    affs: readonly Affiliation[],
+    year: number,
+  ): void {
     let p = this.people.get(id);
     if (p === undefined) {
       p = { first_name, last_name, orgs: new Set(), first: year, last: year, total: 0 };
@@ -168,4 +207,3 @@ export class OpenAlexReader implements FormatReader {
     }
   }
 }
-

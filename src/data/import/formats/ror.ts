@@ -19,7 +19,9 @@ export function rorToOrganization(raw: Readonly<Record<string, unknown>>): Organ
   const parents = rel('parent');
   const children = rel('child');
   const related = rel('related');
-  const wikipedia = arr(raw['links']).map(obj).find((l) => l['type'] === 'wikipedia')?.['value'];
+  const wikipedia = arr(raw['links'])
+    .map(obj)
+    .find((l) => l['type'] === 'wikipedia')?.['value'];
   return {
     id: org.rorId,
     name: org.name,
