@@ -24,53 +24,54 @@ export interface PageOptions {
 }
 
 function navLink(ctx: PageContext, href: string, label: string): Html {
-  return html`<li><a href="${href}" ${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<li><a href="${href}"${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a></li>`;
 }
 
 /** A hidden form field carrying the CSRF token; every form includes one. */
 export function csrfField(ctx: PageContext): Html {
-  return html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}" />`;
+  return html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}">`;
 }
 
 export function page(ctx: PageContext, options: PageOptions): Html {
   const { account } = ctx;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${options.title} · Quarry</title>
-        <link rel="stylesheet" href="${ctx.assets.stylesUrl}" />
-        <link rel="icon" href="data:," />
-      </head>
-      <body>
-        <a class="skip-link" href="#main">Skip to the content</a>
-        <header class="site">
-          <div class="bar">
-            <a class="brand" href="/">Quarry</a>
-            <nav aria-label="Main">
-              <ul>
-                ${navLink(ctx, '/', 'API home')} ${account && navLink(ctx, '/console', 'Query console')}
-                ${account && navLink(ctx, '/account', 'Account')}
-                ${ctx.isAdmin && navLink(ctx, '/admin', 'Administration')}
-                <li><a href="/docs">API reference</a></li>
-              </ul>
-            </nav>
-            ${
-              account
-                ? html`<span class="who">Signed in as ${account.email}</span>
-                    <form method="post" action="/sign-out">
-                      ${csrfField(ctx)}<button type="submit" class="secondary">Sign out</button>
-                    </form>`
-                : html`<a href="/#sign-in">Sign in</a>`
-            }
-          </div>
-        </header>
-        <main id="main" tabindex="-1">${options.body}</main>
-        <script type="module" src="${ctx.assets.pageUrl}"></script>
-        ${options.scripts}
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · Quarry</title>
+<link rel="stylesheet" href="${ctx.assets.stylesUrl}">
+<link rel="icon" href="data:,">
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to the content</a>
+<header class="site">
+  <div class="bar">
+    <a class="brand" href="/">Quarry</a>
+    <nav aria-label="Main">
+      <ul>
+        ${navLink(ctx, '/', 'API home')}
+        ${account && navLink(ctx, '/console', 'Query console')}
+        ${account && navLink(ctx, '/account', 'Account')}
+        ${ctx.isAdmin && navLink(ctx, '/admin', 'Administration')}
+        <li><a href="/docs">API reference</a></li>
+      </ul>
+    </nav>
+    ${
+      account
+        ? html`<span class="who">Signed in as ${account.email}</span>
+    <form method="post" action="/sign-out">${csrfField(ctx)}<button type="submit" class="secondary">Sign out</button></form>`
+        : html`<a href="/#sign-in">Sign in</a>`
+    }
+  </div>
+</header>
+<main id="main" tabindex="-1">
+${options.body}
+</main>
+<script type="module" src="${ctx.assets.pageUrl}"></script>
+${options.scripts}
+</body>
+</html>`;
 }
 
 /**
@@ -80,12 +81,10 @@ export function page(ctx: PageContext, options: PageOptions): Html {
 export function errorBox(error: QuarryError): Html {
   const { query } = renderErrorBody(error, { dslVersion: 2 }).errors;
   return html`<div class="error-box" role="alert" data-code="${query.code}">
-    <h2>${query.header}</h2>
-    <ul>
-      ${query.details.map((d) => html`<li>${d}</li>`)}
-    </ul>
-    <p class="error-code">Code: ${query.code}</p>
-  </div>`;
+  <h2>${query.header}</h2>
+  <ul>${query.details.map((d) => html`<li>${d}</li>`)}</ul>
+  <p class="error-code">Code: ${query.code}</p>
+</div>`;
 }
 
 /** A short confirmation shown after an action (`?notice=` names one of a fixed set). */

@@ -128,11 +128,9 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions): Prom
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
     }
     const ctxPage = pageContext(ctx, request, reply);
-    const body = html`<h1>
-        ${status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'Something went wrong'}
-      </h1>
-      ${errorBox(quarryError)}
-      <p><a href="${request.web.account ? '/' : '/#sign-in'}">Back to the API home page</a></p>`;
+    const body = html`<h1>${status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'Something went wrong'}</h1>
+${errorBox(quarryError)}
+<p><a href="${request.web.account ? '/' : '/#sign-in'}">Back to the API home page</a></p>`;
     return reply
       .status(status)
       .type('text/html; charset=utf-8')

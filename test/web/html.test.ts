@@ -14,9 +14,7 @@ describe('html template', () => {
   test('nests templates without escaping them twice, joins lists, drops empty values', () => {
     const items = ['a<b', 'c'];
     assert.equal(
-      html`<ul>
-        ${items.map((i) => html`<li>${i}</li>`)}
-      </ul>`.toString(),
+      html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>`.toString(),
       '<ul><li>a&lt;b</li><li>c</li></ul>',
     );
     assert.equal(html`[${null}${undefined}${false}${0}]`.toString(), '[0]');

@@ -45,76 +45,43 @@ function limitsList(account: Account, config: QuarryConfig): Html {
     perWindow(override.queriesPerWindow ?? rule.max, override.windowSeconds ?? rule.windowSeconds);
   if (!r.enabled) return html`<p>Rate limits are switched off on this server.</p>`;
   return html`<ul id="limits">
-    <li>
-      Token-path <code>/v2</code> queries: ${effective(r.tokenV2)}
-      (${r.tokenV2.scope === 'account' ? 'per account' : 'per client address'})
-    </li>
-    <li>
-      Token-path <code>/v3</code> queries: ${effective(r.tokenV3)}
-      (${r.tokenV3.scope === 'account' ? 'per account' : 'per client address'})
-    </li>
-    <li>
-      Auth-path queries and this console: ${effective(r.authPath)}
-      (${r.authPath.scope === 'account' ? 'per account' : 'per client address'})
-    </li>
-    <li>Logins: ${perWindow(r.authentication.max, r.authentication.windowSeconds)} per client address</li>
-    <li>Records per page at most 1000; query time at most ${Math.round(config.query.timeoutMs / 1000)} seconds</li>
-    ${override.queriesPerWindow !== undefined || override.windowSeconds !== undefined ? html`<li>Your account has its own query limit, set by the administrator.</li>` : ''}
-  </ul>`;
+  <li>Token-path <code>/v2</code> queries: ${effective(r.tokenV2)} (${r.tokenV2.scope === 'account' ? 'per account' : 'per client address'})</li>
+  <li>Token-path <code>/v3</code> queries: ${effective(r.tokenV3)} (${r.tokenV3.scope === 'account' ? 'per account' : 'per client address'})</li>
+  <li>Auth-path queries and this console: ${effective(r.authPath)} (${r.authPath.scope === 'account' ? 'per account' : 'per client address'})</li>
+  <li>Logins: ${perWindow(r.authentication.max, r.authentication.windowSeconds)} per client address</li>
+  <li>Records per page at most 1000; query time at most ${Math.round(config.query.timeoutMs / 1000)} seconds</li>
+  ${override.queriesPerWindow !== undefined || override.windowSeconds !== undefined ? html`<li>Your account has its own query limit, set by the administrator.</li>` : ''}
+</ul>`;
 }
 
 function usageTable(usage: readonly DailyUsage[]): Html {
   if (usage.length === 0) return html`<p id="usage-empty">No queries in the last 30 days.</p>`;
   const total = usage.reduce((sum, d) => sum + d.requests, 0);
   const rejected = usage.reduce((sum, d) => sum + d.rejections, 0);
-  return html`<p>
-      ${total} query request${total === 1 ? '' : 's'} and ${rejected} rate-limit rejection${rejected === 1 ? '' : 's'}
-      in the last 30 days.
-    </p>
-    <div class="table-wrap">
-      <table id="usage">
-        <caption class="visually-hidden">
-          Requests per day
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Day (UTC)</th>
-            <th scope="col">Query requests</th>
-            <th scope="col">Rate-limit rejections</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${[...usage].reverse().map(
-            (d) =>
-              html`<tr>
-                <td>${d.day}</td>
-                <td>${d.requests}</td>
-                <td>${d.rejections}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+  return html`<p>${total} query request${total === 1 ? '' : 's'} and ${rejected} rate-limit rejection${rejected === 1 ? '' : 's'} in the last 30 days.</p>
+<div class="table-wrap"><table id="usage">
+  <caption class="visually-hidden">Requests per day</caption>
+  <thead><tr><th scope="col">Day (UTC)</th><th scope="col">Query requests</th><th scope="col">Rate-limit rejections</th></tr></thead>
+  <tbody>${[...usage].reverse().map((d) => html`<tr><td>${d.day}</td><td>${d.requests}</td><td>${d.rejections}</td></tr>`)}</tbody>
+</table></div>`;
 }
 
 function passwordForm(ctx: PageContext, account: Account): Html | undefined {
   if (!account.hasPassword) return undefined;
   return html`<section aria-labelledby="password-title">
-    <h2 id="password-title">Change your password</h2>
-    <p>
-      ${account.username ? html`Your account logs in with the username <code>${account.username}</code> and this password (auth-path <code>{"username", "password"}</code> logins and this site).` : 'The password signs you in to this site.'}
-    </p>
-    <form method="post" action="/account/password" class="card">
-      ${csrfField(ctx)}
-      <label for="current-password">Current password</label>
-      <input type="password" id="current-password" name="current" autocomplete="current-password" required />
-      <label for="new-password">New password (at least 8 characters)</label>
-      <input type="password" id="new-password" name="password" autocomplete="new-password" minlength="8" required />
-      <label for="confirm-password">New password again</label>
-      <input type="password" id="confirm-password" name="confirm" autocomplete="new-password" minlength="8" required />
-      <button type="submit">Change password</button>
-    </form>
-  </section>`;
+  <h2 id="password-title">Change your password</h2>
+  <p>${account.username ? html`Your account logs in with the username <code>${account.username}</code> and this password (auth-path <code>{"username", "password"}</code> logins and this site).` : 'The password signs you in to this site.'}</p>
+  <form method="post" action="/account/password" class="card">
+    ${csrfField(ctx)}
+    <label for="current-password">Current password</label>
+    <input type="password" id="current-password" name="current" autocomplete="current-password" required>
+    <label for="new-password">New password (at least 8 characters)</label>
+    <input type="password" id="new-password" name="password" autocomplete="new-password" minlength="8" required>
+    <label for="confirm-password">New password again</label>
+    <input type="password" id="confirm-password" name="confirm" autocomplete="new-password" minlength="8" required>
+    <button type="submit">Change password</button>
+  </form>
+</section>`;
 }
 
 export function accountPage(ctx: PageContext, account: Account, data: AccountData): Html {
@@ -124,41 +91,34 @@ export function accountPage(ctx: PageContext, account: Account, data: AccountDat
   return page(ctx, {
     title: 'Account',
     body: html`<h1>Your account</h1>
-      ${data.error && errorBox(data.error)} ${noticeBox(data.notice)}
-      <section aria-labelledby="status-title">
-        <h2 id="status-title">Status</h2>
-        <p>
-          ${account.name ? html`${account.name}, ` : ''}${account.email}:
-          <span class="state state-${account.state}" id="account-state">${account.state}</span> since
-          ${when(account.stateChangedAt)}
-        </p>
-        <p id="state-explanation">${stateExplanation(account.state, contact)}</p>
-      </section>
-      <section aria-labelledby="subscription-title">
-        <h2 id="subscription-title">Subscription</h2>
-        <dl id="subscription">
-          <dt>API families</dt>
-          <dd>
-            ${subscription.families.length === 0 ? 'none' : subscription.families.map((f) => FAMILY_NAMES[f]).join('; ')}
-          </dd>
-          <dt>Sources</dt>
-          <dd>
-            ${subscription.sources === 'all' ? 'all sources of this server' : subscription.sources.length === 0 ? 'none' : subscription.sources.join(', ')}
-          </dd>
-        </dl>
-        <h3>Limits</h3>
-        ${limitsList(account, data.config)}
-        <p class="muted">To change your subscription or limits, contact ${contact}.</p>
-      </section>
-      <section aria-labelledby="auth-keys-title">
-        <h2 id="auth-keys-title">Keys for the auth-path family</h2>
-        <p>Clients of the auth-path family log in with a key and receive a JWT: <code>${jwtExample}</code></p>
-        ${newKeyBox(data.newKey)} ${keyTable(ctx, data.keys, '/account')} ${createKeyForm(ctx, '/account/keys')}
-      </section>
-      ${passwordForm(ctx, account)}
-      <section aria-labelledby="usage-title">
-        <h2 id="usage-title">Recent usage</h2>
-        ${usageTable(data.usage)}
-      </section>`,
+${data.error && errorBox(data.error)}
+${noticeBox(data.notice)}
+<section aria-labelledby="status-title">
+  <h2 id="status-title">Status</h2>
+  <p>${account.name ? html`${account.name}, ` : ''}${account.email}: <span class="state state-${account.state}" id="account-state">${account.state}</span> since ${when(account.stateChangedAt)}</p>
+  <p id="state-explanation">${stateExplanation(account.state, contact)}</p>
+</section>
+<section aria-labelledby="subscription-title">
+  <h2 id="subscription-title">Subscription</h2>
+  <dl id="subscription">
+    <dt>API families</dt><dd>${subscription.families.length === 0 ? 'none' : subscription.families.map((f) => FAMILY_NAMES[f]).join('; ')}</dd>
+    <dt>Sources</dt><dd>${subscription.sources === 'all' ? 'all sources of this server' : subscription.sources.length === 0 ? 'none' : subscription.sources.join(', ')}</dd>
+  </dl>
+  <h3>Limits</h3>
+  ${limitsList(account, data.config)}
+  <p class="muted">To change your subscription or limits, contact ${contact}.</p>
+</section>
+<section aria-labelledby="auth-keys-title">
+  <h2 id="auth-keys-title">Keys for the auth-path family</h2>
+  <p>Clients of the auth-path family log in with a key and receive a JWT: <code>${jwtExample}</code></p>
+  ${newKeyBox(data.newKey)}
+  ${keyTable(ctx, data.keys, '/account')}
+  ${createKeyForm(ctx, '/account/keys')}
+</section>
+${passwordForm(ctx, account)}
+<section aria-labelledby="usage-title">
+  <h2 id="usage-title">Recent usage</h2>
+  ${usageTable(data.usage)}
+</section>`,
   });
 }

@@ -48,41 +48,34 @@ export function consolePage(ctx: PageContext, account: Account, config: QuarryCo
   return page(ctx, {
     title: 'Query console',
     body: html`<h1>Query console</h1>
-      ${account.state !== 'active' && html`<div class="notice warn" role="status">${stateExplanation(account.state, config.adminContact)}</div>`}
-      <p>
-        Write a query and run it with <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (or the Run button). Press <kbd>Ctrl</kbd>+<kbd
-          >Space</kbd
-        >
-        for completion of sources, fields, facets and indicators. Queries here count against the auth-path family's
-        limits.
-      </p>
-      <div class="console-layout">
-        <div>
-          <div class="controls">
-            <div>
-              <label for="dsl-version">Language version</label>
-              <select id="dsl-version" name="version">
-                <option value="2">2 (current)</option>
-                <option value="1">1 (legacy)</option>
-              </select>
-            </div>
-            <button type="button" id="run-query">Run <span class="shortcut">(Ctrl+Enter)</span></button>
-          </div>
-          <div id="editor-label" class="label">Query</div>
-          <div id="editor" aria-labelledby="editor-label"></div>
-          <p id="console-status" role="status" aria-live="polite" class="muted"></p>
-          <div id="console-error" class="error-box" role="alert" hidden></div>
-          <div id="console-results" aria-live="polite"></div>
-        </div>
-        <aside aria-labelledby="examples-title">
-          <h2 id="examples-title">Examples</h2>
-          <ul id="console-examples"></ul>
-          <p class="muted">The full language is described in the <a href="/docs">API reference</a>.</p>
-        </aside>
+${account.state !== 'active' && html`<div class="notice warn" role="status">${stateExplanation(account.state, config.adminContact)}</div>`}
+<p>Write a query and run it with <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (or the Run button). Press <kbd>Ctrl</kbd>+<kbd>Space</kbd> for completion of sources, fields, facets and indicators.
+Queries here count against the auth-path family's limits.</p>
+<div class="console-layout">
+  <div>
+    <div class="controls">
+      <div>
+        <label for="dsl-version">Language version</label>
+        <select id="dsl-version" name="version">
+          <option value="2">2 (current)</option>
+          <option value="1">1 (legacy)</option>
+        </select>
       </div>
-      <script type="application/json" id="console-config">
-        ${jsonIsland(settings)}
-      </script>`,
+      <button type="button" id="run-query">Run <span class="shortcut">(Ctrl+Enter)</span></button>
+    </div>
+    <div id="editor-label" class="label">Query</div>
+    <div id="editor" aria-labelledby="editor-label"></div>
+    <p id="console-status" role="status" aria-live="polite" class="muted"></p>
+    <div id="console-error" class="error-box" role="alert" hidden></div>
+    <div id="console-results" aria-live="polite"></div>
+  </div>
+  <aside aria-labelledby="examples-title">
+    <h2 id="examples-title">Examples</h2>
+    <ul id="console-examples"></ul>
+    <p class="muted">The full language is described in the <a href="/docs">API reference</a>.</p>
+  </aside>
+</div>
+<script type="application/json" id="console-config">${jsonIsland(settings)}</script>`,
     scripts: html`<script type="module" src="${ctx.assets.consoleUrl}"></script>`,
   });
 }

@@ -7,75 +7,39 @@ import { csrfField, when, type PageContext } from '../layout.ts';
 export function newKeyBox(newKey: { key: string; info: ApiKeyInfo } | undefined): Html | undefined {
   if (!newKey) return undefined;
   return html`<div class="notice ok" role="status" id="new-key">
-    <p>
-      <strong>Your new API key “${newKey.info.name}”.</strong> Copy it now: it is shown only this once, and Quarry keeps
-      only a hash of it.
-    </p>
-    <div class="new-key">
-      <code id="new-key-value">${newKey.key}</code>
-      <button type="button" class="secondary" data-copy="new-key-value" aria-describedby="copy-status">
-        Copy the key
-      </button>
-      <span id="copy-status" role="status" class="muted"></span>
-    </div>
-  </div>`;
+  <p><strong>Your new API key “${newKey.info.name}”.</strong> Copy it now: it is shown only this once, and Quarry keeps only a hash of it.</p>
+  <div class="new-key"><code id="new-key-value">${newKey.key}</code>
+  <button type="button" class="secondary" data-copy="new-key-value" aria-describedby="copy-status">Copy the key</button>
+  <span id="copy-status" role="status" class="muted"></span></div>
+</div>`;
 }
 
 export function createKeyForm(ctx: PageContext, action: string): Html {
   return html`<form method="post" action="${action}" class="card" aria-labelledby="create-key-title">
-    <h3 id="create-key-title">Generate an API key</h3>
-    ${csrfField(ctx)}
-    <label for="key-name">Name for the key (where you will use it)</label>
-    <input type="text" id="key-name" name="name" maxlength="100" placeholder="laptop, pipeline, notebook" />
-    <button type="submit" id="generate-key">Generate key</button>
-  </form>`;
+  <h3 id="create-key-title">Generate an API key</h3>
+  ${csrfField(ctx)}
+  <label for="key-name">Name for the key (where you will use it)</label>
+  <input type="text" id="key-name" name="name" maxlength="100" placeholder="laptop, pipeline, notebook">
+  <button type="submit" id="generate-key">Generate key</button>
+</form>`;
 }
 
 /** The account's keys with names, creation and last-use times, and a revoke button each. */
 export function keyTable(ctx: PageContext, keys: readonly ApiKeyInfo[], back: string): Html {
   if (keys.length === 0) return html`<p>You have no API keys yet.</p>`;
-  return html`<div class="table-wrap">
-    <table id="key-list">
-      <caption class="visually-hidden">
-        Your API keys
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Starts with</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Status</th>
-          <th scope="col"><span class="visually-hidden">Action</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${keys.map(
-          (k) =>
-            html`<tr data-key-id="${k.id}">
-              <td>${k.name}</td>
-              <td><code>${k.prefix}…</code></td>
-              <td>${when(k.createdAt)}</td>
-              <td>${when(k.lastUsedAt)}</td>
-              <td>${k.revokedAt === null ? 'active' : `revoked ${when(k.revokedAt)}`}</td>
-              <td>
-                ${
-                  k.revokedAt === null
-                    ? html`<form method="post" action="/keys/${k.id}/revoke" class="inline-form">
-                        ${csrfField(ctx)}<input type="hidden" name="back" value="${back}" /><button
-                          type="submit"
-                          class="danger"
-                          aria-label="Revoke the key ${k.name}"
-                        >
-                          Revoke
-                        </button>
-                      </form>`
-                    : ''
-                }
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<div class="table-wrap"><table id="key-list">
+  <caption class="visually-hidden">Your API keys</caption>
+  <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+  <tbody>${keys.map(
+    (k) => html`<tr data-key-id="${k.id}">
+    <td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
+    <td>${k.revokedAt === null ? 'active' : `revoked ${when(k.revokedAt)}`}</td>
+    <td>${
+      k.revokedAt === null
+        ? html`<form method="post" action="/keys/${k.id}/revoke" class="inline-form">${csrfField(ctx)}<input type="hidden" name="back" value="${back}"><button type="submit" class="danger" aria-label="Revoke the key ${k.name}">Revoke</button></form>`
+        : ''
+    }</td>
+  </tr>`,
+  )}</tbody>
+</table></div>`;
 }
