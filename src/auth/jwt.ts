@@ -1,15 +1,24 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { AccountStore } from '../accounts/store.ts';
+import type { Family } from '../accounts/types.ts';
 import { randomSecret } from './secrets.ts';
 
 const ALGORITHM = 'HS256';
 const SECRET_SETTING = 'jwt_secret';
 
+/**
+ * What a Quarry JWT asserts: the account (`sub`), the API key it was issued for (`key`, null
+ * for a password login) and the family (`family`). The stored token record must agree with
+ * every one of them, so a token re-signed with changed claims is refused even when the
+ * signing secret is known.
+ */
 export interface JwtClaims {
   readonly sub: string;
   readonly jti: string;
   readonly iat: number;
   readonly exp: number;
+  readonly key: number | null;
+  readonly family: Family;
 }
 
 /**
@@ -22,9 +31,9 @@ export async function resolveJwtSecret(store: AccountStore, configured?: string)
   return new TextEncoder().encode(secret);
 }
 
-/** Signs a JWT (HS256) with `sub`, `jti`, `iat` and `exp` (seconds). */
+/** Signs a JWT (HS256) with `sub`, `jti`, `iat`, `exp` (seconds), `key` and `family`. */
 export function signJwt(secret: Uint8Array, claims: JwtClaims): Promise<string> {
-  return new SignJWT({})
+  return new SignJWT({ key: claims.key, family: claims.family })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(claims.sub)
     .setJti(claims.jti)
@@ -44,15 +53,18 @@ export async function verifyJwt(secret: Uint8Array, token: string, nowMs: number
       currentDate: new Date(nowMs),
       clockTolerance: 0,
     });
+    const { sub, jti, iat, exp, key, family } = payload;
     if (
-      typeof payload.sub !== 'string' ||
-      typeof payload.jti !== 'string' ||
-      payload.exp === undefined ||
-      payload.iat === undefined
+      typeof sub !== 'string' ||
+      typeof jti !== 'string' ||
+      exp === undefined ||
+      iat === undefined ||
+      !(key === null || (typeof key === 'number' && Number.isSafeInteger(key))) ||
+      (family !== 'auth' && family !== 'token')
     ) {
       return { ok: false, reason: 'invalid' };
     }
-    return { ok: true, claims: { sub: payload.sub, jti: payload.jti, iat: payload.iat, exp: payload.exp } };
+    return { ok: true, claims: { sub, jti, iat, exp, key, family } };
   } catch (error) {
     return { ok: false, reason: error instanceof joseErrors.JWTExpired ? 'expired' : 'invalid' };
   }

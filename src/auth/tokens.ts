@@ -1,8 +1,9 @@
 import type { AccountService } from '../accounts/service.ts';
+import type { TokenRow } from '../accounts/store.ts';
 import type { Account, Family } from '../accounts/types.ts';
 import { QuarryError, type ErrorCode } from '../errors/index.ts';
 import type { Clock } from './clock.ts';
-import { signJwt, verifyJwt } from './jwt.ts';
+import { signJwt, verifyJwt, type JwtClaims } from './jwt.ts';
 import type { Principal } from './principal.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
 
@@ -60,12 +61,14 @@ export class TokenService {
       jti,
       iat: Math.floor(issuedAt / 1000),
       exp: Math.floor(expiresAt / 1000),
+      key: keyId,
+      family: 'auth',
     });
   }
 
   /** The principal behind an opaque token, or a token/permission error (HTTP 403). */
   async verifyOpaque(presented: string): Promise<Principal> {
-    return this.#check(hashSecret(presented.trim()), 'token');
+    return this.#check(hashSecret(presented.trim()), { kind: 'opaque', family: 'token' });
   }
 
   /** The principal behind a JWT, or a token/permission error (HTTP 403). */
@@ -76,7 +79,8 @@ export class TokenService {
         params: { loginPath: LOGIN_PATHS.auth },
       });
     }
-    return this.#check(check.claims.jti, 'auth');
+    const { jti, sub, key, family } = check.claims;
+    return this.#check(jti, { kind: 'jwt', family: 'auth', claims: { sub, key, family } });
   }
 
   /** Removes token records that expired more than a day ago. */
@@ -116,10 +120,16 @@ export class TokenService {
     return { issuedAt, expiresAt };
   }
 
-  async #check(id: string, family: Family): Promise<Principal> {
+  /**
+   * The principal behind a stored token. The record must be of the kind and family the
+   * endpoint expects and, for a JWT, agree with its account, key and family claims: a
+   * token is refused as invalid when any of them differs.
+   */
+  async #check(id: string, expected: ExpectedToken): Promise<Principal> {
+    const { family } = expected;
     const loginPath = LOGIN_PATHS[family];
     const token = await this.#o.accounts.store.tokenById(id);
-    if (!token || token.family !== family) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
+    if (!token || !matches(token, expected)) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
     if (token.expiresAt <= this.#o.clock.now())
       throw QuarryError.of('SERVICE_TOKEN_EXPIRED', { params: { loginPath } });
     if (token.keyRevokedAt !== null) throw QuarryError.of('SERVICE_TOKEN_REVOKED', { params: { loginPath } });
@@ -152,6 +162,21 @@ export class TokenService {
       });
     }
   }
+}
+
+/** What the endpoint and the presented token say the stored record must be. */
+interface ExpectedToken {
+  readonly kind: TokenRow['kind'];
+  readonly family: Family;
+  /** A JWT's claims; an opaque token carries none. */
+  readonly claims?: Pick<JwtClaims, 'sub' | 'key' | 'family'>;
+}
+
+function matches(token: TokenRow, expected: ExpectedToken): boolean {
+  if (token.kind !== expected.kind || token.family !== expected.family) return false;
+  const claims = expected.claims;
+  if (claims === undefined) return true;
+  return claims.sub === String(token.accountId) && claims.key === token.keyId && claims.family === token.family;
 }
 
 /** Empty strings (and non-strings) count as absent: clients send all three fields. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decodeJwt } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { hashPassword, verifyPassword } from '../../src/auth/passwords.ts';
 import { constantTimeEqual, hashSecret, newApiKey, randomSecret } from '../../src/auth/secrets.ts';
 import { signJwt, verifyJwt } from '../../src/auth/jwt.ts';
@@ -35,12 +35,33 @@ describe('secrets, passwords and JWTs', () => {
 
   test('JWTs: HS256, claims set, expiry judged on the given clock, tampering refused', async () => {
     const secret = new TextEncoder().encode('s'.repeat(32));
-    const token = await signJwt(secret, { sub: '7', jti: 'j1', iat: 1000, exp: 2000 });
-    assert.deepEqual(decodeJwt(token), { sub: '7', jti: 'j1', iat: 1000, exp: 2000 });
-    assert.deepEqual(await verifyJwt(secret, token, 1_999_000), {
-      ok: true,
-      claims: { sub: '7', jti: 'j1', iat: 1000, exp: 2000 },
-    });
+    const claims = { sub: '7', jti: 'j1', iat: 1000, exp: 2000, key: 3, family: 'auth' } as const;
+    const token = await signJwt(secret, claims);
+    assert.deepEqual(decodeJwt(token), claims);
+    assert.deepEqual(await verifyJwt(secret, token, 1_999_000), { ok: true, claims });
+    const passwordLogin = await signJwt(secret, { ...claims, key: null });
+    assert.deepEqual(await verifyJwt(secret, passwordLogin, 1_999_000), { ok: true, claims: { ...claims, key: null } });
+    // A token without the key and family claims (or with ill-typed ones) is not ours.
+    for (const payload of [
+      {},
+      { key: 3 },
+      { family: 'auth' },
+      { key: '3', family: 'auth' },
+      { key: 3, family: 'web' },
+    ]) {
+      const partial = await new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('7')
+        .setJti('j1')
+        .setIssuedAt(1000)
+        .setExpirationTime(2000)
+        .sign(secret);
+      assert.deepEqual(
+        await verifyJwt(secret, partial, 1_500_000),
+        { ok: false, reason: 'invalid' },
+        JSON.stringify(payload),
+      );
+    }
     assert.deepEqual(await verifyJwt(secret, token, 2_000_000), { ok: false, reason: 'expired' });
     assert.deepEqual(await verifyJwt(new TextEncoder().encode('t'.repeat(32)), token, 1_500_000), {
       ok: false,
