@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { readQueryCorpus } from '../src/dsl/corpus.ts';
 import { parse } from '../src/dsl/parse.ts';
 
-export const DEFAULT_CORPUS = '/work/shared/conformance/queries.txt';
+export const DEFAULT_CORPUS = fileURLToPath(new URL('../conformance/queries.txt', import.meta.url));
 
 export interface BenchResult {
   readonly queries: number;

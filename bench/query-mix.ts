@@ -1,6 +1,6 @@
 /**
  * Query-mix benchmark: the shapes of bench/query-shapes.ts (taken from
- * shared/conformance/queries.txt) run directly against the engine (in process, one
+ * conformance/queries.txt) run directly against the engine (in process, one
  * connection: no HTTP, no pool). Prints p50/p95/p99 per shape.
  *
  *   npx tsx bench/query-mix.ts --db records.db [--runs 30]

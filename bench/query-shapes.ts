@@ -1,5 +1,5 @@
 /**
- * The 20 query shapes of the query-mix benchmarks (taken from shared/conformance/queries.txt),
+ * The 20 query shapes of the query-mix benchmarks (taken from conformance/queries.txt),
  * with the names and words in each drawn from the database itself so every query has real
  * matches. Shared by bench/query-mix.ts (engine, in process) and bench/http-query-mix.ts.
  */

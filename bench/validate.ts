@@ -3,7 +3,7 @@
  *
  *   node --import tsx bench/validate.ts [seconds]
  *
- * Every query of `shared/conformance/queries.txt` is parsed and validated against the
+ * Every query of `conformance/queries.txt` is parsed and validated against the
  * version-2 schema in turn (rejected ones included: building their errors is part of the
  * work). Prints queries per second for all queries and for the accepted ones alone,
  * per second of CPU time of this process (what one core does, whatever else the machine
@@ -15,9 +15,9 @@ import { isQuarryError } from '../src/errors/index.ts';
 import { validate } from '../src/schema/index.ts';
 
 const seconds = Number(process.argv[2] ?? 3);
-const corpus = readQueryCorpus(
-  readFileSync(new URL('../../shared/conformance/queries.txt', import.meta.url), 'utf8'),
-).map((q) => q.query);
+const corpus = readQueryCorpus(readFileSync(new URL('../conformance/queries.txt', import.meta.url), 'utf8')).map(
+  (q) => q.query,
+);
 
 function once(text: string): boolean {
   try {

@@ -14,7 +14,7 @@ import { importFiles, type ImportReport } from './import/index.ts';
 
 /** Share of the generation half each generator phase takes (start, end), so progress never moves back. */
 const GENERATE_BANDS: Readonly<Record<string, readonly [number, number]>> = {
-  'reading shared data': [0, 3],
+  'reading reference data': [0, 3],
   citations: [3, 12],
   grants: [12, 16],
   publications: [16, 44],

@@ -9,7 +9,7 @@ import { runCheck } from '../../src/cli/commands/check.ts';
 
 // `quarry check` run as the real command, on the conformance file and on small files.
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
-const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/queries.txt', import.meta.url));
+const CONFORMANCE = fileURLToPath(new URL('../../conformance/queries.txt', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'quarry-check-'));
 
 function quarry(...args: string[]): { status: number | null; stdout: string; stderr: string } {

@@ -242,7 +242,7 @@ describe('validation report and errors', () => {
     );
   });
 
-  test('bad scale, seed and missing shared data are coded errors', async () => {
+  test('bad scale, seed and missing reference data are coded errors', async () => {
     await assert.rejects(generate({ publications: 0, outDir: join(work, 'x') }), { code: 'DATA_BAD_SCALE' });
     await assert.rejects(generate({ publications: 10, seed: -1, outDir: join(work, 'x') }), { code: 'DATA_BAD_SEED' });
     await assert.rejects(generate({ publications: 10, outDir: join(work, 'x'), dataDir: join(work, 'no-such-dir') }), {

@@ -11,13 +11,14 @@ import { nihToGrant } from '../../src/data/import/formats/nih.ts';
 import { OpenAlexReader } from '../../src/data/import/formats/openalex.ts';
 import { rorToOrganization } from '../../src/data/import/formats/ror.ts';
 import { CsvLineReader, parseCsvLine } from '../../src/data/csv.ts';
-import { sharedDataDir } from '../../src/data/generate/shared-data.ts';
+import { fileURLToPath } from 'node:url';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
 import type { PublicationRecord } from '../../src/store/records.ts';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 import { readFileSync } from 'node:fs';
 
-const DATA = sharedDataDir();
+// Small real samples of each format, cut from the open data by scripts/vendor-data.ts.
+const DATA = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'quarry-import-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -106,7 +107,7 @@ describe('readers map the real samples', () => {
     assert.equal(await detectFormat(join(DATA, 'crossref/works.jsonl')), 'crossref');
     assert.equal(await detectFormat(join(DATA, 'ror/ror_v2_sample.json')), 'ror');
     assert.equal(await detectFormat(join(DATA, 'ror/ror_v2_latest.jsonl.gz')), 'ror');
-    assert.equal(await detectFormat(join(DATA, 'nih_reporter/nih_awards_2021-11_to_2025-02.csv')), 'nih');
+    assert.equal(await detectFormat(join(DATA, 'nih_reporter/nih_awards.csv')), 'nih');
     const odd = join(work, 'odd.jsonl');
     writeFileSync(odd, '{"hello": 1}\n');
     await assert.rejects(detectFormat(odd), { code: 'DATA_UNKNOWN_FORMAT' });
@@ -125,7 +126,22 @@ describe('readers map the real samples', () => {
       onError: 'abort',
     });
     assert.equal(report.skipped, 0);
-    assert.deepEqual(report.records, { organizations: 342, publications: 372 + 86, researchers: 828 });
+    // Expected counts come from the files: array elements, lines, distinct OpenAlex author ids.
+    const ror = (JSON.parse(readFileSync(join(DATA, 'ror/ror_v2_sample.json'), 'utf8')) as unknown[]).length;
+    const flat = readFileSync(join(DATA, 'openalex/works_flat.jsonl'), 'utf8').trim().split('\n');
+    const crossref = readFileSync(join(DATA, 'crossref/works.jsonl'), 'utf8').trim().split('\n').length;
+    const authors = new Set(
+      flat.flatMap((l) =>
+        (JSON.parse(l) as { authors: { openalex_id: string | null }[] }).authors.map((a) => a.openalex_id),
+      ),
+    );
+    authors.delete(null);
+    assert.deepEqual([ror, flat.length, crossref, authors.size], [32, 40, 40, 69]);
+    assert.deepEqual(report.records, {
+      organizations: ror,
+      publications: flat.length + crossref,
+      researchers: authors.size,
+    });
     const [pub] = rows(db, "SELECT title, year FROM publications WHERE id = 'W100927044'");
     assert.deepEqual(pub, { title: 'Financing Biodiversity Conservation', year: 2000 });
     // Affiliations keyed by ROR URL join the organizations imported from ROR.
@@ -133,7 +149,21 @@ describe('readers map the real samples', () => {
       db,
       'SELECT COUNT(*) AS n FROM publication_research_orgs l JOIN organizations o ON o.id = l.org_id',
     );
-    assert.ok((linked!['n'] as number) > 100);
+    const rorIds = new Set(
+      (JSON.parse(readFileSync(join(DATA, 'ror/ror_v2_sample.json'), 'utf8')) as { id: string }[]).map((r) => r.id),
+    );
+    const pairs = new Set(
+      flat.flatMap((l) => {
+        const w = JSON.parse(l) as { openalex_id: string; authors: { institutions: { ror: string | null }[] }[] };
+        return w.authors.flatMap((a) =>
+          a.institutions
+            .map((i) => `https://ror.org/${i.ror}`)
+            .filter((id) => rorIds.has(id))
+            .map((id) => `${w.openalex_id} ${id}`),
+        );
+      }),
+    );
+    assert.equal(linked!['n'], pairs.size);
   });
 });
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { QuarryError, ERROR_CODES, type Problem } from '../../src/errors/index.ts';
 import type { FilterNode, FullTextNode, Query, SearchQuery } from '../../src/dsl/ast.ts';
 import { parse } from '../../src/dsl/parse.ts';
 
-export const CONFORMANCE_PATH = '/work/shared/conformance/queries.txt';
+export const CONFORMANCE_PATH = fileURLToPath(new URL('../../conformance/queries.txt', import.meta.url));
 
 export function conformanceText(): string {
   return readFileSync(CONFORMANCE_PATH, 'utf8');

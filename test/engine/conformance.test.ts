@@ -1,4 +1,4 @@
-// Every query of the shared conformance file runs end to end on the SQLite engine (in
+// Every query of the conformance file (conformance/queries.txt) runs end to end on the SQLite engine (in
 // process): queries marked `# expected: error` fail with a coded error of a query category,
 // queries on sources this deployment does not hold are `unsupported`, all others answer
 // in the protocol's shape.
@@ -11,7 +11,7 @@ import { QuarryError } from '../../src/errors/index.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { tinyDatabase } from './fixtures/tiny-db.ts';
 
-const CORPUS = new URL('../../../shared/conformance/queries.txt', import.meta.url).pathname;
+const CORPUS = new URL('../../conformance/queries.txt', import.meta.url).pathname;
 const HELD = /^\s*(search\s+(publications|grants|researchers|organizations)\b|describe\b)/;
 
 describe(

@@ -6,10 +6,10 @@ import { checkCorpus, checkQuery, matchesReason } from '../../src/schema/corpus-
 import { isQuarryError } from '../../src/errors/index.ts';
 import { validate } from '../../src/schema/index.ts';
 
-// Every real query of the conformance file (the shared/ folder beside the repository)
+// Every real query of the conformance file (conformance/queries.txt, copied from the protocol's shared conformance set)
 // either validates, or is reported as unsupported with the right reason, or - when marked
 // `# expected: error (...)` - is rejected for that reason.
-const CONFORMANCE = readFileSync(new URL('../../../shared/conformance/queries.txt', import.meta.url), 'utf8');
+const CONFORMANCE = readFileSync(new URL('../../conformance/queries.txt', import.meta.url), 'utf8');
 
 describe('conformance queries (version 2)', () => {
   const report = checkCorpus(CONFORMANCE, { dslVersion: 2 });

@@ -40,7 +40,7 @@ export function register(program: Command): void {
       .requiredOption('--publications <n>', 'number of publications (the scale; other counts follow by ratio)')
       .requiredOption('--out <dir>', 'output folder')
       .option('--seed <s>', 'random seed', String(DEFAULT_SEED))
-      .option('--data-dir <dir>', 'shared reference data folder (default: $QUARRY_SHARED_DATA or ../shared/data)')
+      .option('--data-dir <dir>', 'reference data folder (default: the vendored src/data/vendor/)')
       .option('--force', 'write into a folder that already holds generated data')
       .action(async (raw: { publications: string; out: string; seed: string; dataDir?: string; force?: boolean }) => {
         const bar = progressBar('generate');

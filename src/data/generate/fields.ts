@@ -4,7 +4,7 @@
  */
 import type { NamedRef } from '../../store/records.ts';
 import { Weighted } from './distributions.ts';
-import type { ForCode } from './shared-data.ts';
+import type { ForCode } from './reference-data.ts';
 
 /** Share of papers and mean authors per division (codes absent here are not drawn). */
 const DIVISIONS: Readonly<Record<string, readonly [share: number, authors: number]>> = {

@@ -23,7 +23,7 @@ import { RandomSource } from './prng.ts';
 import { countCitations, makePublication } from './publications.ts';
 import { makeResearcher } from './researchers.ts';
 import { ShardWriter, type ShardInfo } from './shard-writer.ts';
-import { loadForCodes, loadPersonNames, loadRorOrganizations, sharedDataDir } from './shared-data.ts';
+import { loadReferenceData, VENDOR_DIR } from './reference-data.ts';
 import { assertValid, validate, type Tallies, type ValidationReport } from './validation.ts';
 import { buildVocabularies } from './vocabulary.ts';
 
@@ -42,7 +42,7 @@ export interface GenerateOptions {
   readonly publications: number;
   readonly seed?: number;
   readonly outDir: string;
-  /** The shared data folder (default: QUARRY_SHARED_DATA or `shared/data` beside the repo). */
+  /** The reference data folder (default: the repository's vendored `src/data/vendor/`). */
   readonly dataDir?: string;
   readonly onProgress?: (progress: GenerateProgress) => void;
   /** Fail the run when the validation report is out of tolerance (default true). */
@@ -84,19 +84,15 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
     throw QuarryError.of('DATA_BAD_SEED', { params: { value: String(seed) } });
   const report = options.onProgress ?? ((): void => undefined);
-  const dataDir = sharedDataDir(options.dataDir);
+  const dataDir = options.dataDir ?? VENDOR_DIR;
   mkdirSync(options.outDir, { recursive: true });
   const random = new RandomSource(seed);
   const plan = planFor(publications);
 
-  report({ phase: 'reading shared data', done: 0, total: 1 });
-  let forCodes;
-  let ror;
-  let personNames;
+  report({ phase: 'reading reference data', done: 0, total: 1 });
+  let reference;
   try {
-    forCodes = loadForCodes(dataDir);
-    ror = loadRorOrganizations(dataDir);
-    personNames = loadPersonNames(dataDir);
+    reference = loadReferenceData(dataDir);
   } catch (cause) {
     throw QuarryError.of(
       'DATA_SHARED_DATA_MISSING',
@@ -104,6 +100,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       { cause },
     );
   }
+  const { forCodes, organizations: ror, personNames } = reference;
   const fields = buildFields(forCodes);
   const vocab = buildVocabularies(forCodes);
   const orgs = buildOrganizations(plan, ror, random);

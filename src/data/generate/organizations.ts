@@ -8,7 +8,7 @@ import { Weighted, zipfWeights } from './distributions.ts';
 import { organizationId } from './ids.ts';
 import type { Plan } from './plan.ts';
 import type { RandomSource } from './prng.ts';
-import { organizationDescription, type RorOrganization } from './shared-data.ts';
+import { organizationDescription, type RorOrganization } from '../ror-organization.ts';
 
 /** The organizations of a run: records plus the weights used to place researchers. */
 export interface OrganizationSet {
@@ -57,7 +57,7 @@ function toRecord(index: number, org: RorOrganization, cycle: number): Organizat
 
 /** Picks research organizations and funders for the plan from the real records. */
 export function buildOrganizations(plan: Plan, ror: readonly RorOrganization[], random: RandomSource): OrganizationSet {
-  if (ror.length === 0) throw new Error('no organizations in the shared ROR data');
+  if (ror.length === 0) throw new Error('no organizations in the ROR reference data');
   const funderPool = shuffled(
     ror.filter((o) => o.types.includes('funder')),
     random,

@@ -5,7 +5,7 @@
  */
 import type { Draws } from './prng.ts';
 import { ZipfTable } from './distributions.ts';
-import type { ForCode } from './shared-data.ts';
+import type { ForCode } from './reference-data.ts';
 
 const GENERAL = (
   'analysis study effect effects model models data method methods results approach role evidence impact ' +

@@ -14,8 +14,8 @@ export const DATA_CODES = {
   },
   DATA_SHARED_DATA_MISSING: {
     category: 'unavailable',
-    message: 'The shared reference data could not be read from {dir}: {reason}',
-    fix: 'Point QUARRY_SHARED_DATA (or --data-dir) at the folder holding ror/, anzsrc_for_2020/, openalex/ and crossref/.',
+    message: 'The reference data could not be read from {dir}: {reason}',
+    fix: 'Leave --data-dir out to use the data vendored in the repository (src/data/vendor/), or point it at a folder made by scripts/vendor-data.ts.',
   },
   DATA_VALIDATION_FAILED: {
     category: 'internal',

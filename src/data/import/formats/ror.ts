@@ -3,7 +3,7 @@
  * plain or gzip) as organizations, keyed by the full ROR URL.
  */
 import type { OrganizationRecord } from '../../../store/records.ts';
-import { organizationDescription, rorOrganization } from '../../generate/shared-data.ts';
+import { organizationDescription, rorOrganization } from '../../ror-organization.ts';
 import { arr, MalformedRecord, obj, parseObject, type Mapped } from './common.ts';
 import type { Container, FormatReader } from './reader.ts';
 

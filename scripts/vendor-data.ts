@@ -1,0 +1,150 @@
+/**
+ * Rebuilds the reference data vendored in the repository from the open-data folder it is
+ * derived from (`../shared/data` beside the repository, or the folder given):
+ *
+ *   src/data/vendor/*.json.gz   what the generator and the demo read (FoR codes, a ROR
+ *                               organization sample, person names)
+ *   test/fixtures/data/         small real samples of each import format, for the tests
+ *
+ * Deterministic: the same source folder gives byte-identical files.
+ *
+ *   npx tsx scripts/vendor-data.ts [--from ../shared/data]
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { parseCsvLine } from '../src/data/csv.ts';
+import { VENDOR_DIR, VENDOR_FILES, type ForCode } from '../src/data/generate/reference-data.ts';
+import { rorOrganization, type RorOrganization } from '../src/data/ror-organization.ts';
+
+type Loose = Record<string, unknown>;
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const fromArg = process.argv.indexOf('--from');
+// The shared/ folder sits beside the checkout (or beside its parent for a worktree in a subfolder).
+const SOURCE =
+  fromArg > 0
+    ? (process.argv[fromArg + 1] ?? '')
+    : ([join(ROOT, '..', 'shared', 'data'), join(ROOT, '..', '..', 'shared', 'data')].find((d) => existsSync(d)) ??
+      join(ROOT, '..', 'shared', 'data'));
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'data');
+
+/** Research organizations and funders kept in the sample (enough for 1M publications' funders). */
+const RESEARCH_SAMPLE = 10_000;
+const FUNDER_SAMPLE = 3_000;
+
+const src = (path: string): string => join(SOURCE, path);
+const lines = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
+
+function writeGzipJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  // Level 9 and no file name or time in the header: byte-identical output on every run.
+  writeFileSync(path, gzipSync(JSON.stringify(value), { level: 9 }));
+  console.log(`${path.slice(ROOT.length)}  ${readFileSync(path).length} bytes`);
+}
+
+function writeText(path: string, text: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  console.log(`${path.slice(ROOT.length)}  ${readFileSync(path).length} bytes`);
+}
+
+function forCodes(): ForCode[] {
+  const out: ForCode[] = [];
+  for (const line of lines(readFileSync(src('anzsrc_for_2020/for2020_codes.csv'), 'utf8')).slice(1)) {
+    const [code, level, label, parent] = parseCsvLine(line.replace(/\r$/, ''));
+    if (code === undefined || label === undefined || (level !== 'division' && level !== 'group' && level !== 'field'))
+      continue;
+    out.push({ code, level, label, ...(parent === undefined || parent === '' ? {} : { parent }) });
+  }
+  return out;
+}
+
+/** First and last names of the authors of the open work samples, for synthetic people. */
+function personNames(): { first: string[]; last: string[] } {
+  const first = new Set<string>();
+  const last = new Set<string>();
+  const plain = /^[\p{L}][\p{L}'-]{1,20}$/u;
+  const add = (given: unknown, family: unknown): void => {
+    if (typeof given === 'string') {
+      const g = given.split(/\s+/)[0] ?? '';
+      if (plain.test(g) && !/^[A-Z]\.?$/.test(g)) first.add(g);
+    }
+    if (typeof family === 'string' && plain.test(family)) last.add(family);
+  };
+  for (const line of lines(readFileSync(src('openalex/works_flat.jsonl'), 'utf8'))) {
+    for (const a of ((JSON.parse(line) as Loose)['authors'] ?? []) as Loose[]) {
+      const parts = (typeof a['name'] === 'string' ? a['name'] : '').split(/\s+/);
+      if (parts.length >= 2) add(parts[0], parts[parts.length - 1]);
+    }
+  }
+  for (const line of lines(readFileSync(src('crossref/works.jsonl'), 'utf8'))) {
+    for (const a of ((JSON.parse(line) as Loose)['author'] ?? []) as Loose[]) add(a['given'], a['family']);
+  }
+  const firsts = [...first].filter((n) => n.length > 1 && n === n[0]?.toUpperCase() + n.slice(1)).sort();
+  const lasts = [...last].filter((n) => n.length > 1 && n[0] === n[0]?.toUpperCase()).sort();
+  return { first: firsts, last: lasts };
+}
+
+/**
+ * A sample of the active ROR organizations: the research organizations and funders whose
+ * id hashes lowest (a stable pseudo-random choice), in file order.
+ */
+function organizations(): RorOrganization[] {
+  const all: RorOrganization[] = [];
+  for (const line of lines(gunzipSync(readFileSync(src('ror/ror_v2_latest.jsonl.gz'))).toString('utf8'))) {
+    const org = rorOrganization(JSON.parse(line) as Loose);
+    if (org !== undefined && org.status === 'active' && org.countryCode !== undefined) all.push(org);
+  }
+  const rank = (o: RorOrganization): string => createHash('sha256').update(o.rorId).digest('hex');
+  const pick = (pool: RorOrganization[], n: number): Set<string> =>
+    new Set(
+      pool
+        .map((o) => [rank(o), o.rorId] as const)
+        .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+        .slice(0, n)
+        .map(([, id]) => id),
+    );
+  const funders = pick(
+    all.filter((o) => o.types.includes('funder')),
+    FUNDER_SAMPLE,
+  );
+  const research = pick(
+    all.filter((o) => !o.types.includes('funder')),
+    RESEARCH_SAMPLE,
+  );
+  return all.filter((o) => funders.has(o.rorId) || research.has(o.rorId));
+}
+
+/** Small real samples of every import format, cut from the source files without changing a record. */
+function fixtures(): void {
+  const flat = lines(readFileSync(src('openalex/works_flat.jsonl'), 'utf8')).slice(0, 40);
+  writeText(join(FIXTURES, 'openalex/works_flat.jsonl'), flat.join('\n') + '\n');
+  const raw = lines(gunzipSync(readFileSync(src('openalex/works.jsonl.gz'))).toString('utf8')).slice(0, 40);
+  writeText(join(FIXTURES, 'openalex/works.jsonl.gz'), gzipSync(raw.join('\n') + '\n', { level: 9 }));
+  // The ROR records the sampled works' institutions name, then the first others, as a pretty array.
+  const named = new Set<string>();
+  for (const line of flat) {
+    for (const a of ((JSON.parse(line) as Loose)['authors'] ?? []) as Loose[])
+      for (const i of (a['institutions'] ?? []) as Loose[])
+        if (typeof i['ror'] === 'string') named.add(`https://ror.org/${i['ror']}`);
+  }
+  const sample = JSON.parse(readFileSync(src('ror/ror_v2_sample.json'), 'utf8')) as Loose[];
+  const kept = sample.filter((r, k) => named.has(r['id'] as string) || k < 20);
+  writeText(join(FIXTURES, 'ror/ror_v2_sample.json'), JSON.stringify(kept, null, 1) + '\n');
+  const latest = lines(gunzipSync(readFileSync(src('ror/ror_v2_latest.jsonl.gz'))).toString('utf8')).slice(0, 20);
+  writeText(join(FIXTURES, 'ror/ror_v2_latest.jsonl.gz'), gzipSync(latest.join('\n') + '\n', { level: 9 }));
+  const crossref = lines(readFileSync(src('crossref/works.jsonl'), 'utf8')).slice(0, 40);
+  writeText(join(FIXTURES, 'crossref/works.jsonl'), crossref.join('\n') + '\n');
+  const awards = lines(readFileSync(src('nih_reporter/nih_awards_2021-11_to_2025-02.csv'), 'utf8')).slice(0, 201);
+  writeText(join(FIXTURES, 'nih_reporter/nih_awards.csv'), awards.join('\n') + '\n');
+  copyFileSync(src('anzsrc_for_2020/for2020_codes.csv'), join(FIXTURES, 'anzsrc_for_2020/for2020_codes.csv'));
+}
+
+mkdirSync(join(FIXTURES, 'anzsrc_for_2020'), { recursive: true });
+writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.forCodes), forCodes());
+writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.personNames), personNames());
+writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.organizations), organizations());
+fixtures();
