@@ -44,7 +44,8 @@ test(
   'a clone with no shared/ beside it starts the demo service and answers queries',
   { timeout: 240_000 },
   async () => {
-    const clone = join(work, 'quarry');
+    // Two levels of our own folders above the clone, so neither ../shared nor ../../shared can exist.
+    const clone = join(work, 'checkouts', 'quarry');
     const cloned = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
     assert.equal(cloned.status, 0, cloned.stderr);
     for (const up of [dirname(clone), dirname(dirname(clone))])
