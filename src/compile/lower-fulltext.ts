@@ -1,4 +1,5 @@
-import { assertNever, type FullTextNode } from '../dsl/ast.ts';
+import { assertNever, topLevelClauses, type FullTextNode } from '../dsl/index.ts';
+import type { SearchFunction } from '../schema/search-functions.ts';
 import type { PhrasePart, TextExpr } from './text-expr.ts';
 
 export interface LowerTextOptions {
@@ -21,15 +22,20 @@ export interface LowerTextOptions {
 export function lowerFullText(node: FullTextNode, options: LowerTextOptions = {}): TextExpr {
   switch (node.kind) {
     case 'TextTerm':
-      return node.wildcard ? lowerWildcard(node.text) : { kind: 'word', text: node.text };
+      return weighted(node.wildcard ? lowerWildcard(node.text) : { kind: 'word', text: node.text }, node.boost);
     case 'TextPhrase': {
       const words = node.words.filter((w) => w.length > 0);
       if (options.personNames === true && words.length >= 2) {
-        return { kind: 'phrase', parts: words.map(namePart), near: words.length };
+        return weighted({ kind: 'phrase', parts: words.map(namePart), near: words.length }, node.boost);
       }
-      if (words.length === 1 && node.proximity === undefined) return { kind: 'word', text: words[0] as string };
+      if (words.length === 1 && node.proximity === undefined) {
+        return weighted({ kind: 'word', text: words[0] as string }, node.boost);
+      }
       const parts: PhrasePart[] = words.map((text) => ({ text, prefix: false }));
-      return node.proximity === undefined ? { kind: 'phrase', parts } : { kind: 'phrase', parts, near: node.proximity };
+      return weighted(
+        node.proximity === undefined ? { kind: 'phrase', parts } : { kind: 'phrase', parts, near: node.proximity },
+        node.boost,
+      );
     }
     case 'TextAnd':
       return flatten(
@@ -50,6 +56,108 @@ export function lowerFullText(node: FullTextNode, options: LowerTextOptions = {}
       return lowerFullText(node.operand, options);
     default:
       return assertNever(node);
+  }
+}
+
+/**
+ * A boost as a whole relevance weight: dialects count a weighted item that many times, so
+ * fractions round to the nearest whole number, at least 1 and at most 10 (docs/language.md).
+ */
+export const MAX_TEXT_WEIGHT = 10;
+
+function weighted(expr: TextExpr, boost: number | undefined): TextExpr {
+  if (boost === undefined) return expr;
+  const weight = Math.min(MAX_TEXT_WEIGHT, Math.max(1, Math.round(boost)));
+  if (weight === 1) return expr;
+  switch (expr.kind) {
+    case 'word':
+    case 'prefix':
+    case 'pattern':
+    case 'phrase':
+      return { ...expr, weight };
+    case 'all':
+    case 'any':
+    case 'not':
+      return expr;
+    default:
+      return assertNever(expr, 'text expression');
+  }
+}
+
+/**
+ * Lowers a search function's string (`for min_should_match("a OR b OR c", 2)`,
+ * `for complex("quantum network*", 3)`; schema/search-functions.ts says what each means).
+ *
+ * @example lowerSearchFunction(ast('a OR b OR c'), { kind: 'min_should_match', min: 2 })
+ *   // any [ all[a, b], all[a, c], all[b, c] ]
+ * @example lowerSearchFunction(ast('quantum network*'), { kind: 'complex', distance: 3 })
+ *   // { kind: 'phrase', parts: [quantum, network (prefix)], near: 3 }
+ */
+export function lowerSearchFunction(node: FullTextNode, fn: SearchFunction, options: LowerTextOptions = {}): TextExpr {
+  switch (fn.kind) {
+    case 'min_should_match': {
+      const clauses = topLevelClauses(node);
+      const optional = clauses.optional.map((c) => lowerFullText(c, options));
+      const choices: TextExpr[] = chooseAll(optional, fn.min).map((combo) => flatten('all', combo));
+      const items: TextExpr[] = [
+        ...clauses.required.map((c) => lowerFullText(c, options)),
+        flatten('any', choices),
+        ...clauses.prohibited.map((c): TextExpr => ({ kind: 'not', item: lowerFullText(c, options) })),
+      ];
+      return flatten('all', items);
+    }
+    case 'complex': {
+      const parts: PhrasePart[] = [];
+      collectComplexParts(node, parts);
+      if (parts.length === 1) {
+        const only = parts[0] as PhrasePart;
+        return only.prefix ? { kind: 'prefix', text: only.text } : { kind: 'word', text: only.text };
+      }
+      return { kind: 'phrase', parts, near: fn.distance };
+    }
+    default:
+      return assertNever(fn, 'search function');
+  }
+}
+
+/** Every way to pick `k` of `items`, in order. */
+function chooseAll<T>(items: readonly T[], k: number): T[][] {
+  const out: T[][] = [];
+  const pick = (from: number, chosen: T[]): void => {
+    if (chosen.length === k) {
+      out.push([...chosen]);
+      return;
+    }
+    for (let i = from; i <= items.length - (k - chosen.length); i++) {
+      chosen.push(items[i] as T);
+      pick(i + 1, chosen);
+      chosen.pop();
+    }
+  };
+  pick(0, []);
+  return out;
+}
+
+/** complex(): words and trailing-`*` prefixes in order (the schema refused anything else). */
+function collectComplexParts(node: FullTextNode, parts: PhrasePart[]): void {
+  switch (node.kind) {
+    case 'TextTerm':
+      parts.push(node.wildcard ? { text: node.text.slice(0, -1), prefix: true } : { text: node.text, prefix: false });
+      return;
+    case 'TextPhrase':
+      for (const word of node.words) parts.push({ text: word, prefix: false });
+      return;
+    case 'TextAnd':
+      for (const operand of node.operands) collectComplexParts(operand, parts);
+      return;
+    case 'TextOr':
+    case 'TextNot':
+    case 'TextRequired':
+    case 'TextProhibited':
+    case 'TextGroup':
+      throw new Error(`complex() reached the compiler with ${node.kind}`);
+    default:
+      assertNever(node);
   }
 }
 

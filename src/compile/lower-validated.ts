@@ -5,7 +5,7 @@
  */
 import type { FieldDescriptor } from '../schema/types.ts';
 import type { FilterTarget, ValidatedFilter, ValidatedReturn, ValidatedSearch } from '../schema/validated.ts';
-import { lowerFullText } from './lower-fulltext.ts';
+import { lowerFullText, lowerSearchFunction } from './lower-fulltext.ts';
 import type {
   FilterPlan,
   Indicator,
@@ -27,7 +27,12 @@ export function lowerValidated(query: ValidatedSearch): SearchPlan {
       ? undefined
       : {
           index: query.fullText.index.name,
-          expr: lowerFullText(query.fullText.ast, { personNames: query.fullText.isPersonNameIndex }),
+          expr:
+            query.fullText.fn === undefined
+              ? lowerFullText(query.fullText.ast, { personNames: query.fullText.isPersonNameIndex })
+              : lowerSearchFunction(query.fullText.ast, query.fullText.fn, {
+                  personNames: query.fullText.isPersonNameIndex,
+                }),
         };
   return {
     kind: 'search',

@@ -9,12 +9,15 @@
 export interface TextWord {
   readonly kind: 'word';
   readonly text: string;
+  /** `word^N`: counts N times in relevance; absent means 1. Never changes what matches. */
+  readonly weight?: number;
 }
 
 /** `te*`: every indexed token starting with `text`. */
 export interface TextPrefix {
   readonly kind: 'prefix';
   readonly text: string;
+  readonly weight?: number;
 }
 
 /**
@@ -25,6 +28,7 @@ export interface TextPrefix {
 export interface TextPattern {
   readonly kind: 'pattern';
   readonly pattern: string;
+  readonly weight?: number;
 }
 
 /** One position of a phrase: a word, or (for initials in person names) a prefix. */
@@ -41,6 +45,7 @@ export interface TextPhraseExpr {
   readonly kind: 'phrase';
   readonly parts: readonly PhrasePart[];
   readonly near?: number;
+  readonly weight?: number;
 }
 
 export interface TextAll {

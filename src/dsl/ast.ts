@@ -126,10 +126,18 @@ export interface FullTextClause {
   readonly kind: 'FullTextClause';
   /** `in INDEX`; absent means the default index (`full_data`), chosen by the schema. */
   readonly index?: Name;
-  /** The string literal as written; `text.value` is what the full-text parser read. */
+  /**
+   * The string literal as written; `text.value` is what the full-text parser read. With a
+   * search function (`for min_should_match("a OR b", 1)`), its first argument.
+   */
   readonly text: StringValue;
   /** The parsed full-text expression; its spans point into the whole query. */
   readonly ast: FullTextNode;
+  /**
+   * `for NAME(STRING, ...)`: a search function around the search string
+   * (`min_should_match`, `complex`); the schema checks its other arguments.
+   */
+  readonly call?: FunctionCall;
   readonly span: Span;
 }
 
@@ -150,6 +158,8 @@ export interface TextTerm {
   readonly kind: 'TextTerm';
   readonly text: string;
   readonly wildcard: boolean;
+  /** `term^N`: weight N in relevance order (never changes which records match). */
+  readonly boost?: number;
   readonly span: Span;
 }
 
@@ -162,6 +172,8 @@ export interface TextPhrase {
   readonly text: string;
   readonly words: readonly string[];
   readonly proximity?: number;
+  /** `"phrase"^N` (after any `~N`): weight N in relevance order only. */
+  readonly boost?: number;
   readonly span: Span;
 }
 

@@ -8,6 +8,7 @@ import type {
   FieldSpec,
   FilterNode,
   FullTextClause,
+  FullTextNode,
   FunctionCall,
   Name,
   NumberValue,
@@ -49,6 +50,9 @@ const RESERVED = new Set([
 /** Words that cannot be a returned result, because they start or modify a return clause. */
 const RETURN_RESERVED = new Set(['return', 'as', 'aggregate', 'sort', 'limit', 'skip', 'where', 'search', 'describe']);
 
+/** Search functions whose first argument is a search string in the full-text language. */
+const SEARCH_STRING_FUNCTIONS: ReadonlySet<string> = new Set(['min_should_match', 'complex']);
+
 const COMPARISON_OPERATORS: ReadonlySet<string> = new Set(['=', '!=', '>', '<', '>=', '<=', '~']);
 
 const OPERATOR_LIST = "an operator (=, !=, >, <, >=, <=, ~, 'in' or 'is')";
@@ -75,6 +79,19 @@ export function describeToken(token: Token): string {
     case 'name':
     case 'punct':
       return `'${token.value}'`;
+  }
+}
+
+function describeArgument(value: ArgumentValue): string {
+  switch (value.kind) {
+    case 'String':
+      return `the string "${clip(value.value)}"`;
+    case 'Number':
+      return `the number ${value.raw}`;
+    case 'Boolean':
+      return `'${String(value.value)}'`;
+    case 'List':
+      return 'a [...] list';
   }
 }
 
@@ -263,7 +280,10 @@ export class Parser {
     return this.unexpected("'version', 'schema', 'source' or 'entity'");
   }
 
-  /** full-text := [ "in" INDEX ] "for" STRING */
+  /**
+   * full-text := [ "in" INDEX ] "for" ( STRING | search-function )
+   * search-function := NAME "(" STRING { "," argument } ")"
+   */
   private parseFullTextClause(): FullTextClause {
     const start = this.peek().start;
     let index: Name | undefined;
@@ -272,16 +292,62 @@ export class Parser {
       index = this.parseName("a search index name after 'in'", RESERVED);
     }
     this.expectKeyword('for');
-    const token = this.peek();
-    if (token.type !== 'string') this.unexpected("a search string in double quotes after 'for'");
+    const first = this.peek();
+    if (first.type === 'name' && this.atPunct('(', 1)) return this.parseSearchFunction(start, index);
+    if (first.type !== 'string') this.unexpected("a search string in double quotes after 'for'");
     const text = this.parseString();
-    const ast = parseFullText(token.value, { query: this.text, at: stringOffsets(this.text, token) }, this.budgets);
+    const ast = this.parseSearchString(first);
     return frozen({
       kind: 'FullTextClause',
       ...(index ? { index } : {}),
       text,
       ast,
       span: makeSpan(start, text.span.end),
+    });
+  }
+
+  /** The content of a search string token, in the full-text sub-language (grammar.md §4). */
+  private parseSearchString(token: Token): FullTextNode {
+    return parseFullText(token.value, { query: this.text, at: stringOffsets(this.text, token) }, this.budgets);
+  }
+
+  /**
+   * search-function := NAME "(" STRING { "," argument } ")"
+   *   -- min_should_match and complex take a search string; any other name (similar_documents)
+   *   -- is reported as not offered, its text unread
+   */
+  private parseSearchFunction(start: number, index: Name | undefined): FullTextClause {
+    const at = this.pos;
+    const call = this.parseFunctionCall();
+    const name = call.name.value.toLowerCase();
+    if (!SEARCH_STRING_FUNCTIONS.has(name)) {
+      throw this.error('DSL_UNSUPPORTED_SEARCH_FUNCTION', call.name.span, {
+        name: call.name.value,
+        offered: [...SEARCH_STRING_FUNCTIONS].map((f) => `${f}()`).join(' and '),
+      });
+    }
+    const firstArg = call.args[0];
+    if (firstArg?.kind !== 'PositionalArgument' || firstArg.value.kind !== 'String') {
+      const bad = firstArg?.value.span ?? { start: call.name.span.end, end: call.span.end };
+      throw this.error(
+        'DSL_UNEXPECTED_TOKEN',
+        { start: bad.start, end: bad.end },
+        {
+          expected: `a search string in double quotes as the first argument of ${call.name.value}()`,
+          found: firstArg ? describeArgument(firstArg.value) : "')'",
+        },
+      );
+    }
+    const text = firstArg.value;
+    const token = this.tokens.slice(at).find((t) => t.type === 'string' && t.start === text.span.start);
+    if (token === undefined) throw new Error('search function argument token not found');
+    return frozen({
+      kind: 'FullTextClause',
+      ...(index ? { index } : {}),
+      text,
+      ast: this.parseSearchString(token),
+      call,
+      span: makeSpan(start, call.span.end),
     });
   }
 
@@ -306,16 +372,34 @@ export class Parser {
     return frozen({ kind: 'Or', operands: frozenList(operands), span: makeSpan(first.span.start, this.lastEnd()) });
   }
 
-  /** filter-and := filter-not { "and" filter-not } */
+  /**
+   * filter-and := filter-not { ( "and" | "not" ) filter-not }
+   *   -- binary `not`: `a not b` is `a and not b`
+   */
   private parseFilterAnd(): FilterNode {
     const first = this.parseFilterNot();
-    if (!this.atKeyword('and')) return first;
+    if (!this.atKeyword('and') && !this.atBinaryNot()) return first;
     const operands: FilterNode[] = [first];
-    while (this.atKeyword('and')) {
-      this.next();
-      operands.push(this.parseFilterNot());
+    for (;;) {
+      if (this.atKeyword('and')) {
+        this.next();
+        operands.push(this.parseFilterNot());
+      } else if (this.atBinaryNot()) {
+        const token = this.next();
+        this.enter(token);
+        const operand = this.parseFilterNot();
+        this.leave();
+        operands.push(frozen({ kind: 'Not', operand, span: makeSpan(token.start, operand.span.end) }));
+      } else {
+        break;
+      }
     }
     return frozen({ kind: 'And', operands: frozenList(operands), span: makeSpan(first.span.start, this.lastEnd()) });
+  }
+
+  /** `not` between two conditions (not a field called `not`: `not = 1`). */
+  private atBinaryNot(): boolean {
+    return this.atKeyword('not') && !this.startsOperator(1);
   }
 
   /** filter-not := "not" filter-not | filter-primary */
@@ -357,7 +441,7 @@ export class Parser {
   /**
    * condition := "count" "(" field-path ")" OPERATOR number
    *            | field-path OPERATOR value
-   *            | field-path "in" "[" ( value ":" value | value { "," value } ) "]"
+   *            | field-path ( "in" | "=" ) "[" ( value ":" value | value { "," value } ) "]"
    *            | field-path "is" [ "not" ] "empty"
    * OPERATOR  := "=" | "!=" | ">" | "<" | ">=" | "<=" | "~"
    */
@@ -396,6 +480,8 @@ export class Parser {
     }
     if (token.type === 'punct' && token.value === '@') throw this.error('DSL_UNSUPPORTED_FIELD_OPERATOR', token);
     const op = this.parseComparisonOperator(true);
+    // `field = [a, b]` and `field = [low:high]` are `in` written with `=`.
+    if (op === '=' && this.atPunct('[')) return this.parseInList(field);
     const value = this.parseScalar('a value (a string in double quotes or a number)');
     return frozen({ kind: 'Comparison', field, op, value, span: makeSpan(field.span.start, value.span.end) });
   }

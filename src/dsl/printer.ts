@@ -29,7 +29,7 @@ export function print(query: Query): string {
       let out = `search ${query.source.value}`;
       if (query.fullText) {
         if (query.fullText.index) out += ` in ${query.fullText.index.value}`;
-        out += ` for ${printString(query.fullText.text)}`;
+        out += ` for ${query.fullText.call ? printCall(query.fullText.call) : printString(query.fullText.text)}`;
       }
       if (query.filter) out += ` where ${printFilter(query.filter)}`;
       for (const clause of query.returns) out += ` ${printReturn(clause)}`;
@@ -206,11 +206,12 @@ function printTerm(text: string, wildcard: boolean): string {
 export function printFullText(node: FullTextNode): string {
   switch (node.kind) {
     case 'TextTerm':
-      return printTerm(node.text, node.wildcard);
+      return printTerm(node.text, node.wildcard) + printBoost(node.boost);
     case 'TextPhrase': {
       let out = '"';
       for (const ch of node.text) out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
-      return node.proximity === undefined ? `${out}"` : `${out}"~${node.proximity}`;
+      out += node.proximity === undefined ? '"' : `"~${node.proximity}`;
+      return out + printBoost(node.boost);
     }
     case 'TextAnd':
       return node.operands
@@ -230,6 +231,10 @@ export function printFullText(node: FullTextNode): string {
     default:
       return assertNever(node);
   }
+}
+
+function printBoost(boost: number | undefined): string {
+  return boost === undefined ? '' : `^${boost}`;
 }
 
 function printUnaryOperand(node: FullTextNode): string {

@@ -11,6 +11,7 @@ import { PAGING } from './paging-limits.ts';
 import { returnKind } from './references.ts';
 import { resolvePath } from './resolve.ts';
 import { resultKey } from './rules/result-keys.ts';
+import { checkSearchFunction } from './search-functions.ts';
 import type { IndicatorName, ScalarType, Schema, SourceDescriptor } from './types.ts';
 import type {
   FilterTarget,
@@ -195,11 +196,15 @@ export function lowerSearch(
     const name = query.fullText.index?.value ?? source.defaultIndex;
     const index = schema.indexesBySource.get(source.name)?.get(name);
     if (index === undefined) bug(`search index ${name}`);
+    const call = query.fullText.call;
+    const checked = call === undefined ? undefined : checkSearchFunction(call, query.fullText.ast);
+    if (checked !== undefined && !checked.ok) bug(`search function ${call?.name.value ?? ''}`);
     fullText = Object.freeze({
       index,
       isPersonNameIndex: index.isPersonNameIndex,
       ast: query.fullText.ast,
       text: query.fullText.text.value,
+      ...(checked?.ok === true ? { fn: checked.fn } : {}),
     });
   }
   return Object.freeze({

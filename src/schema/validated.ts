@@ -31,6 +31,7 @@
  * properties; never rename or remove.
  */
 import type { FullTextNode, Span } from '../dsl/ast.ts';
+import type { SearchFunction } from './search-functions.ts';
 import type {
   DslVersion,
   EntityDescriptor,
@@ -75,6 +76,8 @@ export interface ValidatedFullText {
   readonly ast: FullTextNode;
   /** The decoded string the expression was parsed from. */
   readonly text: string;
+  /** `for min_should_match("...", N)` / `for complex("...", N)`: how the expression is applied. */
+  readonly fn?: SearchFunction;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -393,6 +393,18 @@ const cases: ReadonlyArray<readonly [string, string, string, number]> = [
     "The '@' field operator is not offered by this deployment.",
     27,
   ],
+  [
+    'search publications for similar_documents("Malaria: a review") return publications',
+    'DSL_UNSUPPORTED_SEARCH_FUNCTION',
+    "The search function 'similar_documents' is not offered by this deployment; it offers min_should_match() and complex().",
+    25,
+  ],
+  [
+    'search publications for min_should_match(2) return publications',
+    'DSL_UNEXPECTED_TOKEN',
+    'Expected a search string in double quotes as the first argument of min_should_match() but found the number 2.',
+    42,
+  ],
 ];
 
 describe('parser errors: code, message and position', () => {

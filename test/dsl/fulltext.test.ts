@@ -52,6 +52,10 @@ const shapes: ReadonlyArray<readonly [text: string, shape: string]> = [
   ['\\"a*b c?\\"', '"a*b c?"'],
   ['  spaced   out  ', '(AND spaced out)'],
   ['e-mail@example.org', 'e-mail@example.org'],
+  // term boosting: relevance weight only
+  ['formal^4 model', '(AND formal^4 model)'],
+  ['\\"formal model\\"^2', '"formal model"^2'],
+  ['\\"formal model\\"~10^1.5 OR te*^3', '(OR "formal model"~10^1.5 w:te*^3)'],
 ];
 
 describe('full-text strings', () => {
@@ -122,7 +126,11 @@ const errors: ReadonlyArray<readonly [string, string, number]> = [
   ['\\"a b\\"~1234567', 'DSL_FULLTEXT_INVALID_PROXIMITY', 33],
   ['*', 'DSL_FULLTEXT_LONE_WILDCARD', 26],
   ['a ?*', 'DSL_FULLTEXT_LONE_WILDCARD', 28],
-  ['a^2', 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', 27],
+  ['a ^2', 'DSL_FULLTEXT_UNEXPECTED', 28],
+  ['a^', 'DSL_FULLTEXT_INVALID_BOOST', 27],
+  ['a^x', 'DSL_FULLTEXT_INVALID_BOOST', 27],
+  ['(a b)^2', 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', 31],
+  ['^2 a', 'DSL_FULLTEXT_UNEXPECTED', 26],
   ['title:malaria', 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', 31],
   ['year [2000 TO 2010]', 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', 31],
   ['{a}', 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', 26],
@@ -156,14 +164,14 @@ describe('full-text errors are positioned in the whole query', () => {
 
   test('for "\\"a\\" \\"b\\" ^c" — the column accounts for the escapes before the error', () => {
     const query = 'search publications for "\\"a\\" \\"b\\" ^c" return publications';
-    const problem = expectParseError(query, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX');
+    const problem = expectParseError(query, 'DSL_FULLTEXT_UNEXPECTED');
     assert.equal(problem.span?.start, query.indexOf('^'));
-    assert.match(problem.message, /boosting/);
+    assert.match(problem.message, /'\^N' must follow a term or phrase directly/);
   });
 
   test('for """..."""  — triple-quoted strings map positions verbatim', () => {
-    const query = 'search publications for """"a" b^2""" return publications';
-    const problem = expectParseError(query, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX');
+    const query = 'search publications for """"a" b^x""" return publications';
+    const problem = expectParseError(query, 'DSL_FULLTEXT_INVALID_BOOST');
     assert.equal(problem.span?.start, query.indexOf('^'));
   });
 

@@ -61,9 +61,12 @@ export function filterShape(node: FilterNode): string {
 export function textShape(node: FullTextNode): string {
   switch (node.kind) {
     case 'TextTerm':
-      return node.wildcard ? `w:${node.text}` : node.text;
+      return (node.wildcard ? `w:${node.text}` : node.text) + (node.boost === undefined ? '' : `^${node.boost}`);
     case 'TextPhrase':
-      return `"${node.words.join(' ')}"${node.proximity === undefined ? '' : `~${node.proximity}`}`;
+      return (
+        `"${node.words.join(' ')}"${node.proximity === undefined ? '' : `~${node.proximity}`}` +
+        (node.boost === undefined ? '' : `^${node.boost}`)
+      );
     case 'TextAnd':
       return `(AND ${node.operands.map(textShape).join(' ')})`;
     case 'TextOr':

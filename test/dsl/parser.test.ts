@@ -7,7 +7,7 @@ import { filterShape, parseFilterOf, parseSearch } from './helpers.ts';
 
 // Each test is named by its query; the expectation is the canonical text the printer gives,
 // which spells out how the query was read (keywords, clause order, field lists, values).
-const statements: ReadonlyArray<readonly [query: string, canonical: string]> = [
+const statements: Array<readonly [query: string, canonical: string]> = [
   ['search grants return grants', 'search grants return grants'],
   ['SEARCH grants RETURN grants', 'search grants return grants'],
   ['Search Grants Return Grants LIMIT 5 Skip 10', 'search Grants return Grants limit 5 skip 10'],
@@ -136,6 +136,22 @@ const statements: ReadonlyArray<readonly [query: string, canonical: string]> = [
   ],
 ];
 
+// Search functions after `for`, and boosts inside the search string.
+statements.push(
+  [
+    'search publications for min_should_match("a OR b OR c", 2) return publications',
+    'search publications for min_should_match("a OR b OR c", 2) return publications',
+  ],
+  [
+    'search publications in title_only for COMPLEX("quantum networking",3) return publications',
+    'search publications in title_only for COMPLEX("quantum networking", 3) return publications',
+  ],
+  [
+    'search publications for "formal^4 model \\"deep nets\\"~3^2.5" return publications',
+    'search publications for "formal^4 model \\"deep nets\\"~3^2.5" return publications',
+  ],
+);
+
 describe('parser: statements', () => {
   for (const [query, canonical] of statements) {
     test(query, () => {
@@ -189,6 +205,15 @@ const filters: ReadonlyArray<readonly [filter: string, shape: string]> = [
   ['count = 3', 'count=3'],
   ['name = "a \\"quoted\\" word"', 'name="a \\"quoted\\" word"'],
   ['name = "back\\\\slash"', 'name="back\\\\slash"'],
+  // binary not: `a not b` is `a and not b`, at the level of `and`
+  ['a = 1 not b = 2', '(and a=1 (not b=2))'],
+  ['a = 1 not b = 2 and c = 3', '(and a=1 (not b=2) c=3)'],
+  ['a = 1 or b = 2 not c = 3', '(or a=1 (and b=2 (not c=3)))'],
+  ['a = 1 NOT (b = 2 or c = 3)', '(and a=1 (not (or b=2 c=3)))'],
+  ['a = 1 not not = 2', '(and a=1 (not not=2))'],
+  // `field = [...]` is `in`
+  ['year = [2013:2018]', 'year in [2013:2018]'],
+  ['research_orgs = ["grid.1", "grid.2"]', 'research_orgs in ["grid.1","grid.2"]'],
 ];
 
 describe('parser: filters', () => {

@@ -262,6 +262,36 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
   ['search publications return year return in "year" funders', 'SCHEMA_DUPLICATE_RESULT_KEY', "'year'"],
   ['search publications return year as "_stats"', 'SCHEMA_RESERVED_RESULT_KEY', "The key '_stats' is reserved"],
   ['search publications return in "_g" year', 'SCHEMA_RESERVED_RESULT_KEY', "'_g'"],
+  [
+    'search publications for min_should_match("a OR b", 3) return publications',
+    'SCHEMA_SEARCH_FUNCTION_ARGUMENTS',
+    '3 clauses must match but the search string has 2',
+  ],
+  [
+    'search publications for min_should_match("a OR b", 0) return publications',
+    'SCHEMA_SEARCH_FUNCTION_ARGUMENTS',
+    'must be a whole number of 1 or more',
+  ],
+  [
+    'search publications for min_should_match("a OR b") return publications',
+    'SCHEMA_SEARCH_FUNCTION_ARGUMENTS',
+    'it takes two arguments',
+  ],
+  [
+    'search publications for min_should_match("a OR b OR c OR d OR e OR f OR g OR h OR i OR j OR k OR l OR m", 6) return publications',
+    'SCHEMA_MIN_SHOULD_MATCH_TOO_BROAD',
+    '6 of 13 clauses has 1716 combinations',
+  ],
+  [
+    'search publications for complex("te?t model", 2) return publications',
+    'SCHEMA_SEARCH_FUNCTION_ARGUMENTS',
+    "only a trailing * is offered inside complex(), not 'te?t'",
+  ],
+  [
+    'search publications for complex("\\"formal model\\"~3", 2) return publications',
+    'SCHEMA_SEARCH_FUNCTION_ARGUMENTS',
+    'the distance goes in the second argument',
+  ],
 ];
 
 describe('invalid queries (version 2)', () => {

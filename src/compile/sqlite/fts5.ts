@@ -99,6 +99,15 @@ function indexable(text: string): boolean {
 }
 
 function render(expr: TextExpr, options: Fts5Options): Rendered {
+  const rendered = renderUnweighted(expr, options);
+  const weight = 'weight' in expr ? (expr.weight ?? 1) : 1;
+  if (weight <= 1 || rendered.kind !== 'pos') return rendered;
+  // bm25() sums over every phrase of the query, so an item written N times counts N times
+  // in relevance while the set of matching rows stays the same (x AND x = x).
+  return { kind: 'pos', text: Array.from({ length: Math.trunc(weight) }, () => `(${rendered.text})`).join(' AND ') };
+}
+
+function renderUnweighted(expr: TextExpr, options: Fts5Options): Rendered {
   switch (expr.kind) {
     case 'word':
       return indexable(expr.text) ? { kind: 'pos', text: quoteFts5(expr.text) } : EMPTY;

@@ -3,13 +3,16 @@ import { describeChar } from '../lexer.ts';
 
 /** Tokens of the full-text sub-language (spec/dsl.md §3). Offsets index the decoded string. */
 export type TextTokenType =
-  'term' | 'phrase' | 'and' | 'or' | 'not' | 'plus' | 'minus' | 'lparen' | 'rparen' | 'tilde' | 'eof';
+  'term' | 'phrase' | 'and' | 'or' | 'not' | 'plus' | 'minus' | 'lparen' | 'rparen' | 'tilde' | 'boost' | 'eof';
 
 export interface TextToken {
   readonly type: TextTokenType;
   readonly start: number;
   readonly end: number;
-  /** term: unescaped text; phrase: unescaped content; tilde: the digits after `~` ('' if none); operators: as written. */
+  /**
+   * term: unescaped text; phrase: unescaped content; tilde: the digits after `~` ('' if
+   * none); boost: the number after `^` ('' if none); operators: as written.
+   */
   readonly text: string;
   /** term only: an unescaped `?` or `*` occurs. */
   readonly wildcard: boolean;
@@ -126,8 +129,13 @@ export function tokenizeText(text: string, source: TextSource): TextToken[] {
         tokens.push({ type: 'tilde', start, end: i, text: text.slice(start + 1, i), wildcard: false });
         continue;
       }
-      case 94:
-        throw textError(source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', i, i + 1, { feature: "boosting ('^')" });
+      case 94: {
+        // `^N` boosts the term, phrase or group written right before it; the parser checks where it stands.
+        const digits = /^\d+(?:\.\d+)?/.exec(text.slice(i + 1, i + 12));
+        i += 1 + (digits ? digits[0].length : 0);
+        tokens.push({ type: 'boost', start, end: i, text: digits ? digits[0] : '', wildcard: false });
+        continue;
+      }
       case 58:
         throw textError(source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', i, i + 1, {
           feature: "field searches ('field:term')",

@@ -41,6 +41,8 @@ function describeTextToken(token: TextToken): string {
       return `the phrase "${clip(token.text)}"`;
     case 'tilde':
       return `'~${token.text}'`;
+    case 'boost':
+      return `'^${token.text}'`;
     case 'and':
     case 'or':
     case 'not':
@@ -146,6 +148,8 @@ class TextParser {
         operands.push(this.parseUnary());
       } else if (type === 'tilde') {
         this.tildeWithoutOperand();
+      } else if (type === 'boost') {
+        this.boostWithoutOperand();
       } else {
         break;
       }
@@ -194,10 +198,18 @@ class TextParser {
           const tilde = this.peek();
           throw textError(this.source, 'DSL_FULLTEXT_PROXIMITY_AFTER_GROUP', tilde.start, tilde.end);
         }
+        if (this.peek().type === 'boost') {
+          const boost = this.peek();
+          throw textError(this.source, 'DSL_FULLTEXT_UNSUPPORTED_SYNTAX', boost.start, boost.end, {
+            feature: "boosting a parenthesised group ('(...)^N'; boost each term or phrase instead)",
+          });
+        }
         return frozen({ kind: 'TextGroup', body, span: this.span(token.start, close.end) });
       }
       case 'tilde':
         return this.tildeWithoutOperand();
+      case 'boost':
+        return this.boostWithoutOperand();
       case 'and':
       case 'or':
       case 'not':
@@ -217,6 +229,33 @@ class TextParser {
     });
   }
 
+  private boostWithoutOperand(): never {
+    const token = this.peek();
+    throw textError(this.source, 'DSL_FULLTEXT_UNEXPECTED', token.start, token.end, {
+      expected: `${OPERAND} ('^N' must follow a term or phrase directly)`,
+      found: describeTextToken(token),
+    });
+  }
+
+  /**
+   * [ "^" number ] right after `end` (no space between): the relevance weight of the term or
+   * phrase that ends there. Returns undefined when no boost follows.
+   */
+  private boostAfter(end: number): { readonly value: number; readonly end: number } | undefined {
+    const token = this.peek();
+    if (token.type !== 'boost' || token.start !== end) return undefined;
+    if (token.text.length === 0) {
+      const following = this.tokens[this.pos + 1];
+      const found =
+        following === undefined || following.type === 'eof'
+          ? 'the end of the search string'
+          : describeTextToken(following);
+      throw textError(this.source, 'DSL_FULLTEXT_INVALID_BOOST', token.start, token.end, { found });
+    }
+    this.next();
+    return { value: Number(token.text), end: token.end };
+  }
+
   private countClause(token: TextToken): void {
     if (++this.clauses > this.budgets.maxFullTextClauses) {
       throw textError(this.source, 'DSL_TOO_MANY_FULLTEXT_CLAUSES', token.start, token.end, {
@@ -225,7 +264,7 @@ class TextParser {
     }
   }
 
-  /** TERM   -- not wildcards only; no "~" after it */
+  /** TERM [ "^" number ]   -- not wildcards only; no "~" after it */
   private term(token: TextToken): TextTerm {
     this.countClause(token);
     if (token.wildcard && /^[?*]+$/.test(token.text)) {
@@ -237,26 +276,30 @@ class TextParser {
         feature: "fuzzy matching ('term~'; proximity '~N' needs a phrase)",
       });
     }
+    const boost = this.boostAfter(token.end);
     return frozen({
       kind: 'TextTerm',
       text: token.text,
       wildcard: token.wildcard,
-      span: this.span(token.start, token.end),
+      ...(boost ? { boost: boost.value } : {}),
+      span: this.span(token.start, boost ? boost.end : token.end),
     });
   }
 
-  /** PHRASE [ "~" digits ]   -- at least one word */
+  /** PHRASE [ "~" digits ] [ "^" number ]   -- at least one word */
   private phrase(token: TextToken): TextPhrase {
     this.countClause(token);
     const words = token.text.split(/\s+/u).filter((w) => w.length > 0);
     if (words.length === 0) throw textError(this.source, 'DSL_FULLTEXT_EMPTY_PHRASE', token.start, token.end);
     const after = this.peek();
     if (after.type !== 'tilde') {
+      const boost = this.boostAfter(token.end);
       return frozen({
         kind: 'TextPhrase',
         text: token.text,
         words: frozenList(words),
-        span: this.span(token.start, token.end),
+        ...(boost ? { boost: boost.value } : {}),
+        span: this.span(token.start, boost ? boost.end : token.end),
       });
     }
     this.next();
@@ -270,12 +313,14 @@ class TextParser {
             : describeTextToken(following);
       throw textError(this.source, 'DSL_FULLTEXT_INVALID_PROXIMITY', after.start, after.end, { found });
     }
+    const boost = this.boostAfter(after.end);
     return frozen({
       kind: 'TextPhrase',
       text: token.text,
       words: frozenList(words),
       proximity: Number(after.text),
-      span: this.span(token.start, after.end),
+      ...(boost ? { boost: boost.value } : {}),
+      span: this.span(token.start, boost ? boost.end : after.end),
     });
   }
 }

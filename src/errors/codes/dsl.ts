@@ -47,6 +47,11 @@ export const DSL_CODES = {
     message: "The '@' field operator is not offered by this deployment.",
     fix: 'Filter on the field with where (field = "value"), or choose a search index with in INDEX for "...".',
   },
+  DSL_UNSUPPORTED_SEARCH_FUNCTION: {
+    category: 'unsupported',
+    message: "The search function '{name}' is not offered by this deployment; it offers {offered}.",
+    fix: 'Search with a plain search string (for "..."), or with min_should_match("a OR b OR c", N) or complex("words", N); docs/language.md says what each does.',
+  },
   DSL_QUERY_TOO_LONG: {
     category: 'budget',
     message: 'The query is {length} characters long; the maximum is {max}.',
@@ -111,6 +116,11 @@ export const DSL_CODES = {
     category: 'syntax',
     message: 'Proximity must be ~ followed by a whole number, found {found}.',
     fix: 'Write the maximum distance as a whole number right after the phrase: \\"formal model\\"~10.',
+  },
+  DSL_FULLTEXT_INVALID_BOOST: {
+    category: 'syntax',
+    message: 'A boost must be ^ followed by a number, found {found}.',
+    fix: 'Write the weight right after the term or phrase, without spaces: formal^4 or \\"formal model\\"^2.',
   },
   DSL_FULLTEXT_LONE_WILDCARD: {
     category: 'syntax',

@@ -118,6 +118,17 @@ export const SCHEMA_CODES = {
     message: 'Wrong arguments for {name}: {problem}.',
     fix: 'citations_per_year takes two year integers, from and to, with from <= to, at most 200 years apart: citations_per_year(2010, 2020).',
   },
+  SCHEMA_SEARCH_FUNCTION_ARGUMENTS: {
+    category: 'semantic',
+    message: 'Wrong arguments for {name}(): {problem}.',
+    fix: 'min_should_match takes a search string and how many of its clauses must match: min_should_match("a OR b OR c", 2); complex takes words and their largest distance: complex("quantum networking", 3).',
+  },
+  SCHEMA_MIN_SHOULD_MATCH_TOO_BROAD: {
+    category: 'budget',
+    message:
+      'min_should_match with {min} of {clauses} clauses has {combinations} combinations; this deployment searches at most {max}.',
+    fix: 'Use fewer clauses, or ask for fewer or more of them to match (all of them is one combination).',
+  },
   SCHEMA_FUNCTION_MODIFIER: {
     category: 'semantic',
     message: "A function result takes no '{modifier}'.",

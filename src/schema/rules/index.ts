@@ -10,6 +10,7 @@ import { personNameSearchRule } from './person-name-search.ts';
 import { removedFieldRule } from './removed-field.ts';
 import { resultKeysRule } from './result-keys.ts';
 import { returnTargetRule } from './return-target.ts';
+import { searchFunctionRule } from './search-function.ts';
 import { searchIndexRule } from './search-index.ts';
 import { sortKeyRule } from './sort-key.ts';
 
@@ -22,6 +23,7 @@ export { checkSearchedSource } from './known-source.ts';
  */
 export const SEARCH_RULES: readonly ValidationRule[] = [
   searchIndexRule,
+  searchFunctionRule,
   personNameSearchRule,
   removedFieldRule,
   knownFieldRule,

@@ -1,0 +1,100 @@
+/**
+ * The language constructs users write today (issue 13), one or more queries each, named
+ * after the construct. Every case runs on the tiny record database (test/engine/fixtures)
+ * and its whole answer, or its error code and category, is compared with the fixture
+ * `fixtures/<fixture>.json`. The fixtures were recorded from Quarry and checked by hand
+ * against the hosted service's answer shapes (spec/schema-2026.md §2, sample-results/).
+ */
+export interface ConstructCase {
+  /** The construct's name, as docs/language.md and the issue call it. */
+  readonly construct: string;
+  readonly query: string;
+  /** The fixture file under fixtures/, without `.json`. */
+  readonly fixture: string;
+  /** DSL version (default 2). */
+  readonly version?: 1 | 2;
+}
+
+export const CONSTRUCT_CASES: readonly ConstructCase[] = [
+  // Binary `not`: `A not B` is `A and not B`.
+  {
+    construct: 'binary not',
+    query: 'search publications where year = 2019 not type = "chapter" return publications[id + type]',
+    fixture: 'binary-not',
+  },
+  {
+    construct: 'binary not',
+    query:
+      'search publications where year in [2019:2020] not type = "book" or year = 2016 return publications[id + year + type]',
+    fixture: 'binary-not-chained',
+  },
+  // `field = [from:to]` and `field = [a, b]` are `in`.
+  {
+    construct: 'equals range',
+    query: 'search publications where year = [2019:2020] return publications[id + year]',
+    fixture: 'equals-range',
+  },
+  {
+    construct: 'equals list',
+    query: 'search publications where type = ["book", "chapter"] return publications[id + type]',
+    fixture: 'equals-list',
+  },
+  // Term boosting changes the relevance order only.
+  {
+    construct: 'term boosting',
+    query: 'search publications for "malaria^10 OR learning" return publications[id]',
+    fixture: 'term-boosting-malaria',
+  },
+  {
+    construct: 'term boosting',
+    query: 'search publications for "malaria OR learning^10" return publications[id]',
+    fixture: 'term-boosting-learning',
+  },
+  {
+    construct: 'phrase boosting',
+    query: 'search publications for "\\"machine learning\\"^5 OR malaria" return publications[id]',
+    fixture: 'phrase-boosting',
+  },
+  // Search functions after `for`.
+  {
+    construct: 'min_should_match',
+    query: 'search publications for min_should_match("malaria OR learning OR africa", 2) return publications[id]',
+    fixture: 'min-should-match',
+  },
+  {
+    construct: 'min_should_match',
+    query: 'search publications for min_should_match("malaria OR learning OR africa", 4) return publications[id]',
+    fixture: 'min-should-match-too-many',
+  },
+  {
+    construct: 'complex',
+    query: 'search publications in title_abstract_only for complex("formal model", 1) return publications[id]',
+    fixture: 'complex',
+  },
+  {
+    construct: 'complex',
+    query: 'search publications for complex("mach* africa", 3) return publications[id]',
+    fixture: 'complex-prefix',
+  },
+  {
+    construct: 'complex',
+    query: 'search publications for complex("malaria OR africa", 3) return publications[id]',
+    fixture: 'complex-operators',
+  },
+  {
+    construct: 'similar_documents',
+    query: 'search publications for similar_documents("Malaria drugs: doses in Africa") return publications[id]',
+    fixture: 'similar-documents',
+  },
+  // What the hosted service rejects stays rejected.
+  {
+    construct: 'rejected proximity',
+    query: 'search publications for "(chassis control)~2" return publications',
+    fixture: 'rejected-proximity-group',
+  },
+  {
+    construct: 'rejected proximity',
+    query: 'search publications for "covid 19~5" return publications',
+    fixture: 'rejected-proximity-term',
+  },
+];
