@@ -155,7 +155,8 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   // Fastify's normal parsers.
   await app.register(async (api) => {
     api.removeAllContentTypeParsers();
-    api.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    // Bytes, not a string: decoding here would turn invalid UTF-8 into U+FFFD unseen.
+    api.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     if (config.families.token) await api.register(tokenPathRoutes, { ctx });
     if (config.families.auth) await api.register(authPathRoutes, { ctx });
   });

@@ -1,15 +1,17 @@
 import { QuarryError } from '../errors/index.ts';
+import { bodyText } from './utf8.ts';
 
 /**
  * The query text of a request body. Clients send the DSL raw under any Content-Type (or
  * none); a JSON body `{"query": "..."}` is accepted too. Only a JSON object with a string
- * `query` member is unwrapped: anything else is taken as the DSL itself.
+ * `query` member is unwrapped: anything else is taken as the DSL itself. A body of bytes
+ * that are not UTF-8 is refused with the offset of the first bad byte.
  *
  * @example queryTextOf('search grants return grants', 'application/x-www-form-urlencoded') // 'search grants return grants'
  * @example queryTextOf('{"query": "describe version"}', 'application/json') // 'describe version'
  */
 export function queryTextOf(body: unknown, contentType: string | undefined, maxBytes: number): string {
-  let text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : '';
+  let text = bodyText(body);
   if (contentType?.toLowerCase().includes('json') && text.trimStart().startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -31,7 +33,7 @@ export function queryTextOf(body: unknown, contentType: string | undefined, maxB
  * Non-string members are ignored.
  */
 export function credentialsOf(body: unknown): { key?: string; username?: string; password?: string } {
-  const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : '';
+  const text = bodyText(body);
   let fields: Record<string, unknown> = {};
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {

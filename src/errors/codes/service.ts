@@ -102,6 +102,12 @@ export const SERVICE_CODES = {
     message: 'The request could not be read: {detail}.',
     fix: 'Check the request against the protocol description in /docs.',
   },
+  SERVICE_BODY_NOT_UTF8: {
+    category: 'input',
+    message:
+      'The request body is not valid UTF-8: the byte at offset {offset} ({byte}) does not begin a well-formed character. Send the query as UTF-8 text.',
+    fix: 'Encode the query text as UTF-8 before sending it (most clients do by default); check for text pasted from a Latin-1 or Windows-1252 source.',
+  },
   SERVICE_ROUTE_NOT_FOUND: {
     category: 'not_found',
     message: 'There is no {method} {path} here. The API is described at /docs.',
