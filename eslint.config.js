@@ -1,5 +1,5 @@
 // Lint: typescript-eslint with type information, plus the layering of DESIGN.md:
-// errors/ imports nothing of ours; dsl/ only errors/; schema/ adds dsl/; compile/ adds schema/.
+// errors/ and model/ import nothing of ours; dsl/ only errors/; schema/ adds dsl/ and model/; compile/ adds schema/.
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -38,9 +38,10 @@ export default tseslint.config(
         {
           zones: [
             inward('./src/errors', ['./errors']),
+            inward('./src/model', ['./model']),
             inward('./src/dsl', ['./dsl', './errors']),
-            inward('./src/schema', ['./schema', './dsl', './errors']),
-            inward('./src/compile', ['./compile', './schema', './dsl', './errors']),
+            inward('./src/schema', ['./schema', './model', './dsl', './errors']),
+            inward('./src/compile', ['./compile', './schema', './model', './dsl', './errors']),
           ],
         },
       ],

@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { RECORD_KINDS, type RecordKind } from '../src/store/layout.ts';
+import { RECORD_KINDS, type RecordKind } from '../src/model/storage.ts';
 import { openRecordStore } from '../src/store/sqlite/records-store.ts';
 import { seededRandom } from './random.ts';
 

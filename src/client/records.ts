@@ -7,6 +7,10 @@
  * const pubs = await client.all('search publications where year = 2020 return publications[id + title + year]');
  * pubs[0]?.year; // number | null | undefined
  */
+import type { GRANTS } from '../model/sources/grants.ts';
+import type { ORGANIZATIONS } from '../model/sources/organizations.ts';
+import type { PUBLICATIONS } from '../model/sources/publications.ts';
+import type { RESEARCHERS } from '../model/sources/researchers.ts';
 
 /** A category (`category_for`, `category_sdg`, ...). */
 export interface CategoryRef {
@@ -85,185 +89,63 @@ export interface ConceptScore {
   readonly relevance?: number;
 }
 
-/** A `publications` record as the service returns it: only the requested fields are present. */
-export interface Publication {
-  readonly abstract?: string | null;
-  readonly acknowledgements?: string | null;
-  readonly altmetric?: number | null;
-  readonly altmetric_id?: number | null;
-  readonly arxiv_id?: string | null;
-  readonly authors?: readonly Author[] | null;
-  readonly authors_count?: number | null;
-  readonly book_doi?: string | null;
-  readonly book_series_title?: string | null;
-  readonly book_title?: string | null;
-  readonly category_bra?: readonly CategoryRef[] | null;
-  readonly category_for?: readonly CategoryRef[] | null;
-  readonly category_hra?: readonly CategoryRef[] | null;
-  readonly category_hrcs_hc?: readonly CategoryRef[] | null;
-  readonly category_hrcs_rac?: readonly CategoryRef[] | null;
-  readonly category_icrp_cso?: readonly CategoryRef[] | null;
-  readonly category_icrp_ct?: readonly CategoryRef[] | null;
-  readonly category_rcdc?: readonly CategoryRef[] | null;
-  readonly category_sdg?: readonly CategoryRef[] | null;
-  readonly category_uoa?: readonly CategoryRef[] | null;
-  readonly clinical_trial_ids?: readonly string[] | null;
-  readonly concepts?: readonly string[] | null;
-  readonly concepts_scores?: readonly ConceptScore[] | null;
-  readonly date?: string | null;
-  readonly date_inserted?: string | null;
-  readonly date_online?: string | null;
-  readonly date_print?: string | null;
-  readonly dimensions_url?: string | null;
-  readonly doi?: string | null;
-  readonly field_citation_ratio?: number | null;
-  readonly funder_countries?: readonly PlaceRef[] | null;
-  readonly funders?: readonly OrganizationRef[] | null;
-  readonly id?: string | null;
-  readonly issn?: readonly string[] | null;
-  readonly issue?: string | null;
-  readonly journal?: JournalRef | null;
-  readonly journal_lists?: readonly string[] | null;
-  readonly journal_title_raw?: string | null;
-  readonly linkout?: string | null;
-  readonly mesh_terms?: readonly string[] | null;
-  readonly open_access?: readonly string[] | null;
-  readonly pages?: string | null;
-  readonly pmcid?: string | null;
-  readonly pmid?: string | null;
-  readonly proceedings_title?: string | null;
-  readonly publisher?: string | null;
-  readonly recent_citations?: number | null;
-  readonly reference_ids?: readonly string[] | null;
-  readonly referenced_pubs?: readonly PublicationLink[] | null;
-  readonly relative_citation_ratio?: number | null;
-  readonly research_org_cities?: readonly PlaceRef[] | null;
-  readonly research_org_countries?: readonly PlaceRef[] | null;
-  readonly research_org_country_names?: readonly string[] | null;
-  readonly research_org_names?: readonly string[] | null;
-  readonly research_org_state_codes?: readonly PlaceRef[] | null;
-  readonly research_org_state_names?: readonly string[] | null;
-  readonly research_orgs?: readonly OrganizationRef[] | null;
-  readonly researchers?: readonly ResearcherRef[] | null;
-  readonly resulting_publication_doi?: string | null;
-  readonly source_title?: JournalRef | null;
-  readonly subtitles?: readonly string[] | null;
-  readonly supporting_grant_ids?: readonly string[] | null;
-  readonly times_cited?: number | null;
-  readonly title?: string | null;
-  readonly type?: string | null;
-  readonly volume?: string | null;
-  readonly year?: number | null;
+/** Entity kinds (spec/data-model.md) → the type of one value as the service returns it. */
+interface EntityValues {
+  readonly categories: CategoryRef;
+  readonly cities: PlaceRef;
+  readonly countries: PlaceRef;
+  readonly states: PlaceRef;
+  readonly journals: JournalRef;
+  readonly source_titles: JournalRef;
+  readonly organizations: OrganizationRef;
+  readonly researchers: ResearcherRef;
+  readonly publication_links: PublicationLink;
+  readonly open_access: string;
 }
+
+/** Structured (`json`) fields, whose shape the field table does not spell out. */
+interface StructuredValues {
+  readonly authors: readonly Author[];
+  readonly investigators: readonly Investigator[];
+  readonly concepts: readonly string[];
+  readonly concepts_scores: readonly ConceptScore[];
+}
+
+type OneValue<Type> = Type extends 'string' | 'date'
+  ? string
+  : Type extends 'integer' | 'float'
+    ? number
+    : Type extends keyof EntityValues
+      ? EntityValues[Type]
+      : unknown;
+
+/** A field's value: structured fields by name, lists for multi-value flags (`m`), else one value. */
+type FieldValue<Name, Type, Flags> = Name extends keyof StructuredValues
+  ? StructuredValues[Name]
+  : Flags extends `${string}m${string}`
+    ? readonly OneValue<Type>[]
+    : OneValue<Type>;
+
+/**
+ * A source's record type, derived from its field table in `model/sources/` (the one place
+ * the data model is written): every field optional, since a record holds only the fields
+ * the query asked for.
+ */
+type RecordOf<Rows extends ReadonlyArray<readonly [string, string, string, string]>> = {
+  readonly [Row in Rows[number] as Row[0]]?: FieldValue<Row[0], Row[1], Row[2]> | null;
+};
+
+/** A `publications` record as the service returns it: only the requested fields are present. */
+export type Publication = RecordOf<(typeof PUBLICATIONS)['fields']>;
 
 /** A `grants` record as the service returns it: only the requested fields are present. */
-export interface Grant {
-  readonly abstract?: string | null;
-  readonly active_year?: readonly number[] | null;
-  readonly category_bra?: readonly CategoryRef[] | null;
-  readonly category_for?: readonly CategoryRef[] | null;
-  readonly category_hra?: readonly CategoryRef[] | null;
-  readonly category_hrcs_hc?: readonly CategoryRef[] | null;
-  readonly category_hrcs_rac?: readonly CategoryRef[] | null;
-  readonly category_icrp_cso?: readonly CategoryRef[] | null;
-  readonly category_icrp_ct?: readonly CategoryRef[] | null;
-  readonly category_rcdc?: readonly CategoryRef[] | null;
-  readonly category_sdg?: readonly CategoryRef[] | null;
-  readonly category_uoa?: readonly CategoryRef[] | null;
-  readonly concepts?: readonly string[] | null;
-  readonly concepts_scores?: readonly ConceptScore[] | null;
-  readonly date_inserted?: string | null;
-  readonly dimensions_url?: string | null;
-  readonly end_date?: string | null;
-  readonly foa_number?: string | null;
-  readonly funder_countries?: readonly PlaceRef[] | null;
-  readonly funders?: readonly OrganizationRef[] | null;
-  readonly funding_aud?: number | null;
-  readonly funding_cad?: number | null;
-  readonly funding_chf?: number | null;
-  readonly funding_currency?: string | null;
-  readonly funding_eur?: number | null;
-  readonly funding_gbp?: number | null;
-  readonly funding_jpy?: number | null;
-  readonly funding_nzd?: number | null;
-  readonly funding_org_acronym?: string | null;
-  readonly funding_org_city?: string | null;
-  readonly funding_org_name?: string | null;
-  readonly funding_usd?: number | null;
-  readonly grant_number?: string | null;
-  readonly id?: string | null;
-  readonly investigators?: readonly Investigator[] | null;
-  readonly language?: string | null;
-  readonly language_title?: string | null;
-  readonly linkout?: string | null;
-  readonly original_title?: string | null;
-  readonly research_org_cities?: readonly PlaceRef[] | null;
-  readonly research_org_countries?: readonly PlaceRef[] | null;
-  readonly research_org_names?: readonly string[] | null;
-  readonly research_org_state_codes?: readonly PlaceRef[] | null;
-  readonly research_orgs?: readonly OrganizationRef[] | null;
-  readonly researchers?: readonly ResearcherRef[] | null;
-  readonly start_date?: string | null;
-  readonly start_year?: number | null;
-  readonly title?: string | null;
-}
+export type Grant = RecordOf<(typeof GRANTS)['fields']>;
 
 /** A `researchers` record as the service returns it: only the requested fields are present. */
-export interface Researcher {
-  readonly current_research_org?: OrganizationRef | null;
-  readonly dimensions_url?: string | null;
-  readonly first_grant_year?: number | null;
-  readonly first_name?: string | null;
-  readonly first_publication_year?: number | null;
-  readonly id?: string | null;
-  readonly last_grant_year?: number | null;
-  readonly last_name?: string | null;
-  readonly last_publication_year?: number | null;
-  readonly nih_ppid?: string | null;
-  readonly obsolete?: number | null;
-  readonly orcid_id?: readonly string[] | null;
-  readonly redirect?: readonly string[] | null;
-  readonly research_orgs?: readonly OrganizationRef[] | null;
-  readonly total_grants?: number | null;
-  readonly total_publications?: number | null;
-}
+export type Researcher = RecordOf<(typeof RESEARCHERS)['fields']>;
 
-/** A `organizations` record as the service returns it: only the requested fields are present. */
-export interface Organization {
-  readonly acronym?: string | null;
-  readonly city_name?: string | null;
-  readonly cnrs_ids?: readonly string[] | null;
-  readonly country_name?: string | null;
-  readonly dimensions_url?: string | null;
-  readonly established?: number | null;
-  readonly external_ids_fundref?: readonly string[] | null;
-  readonly hesa_ids?: readonly string[] | null;
-  readonly id?: string | null;
-  readonly isni_ids?: readonly string[] | null;
-  readonly latitude?: number | null;
-  readonly linkout?: readonly string[] | null;
-  readonly longitude?: number | null;
-  readonly name?: string | null;
-  readonly nuts_level1_code?: string | null;
-  readonly nuts_level1_name?: string | null;
-  readonly nuts_level2_code?: string | null;
-  readonly nuts_level2_name?: string | null;
-  readonly nuts_level3_code?: string | null;
-  readonly nuts_level3_name?: string | null;
-  readonly organization_child_ids?: readonly string[] | null;
-  readonly organization_parent_ids?: readonly string[] | null;
-  readonly organization_related_ids?: readonly string[] | null;
-  readonly orgref_ids?: readonly string[] | null;
-  readonly redirect?: string | null;
-  readonly ror_ids?: readonly string[] | null;
-  readonly state_name?: string | null;
-  readonly status?: string | null;
-  readonly types?: readonly string[] | null;
-  readonly ucas_ids?: readonly string[] | null;
-  readonly ukprn_ids?: readonly string[] | null;
-  readonly wikidata_ids?: readonly string[] | null;
-  readonly wikipedia_url?: string | null;
-}
+/** An `organizations` record as the service returns it: only the requested fields are present. */
+export type Organization = RecordOf<(typeof ORGANIZATIONS)['fields']>;
 
 /** The record type of each source, by the name queries use. */
 export interface SourceRecords {

@@ -3,7 +3,7 @@
  * year and external ids. Shared by the ROR importer, the generator (real names and places
  * under synthetic ids) and the script that vendors the organization sample.
  */
-import type { OrganizationRecord } from '../store/records.ts';
+import type { OrganizationRecord } from '../model/native-records.ts';
 
 /** A real organization, reduced to what the generator uses. */
 export interface RorOrganization {

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { lowerValidated } from '../compile/lower-validated.ts';
 import type { SearchPlan } from '../compile/plan.ts';
 import { compileSearch, type CompiledSearch } from '../compile/sqlite/compile-search.ts';
-import { RECORDS_LAYOUT } from '../compile/sqlite/records-layout.ts';
+import { RECORDS_LAYOUT } from '../compile/records-layout.ts';
 import { parse } from '../dsl/index.ts';
 import { describe, validate } from '../schema/index.ts';
 import { shapeResult } from './shape.ts';

@@ -2,11 +2,11 @@ import { ENTITIES } from './entities.ts';
 import { INDICATORS } from './indicators.ts';
 import { FUNCTIONS } from './offered.ts';
 import { operatorsForEntity, operatorsForScalar } from './operators.ts';
-import type { FieldRow, RemovedFieldRow, SourceTable } from './sources/field-row.ts';
-import { GRANTS } from './sources/grants.ts';
-import { ORGANIZATIONS } from './sources/organizations.ts';
-import { PUBLICATIONS } from './sources/publications.ts';
-import { RESEARCHERS } from './sources/researchers.ts';
+import type { FieldRow, RemovedFieldRow, SourceTable } from '../model/sources/field-row.ts';
+import { GRANTS } from '../model/sources/grants.ts';
+import { ORGANIZATIONS } from '../model/sources/organizations.ts';
+import { PUBLICATIONS } from '../model/sources/publications.ts';
+import { RESEARCHERS } from '../model/sources/researchers.ts';
 import type {
   Deprecation,
   DslVersion,

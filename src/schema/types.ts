@@ -8,30 +8,9 @@
 /** The language versions Quarry serves (spec/dsl.md §7). */
 export type DslVersion = 1 | 2;
 
-/** The sources Quarry holds. */
-export const SOURCE_NAMES = ['publications', 'grants', 'researchers', 'organizations'] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
-
-/** The entity kinds a field can hold (spec/data-model.md, "Entities"). */
-export const ENTITY_NAMES = [
-  'categories',
-  'cities',
-  'countries',
-  'journals',
-  'open_access',
-  'publication_links',
-  'states',
-  'organizations',
-  'researchers',
-  'source_titles',
-] as const;
-export type EntityName = (typeof ENTITY_NAMES)[number];
-
-/** Value types of non-entity fields. `json` holds structured values (`authors`, `concepts`). */
-export type ScalarType = 'string' | 'integer' | 'float' | 'date' | 'json';
-
-/** A field's type as `describe` shows it: a scalar type or the name of an entity. */
-export type FieldType = ScalarType | EntityName;
+export { ENTITY_NAMES, SOURCE_NAMES } from '../model/types.ts';
+export type { EntityName, FieldType, ScalarType, SourceName } from '../model/types.ts';
+import type { EntityName, FieldType, ScalarType, SourceName } from '../model/types.ts';
 
 /**
  * What a filter may do with a field (spec/dsl.md §4). `in` covers `in [a, b]`, `range`

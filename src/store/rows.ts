@@ -1,9 +1,16 @@
 /**
- * Turns a native record (`records.ts`) into the rows the layout holds: its scalar columns,
+ * Turns a native record (`model/native-records.ts`) into the rows the layout holds: its scalar columns,
  * its `doc` JSON (every other field, as the record has it), its link-table rows and its
  * full-text column texts. Dialect-neutral: both the SQLite and a PostgreSQL writer use it.
  */
-import { FULLTEXT_TABLES, LINK_TABLES, NAME_GAP, SOURCE_TABLES, type RecordKind } from './layout.ts';
+import {
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  NAME_GAP,
+  SOURCE_TABLES,
+  writtenValueFields,
+  type RecordKind,
+} from '../model/storage.ts';
 
 export type SqlValue = string | number | null;
 
@@ -24,43 +31,6 @@ export interface RecordRows {
 }
 
 type Loose = Readonly<Record<string, unknown>>;
-
-/** Multi-value string fields kept in `<owner>_values`, per source. */
-export const VALUE_FIELDS: Readonly<Partial<Record<RecordKind, readonly string[]>>> = {
-  publications: ['issn', 'mesh_terms', 'open_access', 'clinical_trial_ids', 'journal_lists', 'subtitles'],
-  grants: ['active_year'],
-  researchers: ['orcid_id', 'redirect'],
-  organizations: [
-    'types',
-    'aliases',
-    'ror_ids',
-    'isni_ids',
-    'external_ids_fundref',
-    'cnrs_ids',
-    'hesa_ids',
-    'linkout',
-    'orgref_ids',
-    'ucas_ids',
-    'ukprn_ids',
-    'wikidata_ids',
-    'organization_child_ids',
-    'organization_parent_ids',
-    'organization_related_ids',
-  ],
-};
-
-/**
- * Fields derived by `finish()` from other records (an organization's country for a
- * publication's `research_org_countries`, ...), stored in `<owner>_values` too.
- */
-export const DERIVED_VALUE_FIELDS = {
-  research_org_countries: 'country_code',
-  research_org_country_names: 'country_name',
-  research_org_cities: 'city_id',
-  research_org_state_codes: 'state_code',
-  research_org_state_names: 'state_name',
-  research_org_names: 'name',
-} as const;
 
 /** Fields never copied to `doc`: held in a column or (references) only in a link table. */
 const NOT_IN_DOC: Readonly<Partial<Record<RecordKind, ReadonlySet<string>>>> = {
@@ -193,7 +163,7 @@ function valueRows(kind: RecordKind, record: Loose): SqlValue[][] {
   if (kind === 'grants' && !Array.isArray(record['active_year'])) {
     for (const y of activeYears(record)) rows.push(['active_year', y]);
   }
-  for (const field of VALUE_FIELDS[kind] ?? []) {
+  for (const field of writtenValueFields(kind)) {
     const seen = new Set<SqlValue>();
     for (const item of list(record[field])) {
       const v = typeof item === 'object' && item !== null ? (idOf(item) ?? null) : scalar(item);

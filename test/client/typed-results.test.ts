@@ -3,7 +3,14 @@
 // values are the service's (through the PROTOCOL DOUBLE, protocol-double.ts).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { connect, type Grant, type Publication, type QuarryRecord } from '../../src/index.ts';
+import {
+  connect,
+  type Grant,
+  type Organization,
+  type Publication,
+  type QuarryRecord,
+  type Researcher,
+} from '../../src/index.ts';
 import { GOOD_KEY, startProtocolDouble, type ProtocolDouble } from './protocol-double.ts';
 
 let double: ProtocolDouble;
@@ -34,4 +41,29 @@ test('query, iterate and all are typed by the source the text names', async () =
   const text: string = 'search publications return publications[id]';
   const untyped: QuarryRecord[] = await client.all(text);
   assert.equal(untyped.length, 3);
+});
+
+test('record types are derived from the model field tables', () => {
+  // Each assignment compiles only if the derived type is right; the @ts-expect-error lines
+  // fail the typecheck if a wrong value were accepted.
+  const publication: Publication = {
+    year: 2020,
+    authors: [{ first_name: 'Ana', affiliations: [] }],
+    category_for: [{ id: '31', name: 'Biological sciences' }],
+    journal: { id: 'jour.1', title: 'J' },
+    open_access: ['oa_all'],
+    concepts: ['cell'],
+  };
+  // @ts-expect-error year is a number
+  const badYear: Publication = { year: '2020' };
+  // @ts-expect-error a multi-value field is a list
+  const badList: Publication = { mesh_terms: 'Humans' };
+  const researcher: Researcher = { orcid_id: ['0000-0002-1825-0097'], current_research_org: { id: 'grid.1' } };
+  const organization: Organization = { linkout: ['https://example.org'], latitude: 1.5 };
+  // @ts-expect-error no such field
+  const unknown: Organization = { title: 'x' };
+  assert.equal(publication.year, 2020);
+  assert.ok(badYear !== undefined && badList !== undefined && unknown !== undefined);
+  assert.equal(researcher.current_research_org?.id, 'grid.1');
+  assert.equal(organization.latitude, 1.5);
 });

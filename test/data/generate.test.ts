@@ -8,7 +8,12 @@ import { assertValid, generate, validate, type Manifest } from '../../src/data/g
 import { RandomSource } from '../../src/data/generate/prng.ts';
 import { estimatePowerLawExponent, lotka } from '../../src/data/generate/distributions.ts';
 import { organizationId, publicationId, researcherId, syntheticOrcid } from '../../src/data/generate/ids.ts';
-import type { PublicationRecord, ResearcherRecord, GrantRecord, OrganizationRecord } from '../../src/store/records.ts';
+import type {
+  PublicationRecord,
+  ResearcherRecord,
+  GrantRecord,
+  OrganizationRecord,
+} from '../../src/model/native-records.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'quarry-generate-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -13,7 +13,7 @@ import { rorToOrganization } from '../../src/data/import/formats/ror.ts';
 import { CsvLineReader, parseCsvLine } from '../../src/data/csv.ts';
 import { fileURLToPath } from 'node:url';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
-import type { PublicationRecord } from '../../src/store/records.ts';
+import type { PublicationRecord } from '../../src/model/native-records.ts';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 import { readFileSync } from 'node:fs';
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { lowerValidated } from '../../src/compile/lower-validated.ts';
 import { compileSearch } from '../../src/compile/sqlite/compile-search.ts';
-import { RECORDS_LAYOUT } from '../../src/compile/sqlite/records-layout.ts';
+import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import { parse, printString } from '../../src/dsl/index.ts';
 import { validate } from '../../src/schema/index.ts';
 import { runQuery } from '../../src/engine/run-query.ts';

@@ -1,4 +1,4 @@
-// Records in exactly the native shapes of src/store/records.ts go where docs/storage.md says.
+// Records in exactly the native shapes of src/model/native-records.ts go where docs/storage.md says.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import type {
   OrganizationRecord,
   PublicationRecord,
   ResearcherRecord,
-} from '../../src/store/records.ts';
+} from '../../src/model/native-records.ts';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-native-'));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { QuarryError } from '../../src/errors/index.ts';
-import { FULLTEXT_TABLES, LINK_TABLES, SOURCE_TABLES } from '../../src/store/layout.ts';
+import { FULLTEXT_TABLES, LINK_TABLES, SOURCE_TABLES } from '../../src/model/storage.ts';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { RECORD_INDEXES, RECORD_MIGRATIONS, recordSchemaSql } from '../../src/store/sqlite/records-schema.ts';

@@ -4,7 +4,7 @@
  * source (`multi`: a link table, or `json_each` over the record document).
  */
 import type { PlanField } from '../plan.ts';
-import type { SourceLayout } from './layout.ts';
+import type { SourceLayout } from '../layout.ts';
 import { ident, jsonPath, literal } from './sql.ts';
 
 /** The alias of the searched source's table in every statement. */

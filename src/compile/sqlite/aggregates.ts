@@ -5,7 +5,7 @@
  */
 import type { Indicator } from '../plan.ts';
 import { accessField } from './access.ts';
-import type { SourceLayout } from './layout.ts';
+import type { SourceLayout } from '../layout.ts';
 
 /** The aggregate a caller-registered function must provide. */
 export const MEDIAN_FUNCTION = 'quarry_median';

@@ -4,7 +4,7 @@
  */
 import type { CitationsPerYearOutput } from '../plan.ts';
 import { SOURCE_ALIAS } from './access.ts';
-import type { SourceLayout } from './layout.ts';
+import type { SourceLayout } from '../layout.ts';
 import { concat, ident, type Sql } from './sql.ts';
 
 export interface CompiledCitations {

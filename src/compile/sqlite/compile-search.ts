@@ -8,7 +8,7 @@ import { compileFacet, type CompiledFacet } from './facets.ts';
 import { compileFilter } from './filters.ts';
 import type { Fts5Match } from './fts5.ts';
 import { fullTextMatch, fullTextRestriction, type FullTextOptions } from './fulltext.ts';
-import type { SqliteLayout } from './layout.ts';
+import type { StorageLayout } from '../layout.ts';
 import { compileRecords, type CompiledRecords } from './records.ts';
 import { SOURCE_ALIAS } from './access.ts';
 import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
@@ -28,7 +28,7 @@ export type SqliteCompileOptions = FullTextOptions;
  * @example compileSearch(layout, plan, { expandPattern })
  *   // count: SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?) AND s."pk" IN (SELECT rowid FROM ... MATCH ?)
  */
-export function compileSearch(layout: SqliteLayout, plan: SearchPlan, options: SqliteCompileOptions): CompiledSearch {
+export function compileSearch(layout: StorageLayout, plan: SearchPlan, options: SqliteCompileOptions): CompiledSearch {
   const source = layout.sources[plan.source];
   if (source === undefined) throw new Error(`no storage layout for source ${plan.source}`);
   const filter =

@@ -2,7 +2,7 @@
  * The columns that show an entity (facet rows, entity fields of returned records), read
  * from the entity table aliased `e`.
  */
-import { LIST_COLUMN_PREFIX, type EntityDisplay } from './layout.ts';
+import { LIST_COLUMN_PREFIX, type EntityDisplay } from '../layout.ts';
 import { ident, literal } from './sql.ts';
 
 /**

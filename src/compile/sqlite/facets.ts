@@ -8,7 +8,7 @@ import type { FacetOutput } from '../plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
 import { indicatorSql } from './aggregates.ts';
 import { displayColumns } from './display.ts';
-import type { SqliteLayout, SourceLayout } from './layout.ts';
+import type { StorageLayout, SourceLayout } from '../layout.ts';
 import { concat, frag, ident, type Sql } from './sql.ts';
 
 export interface CompiledFacet {
@@ -28,7 +28,7 @@ const s = SOURCE_ALIAS;
  *   //   WHERE (...) AND s."year" IS NOT NULL GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?
  */
 export function compileFacet(
-  layout: SqliteLayout,
+  layout: StorageLayout,
   source: SourceLayout,
   output: FacetOutput,
   where: Sql,
@@ -77,7 +77,7 @@ export function compileFacet(
   return display === undefined ? { kind: 'facet', output, statement } : { kind: 'facet', output, statement, display };
 }
 
-function displayLookup(layout: SqliteLayout, output: FacetOutput): { sqlPrefix: string } | undefined {
+function displayLookup(layout: StorageLayout, output: FacetOutput): { sqlPrefix: string } | undefined {
   if (output.entity === undefined) return undefined;
   const display = layout.entities[output.entity];
   if (display === undefined) return undefined;

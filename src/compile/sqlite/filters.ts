@@ -5,7 +5,7 @@
  */
 import type { CompareOp, FilterPlan, PlanField, PlanValue } from '../plan.ts';
 import { accessField, type FieldAccess } from './access.ts';
-import type { SourceLayout } from './layout.ts';
+import type { SourceLayout } from '../layout.ts';
 import { concat, frag, joinSql, type Sql } from './sql.ts';
 
 /**

@@ -5,7 +5,7 @@
 import type { FullTextPlan } from '../plan.ts';
 import { SOURCE_ALIAS } from './access.ts';
 import { toFts5Match, type Fts5Match } from './fts5.ts';
-import type { SourceLayout } from './layout.ts';
+import type { SourceLayout } from '../layout.ts';
 import { frag, ident, type Sql } from './sql.ts';
 
 export interface FullTextOptions {

@@ -8,7 +8,7 @@ import type { OrderPlan, RecordsOutput } from '../plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
 import { displayColumns } from './display.ts';
 import type { Fts5Match } from './fts5.ts';
-import type { SqliteLayout, SourceLayout } from './layout.ts';
+import type { StorageLayout, SourceLayout } from '../layout.ts';
 import { concat, frag, ident, literal, type Sql } from './sql.ts';
 
 /** Reads one entity field for a page of records: append `(?, ?, ...)` of record keys. */
@@ -55,7 +55,7 @@ const s = SOURCE_ALIAS;
  *   FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."pk" DESC LIMIT ? OFFSET ?
  */
 export function compileRecords(
-  layout: SqliteLayout,
+  layout: StorageLayout,
   source: SourceLayout,
   output: RecordsOutput,
   where: Sql,
@@ -168,7 +168,7 @@ function defaultOrder(source: SourceLayout): string {
 }
 
 /** Link-table entity fields and single entity columns are read per page, with display fields. */
-function hydrateStep(layout: SqliteLayout, source: SourceLayout, field: string): HydrateStep | undefined {
+function hydrateStep(layout: StorageLayout, source: SourceLayout, field: string): HydrateStep | undefined {
   const link = source.links[field];
   if (link !== undefined) {
     const l = 'l';

@@ -3,7 +3,7 @@
  * the per-entity typed arrays, and the researcher statistics gathered while papers and
  * grants are written (so researcher records are counted, never sampled).
  */
-import type { OrganizationRecord } from '../../store/records.ts';
+import type { OrganizationRecord } from '../../model/native-records.ts';
 import type { CitationModel } from './citations.ts';
 import type { Fields } from './fields.ts';
 import type { JournalSet } from './journals.ts';

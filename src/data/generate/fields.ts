@@ -2,7 +2,7 @@
  * The research fields papers and grants belong to: FoR 2020 divisions with their share of
  * output and their typical team size (humanities ~1.3 authors, biomedicine ~6).
  */
-import type { NamedRef } from '../../store/records.ts';
+import type { NamedRef } from '../../model/native-records.ts';
 import { Weighted } from './distributions.ts';
 import type { ForCode } from './reference-data.ts';
 

@@ -3,7 +3,7 @@
  * grants; amounts log-normal per funder (sigma 1); investigators drawn from the authorship
  * pool (so productive researchers hold more grants); organizations from the investigators.
  */
-import type { GrantRecord, Investigator, OrganizationRecord } from '../../store/records.ts';
+import type { GrantRecord, Investigator, OrganizationRecord } from '../../model/native-records.ts';
 import { Weighted, zipfWeights } from './distributions.ts';
 import { affiliation, noteOrganization, type Context } from './context.ts';
 import { grantId, researcherId, syntheticOrcid } from './ids.ts';

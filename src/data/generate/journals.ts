@@ -2,7 +2,7 @@
  * Synthetic journals: each belongs to one division and a publisher; titles are made from
  * the real FoR group labels ("Journal of Machine learning", "Porto Letters in Ecology").
  */
-import type { JournalRecord } from '../../store/records.ts';
+import type { JournalRecord } from '../../model/native-records.ts';
 import { Weighted, zipfWeights } from './distributions.ts';
 import type { Fields } from './fields.ts';
 import { journalId } from './ids.ts';

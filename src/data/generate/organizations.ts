@@ -3,7 +3,7 @@
  * under synthetic `grid.9…` ids (the real ROR id kept as an external id). When a run needs
  * more organizations than the file holds, records are reused as further sites ("… (site 2)").
  */
-import type { OrganizationRecord } from '../../store/records.ts';
+import type { OrganizationRecord } from '../../model/native-records.ts';
 import { Weighted, zipfWeights } from './distributions.ts';
 import { organizationId } from './ids.ts';
 import type { Plan } from './plan.ts';

@@ -3,7 +3,13 @@
  * organizations, grants, references and open access, written year by year. The counting
  * pass (`countCitations`) runs first so each record carries its final `times_cited`.
  */
-import type { Affiliation, Author, NamedRef, OrganizationRecord, PublicationRecord } from '../../store/records.ts';
+import type {
+  Affiliation,
+  Author,
+  NamedRef,
+  OrganizationRecord,
+  PublicationRecord,
+} from '../../model/native-records.ts';
 import { lomax } from './distributions.ts';
 import { affiliation, noteOrganization, type Context } from './context.ts';
 import { BIOMEDICAL, PHYSICAL } from './fields.ts';

@@ -1,5 +1,5 @@
 /** Researcher records, made last: every total and year is counted from the written papers and grants. */
-import type { ResearcherRecord } from '../../store/records.ts';
+import type { ResearcherRecord } from '../../model/native-records.ts';
 import { ORGS_PER_RESEARCHER, type Context } from './context.ts';
 import { hasOrcid } from './grants.ts';
 import { researcherId, syntheticOrcid } from './ids.ts';

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { QuarryError } from '../../errors/index.ts';
-import { NATIVE_KINDS } from '../../store/records.ts';
+import { NATIVE_KINDS } from '../../model/native-records.ts';
 import { kindOfShard } from './formats/native.ts';
 import { readLines } from './lines.ts';
 

@@ -10,7 +10,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { QuarryError } from '../../errors/index.ts';
-import type { NativeKind, NativeRecord } from '../../store/records.ts';
+import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
 import { openRecordStore, type RecordStore } from '../../store/sqlite/records-store.ts';
 import { CsvLineReader } from '../csv.ts';
 import { detectFormat, expandPaths, IMPORT_FORMATS, type ImportFormat } from './detect.ts';

@@ -10,7 +10,7 @@ import type {
   CompiledRecords,
   CompiledSearch,
 } from '../../compile/sqlite/compile-search.ts';
-import { LIST_COLUMN_PREFIX } from '../../compile/sqlite/layout.ts';
+import { LIST_COLUMN_PREFIX } from '../../compile/layout.ts';
 import type { Sql, SqlParam } from '../../compile/sqlite/sql.ts';
 import type { ExecutedFacet, ExecutedRecords, ExecutedRows, Row } from '../shape.ts';
 

@@ -5,8 +5,7 @@
  * dropped, a merged full-text index and the planner's statistics.
  */
 import type { Database } from 'better-sqlite3';
-import { FULLTEXT_TABLES } from '../layout.ts';
-import { DERIVED_VALUE_FIELDS } from '../rows.ts';
+import { DERIVED_VALUE_FIELDS, FULLTEXT_TABLES, FUNDER_COUNTRIES } from '../../model/storage.ts';
 import { RECORD_INDEXES } from './records-schema.ts';
 
 export interface FinishOptions {
@@ -189,7 +188,7 @@ function derivePlaces(db: Database): void {
 function deriveOrgValues(db: Database, owner: 'publication' | 'grant'): void {
   const values = `${owner}_values`;
   const key = `${owner}_pk`;
-  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), 'funder_countries'];
+  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES];
   db.prepare(`DELETE FROM ${values} WHERE field IN (${fields.map(() => '?').join(', ')})`).run(...fields);
   for (const [field, column] of Object.entries(DERIVED_VALUE_FIELDS)) {
     const expr = column === 'city_id' ? 'coalesce(o.city_id, o.city_name)' : `o.${column}`;

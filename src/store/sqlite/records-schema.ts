@@ -7,11 +7,12 @@ import {
   FTS_TOKENIZER,
   FULLTEXT_TABLES,
   LINK_TABLES,
+  PLACE_TABLES,
   SOURCE_TABLES,
   ownerKey,
   type ColumnSpec,
   type ColumnType,
-} from '../layout.ts';
+} from '../../model/storage.ts';
 import type { Migration } from './migrate.ts';
 
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
@@ -73,9 +74,10 @@ function fullTextSql(): string[] {
 
 const ENTITY_TABLES_SQL = [
   // Filled by finish() from the organizations: display names for place facets.
-  `CREATE TABLE countries (id TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID`,
-  `CREATE TABLE cities (id TEXT PRIMARY KEY, name TEXT, country_code TEXT) WITHOUT ROWID`,
-  `CREATE TABLE states (id TEXT PRIMARY KEY, name TEXT, country_code TEXT) WITHOUT ROWID`,
+  ...Object.entries(PLACE_TABLES).map(
+    ([table, columns]) =>
+      `CREATE TABLE ${table} (id TEXT PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')}) WITHOUT ROWID`,
+  ),
   // Facts about the loaded data (e.g. `finished_at`, `recent_since`).
   `CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
 ];

@@ -11,7 +11,14 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { FULLTEXT_TABLES, LINK_TABLES, RECORD_KINDS, SOURCE_TABLES, ownerKey, type RecordKind } from '../layout.ts';
+import {
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  RECORD_KINDS,
+  SOURCE_TABLES,
+  ownerKey,
+  type RecordKind,
+} from '../../model/storage.ts';
 import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
@@ -21,7 +28,7 @@ import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
 
 export { RECORD_MIGRATIONS } from './records-schema.ts';
 export type { FinishOptions, FinishReport } from './derive.ts';
-export type { RecordKind } from '../layout.ts';
+export type { RecordKind } from '../../model/storage.ts';
 
 export interface RecordStoreOptions extends ConnectionTuning {
   /**

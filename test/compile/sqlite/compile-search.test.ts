@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import type { FacetOutput, PlanField, RecordsOutput, SearchPlan } from '../../../src/compile/plan.ts';
 import { compileSearch } from '../../../src/compile/sqlite/compile-search.ts';
 import { compileFilter } from '../../../src/compile/sqlite/filters.ts';
-import { RECORDS_LAYOUT } from '../../../src/compile/sqlite/records-layout.ts';
+import { RECORDS_LAYOUT } from '../../../src/compile/records-layout.ts';
 
 const pubs = RECORDS_LAYOUT.sources.publications!;
 const year: PlanField = { name: 'year', type: 'integer', multi: false };

@@ -1,5 +1,5 @@
 /** What a format mapper returns, and the small helpers mappers share. */
-import type { NativeKind, NativeRecord } from '../../../store/records.ts';
+import type { NativeKind, NativeRecord } from '../../../model/native-records.ts';
 
 /** One native record produced from a source record. */
 export interface Mapped {

@@ -2,7 +2,7 @@
  * Crossref work messages (`works.jsonl`) as publications, keyed `doi:<doi>`. References
  * that carry a DOI point at `doi:<doi>`, so works imported together cite each other.
  */
-import type { Author, PublicationRecord } from '../../../store/records.ts';
+import type { Author, PublicationRecord } from '../../../model/native-records.ts';
 import {
   arr,
   bareDoi,

@@ -3,7 +3,7 @@
  * given by the shard's name (`publications-0000.jsonl`, ...).
  */
 import { basename } from 'node:path';
-import { NATIVE_KINDS, type NativeKind, type NativeRecord } from '../../../store/records.ts';
+import { NATIVE_KINDS, type NativeKind, type NativeRecord } from '../../../model/native-records.ts';
 import { MalformedRecord, parseObject, type Mapped } from './common.ts';
 import type { FormatReader } from './reader.ts';
 

@@ -3,7 +3,7 @@
  * award actions (`award_date, project_number, award_amount, award_type`) or per-project
  * outputs (`project_num, n_pubs, n_patents, total_cost`).
  */
-import type { GrantRecord } from '../../../store/records.ts';
+import type { GrantRecord } from '../../../model/native-records.ts';
 import { MalformedRecord, type Mapped } from './common.ts';
 import type { FormatReader } from './reader.ts';
 

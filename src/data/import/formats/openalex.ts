@@ -4,7 +4,7 @@
  * gathered over the file; institutions keep their ROR id (as the full ROR URL), so they join
  * organizations imported from ROR.
  */
-import type { Affiliation, Author, PublicationRecord, ResearcherRecord } from '../../../store/records.ts';
+import type { Affiliation, Author, PublicationRecord, ResearcherRecord } from '../../../model/native-records.ts';
 import {
   arr,
   bareDoi,

@@ -2,7 +2,7 @@
  * ROR v2 organization records (a JSON array such as `ror_v2_sample.json`, or JSON Lines,
  * plain or gzip) as organizations, keyed by the full ROR URL.
  */
-import type { OrganizationRecord } from '../../../store/records.ts';
+import type { OrganizationRecord } from '../../../model/native-records.ts';
 import { organizationDescription, rorOrganization } from '../../ror-organization.ts';
 import { arr, MalformedRecord, obj, parseObject, type Mapped } from './common.ts';
 import type { Container, FormatReader } from './reader.ts';

@@ -1,10 +1,10 @@
 /**
- * The record store's table layout, as data: one place that names every table, column, link
- * table and full-text column. The SQLite migrations (`sqlite/records-schema.ts`) and the
- * writer (`sqlite/records-store.ts`) are built from it, and a PostgreSQL store can be built
- * from the same description. `docs/storage.md` explains the layout for the compiler, which
- * may not import this file (compile/ sits below store/), so these names never change once
- * published: add, never rename.
+ * The storage layout of the records, as data: the one place that names every table, column,
+ * link table, full-text column and search index, and which schema field each of them holds.
+ * The store's migrations and writers (SQLite and PostgreSQL) build their DDL and rows from
+ * it, and the compiler derives its view of the tables from it (`compile/records-layout.ts`),
+ * so the two cannot drift apart. Published names never change: add, never rename.
+ * `docs/storage.md` explains why the layout is shaped this way.
  */
 
 /** `any` keeps each value's own type (integers stay integers): used for mixed-type value lists. */
@@ -16,7 +16,8 @@ export interface ColumnSpec {
   readonly type: ColumnType;
 }
 
-import type { NativeKind } from './records.ts';
+import type { NativeKind } from './native-records.ts';
+import type { EntityName } from './types.ts';
 
 /** The sources (and entity lists) that have their own table: the native record kinds. */
 export type RecordKind = NativeKind;
@@ -46,6 +47,39 @@ export interface LinkTableSpec {
   readonly extra: readonly ColumnSpec[];
   /** Columns of the reverse index (the owner pk is appended by SQLite automatically). */
   readonly reverse: readonly string[];
+  /** The schema field(s) of the owner this table holds; the value is the last key column. */
+  readonly holds: LinkHolds;
+}
+
+/**
+ * Which fields a link table holds: one field (`publication_researchers` holds
+ * `researchers`), or several told apart by a discriminator column (`publication_values`
+ * rows with `field = 'issn'` hold `issn`; `publication_categories` rows with
+ * `scheme = 'for'` hold `category_for`).
+ */
+export type LinkHolds =
+  | {
+      readonly field: string;
+      /**
+       * A per-entity count of linked records that the store keeps (researchers
+       * `n_publications`): a facet over the whole source reads it instead of grouping links.
+       */
+      readonly countedIn?: string;
+    }
+  | {
+      readonly discriminator: string;
+      /** Field name → discriminator value. */
+      readonly fields: Readonly<Record<string, string>>;
+      /** Discriminator values the store writes that are no schema field (organization `aliases`, for search). */
+      readonly unexposed?: readonly string[];
+    };
+
+/** A single entity held as an id column of the source row (`publications.journal_id`). */
+export interface EntityColumnSpec {
+  readonly column: string;
+  readonly entity: EntityName;
+  /** As `LinkHolds.countedIn`: the entity table's count of records naming it. */
+  readonly countedIn?: string;
 }
 
 /** A source table: `pk INTEGER PRIMARY KEY`, `id TEXT UNIQUE`, scalar columns, `doc` JSON. */
@@ -55,6 +89,8 @@ export interface SourceTableSpec {
   readonly columns: readonly ColumnSpec[];
   /** Secondary indexes, each a list of columns. */
   readonly indexes: readonly (readonly string[])[];
+  /** Entity fields with one value, kept as an id column (schema field → column and entity). */
+  readonly entityColumns?: Readonly<Record<string, EntityColumnSpec>>;
 }
 
 /** A full-text table of a source: contentless FTS5 keyed by the source's `pk`. */
@@ -110,6 +146,11 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
       t('dimensions_url'),
     ],
     indexes: [['doi'], ['year'], ['date', 'id'], ['type'], ['journal_id'], ['times_cited'], ['publisher']],
+    entityColumns: {
+      journal: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
+      // The source title is the journal (books and proceedings have no table of their own).
+      source_title: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
+    },
   },
   grants: {
     kind: 'grants',
@@ -165,6 +206,7 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
       i('n_grants'),
     ],
     indexes: [['last_name'], ['current_research_org_id'], ['n_publications'], ['n_grants']],
+    entityColumns: { current_research_org: { column: 'current_research_org_id', entity: 'organizations' } },
   },
   organizations: {
     kind: 'organizations',
@@ -221,6 +263,49 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
   },
 };
 
+/** The classification schemes of the `category_<scheme>` fields (spec/data-model.md). */
+export const CATEGORY_SCHEMES = [
+  'bra',
+  'for',
+  'hra',
+  'hrcs_hc',
+  'hrcs_rac',
+  'icrp_cso',
+  'icrp_ct',
+  'rcdc',
+  'sdg',
+  'uoa',
+] as const;
+
+/**
+ * Fields `finish()` derives from the organizations a record links (a publication's
+ * `research_org_countries` are its research organizations' `country_code`s), kept in
+ * `<owner>_values`: field → organizations column (`funder_countries` reads the funders).
+ */
+export const DERIVED_VALUE_FIELDS = {
+  research_org_countries: 'country_code',
+  research_org_country_names: 'country_name',
+  research_org_cities: 'city_id',
+  research_org_state_codes: 'state_code',
+  research_org_state_names: 'state_name',
+  research_org_names: 'name',
+} as const;
+/** Derived from the funders' `country_code`. */
+export const FUNDER_COUNTRIES = 'funder_countries';
+const DERIVED_FIELDS = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES];
+
+const byField = (fields: readonly string[], unexposed?: readonly string[]): LinkHolds => ({
+  discriminator: 'field',
+  fields: Object.fromEntries(fields.map((f) => [f, f])),
+  ...(unexposed === undefined ? {} : { unexposed }),
+});
+const byScheme: LinkHolds = {
+  discriminator: 'scheme',
+  fields: Object.fromEntries(CATEGORY_SCHEMES.map((scheme) => [`category_${scheme}`, scheme])),
+};
+const valueKey = [t('field'), { name: 'value', type: 'any' } as const];
+const categoryKey = [t('scheme'), t('category_id')];
+
 /** Every link table. Names follow `<owner singular>_<what>`. */
 export const LINK_TABLES: readonly LinkTableSpec[] = [
   // publications
@@ -230,69 +315,202 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     key: [t('researcher_id')],
     extra: [],
     reverse: ['researcher_id'],
+    holds: { field: 'researchers', countedIn: 'n_publications' },
   },
-  { table: 'publication_research_orgs', owner: 'publications', key: [t('org_id')], extra: [], reverse: ['org_id'] },
-  { table: 'publication_funders', owner: 'publications', key: [t('org_id')], extra: [], reverse: ['org_id'] },
-  { table: 'publication_grants', owner: 'publications', key: [t('grant_id')], extra: [], reverse: ['grant_id'] },
+  {
+    table: 'publication_research_orgs',
+    owner: 'publications',
+    key: [t('org_id')],
+    extra: [],
+    reverse: ['org_id'],
+    holds: { field: 'research_orgs', countedIn: 'n_publications' },
+  },
+  {
+    table: 'publication_funders',
+    owner: 'publications',
+    key: [t('org_id')],
+    extra: [],
+    reverse: ['org_id'],
+    holds: { field: 'funders', countedIn: 'n_funded_publications' },
+  },
+  {
+    table: 'publication_grants',
+    owner: 'publications',
+    key: [t('grant_id')],
+    extra: [],
+    reverse: ['grant_id'],
+    holds: { field: 'supporting_grant_ids' },
+  },
   {
     table: 'publication_categories',
     owner: 'publications',
-    key: [t('scheme'), t('category_id')],
+    key: categoryKey,
     extra: [],
     reverse: ['scheme', 'category_id'],
+    holds: byScheme,
   },
-  { table: 'publication_references', owner: 'publications', key: [t('cited_id')], extra: [], reverse: ['cited_id'] },
+  {
+    table: 'publication_references',
+    owner: 'publications',
+    key: [t('cited_id')],
+    extra: [],
+    reverse: ['cited_id'],
+    holds: { field: 'reference_ids' },
+  },
   {
     table: 'publication_concepts',
     owner: 'publications',
     key: [t('concept')],
     extra: [r('score')],
     reverse: ['concept'],
+    holds: { field: 'concepts' },
   },
   {
     table: 'publication_values',
     owner: 'publications',
-    key: [t('field'), { name: 'value', type: 'any' }],
+    key: valueKey,
     extra: [],
     reverse: ['field', 'value'],
+    holds: byField([
+      'issn',
+      'mesh_terms',
+      'open_access',
+      'clinical_trial_ids',
+      'journal_lists',
+      'subtitles',
+      ...DERIVED_FIELDS,
+    ]),
   },
   // grants
-  { table: 'grant_researchers', owner: 'grants', key: [t('researcher_id')], extra: [], reverse: ['researcher_id'] },
-  { table: 'grant_research_orgs', owner: 'grants', key: [t('org_id')], extra: [], reverse: ['org_id'] },
-  { table: 'grant_funders', owner: 'grants', key: [t('org_id')], extra: [], reverse: ['org_id'] },
+  {
+    table: 'grant_researchers',
+    owner: 'grants',
+    key: [t('researcher_id')],
+    extra: [],
+    reverse: ['researcher_id'],
+    holds: { field: 'researchers', countedIn: 'n_grants' },
+  },
+  {
+    table: 'grant_research_orgs',
+    owner: 'grants',
+    key: [t('org_id')],
+    extra: [],
+    reverse: ['org_id'],
+    holds: { field: 'research_orgs', countedIn: 'n_grants' },
+  },
+  {
+    table: 'grant_funders',
+    owner: 'grants',
+    key: [t('org_id')],
+    extra: [],
+    reverse: ['org_id'],
+    holds: { field: 'funders', countedIn: 'n_funded_grants' },
+  },
   {
     table: 'grant_categories',
     owner: 'grants',
-    key: [t('scheme'), t('category_id')],
+    key: categoryKey,
     extra: [],
     reverse: ['scheme', 'category_id'],
+    holds: byScheme,
   },
-  { table: 'grant_concepts', owner: 'grants', key: [t('concept')], extra: [r('score')], reverse: ['concept'] },
+  {
+    table: 'grant_concepts',
+    owner: 'grants',
+    key: [t('concept')],
+    extra: [r('score')],
+    reverse: ['concept'],
+    holds: { field: 'concepts' },
+  },
   {
     table: 'grant_values',
     owner: 'grants',
-    key: [t('field'), { name: 'value', type: 'any' }],
+    key: valueKey,
     extra: [],
     reverse: ['field', 'value'],
+    holds: byField(['active_year', ...DERIVED_FIELDS]),
   },
   // researchers
-  { table: 'researcher_research_orgs', owner: 'researchers', key: [t('org_id')], extra: [], reverse: ['org_id'] },
+  {
+    table: 'researcher_research_orgs',
+    owner: 'researchers',
+    key: [t('org_id')],
+    extra: [],
+    reverse: ['org_id'],
+    holds: { field: 'research_orgs' },
+  },
   {
     table: 'researcher_values',
     owner: 'researchers',
-    key: [t('field'), { name: 'value', type: 'any' }],
+    key: valueKey,
     extra: [],
     reverse: ['field', 'value'],
+    holds: byField(['orcid_id', 'redirect']),
   },
   // organizations
   {
     table: 'organization_values',
     owner: 'organizations',
-    key: [t('field'), { name: 'value', type: 'any' }],
+    key: valueKey,
     extra: [],
     reverse: ['field', 'value'],
+    holds: byField(
+      [
+        'types',
+        'ror_ids',
+        'isni_ids',
+        'external_ids_fundref',
+        'cnrs_ids',
+        'hesa_ids',
+        'linkout',
+        'orgref_ids',
+        'ucas_ids',
+        'ukprn_ids',
+        'wikidata_ids',
+        'organization_child_ids',
+        'organization_parent_ids',
+        'organization_related_ids',
+      ],
+      // Other names, written for search and display; no schema field.
+      ['aliases'],
+    ),
   },
 ];
+
+/**
+ * Entity kinds with a table of their own (a facet row or an entity field shows columns of
+ * it); the place tables are filled by `finish()` from the organizations. Kinds not listed
+ * (`open_access`, `publication_links`, `source_titles`) have no table.
+ */
+export const ENTITY_TABLES: Readonly<Partial<Record<EntityName, { readonly table: RecordKind | PlaceTable }>>> = {
+  organizations: { table: 'organizations' },
+  researchers: { table: 'researchers' },
+  categories: { table: 'categories' },
+  journals: { table: 'journals' },
+  countries: { table: 'countries' },
+  cities: { table: 'cities' },
+  states: { table: 'states' },
+};
+
+/** Display names of places, derived by `finish()`: (id, name[, country_code]). */
+export type PlaceTable = 'countries' | 'cities' | 'states';
+export const PLACE_TABLES: Readonly<Record<PlaceTable, readonly ColumnSpec[]>> = {
+  countries: [t('name')],
+  cities: [t('name'), t('country_code')],
+  states: [t('name'), t('country_code')],
+};
+
+/** The `<owner>_values` table of a kind, if it has one. */
+export function valuesTable(kind: RecordKind): LinkTableSpec | undefined {
+  return LINK_TABLES.find((l) => l.owner === kind && 'discriminator' in l.holds && l.holds.discriminator === 'field');
+}
+
+/** The discriminator values written into `<owner>_values` from the record itself (not derived). */
+export function writtenValueFields(kind: RecordKind): readonly string[] {
+  const holds = valuesTable(kind)?.holds;
+  if (holds === undefined || !('discriminator' in holds)) return [];
+  return [...Object.values(holds.fields), ...(holds.unexposed ?? [])].filter((f) => !DERIVED_FIELDS.includes(f));
+}
 
 /** Full-text tables: one per source; each search index is a set of its columns. */
 export const FULLTEXT_TABLES: readonly FullTextSpec[] = [

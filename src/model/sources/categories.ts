@@ -1,7 +1,7 @@
 import type { FieldRow } from './field-row.ts';
 
 /** The classification fields publications and grants share (the `categories` fieldset). */
-export const CATEGORY_FIELDS: readonly FieldRow[] = [
+export const CATEGORY_FIELDS = [
   ['category_bra', 'categories', 'fcm', 'Broad Research Areas.'],
   ['category_for', 'categories', 'fcm', 'Fields of Research (ANZSRC 2020) codes.'],
   ['category_hra', 'categories', 'fcm', 'Health Research Areas.'],
@@ -12,6 +12,6 @@ export const CATEGORY_FIELDS: readonly FieldRow[] = [
   ['category_rcdc', 'categories', 'fcm', 'Research, Condition, and Disease Categorization.'],
   ['category_sdg', 'categories', 'fcm', 'Sustainable Development Goals.'],
   ['category_uoa', 'categories', 'fcm', 'Units of Assessment.'],
-];
+] as const satisfies readonly FieldRow[];
 
 export const CATEGORY_FIELD_NAMES: readonly string[] = CATEGORY_FIELDS.map(([name]) => name);

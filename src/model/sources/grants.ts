@@ -2,7 +2,7 @@ import { CATEGORY_FIELDS, CATEGORY_FIELD_NAMES } from './categories.ts';
 import type { SourceTable } from './field-row.ts';
 
 /** spec/data-model.md, "grants". */
-export const GRANTS: SourceTable = {
+export const GRANTS = {
   description: 'Research grants awarded by funders.',
   fields: [
     ['abstract', 'string', '', 'Abstract of the funded project.'],
@@ -120,4 +120,4 @@ export const GRANTS: SourceTable = {
   defaultIndex: 'full_data',
   indicators: ['count', 'funding'],
   defaultOrder: { field: 'start_date', direction: 'desc' },
-};
+} as const satisfies SourceTable;

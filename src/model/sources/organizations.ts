@@ -1,7 +1,7 @@
 import type { SourceTable } from './field-row.ts';
 
 /** spec/data-model.md, "organizations" (funders are organizations too). */
-export const ORGANIZATIONS: SourceTable = {
+export const ORGANIZATIONS = {
   description: 'Research organizations and funders.',
   fields: [
     ['acronym', 'string', 'f', 'Acronym.'],
@@ -62,4 +62,4 @@ export const ORGANIZATIONS: SourceTable = {
   defaultIndex: 'full_data',
   indicators: ['count'],
   defaultOrder: { field: 'name', direction: 'asc' },
-};
+} as const satisfies SourceTable;

@@ -2,7 +2,7 @@ import { CATEGORY_FIELDS, CATEGORY_FIELD_NAMES } from './categories.ts';
 import type { SourceTable } from './field-row.ts';
 
 /** spec/data-model.md, "publications". */
-export const PUBLICATIONS: SourceTable = {
+export const PUBLICATIONS = {
   description: 'Scholarly publications: articles, chapters, books, proceedings, preprints.',
   fields: [
     ['abstract', 'string', '', 'Abstract or summary.'],
@@ -163,4 +163,4 @@ export const PUBLICATIONS: SourceTable = {
     'recent_citations_total',
   ],
   defaultOrder: { field: 'date', direction: 'desc' },
-};
+} as const satisfies SourceTable;

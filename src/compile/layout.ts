@@ -1,6 +1,7 @@
 /**
- * How the records of each source sit in SQLite, as far as the compiler needs it. The
- * compiler reads fields through this description: a field with a column or a link table
+ * How the records of each source sit in the database, as far as the compiler needs it
+ * (derived from the model's storage layout in `records-layout.ts`; the same for every
+ * dialect). The compiler reads fields through this description: a field with a column or a link table
  * uses it (indexed, fast); any other field is read from the record's JSON document, so
  * every field the schema allows can be filtered, returned and faceted.
  */
@@ -14,7 +15,7 @@ export interface LinkLayout {
   readonly valueColumn: string;
   /** Entity table to join for sub-field filters (`research_orgs.name`). */
   readonly entity?: EntityLayout;
-  /** Entity kind for display (`organizations`): a key of `SqliteLayout.entities`. */
+  /** Entity kind for display (`organizations`): a key of `StorageLayout.entities`. */
   readonly entityKind?: string;
   /**
    * A per-entity count of linked records kept up to date by the store (e.g. researchers
@@ -86,7 +87,7 @@ export interface EntityDisplay {
 /** Result columns holding a JSON list are named with this prefix; the engine parses them. */
 export const LIST_COLUMN_PREFIX = '__list_';
 
-export interface SqliteLayout {
+export interface StorageLayout {
   readonly sources: Readonly<Record<string, SourceLayout>>;
   /** Entity kind (`organizations`, `categories`, ...) → how to display it. */
   readonly entities: Readonly<Record<string, EntityDisplay>>;

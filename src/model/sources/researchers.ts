@@ -1,7 +1,7 @@
 import type { SourceTable } from './field-row.ts';
 
 /** spec/data-model.md, "researchers". */
-export const RESEARCHERS: SourceTable = {
+export const RESEARCHERS = {
   description: 'Disambiguated researchers, with their affiliations and activity.',
   fields: [
     ['current_research_org', 'organizations', 'fc', 'The most recent affiliation.'],
@@ -48,4 +48,4 @@ export const RESEARCHERS: SourceTable = {
   defaultIndex: 'full_data',
   indicators: ['count'],
   defaultOrder: { field: 'last_name', direction: 'asc' },
-};
+} as const satisfies SourceTable;

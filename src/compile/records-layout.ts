@@ -1,0 +1,162 @@
+/**
+ * The compiler's view of the record tables, derived from the one storage layout in
+ * `model/storage.ts` and the field tables of `model/sources/`: which column, link table or
+ * JSON path holds each schema field, which entity table shows each entity kind, and which
+ * full-text columns each search index covers. Nothing here names a table by hand.
+ */
+import { ENTITY_SPECS } from '../model/entities.ts';
+import { SOURCE_FIELD_TABLES } from '../model/sources/index.ts';
+import {
+  ENTITY_TABLES,
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  PLACE_TABLES,
+  SOURCE_TABLES,
+  ownerKey,
+  type EntityColumnSpec,
+  type LinkTableSpec,
+  type RecordKind,
+} from '../model/storage.ts';
+import { SOURCE_NAMES, type EntityName, type SourceName } from '../model/types.ts';
+import type { EntityDisplay, EntityLayout, FtsLayout, LinkLayout, SourceLayout, StorageLayout } from './layout.ts';
+
+/** The source row key and document columns every source table has (model/storage.ts). */
+const KEY = 'pk';
+const DOCUMENT = 'doc';
+const ID = 'id';
+
+/** Column names of a table that holds an entity (a source table or a place table). */
+function tableColumns(table: string): ReadonlySet<string> {
+  const source = (SOURCE_TABLES as Readonly<Record<string, { columns: readonly { name: string }[] }>>)[table];
+  const place = (PLACE_TABLES as Readonly<Record<string, readonly { name: string }[]>>)[table];
+  return new Set([ID, ...(source?.columns ?? place ?? []).map((c) => c.name)]);
+}
+
+/** An entity kind's table and its sub-fields that are columns of it (`research_orgs.name`). */
+function entityLayout(kind: EntityName): EntityLayout | undefined {
+  const table = ENTITY_TABLES[kind]?.table;
+  if (table === undefined) return undefined;
+  const columns = tableColumns(table);
+  const fields = ENTITY_SPECS[kind].fields.map(([name]) => name).filter((name) => columns.has(name));
+  return { table, idColumn: ID, columns: Object.fromEntries(fields.map((f) => [f, f])) };
+}
+
+/** What a facet row or a returned entity shows: display fields that are columns, and lists kept in `<entity>_values`. */
+function entityDisplay(kind: EntityName): EntityDisplay | undefined {
+  const table = ENTITY_TABLES[kind]?.table;
+  if (table === undefined) return undefined;
+  const columns = tableColumns(table);
+  const values = LINK_TABLES.find(
+    (l) => l.table === `${singularOf(table)}_values` && 'discriminator' in l.holds && l.holds.discriminator === 'field',
+  );
+  const shown = ENTITY_SPECS[kind].display;
+  const lists = shown.filter((f) => !columns.has(f) && values !== undefined);
+  const display: EntityDisplay = {
+    table,
+    idColumn: ID,
+    columns: Object.fromEntries(shown.filter((f) => columns.has(f)).map((f) => [f, f])),
+  };
+  if (lists.length === 0 || values === undefined) return display;
+  return {
+    ...display,
+    lists: Object.fromEntries(
+      lists.map((f) => [f, { table: values.table, ownerColumn: ownerKey(values.owner), entityKey: KEY, field: f }]),
+    ),
+  };
+}
+
+function singularOf(table: string): string {
+  const owner = Object.values(SOURCE_TABLES).find((s) => s.table === table);
+  return owner === undefined ? table : ownerKey(owner.kind).replace(/_pk$/, '');
+}
+
+function wholeSourceCount(entity: EntityName, countedIn: string | undefined): LinkLayout['wholeSourceCount'] {
+  const table = ENTITY_TABLES[entity]?.table;
+  if (countedIn === undefined || table === undefined) return undefined;
+  return { table, idColumn: ID, countColumn: countedIn };
+}
+
+/** The schema fields of one link table, each with how to read it. */
+function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>): [string, LinkLayout][] {
+  const valueColumn = link.key[link.key.length - 1]?.name;
+  if (valueColumn === undefined) throw new Error(`link table ${link.table} has no key column`);
+  const base = { table: link.table, recordColumn: ownerKey(link.owner), valueColumn };
+  const withEntity = (field: string, layout: LinkLayout, countedIn?: string): [string, LinkLayout] => {
+    const type = fieldTypes.get(field);
+    const entity = type !== undefined && type in ENTITY_SPECS ? entityLayout(type as EntityName) : undefined;
+    if (entity === undefined) return [field, layout];
+    const counted = wholeSourceCount(type as EntityName, countedIn);
+    return [
+      field,
+      {
+        ...layout,
+        entity,
+        entityKind: type as string,
+        ...(counted === undefined ? {} : { wholeSourceCount: counted }),
+      },
+    ];
+  };
+  const holds = link.holds;
+  if ('field' in holds) return [withEntity(holds.field, base, holds.countedIn)];
+  return Object.entries(holds.fields).map(([field, value]) =>
+    withEntity(field, { ...base, discriminator: { column: holds.discriminator, value } }),
+  );
+}
+
+function entityColumn(spec: EntityColumnSpec): SourceLayout['entityColumns'][string] | undefined {
+  const entity = entityLayout(spec.entity);
+  if (entity === undefined) return undefined;
+  const counted = wholeSourceCount(spec.entity, spec.countedIn);
+  return {
+    column: spec.column,
+    entity,
+    entityKind: spec.entity,
+    ...(counted === undefined ? {} : { wholeSourceCount: counted }),
+  };
+}
+
+function fullText(kind: RecordKind): FtsLayout | undefined {
+  const spec = FULLTEXT_TABLES.find((f) => f.owner === kind);
+  if (spec === undefined) return undefined;
+  const all = spec.columns.join(' ');
+  return {
+    table: spec.table,
+    // An index over every column needs no column filter.
+    indexes: Object.fromEntries(
+      Object.entries(spec.indexes).map(([index, cols]) => [index, cols.join(' ') === all ? null : cols]),
+    ),
+  };
+}
+
+function sourceLayout(name: SourceName): SourceLayout {
+  const table = SOURCE_TABLES[name];
+  const fields = SOURCE_FIELD_TABLES[name];
+  const fieldTypes = new Map<string, string>(fields.fields.map(([field, type]) => [field, type]));
+  const columns = [ID, ...table.columns.map((c) => c.name)].filter((c) => fieldTypes.has(c));
+  const links = LINK_TABLES.filter((l) => l.owner === name).flatMap((l) => linkFields(l, fieldTypes));
+  const entityColumns = Object.entries(table.entityColumns ?? {}).flatMap(([field, spec]) => {
+    const layout = entityColumn(spec);
+    return layout === undefined ? [] : [[field, layout] as const];
+  });
+  const fts = fullText(name);
+  return {
+    table: table.table,
+    key: KEY,
+    document: DOCUMENT,
+    columns: Object.fromEntries(columns.map((c) => [c, c])),
+    links: Object.fromEntries(links.filter(([field]) => fieldTypes.has(field))),
+    entityColumns: Object.fromEntries(entityColumns),
+    ...(fts === undefined ? {} : { fts }),
+    defaultOrder: [{ column: fields.defaultOrder.field, direction: fields.defaultOrder.direction }],
+  };
+}
+
+export const RECORDS_LAYOUT: StorageLayout = {
+  sources: Object.fromEntries(SOURCE_NAMES.map((name) => [name, sourceLayout(name)])),
+  entities: Object.fromEntries(
+    (Object.keys(ENTITY_TABLES) as EntityName[]).flatMap((kind) => {
+      const display = entityDisplay(kind);
+      return display === undefined ? [] : [[kind, display] as const];
+    }),
+  ),
+};
