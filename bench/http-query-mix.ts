@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import type Database from 'better-sqlite3';
 import { AccountService } from '../src/accounts/service.ts';
 import { openSqliteAccountStore } from '../src/accounts/store.ts';
-import { createSqliteEngine } from '../src/engine/sqlite-engine.ts';
+import { createSqliteEngine } from '../src/engine/backends/sqlite/engine.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
 import { queryShapes } from './query-shapes.ts';
 

@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { runQuery } from '../src/engine/run-query.ts';
+import { runQuery } from '../src/engine/backends/sqlite/query-context.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
 import { queryShapes } from './query-shapes.ts';
 

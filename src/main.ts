@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/service.ts';
 import { openSqliteAccountStore } from './accounts/store.ts';
 import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
-import { createSqliteEngine } from './engine/sqlite-engine.ts';
+import { createSqliteEngine } from './engine/backends/sqlite/engine.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { upgradeRecordDatabase } from './store/sqlite/records-store.ts';
 import { build, type WebPlugin } from './http/app.ts';

@@ -1,8 +1,8 @@
 /**
  * The dialect-neutral plan of one search query: what to read, which rows qualify, and what
- * to hand back, with every name already resolved by the schema. `compile/sqlite/` turns it
- * into SQL for SQLite; a PostgreSQL compiler reads the same plan. Plain frozen data, so a
- * plan crosses worker threads unchanged.
+ * to hand back, with every name already resolved by the schema. The base compiler
+ * (`compile-search.ts`) turns it into SQL with a dialect's hooks (`dialect.ts`). Plain
+ * frozen data, so a plan crosses worker threads unchanged.
  */
 import type { TextExpr } from './text-expr.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { readQueryCorpus } from '../../src/dsl/index.ts';
-import { runQuery } from '../../src/engine/run-query.ts';
+import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { tinyDatabase } from './fixtures/tiny-db.ts';

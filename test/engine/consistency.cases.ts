@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type Database from 'better-sqlite3';
-import { runQuery } from '../../src/engine/run-query.ts';
+import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import type { QueryResult } from '../../src/engine/types.ts';
 
 type Row = { id: string | number; count: number };

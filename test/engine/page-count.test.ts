@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
-import { prepareQuery, runQuery, SqliteQueryContext } from '../../src/engine/run-query.ts';
+import { runQuery, SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
+import { prepareQuery } from '../../src/engine/run-query.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { demoDatabase } from '../fixtures/demo-db.ts';
 

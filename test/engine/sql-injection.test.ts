@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { lowerValidated } from '../../src/compile/lower-validated.ts';
-import { compileSearch } from '../../src/compile/sqlite/compile-search.ts';
+import { compileSearch } from '../../src/compile/compile-search.ts';
+import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import { parse, printString } from '../../src/dsl/index.ts';
 import { validate } from '../../src/schema/index.ts';
-import { runQuery } from '../../src/engine/run-query.ts';
+import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import Database from 'better-sqlite3';
@@ -105,7 +106,9 @@ describe('SQL injection', () => {
           const { query } = validate(parse(text), { dslVersion: 2, source: text });
           assert.equal(query.kind, 'search');
           if (query.kind !== 'search') continue;
-          const compiled = compileSearch(RECORDS_LAYOUT, lowerValidated(query), { expandPattern: () => [] });
+          const compiled = compileSearch(sqliteDialect, RECORDS_LAYOUT, lowerValidated(query), {
+            expandPattern: () => [],
+          });
           const statements = [
             compiled.count,
             ...compiled.outputs.map((o) => (o.kind === 'records' ? o.page : o.statement)),

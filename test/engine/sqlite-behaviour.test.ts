@@ -1,4 +1,4 @@
-import { createSqliteEngine } from '../../src/engine/sqlite-engine.ts';
+import { createSqliteEngine } from '../../src/engine/backends/sqlite/engine.ts';
 import { runBehaviourSuite } from './behaviour.cases.ts';
 import { tinyDatabase } from './fixtures/tiny-db.ts';
 

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createSqliteEngine } from '../../src/engine/sqlite-engine.ts';
+import { createSqliteEngine } from '../../src/engine/backends/sqlite/engine.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';

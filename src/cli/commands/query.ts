@@ -10,7 +10,7 @@ import { Command, Option } from 'commander';
 import { QuarryClientError } from '../../client/errors.ts';
 import type { OutputFormat } from '../../client/output.ts';
 import type { QueryResult } from '../../client/records.ts';
-import { runQuery } from '../../engine/run-query.ts';
+import { runQuery } from '../../engine/backends/sqlite/query-context.ts';
 import type { DslVersion } from '../../engine/types.ts';
 import { openReadOnly } from '../../store/sqlite/open.ts';
 import { upgradeRecordDatabase } from '../../store/sqlite/records-store.ts';

@@ -1,46 +1,74 @@
 /**
- * The full-text part of a search: the FTS5 MATCH string (through the one escaping function
- * in `fts5.ts`) and the restriction it puts on the source's rows.
+ * SQLite's full text: one contentless FTS5 table per source (rowid = the record key), the
+ * MATCH string built by the one escaping function in `fts5.ts`, bm25 for relevance, and
+ * the fts5vocab table for wildcard patterns.
  */
-import type { FullTextPlan } from '../plan.ts';
-import { SOURCE_ALIAS } from './access.ts';
-import { toFts5Match, type Fts5Match } from './fts5.ts';
+import type { FullTextDialect, FullTextMatch } from '../dialect.ts';
+import { SOURCE_ALIAS } from '../access.ts';
 import type { SourceLayout } from '../layout.ts';
-import { frag, ident, type Sql } from './sql.ts';
+import { concat, frag, ident } from '../sql.ts';
+import { toFts5Match } from './fts5.ts';
 
-export interface FullTextOptions {
-  /** Index vocabulary lookup for wildcard patterns (GLOB form) → matching tokens. */
-  readonly expandPattern: (vocabTable: string, glob: string) => readonly string[];
-}
-
-export function fullTextMatch(source: SourceLayout, plan: FullTextPlan, options: FullTextOptions): Fts5Match {
+function ftsOf(source: SourceLayout): NonNullable<SourceLayout['fts']> {
   const fts = source.fts;
   if (fts === undefined) throw new Error(`source table ${source.table} has no full-text index`);
-  const columns = fts.indexes[plan.index];
-  if (columns === undefined) throw new Error(`unknown full-text index ${plan.index}`);
-  return toFts5Match(plan.expr, {
-    ...(columns === null ? {} : { columns }),
-    expandPattern: (glob) => options.expandPattern(`${fts.table}_vocab`, glob),
-  });
+  return fts;
 }
 
-/**
- * The rows a full-text match allows, as a condition on `s`:
- * `s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)`.
- */
-export function fullTextRestriction(source: SourceLayout, match: Fts5Match): Sql {
-  const fts = source.fts;
-  if (fts === undefined) throw new Error(`source table ${source.table} has no full-text index`);
-  const key = `${SOURCE_ALIAS}.${ident(source.key)}`;
-  const sub = `SELECT rowid FROM ${ident(fts.table)} WHERE ${ident(fts.table)} MATCH ?`;
-  switch (match.kind) {
-    case 'match':
-      return frag(`${key} IN (${sub})`, [match.match]);
-    case 'except':
-      return frag(`${key} NOT IN (${sub})`, [match.match]);
-    case 'none':
-      return frag('0');
-    case 'all':
-      return frag('1');
-  }
-}
+export const sqliteFullText: FullTextDialect = {
+  match(source, plan, options): FullTextMatch {
+    const fts = ftsOf(source);
+    const columns = fts.indexes[plan.index];
+    if (columns === undefined) throw new Error(`unknown full-text index ${plan.index}`);
+    const m = toFts5Match(plan.expr, {
+      ...(columns === null ? {} : { columns }),
+      expandPattern: (glob) => options.expandPattern(`${fts.table}_vocab`, glob),
+    });
+    return m.kind === 'match' || m.kind === 'except' ? { kind: m.kind, query: m.match } : m;
+  },
+
+  /** `s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)`. */
+  restriction(source, match) {
+    const fts = ftsOf(source);
+    const key = `${SOURCE_ALIAS}.${ident(source.key)}`;
+    const sub = `SELECT rowid FROM ${ident(fts.table)} WHERE ${ident(fts.table)} MATCH ?`;
+    switch (match.kind) {
+      case 'match':
+        return frag(`${key} IN (${sub})`, [match.query]);
+      case 'except':
+        return frag(`${key} NOT IN (${sub})`, [match.query]);
+      case 'none':
+        return frag('0');
+      case 'all':
+        return frag('1');
+    }
+  },
+
+  /**
+   * Ranks inside the FTS table and keeps only keys and scores, so the records (wide rows)
+   * are read for one page, not for every match. The unary `+` keeps SQLite from handing the
+   * filter's key set to FTS5 as rowid constraints (one MATCH per key).
+   */
+  ranked(source, match, filter) {
+    const f = ident(ftsOf(source).table);
+    const s = SOURCE_ALIAS;
+    const restrict =
+      filter === undefined
+        ? frag('')
+        : concat(
+            ` AND +${f}.rowid IN (SELECT ${s}.${ident(source.key)} FROM ${ident(source.table)} ${s} WHERE `,
+            filter,
+            ')',
+          );
+    return concat(
+      frag(`SELECT ${f}.rowid AS k, bm25(${f}) AS score FROM ${f} WHERE ${f} MATCH ?`, [match.query]),
+      restrict,
+    );
+  },
+
+  /** Every FTS row is a record (rowid = key): count the matches without touching the records. */
+  countMatches(source, match) {
+    const f = ident(ftsOf(source).table);
+    return frag(`SELECT count(*) AS n FROM ${f} WHERE ${f} MATCH ?`, [match.query]);
+  },
+};

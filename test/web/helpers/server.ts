@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../../src/accounts/service.ts';
 import { openSqliteAccountStore, type AccountStore } from '../../../src/accounts/store.ts';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../../src/config.ts';
-import { createSqliteEngine } from '../../../src/engine/sqlite-engine.ts';
+import { createSqliteEngine } from '../../../src/engine/backends/sqlite/engine.ts';
 import type { QueryEngine } from '../../../src/engine/types.ts';
 import { build } from '../../../src/http/app.ts';
 import { webPlugin } from '../../../src/web/plugin.ts';

@@ -9,10 +9,10 @@ import type {
   CompiledFacet,
   CompiledRecords,
   CompiledSearch,
-} from '../../compile/sqlite/compile-search.ts';
-import { LIST_COLUMN_PREFIX } from '../../compile/layout.ts';
-import type { Sql, SqlParam } from '../../compile/sqlite/sql.ts';
-import type { ExecutedFacet, ExecutedRecords, ExecutedRows, Row } from '../shape.ts';
+} from '../../../compile/compile-search.ts';
+import { LIST_COLUMN_PREFIX } from '../../../compile/layout.ts';
+import type { Sql, SqlParam } from '../../../compile/sql.ts';
+import type { ExecutedFacet, ExecutedRecords, ExecutedRows, Row } from '../../shape.ts';
 
 type DbRow = Record<string, unknown>;
 

@@ -1,14 +1,11 @@
 /**
- * Facet indicators as SQLite aggregates over the matching records `s`. Medians use the
- * `quarry_median` aggregate and the geometric mean SQLite's math functions; the engine
- * registers `quarry_median` on every connection (`engine/sqlite/functions.ts`).
+ * Facet indicators as SQL aggregates over the matching records `s`: sums and averages are
+ * standard SQL, the median is the dialect's, the geometric mean uses `exp` and `ln`.
  */
-import type { Indicator } from '../plan.ts';
+import type { Indicator } from './plan.ts';
 import { accessField } from './access.ts';
-import type { SourceLayout } from '../layout.ts';
-
-/** The aggregate a caller-registered function must provide. */
-export const MEDIAN_FUNCTION = 'quarry_median';
+import type { Dialect } from './dialect.ts';
+import type { SourceLayout } from './layout.ts';
 
 /** The per-record field each indicator summarises. */
 const INDICATOR_FIELD: Readonly<Record<Exclude<Indicator, 'count'>, { field: string; type: 'integer' | 'float' }>> = {
@@ -24,13 +21,13 @@ const INDICATOR_FIELD: Readonly<Record<Exclude<Indicator, 'count'>, { field: str
 };
 
 /**
- * @example indicatorSql(layout, 'fcr_gavg')
+ * @example indicatorSql(sqliteDialect, pubs, 'fcr_gavg')
  *   // 'exp(avg(ln(s."field_citation_ratio" + 1))) - 1'
  */
-export function indicatorSql(source: SourceLayout, indicator: Indicator): string {
+export function indicatorSql(dialect: Dialect, source: SourceLayout, indicator: Indicator): string {
   if (indicator === 'count') return 'count(*)';
   const spec = INDICATOR_FIELD[indicator];
-  const access = accessField(source, { name: spec.field, type: spec.type, multi: false });
+  const access = accessField(dialect, source, { name: spec.field, type: spec.type, multi: false });
   if (access.kind !== 'scalar') throw new Error(`indicator field ${spec.field} is not single-valued`);
   const x = access.expr;
   switch (indicator) {
@@ -44,19 +41,9 @@ export function indicatorSql(source: SourceLayout, indicator: Indicator): string
       return `avg(${x})`;
     case 'citations_median':
     case 'altmetric_median':
-      return `${MEDIAN_FUNCTION}(${x})`;
+      return dialect.median(x);
     case 'fcr_gavg':
       // Geometric mean with the usual +1 offset, so records with a ratio of 0 take part.
       return `exp(avg(ln(${x} + 1))) - 1`;
   }
-}
-
-/** The median of the non-null numbers, or null; what `quarry_median` computes. */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

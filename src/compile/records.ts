@@ -4,11 +4,11 @@
  * filled by one follow-up statement per field for the whole page (`hydrate`); everything
  * else comes from the record's JSON document.
  */
-import type { OrderPlan, RecordsOutput } from '../plan.ts';
+import type { OrderPlan, RecordsOutput } from './plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
+import type { Dialect, FullTextMatch } from './dialect.ts';
 import { displayColumns } from './display.ts';
-import type { Fts5Match } from './fts5.ts';
-import type { StorageLayout, SourceLayout } from '../layout.ts';
+import type { StorageLayout, SourceLayout } from './layout.ts';
 import { concat, frag, ident, literal, type Sql } from './sql.ts';
 
 /** Reads one entity field for a page of records: append `(?, ?, ...)` of record keys. */
@@ -55,11 +55,12 @@ const s = SOURCE_ALIAS;
  *   FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."pk" DESC LIMIT ? OFFSET ?
  */
 export function compileRecords(
+  dialect: Dialect,
   layout: StorageLayout,
   source: SourceLayout,
   output: RecordsOutput,
-  where: Sql,
-  match: Fts5Match | undefined,
+  where: Sql | undefined,
+  match: FullTextMatch | undefined,
 ): CompiledRecords {
   const selects = [`${s}.${ident(source.key)} AS __key`, `${s}.${ident(source.document)} AS __doc`];
   const hydrate: HydrateStep[] = [];
@@ -72,48 +73,40 @@ export function compileRecords(
       selects.push(`${s}.${ident(column)} AS ${ident(field)}`);
       continue;
     }
-    const step = hydrateStep(layout, source, field);
+    const step = hydrateStep(dialect, layout, source, field);
     if (step !== undefined) hydrate.push(step);
   }
-  const relevance = output.order.by === 'relevance' && match?.kind === 'match' && source.fts !== undefined;
-  if (relevance && source.fts !== undefined && match?.kind === 'match') {
-    // Rank inside the FTS table first and keep only the page's keys and scores, so the
-    // records (wide rows) are read for one page, not for every match. The unary `+` keeps
-    // SQLite from handing the key set to FTS5 as rowid constraints (one MATCH per key).
-    const f = ident(source.fts.table);
-    const restrict =
-      where.text === '1'
-        ? frag('')
-        : concat(
-            ` AND +${f}.rowid IN (SELECT ${s}.${ident(source.key)} FROM ${ident(source.table)} ${s} WHERE `,
-            where,
-            ')',
-          );
-    const params = [match.match, ...restrict.params, output.limit, output.skip];
+  if (output.order.by === 'relevance' && match?.kind === 'match' && source.fts !== undefined) {
+    // The index ranks its matches (under the filter, if any); the records are read for the page only.
+    const ranked = dialect.fullText.ranked(source, match, where);
+    const join = ` FROM top JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = top.k ORDER BY top.score, ${s}."id" ASC`;
     const page = concat(
-      `WITH top AS (SELECT ${f}.rowid AS k, bm25(${f}) AS score FROM ${f} WHERE ${f} MATCH ?`,
-      restrict,
-      ` ORDER BY score, k LIMIT ? OFFSET ?) SELECT ${selects.join(', ')} FROM top JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = top.k ORDER BY top.score, ${s}."id" ASC`,
+      'WITH top AS (',
+      ranked,
+      ` ORDER BY score, k LIMIT ? OFFSET ?) SELECT ${selects.join(', ')}`,
+      join,
     );
-    // bm25() may not sit beside a window function, so the ranked matches are materialized
-    // first and counted as the page is cut from them.
+    // The ranked matches are materialized first and counted as the page is cut from them
+    // (SQLite's bm25() may not sit beside a window function).
     const withTotal = concat(
-      `WITH ranked AS MATERIALIZED (SELECT ${f}.rowid AS k, bm25(${f}) AS score FROM ${f} WHERE ${f} MATCH ?`,
-      restrict,
-      `), top AS (SELECT k, score, count(*) OVER () AS __total FROM ranked ORDER BY score, k LIMIT ? OFFSET ?) SELECT ${selects.join(', ')}, top.__total AS __total FROM top JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = top.k ORDER BY top.score, ${s}."id" ASC`,
+      'WITH ranked AS MATERIALIZED (',
+      ranked,
+      `), top AS (SELECT k, score, count(*) OVER () AS __total FROM ranked ORDER BY score, k LIMIT ? OFFSET ?) SELECT ${selects.join(', ')}, top.__total AS __total`,
+      join,
     );
+    const paging = [output.limit, output.skip];
     return {
       kind: 'records',
       output,
-      page: { text: page.text, params },
-      pageWithTotal: { text: withTotal.text, params },
-      totalFromPage: where.text === '1' ? 'never' : 'always',
+      page: { text: dialect.placeholders(page.text), params: [...page.params, ...paging] },
+      pageWithTotal: { text: dialect.placeholders(withTotal.text), params: [...withTotal.params, ...paging] },
+      totalFromPage: where === undefined ? 'never' : 'always',
       hydrate,
     };
   }
   const from = frag(`${ident(source.table)} ${s}`);
-  const fullWhere = where;
-  const order = orderBy(source, output.order, relevance);
+  const fullWhere = where ?? frag(dialect.true);
+  const order = orderBy(dialect, source, output.order);
   const page = concat(
     `SELECT ${selects.join(', ')} FROM `,
     from,
@@ -133,42 +126,41 @@ export function compileRecords(
   return {
     kind: 'records',
     output,
-    page: { text: page.text, params: [...page.params, output.limit, output.skip] },
-    pageWithTotal: { text: withTotal.text, params: [...withTotal.params, output.limit, output.skip] },
+    page: { text: dialect.placeholders(page.text), params: [...page.params, output.limit, output.skip] },
+    pageWithTotal: {
+      text: dialect.placeholders(withTotal.text),
+      params: [...withTotal.params, output.limit, output.skip],
+    },
     totalFromPage: 'if-sorting-every-row',
     hydrate,
   };
 }
 
 /** Ties are broken by the public id, ascending, so pages are stable. */
-function orderBy(source: SourceLayout, order: OrderPlan, relevance: boolean): string {
+function orderBy(dialect: Dialect, source: SourceLayout, order: OrderPlan): string {
   const tie = `${s}."id" ASC`;
   switch (order.by) {
+    // Relevance without a positive match (only negations, or no full text): the default order.
     case 'relevance':
-      if (relevance && source.fts !== undefined) return `bm25(${ident(source.fts.table)}), ${tie}`;
-      return defaultOrder(source);
     case 'default':
-      return defaultOrder(source);
+      return [...source.defaultOrder.map((o) => dialect.sortTerm(`${s}.${ident(o.column)}`, o.direction)), tie].join(
+        ', ',
+      );
     case 'field': {
-      const access = accessField(source, { name: order.field, type: 'string', multi: false });
+      const access = accessField(dialect, source, { name: order.field, type: 'string', multi: false });
       if (access.kind !== 'scalar') throw new Error(`cannot sort by multi-value field ${order.field}`);
-      return `${sortTerm(access.expr, order.direction)}, ${tie}`;
+      return `${dialect.sortTerm(access.expr, order.direction)}, ${tie}`;
     }
   }
 }
 
-/** SQLite sorts NULL lowest: last when descending already, pushed last when ascending. */
-function sortTerm(expr: string, direction: 'asc' | 'desc'): string {
-  return direction === 'asc' ? `${expr} ASC NULLS LAST` : `${expr} DESC`;
-}
-
-function defaultOrder(source: SourceLayout): string {
-  const parts = source.defaultOrder.map((o) => sortTerm(`${s}.${ident(o.column)}`, o.direction));
-  return [...parts, `${s}."id" ASC`].join(', ');
-}
-
 /** Link-table entity fields and single entity columns are read per page, with display fields. */
-function hydrateStep(layout: StorageLayout, source: SourceLayout, field: string): HydrateStep | undefined {
+function hydrateStep(
+  dialect: Dialect,
+  layout: StorageLayout,
+  source: SourceLayout,
+  field: string,
+): HydrateStep | undefined {
   const link = source.links[field];
   if (link !== undefined) {
     const l = 'l';
@@ -183,10 +175,10 @@ function hydrateStep(layout: StorageLayout, source: SourceLayout, field: string)
         field,
         multi: true,
         params: [],
-        sqlPrefix: `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id FROM ${ident(link.table)} ${l} WHERE 1${disc} AND ${l}.${ident(link.recordColumn)} IN `,
+        sqlPrefix: `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id FROM ${ident(link.table)} ${l} WHERE ${dialect.true}${disc} AND ${l}.${ident(link.recordColumn)} IN `,
       };
     }
-    const cols = displayColumns(display);
+    const cols = displayColumns(dialect, display);
     return {
       field,
       multi: true,
@@ -195,14 +187,14 @@ function hydrateStep(layout: StorageLayout, source: SourceLayout, field: string)
       sqlPrefix:
         `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
         ` FROM ${ident(link.table)} ${l} LEFT JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${l}.${ident(link.valueColumn)}` +
-        ` WHERE 1${disc} AND ${l}.${ident(link.recordColumn)} IN `,
+        ` WHERE ${dialect.true}${disc} AND ${l}.${ident(link.recordColumn)} IN `,
     };
   }
   const single = source.entityColumns[field];
   if (single !== undefined) {
     const display = layout.entities[single.entityKind];
     if (display === undefined) return undefined;
-    const cols = displayColumns(display);
+    const cols = displayColumns(dialect, display);
     return {
       field,
       multi: false,

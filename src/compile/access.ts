@@ -3,9 +3,10 @@
  * record (`scalar`: a column, an entity column lookup, or a JSON path), or a correlated row
  * source (`multi`: a link table, or `json_each` over the record document).
  */
-import type { PlanField } from '../plan.ts';
-import type { SourceLayout } from '../layout.ts';
-import { ident, jsonPath, literal } from './sql.ts';
+import type { Dialect } from './dialect.ts';
+import type { PlanField } from './plan.ts';
+import type { SourceLayout } from './layout.ts';
+import { ident, literal } from './sql.ts';
 
 /** The alias of the searched source's table in every statement. */
 export const SOURCE_ALIAS = 's';
@@ -45,12 +46,12 @@ export type FieldAccess =
     };
 
 /**
- * @example accessField(layout, { name: 'year', type: 'integer', multi: false })
+ * @example accessField(sqliteDialect, pubs, { name: 'year', type: 'integer', multi: false })
  *   // { kind: 'scalar', expr: 's."year"' }
- * @example accessField(layout, { name: 'research_orgs', subfield: 'id', type: 'entity', multi: true, entity: 'organizations' })
+ * @example accessField(sqliteDialect, pubs, { name: 'research_orgs', subfield: 'id', type: 'entity', multi: true, entity: 'organizations' })
  *   // { kind: 'multi', from: '"publication_orgs" l', correlate: 'l."record" = s."rowid"', value: 'l."org_id"' }
  */
-export function accessField(source: SourceLayout, field: PlanField): FieldAccess {
+export function accessField(dialect: Dialect, source: SourceLayout, field: PlanField): FieldAccess {
   const s = SOURCE_ALIAS;
   const key = `${s}.${ident(source.key)}`;
   const sub = field.subfield;
@@ -59,7 +60,7 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
     const value = `l.${ident(link.valueColumn)}`;
     const fixed =
       link.discriminator === undefined
-        ? '1'
+        ? dialect.true
         : `l.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
     const recordColumn = `l.${ident(link.recordColumn)}`;
     const correlate =
@@ -104,27 +105,8 @@ export function accessField(source: SourceLayout, field: PlanField): FieldAccess
   }
   // From the JSON document: values may be plain (ids, strings) or objects (entities).
   const doc = `${s}.${ident(source.document)}`;
-  if (field.type === 'json' && sub === undefined) {
-    // Structured values (authors, concepts): compare with every leaf value.
-    return {
-      kind: 'multi',
-      from: `json_tree(${doc}, ${jsonPath(field.name)}) j`,
-      correlate: 'j.atom IS NOT NULL',
-      value: 'j.atom',
-    };
-  }
-  if (field.multi || field.type === 'json') {
-    const value =
-      sub === undefined
-        ? `CASE j.type WHEN 'object' THEN coalesce(json_extract(j.value, '$.id'), j.value) ELSE j.value END`
-        : `CASE j.type WHEN 'object' THEN json_extract(j.value, ${jsonPath(sub)}) ELSE ${sub === 'id' ? 'j.value' : 'NULL'} END`;
-    return { kind: 'multi', from: `json_each(${doc}, ${jsonPath(field.name)}) j`, correlate: '1', value };
-  }
-  if (sub === undefined) return { kind: 'scalar', expr: `json_extract(${doc}, ${jsonPath(field.name)})` };
-  return {
-    kind: 'scalar',
-    expr: `CASE json_type(${doc}, ${jsonPath(field.name)}) WHEN 'object' THEN json_extract(${doc}, ${jsonPath(field.name, sub)}) ELSE ${
-      sub === 'id' ? `json_extract(${doc}, ${jsonPath(field.name)})` : 'NULL'
-    } END`,
-  };
+  // Structured values (authors, concepts): compare with every leaf value.
+  if (field.type === 'json' && sub === undefined) return { kind: 'multi', ...dialect.jsonLeaves(doc, field.name) };
+  if (field.multi || field.type === 'json') return { kind: 'multi', ...dialect.jsonElements(doc, field.name, sub) };
+  return { kind: 'scalar', expr: dialect.jsonValue(doc, field.name, sub) };
 }

@@ -2,9 +2,10 @@
  * `return citations_per_year(from, to)`: the citations the matching publications received,
  * per year of the citing (held) publication, through the references link table.
  */
-import type { CitationsPerYearOutput } from '../plan.ts';
+import type { CitationsPerYearOutput } from './plan.ts';
 import { SOURCE_ALIAS } from './access.ts';
-import type { SourceLayout } from '../layout.ts';
+import type { Dialect } from './dialect.ts';
+import type { SourceLayout } from './layout.ts';
 import { concat, ident, type Sql } from './sql.ts';
 
 export interface CompiledCitations {
@@ -22,6 +23,7 @@ export interface CompiledCitations {
  *   GROUP BY 1 ORDER BY 1
  */
 export function compileCitationsPerYear(
+  dialect: Dialect,
   source: SourceLayout,
   output: CitationsPerYearOutput,
   where: Sql,
@@ -38,6 +40,6 @@ export function compileCitationsPerYear(
   return {
     kind: 'citations_per_year',
     output,
-    statement: { text: statement.text, params: [...statement.params, output.from, output.to] },
+    statement: { text: dialect.placeholders(statement.text), params: [...statement.params, output.from, output.to] },
   };
 }

@@ -5,7 +5,7 @@
  * query; the cap is reported as a warning.
  */
 import type Database from 'better-sqlite3';
-import { ident } from '../../compile/sqlite/sql.ts';
+import { ident } from '../../../compile/sql.ts';
 
 export const MAX_PATTERN_TERMS = 200;
 

@@ -1,5 +1,5 @@
 /**
- * SQL fragments: text with `?` placeholders and the values bound to them, kept together so
+ * SQL fragments: text with `?` placeholders (numbered by the dialect at the end) and the values bound to them, kept together so
  * a value can never end up in the text. Identifiers come only from the storage layout and
  * the schema, and still pass `ident`, which refuses anything but a plain name.
  */
@@ -33,12 +33,6 @@ export function concat(...parts: ReadonlyArray<Sql | string>): Sql {
 export function ident(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid SQL identifier ${JSON.stringify(name)}`);
   return `"${name}"`;
-}
-
-/** A JSON path for json_extract/json_each, built from schema names only: `$.journal.id`. */
-export function jsonPath(...names: readonly string[]): string {
-  for (const n of names) ident(n);
-  return `'$.${names.join('.')}'`;
 }
 
 /** A string literal for a layout constant (a link table discriminator); plain names only. */

@@ -4,11 +4,12 @@
  * per group, ordered by the sort key, best first; then one lookup of the display fields for
  * the rows kept.
  */
-import type { FacetOutput } from '../plan.ts';
+import type { FacetOutput } from './plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
 import { indicatorSql } from './aggregates.ts';
+import type { Dialect } from './dialect.ts';
 import { displayColumns } from './display.ts';
-import type { StorageLayout, SourceLayout } from '../layout.ts';
+import type { StorageLayout, SourceLayout } from './layout.ts';
 import { concat, frag, ident, type Sql } from './sql.ts';
 
 export interface CompiledFacet {
@@ -28,25 +29,28 @@ const s = SOURCE_ALIAS;
  *   //   WHERE (...) AND s."year" IS NOT NULL GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?
  */
 export function compileFacet(
+  dialect: Dialect,
   layout: StorageLayout,
   source: SourceLayout,
   output: FacetOutput,
   where: Sql,
   wholeSource: boolean,
 ): CompiledFacet {
-  const display = displayLookup(layout, output);
+  const display = displayLookup(dialect, layout, output);
   const link = source.links[output.field];
   const shortcut = link?.wholeSourceCount ?? source.entityColumns[output.field]?.wholeSourceCount;
   if (wholeSource && shortcut !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
     // The store keeps per-entity counts of linked records: no grouping over the whole source.
     const c = ident(shortcut.countColumn);
     const statement = frag(
-      `SELECT e.${ident(shortcut.idColumn)} AS id, e.${c} AS count FROM ${ident(shortcut.table)} e WHERE e.${c} > 0 ORDER BY e.${c} DESC, id ASC LIMIT ?`,
+      dialect.placeholders(
+        `SELECT e.${ident(shortcut.idColumn)} AS id, e.${c} AS count FROM ${ident(shortcut.table)} e WHERE e.${c} > 0 ORDER BY e.${c} DESC, id ASC LIMIT ?`,
+      ),
       [output.limit],
     );
     return display === undefined ? { kind: 'facet', output, statement } : { kind: 'facet', output, statement, display };
   }
-  const access = accessField(source, {
+  const access = accessField(dialect, source, {
     name: output.field,
     type: output.valueType,
     multi: output.multi,
@@ -54,7 +58,7 @@ export function compileFacet(
   });
   const indicators = output.indicators
     .filter((i) => i !== 'count')
-    .map((i) => `${indicatorSql(source, i)} AS ${ident(i)}`);
+    .map((i) => `${indicatorSql(dialect, source, i)} AS ${ident(i)}`);
   const selectRest = indicators.length > 0 ? `, ${indicators.join(', ')}` : '';
   const dir = output.direction === 'asc' ? 'ASC' : 'DESC';
   const sortKey = output.sortBy === 'count' ? `count ${dir}` : `${ident(output.sortBy)} ${dir} NULLS LAST, count DESC`;
@@ -64,7 +68,7 @@ export function compileFacet(
     statement = concat(
       `SELECT ${access.expr} AS id, count(*) AS count${selectRest} FROM ${ident(source.table)} ${s} WHERE `,
       where,
-      ` AND ${access.expr} IS NOT NULL AND ${access.expr} != ''${tail}`,
+      ` AND ${dialect.isPresent(access.expr)}${tail}`,
     );
   } else {
     statement = concat(
@@ -73,15 +77,19 @@ export function compileFacet(
       ` AND ${access.value} IS NOT NULL${tail}`,
     );
   }
-  statement = { text: statement.text, params: [...statement.params, output.limit] };
+  statement = { text: dialect.placeholders(statement.text), params: [...statement.params, output.limit] };
   return display === undefined ? { kind: 'facet', output, statement } : { kind: 'facet', output, statement, display };
 }
 
-function displayLookup(layout: StorageLayout, output: FacetOutput): { sqlPrefix: string } | undefined {
+function displayLookup(
+  dialect: Dialect,
+  layout: StorageLayout,
+  output: FacetOutput,
+): { sqlPrefix: string } | undefined {
   if (output.entity === undefined) return undefined;
   const display = layout.entities[output.entity];
   if (display === undefined) return undefined;
-  const cols = displayColumns(display);
+  const cols = displayColumns(dialect, display);
   return {
     sqlPrefix: `SELECT e.${ident(display.idColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')} FROM ${ident(display.table)} e WHERE e.${ident(display.idColumn)} IN `,
   };

@@ -5,10 +5,10 @@
  * thread boundary far more cheaply than the object graph of a 1000-record page would.
  */
 import { workerData } from 'node:worker_threads';
-import type { SearchPlan } from '../compile/plan.ts';
-import { openReadOnly } from '../store/sqlite/open.ts';
-import { SqliteQueryContext } from './run-query.ts';
-import { replyOf, type WorkerReply } from './worker-reply.ts';
+import type { SearchPlan } from '../../../compile/plan.ts';
+import { openReadOnly } from '../../../store/sqlite/open.ts';
+import { SqliteQueryContext } from './query-context.ts';
+import { replyOf, type WorkerReply } from '../../worker-reply.ts';
 
 export interface SqliteWorkerData {
   readonly dbPath: string;

@@ -3,18 +3,20 @@
  * bound parameter. Predicates are two-valued (a missing value never yields NULL through
  * `not`), so `where X` and `where not X` always split the source exactly.
  */
-import type { CompareOp, FilterPlan, PlanField, PlanValue } from '../plan.ts';
+import type { CompareOp, FilterPlan, PlanField, PlanValue } from './plan.ts';
 import { accessField, type FieldAccess } from './access.ts';
-import type { SourceLayout } from '../layout.ts';
+import type { Dialect } from './dialect.ts';
+import type { SourceLayout } from './layout.ts';
 import { concat, frag, joinSql, type Sql } from './sql.ts';
 
 /**
- * @example compileFilter(layout, { kind: 'range', field: year, low: 2013, high: 2018 })
+ * @example compileFilter(sqliteDialect, pubs, { kind: 'range', field: year, low: 2013, high: 2018 })
  *   // { text: '(s."year" BETWEEN ? AND ?)', params: [2013, 2018] }
- * @example compileFilter(layout, { kind: 'compare', field: researchOrgsId, op: '=', value: 'grid.1' })
+ * @example compileFilter(sqliteDialect, pubs, { kind: 'compare', field: researchOrgsId, op: '=', value: 'grid.1' })
  *   // { text: 'EXISTS (SELECT 1 FROM "publication_orgs" l WHERE l."record" = s."rowid" AND l."org_id" = ?)', params: ['grid.1'] }
  */
 export function compileFilter(
+  dialect: Dialect,
   source: SourceLayout,
   filter: FilterPlan,
   options: { readonly alone?: boolean } = {},
@@ -24,7 +26,7 @@ export function compileFilter(
       return concat(
         '(',
         joinSql(
-          filter.items.map((f) => compileFilter(source, f)),
+          filter.items.map((f) => compileFilter(dialect, source, f)),
           ' AND ',
         ),
         ')',
@@ -33,41 +35,41 @@ export function compileFilter(
       return concat(
         '(',
         joinSql(
-          filter.items.map((f) => compileFilter(source, f)),
+          filter.items.map((f) => compileFilter(dialect, source, f)),
           ' OR ',
         ),
         ')',
       );
     case 'not':
       // IS NOT TRUE: a NULL inside (a missing value) counts as "not matching", so NOT keeps it.
-      return concat('((', compileFilter(source, filter.item), ') IS NOT TRUE)');
+      return concat('((', compileFilter(dialect, source, filter.item), ') IS NOT TRUE)');
     case 'compare':
-      return compare(accessField(source, filter.field), filter.field, filter.op, filter.value);
+      return compare(accessField(dialect, source, filter.field), filter.field, filter.op, filter.value);
     case 'in': {
       const values = filter.values.map((v) => coerce(filter.field, v));
       const marks = values.map(() => '?').join(', ');
-      return onValue(accessField(source, filter.field), (v) => frag(`${v} IN (${marks})`, values));
+      return onValue(accessField(dialect, source, filter.field), (v) => frag(`${v} IN (${marks})`, values));
     }
     case 'range': {
       const low = coerce(filter.field, filter.low);
       const high = coerce(filter.field, filter.high);
-      return onValue(accessField(source, filter.field), (v) => frag(`${v} BETWEEN ? AND ?`, [low, high]));
+      return onValue(accessField(dialect, source, filter.field), (v) => frag(`${v} BETWEEN ? AND ?`, [low, high]));
     }
     case 'words': {
       const words = filter.words;
-      if (words.length === 0) return frag('1');
-      return onValue(accessField(source, filter.field), (v) =>
+      if (words.length === 0) return frag(dialect.true);
+      return onValue(accessField(dialect, source, filter.field), (v) =>
         joinSql(
-          words.map((w) => frag(`${v} LIKE ? ESCAPE '\\'`, [`%${escapeLike(w)}%`])),
+          words.map((w) => frag(dialect.containsText(v), [`%${escapeLike(w)}%`])),
           ' AND ',
         ),
       );
     }
     case 'empty': {
-      const access = accessField(source, filter.field);
+      const access = accessField(dialect, source, filter.field);
       const test =
         access.kind === 'scalar'
-          ? frag(`(${access.expr} IS NULL OR ${access.expr} = '')`)
+          ? frag(dialect.isBlank(access.expr))
           : access.keyed !== undefined
             ? frag(
                 `${access.keyed.recordKey} NOT IN (SELECT ${access.keyed.key} FROM ${access.from} WHERE ${access.keyed.fixed})`,
@@ -76,7 +78,7 @@ export function compileFilter(
       return filter.empty ? test : concat('NOT ', test);
     }
     case 'count': {
-      const access = accessField(source, filter.field);
+      const access = accessField(dialect, source, filter.field);
       // Alone, one grouped pass over the link table beats a count per record; combined with
       // other conditions, counting only the records those leave is cheaper.
       if (options.alone === true && access.kind === 'multi' && access.keyed !== undefined) {
@@ -84,7 +86,7 @@ export function compileFilter(
       }
       const count =
         access.kind === 'scalar'
-          ? `(${access.expr} IS NOT NULL AND ${access.expr} != '')`
+          ? dialect.isPresent(access.expr)
           : `(SELECT count(*) FROM ${access.from} WHERE ${access.correlate})`;
       return frag(`${count} ${sqlOp(filter.op)} ?`, [filter.value]);
     }

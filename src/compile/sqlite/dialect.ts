@@ -1,0 +1,50 @@
+/**
+ * SQLite's hooks for the base compiler (`../dialect.ts`): JSON1 functions over the record
+ * document, `quarry_median` (registered by the engine on each connection), FTS5 for full
+ * text (`fulltext.ts`, escaping in `fts5.ts`). Placeholders stay `?`.
+ */
+import type { Dialect } from '../dialect.ts';
+import { ident } from '../sql.ts';
+import { sqliteFullText } from './fulltext.ts';
+
+/** The aggregate the engine registers on every SQLite connection (`engine/backends/sqlite/functions.ts`). */
+export const MEDIAN_FUNCTION = 'quarry_median';
+
+/** A JSON path for json_extract/json_each, built from schema names only: `'$.journal.id'`. */
+export function jsonPath(...names: readonly string[]): string {
+  for (const n of names) ident(n);
+  return `'$.${names.join('.')}'`;
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  true: '1',
+  false: '0',
+  placeholders: (text) => text,
+  placeholder: () => '?',
+  jsonValue(doc, field, sub) {
+    if (sub === undefined) return `json_extract(${doc}, ${jsonPath(field)})`;
+    return `CASE json_type(${doc}, ${jsonPath(field)}) WHEN 'object' THEN json_extract(${doc}, ${jsonPath(field, sub)}) ELSE ${
+      sub === 'id' ? `json_extract(${doc}, ${jsonPath(field)})` : 'NULL'
+    } END`;
+  },
+  jsonElements(doc, field, sub) {
+    const value =
+      sub === undefined
+        ? `CASE j.type WHEN 'object' THEN coalesce(json_extract(j.value, '$.id'), j.value) ELSE j.value END`
+        : `CASE j.type WHEN 'object' THEN json_extract(j.value, ${jsonPath(sub)}) ELSE ${sub === 'id' ? 'j.value' : 'NULL'} END`;
+    return { from: `json_each(${doc}, ${jsonPath(field)}) j`, correlate: '1', value };
+  },
+  jsonLeaves(doc, field) {
+    return { from: `json_tree(${doc}, ${jsonPath(field)}) j`, correlate: 'j.atom IS NOT NULL', value: 'j.atom' };
+  },
+  jsonArrayAgg: (expr) => `json_group_array(${expr})`,
+  isBlank: (expr) => `(${expr} IS NULL OR ${expr} = '')`,
+  isPresent: (expr) => `(${expr} IS NOT NULL AND ${expr} != '')`,
+  // LIKE ignores ASCII case in SQLite.
+  containsText: (expr) => `${expr} LIKE ? ESCAPE '\\'`,
+  // SQLite sorts NULL lowest: last when descending already, pushed last when ascending.
+  sortTerm: (expr, direction) => (direction === 'asc' ? `${expr} ASC NULLS LAST` : `${expr} DESC`),
+  median: (expr) => `${MEDIAN_FUNCTION}(${expr})`,
+  fullText: sqliteFullText,
+};

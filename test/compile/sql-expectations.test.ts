@@ -1,0 +1,344 @@
+// The SQL the base compiler produces for representative plans, one expectation per dialect:
+// values only as parameters, the indexed shapes docs/storage.md describes. Each row's name
+// says what it shows; a dialect without an expectation in some row fails the table.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { compileSearch, type CompiledSearch } from '../../src/compile/compile-search.ts';
+import type { Dialect } from '../../src/compile/dialect.ts';
+import { compileFilter } from '../../src/compile/filters.ts';
+import type { FacetOutput, FilterPlan, PlanField, RecordsOutput, SearchPlan } from '../../src/compile/plan.ts';
+import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
+import type { Sql } from '../../src/compile/sql.ts';
+import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
+
+/** Every dialect the compiler has; each row below must give each of them an expectation. */
+const DIALECTS = { sqlite: sqliteDialect } as const satisfies Record<string, Dialect>;
+type DialectName = keyof typeof DIALECTS;
+
+const pubs = RECORDS_LAYOUT.sources.publications!;
+const year: PlanField = { name: 'year', type: 'integer', multi: false };
+const orgId: PlanField = {
+  name: 'research_orgs',
+  subfield: 'id',
+  type: 'entity',
+  multi: true,
+  entity: 'organizations',
+};
+const orgName: PlanField = { ...orgId, subfield: 'name' };
+const { subfield: _s, ...orgs } = orgId;
+const authors: PlanField = { name: 'authors', type: 'json', multi: true };
+const categoryName: PlanField = {
+  name: 'category_for',
+  subfield: 'name',
+  type: 'entity',
+  multi: true,
+  entity: 'categories',
+};
+const openAccess: PlanField = { name: 'open_access', type: 'string', multi: true };
+const records = (extra: Partial<RecordsOutput> = {}): RecordsOutput => ({
+  kind: 'records',
+  key: 'publications',
+  fields: [
+    { key: 'id', field: 'id' },
+    { key: 'title', field: 'title' },
+  ],
+  order: { by: 'default' },
+  limit: 20,
+  skip: 0,
+  pagingGiven: false,
+  ...extra,
+});
+const yearFacet: FacetOutput = {
+  kind: 'facet',
+  key: 'year',
+  field: 'year',
+  valueType: 'integer',
+  multi: false,
+  indicators: [],
+  sortBy: 'count',
+  direction: 'desc',
+  limit: 1000,
+};
+const researchersFacet: FacetOutput = {
+  kind: 'facet',
+  key: 'researchers',
+  field: 'researchers',
+  entity: 'researchers',
+  valueType: 'entity',
+  multi: true,
+  indicators: [],
+  sortBy: 'count',
+  direction: 'desc',
+  limit: 20,
+};
+const fundersFacet: FacetOutput = {
+  kind: 'facet',
+  key: 'funders',
+  field: 'funders',
+  entity: 'organizations',
+  valueType: 'entity',
+  multi: true,
+  indicators: ['citations_total', 'fcr_gavg'],
+  sortBy: 'citations_total',
+  direction: 'desc',
+  limit: 5,
+};
+const plan = (p: Partial<SearchPlan>): SearchPlan => ({
+  kind: 'search',
+  source: 'publications',
+  outputs: [records()],
+  warnings: [],
+  ...p,
+});
+const noExpand = { expandPattern: (): string[] => [] };
+const malaria = { index: 'title_only', expr: { kind: 'word', text: 'malaria' } } as const;
+const year2020: FilterPlan = { kind: 'compare', field: year, op: '=', value: 2020 };
+
+const filter =
+  (f: FilterPlan, options: { alone?: boolean } = {}) =>
+  (d: Dialect): Sql => {
+    const sql = compileFilter(d, pubs, f, options);
+    return { text: d.placeholders(sql.text), params: sql.params };
+  };
+const search = (p: SearchPlan) => (d: Dialect) => compileSearch(d, RECORDS_LAYOUT, p, noExpand);
+const count = (p: SearchPlan) => (d: Dialect) => search(p)(d).count;
+const output = (p: SearchPlan, pick: (c: CompiledSearch['outputs'][number]) => Sql) => (d: Dialect) => {
+  const out = search(p)(d).outputs[0];
+  assert.ok(out !== undefined);
+  return pick(out);
+};
+const page = (o: CompiledSearch['outputs'][number]): Sql => {
+  assert.ok(o.kind === 'records');
+  return o.page;
+};
+const statement = (o: CompiledSearch['outputs'][number]): Sql => {
+  assert.ok(o.kind !== 'records');
+  return o.statement;
+};
+
+interface Row {
+  readonly name: string;
+  readonly compile: (dialect: Dialect) => Sql;
+  readonly expect: Readonly<Record<DialectName, Sql>>;
+}
+
+const FILTERS: readonly Row[] = [
+  {
+    name: 'scalar comparison binds the value, coerced to the field type',
+    compile: filter({ kind: 'compare', field: year, op: '=', value: '2019' }),
+    expect: { sqlite: { text: '(s."year" = ?)', params: [2019] } },
+  },
+  {
+    name: 'a range binds both ends',
+    compile: filter({ kind: 'range', field: year, low: 2013, high: 2018 }),
+    expect: { sqlite: { text: '(s."year" BETWEEN ? AND ?)', params: [2013, 2018] } },
+  },
+  {
+    name: 'a list binds every value',
+    compile: filter({ kind: 'in', field: year, values: [1, 2, 3] }),
+    expect: { sqlite: { text: '(s."year" IN (?, ?, ?))', params: [1, 2, 3] } },
+  },
+  {
+    name: 'an entity id uses the link table (covering reverse index)',
+    compile: filter({ kind: 'compare', field: orgId, op: '=', value: 'grid.1' }),
+    expect: {
+      sqlite: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?)',
+        params: ['grid.1'],
+      },
+    },
+  },
+  {
+    name: 'an entity id inequality keeps records without the value',
+    compile: filter({ kind: 'compare', field: orgId, op: '!=', value: 'grid.1' }),
+    expect: {
+      sqlite: {
+        text: 'NOT s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?)',
+        params: ['grid.1'],
+      },
+    },
+  },
+  {
+    name: 'json fields compare every leaf value, without regard to case',
+    compile: filter({ kind: 'compare', field: authors, op: '=', value: 'Smith' }),
+    expect: {
+      sqlite: {
+        text: `EXISTS (SELECT 1 FROM json_tree(s."doc", '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?)`,
+        params: ['smith'],
+      },
+    },
+  },
+  {
+    name: 'an entity sub-field searches the entity table first, then the link table by value',
+    compile: filter({ kind: 'words', field: orgName, words: ['Saarland', '50%_off'] }),
+    expect: {
+      sqlite: {
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" IN (SELECT e."id" FROM "organizations" e WHERE e."name" LIKE ? ESCAPE '\\' AND e."name" LIKE ? ESCAPE '\\'))`,
+        params: ['%Saarland%', '%50\\%\\_off%'],
+      },
+    },
+  },
+  {
+    name: 'not is two-valued',
+    compile: filter({ kind: 'not', item: { kind: 'compare', field: year, op: '>', value: 1 } }),
+    expect: { sqlite: { text: '(((s."year" > ?)) IS NOT TRUE)', params: [1] } },
+  },
+  {
+    name: 'category schemes use their discriminator',
+    compile: filter({ kind: 'compare', field: categoryName, op: '=', value: 'x' }),
+    expect: {
+      sqlite: {
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_categories" l WHERE l."scheme" = 'for' AND l."category_id" IN (SELECT e."id" FROM "categories" e WHERE e."name" = ?))`,
+        params: ['x'],
+      },
+    },
+  },
+  {
+    name: 'value fields use their discriminator',
+    compile: filter({ kind: 'compare', field: openAccess, op: '=', value: 'gold' }),
+    expect: {
+      sqlite: {
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' AND l."value" = ?)`,
+        params: ['gold'],
+      },
+    },
+  },
+  {
+    name: 'is empty on a column',
+    compile: filter({ kind: 'empty', field: year, empty: true }),
+    expect: { sqlite: { text: `(s."year" IS NULL OR s."year" = '')`, params: [] } },
+  },
+  {
+    name: 'count per record when combined with other conditions',
+    compile: filter({ kind: 'count', field: orgs, op: '>', value: 5 }),
+    expect: {
+      sqlite: {
+        text: '(SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > ?',
+        params: [5],
+      },
+    },
+  },
+  {
+    name: 'count alone: one grouped pass over the link table',
+    compile: filter({ kind: 'count', field: orgs, op: '>', value: 5 }, { alone: true }),
+    expect: {
+      sqlite: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING count(*) > ?)',
+        params: [5],
+      },
+    },
+  },
+  {
+    name: 'count alone where 0 passes: records without links qualify unless their group fails',
+    compile: filter({ kind: 'count', field: orgs, op: '<', value: 2 }, { alone: true }),
+    expect: {
+      sqlite: {
+        text: 's."pk" NOT IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING NOT (count(*) < ?))',
+        params: [2],
+      },
+    },
+  },
+];
+
+const STATEMENTS: readonly Row[] = [
+  {
+    name: 'count shares the filter',
+    compile: count(plan({ filter: year2020 })),
+    expect: { sqlite: { text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?)', params: [2020] } },
+  },
+  {
+    name: 'a page: columns, the default order with ties by id, paging bound',
+    compile: output(plan({ filter: year2020 }), page),
+    expect: {
+      sqlite: {
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        params: [2020, 20, 0],
+      },
+    },
+  },
+  {
+    name: 'the whole source is counted without a WHERE clause (SQLite counts B-tree pages then)',
+    compile: count(plan({})),
+    expect: { sqlite: { text: 'SELECT count(*) AS n FROM "publications"', params: [] } },
+  },
+  {
+    name: 'full text alone is counted in the index',
+    compile: count(plan({ fullText: malaria, outputs: [records({ order: { by: 'relevance' } })] })),
+    expect: {
+      sqlite: {
+        text: 'SELECT count(*) AS n FROM "publications_fts" WHERE "publications_fts" MATCH ?',
+        params: ['{title} : ("malaria")'],
+      },
+    },
+  },
+  {
+    name: 'full text with a filter restricts the records by key',
+    compile: count(plan({ filter: year2020, fullText: malaria })),
+    expect: {
+      sqlite: {
+        text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?) AND s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)',
+        params: [2020, '{title} : ("malaria")'],
+      },
+    },
+  },
+  {
+    name: 'a relevance page ranks in the index, then reads the page of records',
+    compile: output(plan({ fullText: malaria, outputs: [records({ order: { by: 'relevance' } })] }), page),
+    expect: {
+      sqlite: {
+        text:
+          'WITH top AS (SELECT "publications_fts".rowid AS k, bm25("publications_fts") AS score FROM "publications_fts" WHERE "publications_fts" MATCH ? ORDER BY score, k LIMIT ? OFFSET ?) ' +
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
+        params: ['{title} : ("malaria")', 20, 0],
+      },
+    },
+  },
+  {
+    name: 'a whole-corpus entity facet reads the stored per-entity counts',
+    compile: output(plan({ outputs: [researchersFacet] }), statement),
+    expect: {
+      sqlite: {
+        text: 'SELECT e."id" AS id, e."n_publications" AS count FROM "researchers" e WHERE e."n_publications" > 0 ORDER BY e."n_publications" DESC, id ASC LIMIT ?',
+        params: [20],
+      },
+    },
+  },
+  {
+    name: 'a filtered facet groups the link table, with indicators',
+    compile: output(plan({ filter: year2020, outputs: [fundersFacet] }), statement),
+    expect: {
+      sqlite: {
+        text: 'SELECT l."org_id" AS id, count(*) AS count, coalesce(sum(s."times_cited"), 0) AS "citations_total", exp(avg(ln(s."field_citation_ratio" + 1))) - 1 AS "fcr_gavg" FROM "publications" s JOIN "publication_funders" l ON l."publication_pk" = s."pk" WHERE (s."year" = ?) AND l."org_id" IS NOT NULL GROUP BY 1 ORDER BY "citations_total" DESC NULLS LAST, count DESC, id ASC LIMIT ?',
+        params: [2020, 5],
+      },
+    },
+  },
+  {
+    name: 'a value facet groups a column',
+    compile: output(plan({ outputs: [yearFacet] }), statement),
+    expect: {
+      sqlite: {
+        text: `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE 1 AND (s."year" IS NOT NULL AND s."year" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+        params: [1000],
+      },
+    },
+  },
+];
+
+for (const [title, rows] of [
+  ['filters', FILTERS],
+  ['statements', STATEMENTS],
+] as const) {
+  describe(title, () => {
+    for (const row of rows) {
+      for (const [name, dialect] of Object.entries(DIALECTS) as [DialectName, Dialect][]) {
+        test(`${row.name} [${name}]`, () => {
+          const expected = row.expect[name];
+          assert.ok(expected !== undefined, `no ${name} expectation`);
+          const actual = row.compile(dialect);
+          assert.deepEqual({ text: actual.text, params: [...actual.params] }, expected);
+        });
+      }
+    }
+  });
+}
