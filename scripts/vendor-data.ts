@@ -3,7 +3,7 @@
  * derived from (`../shared/data` beside the repository, or the folder given):
  *
  *   src/data/vendor/*.json.gz   what the generator and the demo read (FoR codes, a ROR
- *                               organization sample, person names)
+ *                               organization sample, person names, the text model)
  *   test/fixtures/data/         small real samples of each import format, for the tests
  *
  * Deterministic: the same source folder gives byte-identical files.
@@ -18,6 +18,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseCsvLine } from '../src/data/csv.ts';
 import { VENDOR_DIR, VENDOR_FILES, type ForCode } from '../src/data/generate/reference-data.ts';
 import { rorOrganization, type RorOrganization } from '../src/data/ror-organization.ts';
+import { buildTextModel } from './vendor-text-model.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -147,4 +148,5 @@ mkdirSync(join(FIXTURES, 'anzsrc_for_2020'), { recursive: true });
 writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.forCodes), forCodes());
 writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.personNames), personNames());
 writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.organizations), organizations());
+writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.textModel), buildTextModel(SOURCE));
 fixtures();

@@ -111,7 +111,7 @@ export class QuarryClient {
    * Runs one query and returns the service's JSON result.
    *
    * @example
-   * const r = await client.query('search publications for "graphene" return publications[id + title] limit 5');
+   * const r = await client.query('search publications for "machine learning" return publications[id + title] limit 5');
    * r.publications[0]?.title; r._stats?.total_count;
    */
   query<S extends SourceName>(text: SearchText<S>, options?: { signal?: AbortSignal }): Promise<SearchResult<S>>;

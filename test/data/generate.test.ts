@@ -172,6 +172,32 @@ describe('generator at 1k', () => {
     }
   });
 
+  test('titles and abstracts read like research: lengths, key topics, no slot tokens left', () => {
+    const pubs = readKind<PublicationRecord>(a, 'publications');
+    const words = (t: string): number => t.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+    const titled = pubs.filter((p) => words(p.title) >= 4 && words(p.title) <= 30);
+    assert.ok(titled.length >= 0.95 * pubs.length, `${titled.length} of ${pubs.length} titles of 4-30 words`);
+    const lengths = pubs
+      .map((p) => p.abstract)
+      .filter((t): t is string => t !== undefined)
+      .map(words)
+      .sort((x, y) => x - y);
+    const median = lengths[lengths.length >> 1] as number;
+    assert.ok(median >= 160 && median <= 320, `median abstract ${median} words`);
+    // A paper's first concept is its central topic: its title or abstract names it.
+    const named = pubs.filter((p) => {
+      const text = `${p.title} ${p.abstract ?? ''}`.toLowerCase();
+      return text.includes((p.concepts?.[0] ?? '').toLowerCase());
+    });
+    assert.ok(named.length >= 0.9 * pubs.length, `${named.length} of ${pubs.length} name their first concept`);
+    assert.ok(!pubs.some((p) => /[§@]/.test(`${p.title} ${p.abstract ?? ''}`)), 'no slot token is left in the text');
+    // The same words recur across papers of a field: text is drawn from a shared model, not per-paper noise.
+    const titleWords = new Map<string, number>();
+    for (const p of pubs)
+      for (const w of new Set(p.title.toLowerCase().split(/\W+/))) titleWords.set(w, (titleWords.get(w) ?? 0) + 1);
+    assert.ok((titleWords.get('of') ?? 0) > pubs.length / 4, 'function words are common in titles');
+  });
+
   test('organizations carry real ROR names and places under synthetic ids', () => {
     const orgs = readKind<OrganizationRecord>(a, 'organizations');
     const withRor = orgs.filter((o) => (o.ror_ids?.length ?? 0) > 0);

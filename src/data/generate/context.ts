@@ -11,7 +11,7 @@ import type { OrganizationSet } from './organizations.ts';
 import type { People } from './people.ts';
 import type { Plan } from './plan.ts';
 import type { RandomSource } from './prng.ts';
-import type { TopicVocabulary } from './vocabulary.ts';
+import type { TextModel } from './text-model.ts';
 
 /** Researcher facts gathered from authorships and investigator slots. */
 export interface ResearcherStats {
@@ -33,7 +33,8 @@ export interface Context {
   readonly random: RandomSource;
   readonly plan: Plan;
   readonly fields: Fields;
-  readonly vocab: ReadonlyMap<string, TopicVocabulary>;
+  /** Titles, abstracts and concepts from the model of real research text. */
+  readonly text: TextModel;
   readonly orgs: OrganizationSet;
   readonly journals: JournalSet;
   readonly people: People;

@@ -8,7 +8,6 @@ import { Weighted, zipfWeights } from './distributions.ts';
 import { affiliation, noteOrganization, type Context } from './context.ts';
 import { grantId, researcherId, syntheticOrcid } from './ids.ts';
 import { GRANT_FIRST_YEAR, yearOfIndex } from './plan.ts';
-import { makeConcepts, makeText, makeTitle } from './vocabulary.ts';
 
 const EURO = new Set([
   'AT',
@@ -85,8 +84,7 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
   const year = yearOfIndex(ctx.grantStarts, GRANT_FIRST_YEAR, g);
   const d = fields.byShare.sample(r.next());
   const div = fields.divisions[d];
-  const vocab = div === undefined ? undefined : ctx.vocab.get(div.code);
-  if (div === undefined || vocab === undefined) throw new Error('fields without vocabulary');
+  if (div === undefined) throw new Error('a grant without a field');
   const funderIndex = ctx.grantFunder[g] as number;
   const funder = ctx.orgs.records[funderIndex] as OrganizationRecord;
   const mu = 12.6 + 0.6 * random.draws('funder', funderIndex, 'scale').normal();
@@ -127,10 +125,11 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
     const other = r.pick(div.groups);
     if (other.id !== groups[0]?.id) groups.push(other);
   }
+  const topics = ctx.text.topics(div.code, r, r.int(3, 5));
   return {
     id: grantId(g),
-    title: makeTitle(vocab, r, r.int(6, 12)),
-    abstract: makeText(vocab, r, r.int(120, 320)),
+    title: ctx.text.title(div.code, topics, r),
+    abstract: ctx.text.abstract(div.code, topics, r, r.int(120, 320)),
     funders: [funder.id],
     funding_usd: usd,
     ...(rate === undefined ? {} : { [`funding_${currency.toLowerCase()}`]: Math.round(usd * rate) }),
@@ -144,7 +143,7 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
     grant_number: grantNumber(ctx, g, year, div.code),
     language: 'en',
     category_for: [div.ref, ...groups],
-    concepts: makeConcepts(vocab, r, r.int(3, 8)),
+    concepts: ctx.text.concepts(div.code, topics, r, r.int(3, 8)),
   };
 }
 

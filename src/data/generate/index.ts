@@ -23,9 +23,10 @@ import { RandomSource } from './prng.ts';
 import { countCitations, makePublication } from './publications.ts';
 import { makeResearcher } from './researchers.ts';
 import { ShardWriter, type ShardInfo } from './shard-writer.ts';
+import type { RorOrganization } from '../ror-organization.ts';
 import { loadReferenceData, VENDOR_DIR } from './reference-data.ts';
 import { assertValid, validate, type Tallies, type ValidationReport } from './validation.ts';
-import { buildVocabularies } from './vocabulary.ts';
+import { TextModel } from './text-model.ts';
 
 export const GENERATOR_VERSION = '1.0.0';
 export const DEFAULT_SEED = 20240601;
@@ -74,6 +75,14 @@ function shuffledNames(names: readonly string[], random: RandomSource, label: st
   return out;
 }
 
+/** Country names of the organizations, the most frequent first: the places text may name. */
+function placeNames(orgs: readonly RorOrganization[]): string[] {
+  const counts = new Map<string, number>();
+  for (const o of orgs)
+    if (o.countryName !== undefined) counts.set(o.countryName, (counts.get(o.countryName) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name);
+}
+
 /** Generates the dataset into `outDir` (created if missing) and returns its manifest. */
 export async function generate(options: GenerateOptions): Promise<Manifest> {
   const publications = options.publications;
@@ -102,7 +111,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   }
   const { forCodes, organizations: ror, personNames } = reference;
   const fields = buildFields(forCodes);
-  const vocab = buildVocabularies(forCodes);
+  const text = new TextModel(reference.textModel, placeNames(ror));
   const orgs = buildOrganizations(plan, ror, random);
   const journals = buildJournals(plan.journals, fields, random);
   const names = {
@@ -149,7 +158,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     random,
     plan,
     fields,
-    vocab,
+    text,
     orgs,
     journals,
     people,

@@ -26,7 +26,6 @@ import {
 import { identifiedSlots } from './people.ts';
 import { PUBLISHERS } from './journals.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex } from './plan.ts';
-import { makeConcepts, makeText, makeTitle } from './vocabulary.ts';
 
 /** Share of papers without a FoR classification. */
 export const UNCLASSIFIED_SHARE = 0.12;
@@ -86,8 +85,7 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
   const r = random.draws('publication', i, 'make');
   const d = ctx.division[i] as number;
   const div = fields.divisions[d];
-  const vocab = div === undefined ? undefined : ctx.vocab.get(div.code);
-  if (div === undefined || vocab === undefined) throw new Error('fields without vocabulary');
+  if (div === undefined) throw new Error('a paper without a field');
   const type = drawType(r.next());
   const month = r.int(1, 12);
   const date = `${year}-${String(month).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}`;
@@ -213,12 +211,12 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
   const abstractShare =
     type === 'article' ? 0.7 + 0.22 * Math.min(1, (year - FIRST_YEAR) / 15) : type === 'chapter' ? 0.45 : 0.6;
   const hasAbstract = r.chance(abstractShare);
-  const titleWords = r.int(7, 12);
-  const title = makeTitle(vocab, r, titleWords);
+  const topics = ctx.text.topics(div.code, r, r.int(3, 5));
+  const title = ctx.text.title(div.code, topics, r);
   const abstract = hasAbstract
-    ? makeText(vocab, r, Math.max(40, Math.round(220 * Math.exp(0.35 * r.normal()))))
+    ? ctx.text.abstract(div.code, topics, r, Math.max(40, Math.round(220 * Math.exp(0.35 * r.normal()))))
     : undefined;
-  const concepts = makeConcepts(vocab, r, r.int(4, 10));
+  const concepts = ctx.text.concepts(div.code, topics, r, r.int(4, 10));
   const timesCited = ctx.cited[i] as number;
   const mean = ctx.meanCited[(year - FIRST_YEAR) * fields.divisions.length + d] as number;
   const fcr = year <= LAST_YEAR - 2 && mean > 0 ? Math.round((timesCited / mean) * 100) / 100 : undefined;
@@ -248,7 +246,7 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
       if (journal.publisher !== undefined) record['publisher'] = journal.publisher;
     }
   } else if (type === 'chapter' || type === 'book' || type === 'monograph') {
-    record['book_title'] = makeTitle(vocab, r, r.int(4, 8));
+    record['book_title'] = ctx.text.title(div.code, topics.slice(1), r);
     record['publisher'] = PUBLISHERS[Math.floor(r.next() * PUBLISHERS.length)];
   } else if (type === 'proceeding') {
     record['proceedings_title'] = `Proceedings of the ${year} Conference on ${div.ref.name.replace(/^\d+ /, '')}`;

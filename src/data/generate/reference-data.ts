@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import type { RorOrganization } from '../ror-organization.ts';
+import type { TextModelData } from './text-model.ts';
 
 /** The vendored reference data folder of the repository. */
 export const VENDOR_DIR = fileURLToPath(new URL('../vendor/', import.meta.url));
@@ -18,6 +19,7 @@ export const VENDOR_FILES = {
   forCodes: 'for2020-codes.json.gz',
   organizations: 'ror-organizations.json.gz',
   personNames: 'person-names.json.gz',
+  textModel: 'text-model.json.gz',
 } as const;
 
 /** One Fields of Research 2020 code. */
@@ -39,6 +41,7 @@ export interface ReferenceData {
   readonly forCodes: readonly ForCode[];
   readonly organizations: readonly RorOrganization[];
   readonly personNames: PersonNames;
+  readonly textModel: TextModelData;
 }
 
 /** Reads one gzip JSON file. */
@@ -57,6 +60,7 @@ export function loadReferenceData(dir: string = VENDOR_DIR): ReferenceData {
     forCodes: readGzipJson(join(dir, VENDOR_FILES.forCodes)) as ForCode[],
     organizations: readGzipJson(join(dir, VENDOR_FILES.organizations)) as RorOrganization[],
     personNames: readGzipJson(join(dir, VENDOR_FILES.personNames)) as PersonNames,
+    textModel: readGzipJson(join(dir, VENDOR_FILES.textModel)) as TextModelData,
   };
   cache.set(dir, data);
   return data;

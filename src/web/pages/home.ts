@@ -35,7 +35,7 @@ export function curlExamples(baseUrl: string, config: QuarryConfig, key: string 
     `TOKEN=$(curl -s ${sq(`${baseUrl}/v3/token?api_key=${k}`)})`,
     `curl -s -X POST ${sq(`${baseUrl}/v3/api/query`)} \\`,
     `  -H "Authorization: Bearer $TOKEN" \\`,
-    `  --data-binary 'search publications for "graphene" return publications[id + title + year] limit 5'`,
+    `  --data-binary 'search publications for "climate change" return publications[id + title + year] limit 5'`,
   ].join('\n');
   const auth = [
     `JWT=$(curl -s -X POST ${sq(`${baseUrl}/api/auth`)} -H 'Content-Type: application/json' \\`,
@@ -126,7 +126,7 @@ export function homePage(ctx: PageContext, data: HomeData): Html {
     title: 'API home',
     body: html`<h1>Quarry research-data API</h1>
 <p>Quarry answers queries over publications, grants, researchers and organizations, written in a small text query language
-(<code>search publications for "graphene" where year >= 2018 return funders limit 5</code>), with JSON results.
+(<code>search publications for "breast cancer" where year >= 2018 return funders limit 5</code>), with JSON results.
 ${account ? html`Try queries in the <a href="/console">query console</a> before scripting them.` : ''}</p>
 ${data.error && errorBox(data.error)}
 ${noticeBox(data.notice)}
