@@ -1,41 +1,18 @@
 /**
- * CSV for one result list (RFC 4180: comma-separated, CRLF line ends, fields quoted when
- * they hold a comma, quote or line break, quotes doubled). Columns are the keys of the rows
- * in order of first appearance; numbers and strings are written as they are, missing and
- * null values as empty cells, entity objects and lists as their JSON text so nothing is lost.
+ * CSV for one result list, written with the client library's CSV functions
+ * (src/client/output.ts): RFC 4180, columns in order of first appearance. Entities are
+ * flattened to one column per sub-field (`journal.title`, as dimcli's dataframes show them)
+ * and lists kept as JSON text, so nothing is lost.
  *
  * @example toCsv([{ id: 2020, count: 3 }]) // 'id,count\r\n2020,3\r\n'
  */
-export function toCsv(rows: readonly unknown[]): string {
-  const columns: string[] = [];
-  const seen = new Set<string>();
-  for (const row of rows) {
-    if (row === null || typeof row !== 'object') continue;
-    for (const key of Object.keys(row)) {
-      if (!seen.has(key)) {
-        seen.add(key);
-        columns.push(key);
-      }
-    }
-  }
-  const lines = [columns.map(csvField).join(',')];
-  for (const row of rows) {
-    const record = (row ?? {}) as Record<string, unknown>;
-    lines.push(columns.map((c) => csvField(cellText(record[c]))).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
-}
+import { columnsOf, csvLine, csvRows } from '../../client/output.ts';
+import { flattenRecord } from './flatten.ts';
 
-/** The text a value gets in a table cell or a CSV field. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+export function toCsv(rows: readonly Readonly<Record<string, unknown>>[]): string {
+  const flat = rows.map((row) => flattenRecord(row, 'json'));
+  const columns = columnsOf(flat);
+  return csvLine(columns) + csvRows(flat, columns);
 }
 
 /** Parses CSV written by `toCsv` (and any RFC 4180 text) into rows of fields. */

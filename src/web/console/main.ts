@@ -1,36 +1,45 @@
 /**
  * The query console in the browser: a CodeMirror editor for the query language, run with
  * Ctrl+Enter (or the Run button) through the session-authenticated `/console/api/query`,
- * errors marked at their line and column, results as tables, bar charts for facets, the raw
- * JSON, and CSV/JSON downloads. Bundled by esbuild at server start (src/web/assets.ts).
+ * errors marked at their line and column, results drawn by results-view.ts, a history kept
+ * in the browser, permalinks (`/console?q=...` loads and runs), the query as curl / Python /
+ * R code, a schema browser and completion of sources, fields and values. Bundled by esbuild
+ * at server start (src/web/assets.ts).
  */
 import {
   autocompletion,
   closeBrackets,
   closeBracketsKeymap,
   completionKeymap,
+  type Completion,
   type CompletionContext,
   type CompletionResult,
 } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { defaultKeymap, history as editorHistory, historyKeymap } from '@codemirror/commands';
 import { bracketMatching } from '@codemirror/language';
 import { linter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, drawSelection, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
-import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
 import { parse } from '../../dsl/parse.ts';
 import { isQuarryError } from '../../errors/index.ts';
-import { cellText, toCsv } from './csv.ts';
+import { element, make } from './dom.ts';
 import { dslHighlighting, dslLanguage } from './dsl-language.ts';
-import { facetLabel, offsetOf, resultLists, type ResultList } from './result-shape.ts';
-import { suggestionsAt, type SchemaDoc } from './schema-completion.ts';
-
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
+import { exportAll } from './export-all.ts';
+import { clearHistory, permalink, readHistory, remember, type HistoryEntry } from './history.ts';
+import { broader, nextPage, withFilter } from './query-edit.ts';
+import { offsetOf } from './result-shape.ts';
+import { destroyCharts, showResult, type ResultsHooks } from './results-view.ts';
+import { renderSchemaBrowser } from './schema-browser.ts';
+import { searchedSource, suggestionsAt, valueContext, valueField, type SchemaDoc } from './schema-completion.ts';
+import { snippet, SNIPPET_LANGUAGES } from './snippets.ts';
 
 interface ConsoleConfig {
   readonly csrfToken: string;
   readonly endpoint: string;
+  readonly baseUrl: string;
   readonly defaultVersion: 1 | 2;
+  /** The language versions this server serves now (1 only until it is removed). */
+  readonly versions: readonly number[];
   readonly examples: readonly { readonly title: string; readonly query: string }[];
 }
 
@@ -46,23 +55,6 @@ interface ErrorBody {
   };
 }
 
-function element<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`the console page has no #${id}`);
-  return found as T;
-}
-
-function make<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string> = {},
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 const config = JSON.parse(element('console-config').textContent ?? '{}') as ConsoleConfig;
 const versionSelect = element<HTMLSelectElement>('dsl-version');
 const runButton = element<HTMLButtonElement>('run-query');
@@ -70,9 +62,20 @@ const statusLine = element('console-status');
 const errorPanel = element('console-error');
 const resultsPanel = element('console-results');
 const exampleList = element('console-examples');
+const historyList = element('console-history');
+const shareText = element('share-text');
+const shareStatus = element('share-status');
 
 const schemas = new Map<number, Promise<SchemaDoc | undefined>>();
-const charts: Chart[] = [];
+/** Facet values for value completion, per version, source and field. */
+const facetValues = new Map<string, Promise<{ id: string | number; label?: string; count: number }[] | undefined>>();
+const storage: Storage | undefined = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+})();
 
 /** POSTs a query; the answer is the parsed JSON and the HTTP status. */
 async function post(query: string, version: number): Promise<{ status: number; body: unknown }> {
@@ -93,6 +96,10 @@ async function post(query: string, version: number): Promise<{ status: number; b
   return { status: response.status, body };
 }
 
+function currentVersion(): number {
+  return Number(versionSelect.value);
+}
+
 function schemaFor(version: number): Promise<SchemaDoc | undefined> {
   let pending = schemas.get(version);
   if (!pending) {
@@ -105,16 +112,69 @@ function schemaFor(version: number): Promise<SchemaDoc | undefined> {
   return pending;
 }
 
+/**
+ * The values of a facet with few of them (`type`, `year`, `category_for`), from one facet
+ * query; undefined when the facet fills its limit (too many values to list).
+ */
+function valuesOf(version: number, source: string, facet: string) {
+  const key = `${version}:${source}:${facet}`;
+  let pending = facetValues.get(key);
+  if (!pending) {
+    const limit = 100;
+    pending = post(`search ${source} return ${facet} limit ${limit}`, version).then(
+      ({ status, body }) => {
+        const rows =
+          status === 200 ? ((body as Record<string, unknown>)[facet] as Record<string, unknown>[]) : undefined;
+        if (!Array.isArray(rows) || rows.length >= limit) return undefined;
+        return rows.map((row) => ({
+          id: row.id as string | number,
+          ...(typeof row.name === 'string' ? { label: row.name } : {}),
+          count: Number(row.count),
+        }));
+      },
+      () => undefined,
+    );
+    facetValues.set(key, pending);
+  }
+  return pending;
+}
+
+async function completeValue(
+  context: CompletionContext,
+  before: string,
+  schema: SchemaDoc,
+): Promise<CompletionResult | null> {
+  const at = valueContext(before);
+  const source = searchedSource(before);
+  if (!at || source === undefined) return null;
+  const field = valueField(schema, source, at.field);
+  if (!field) return null;
+  const [facet = '', sub] = at.field.split('.');
+  const values = await valuesOf(currentVersion(), source, facet);
+  if (!values) return null;
+  const word = context.matchBefore(at.quoted ? /"[^"]*$/ : /[\w.-]*$/);
+  const from = word ? word.from : context.pos;
+  const numeric = field.type === 'integer';
+  const ordered = numeric ? [...values].sort((a, b) => Number(b.id) - Number(a.id)) : values;
+  const options: Completion[] = ordered.map((v) => {
+    const text = sub === 'name' && v.label !== undefined ? v.label : String(v.id);
+    return {
+      label: numeric ? text : `"${text.replace(/["\\]/g, (ch) => `\\${ch}`)}"`,
+      type: 'enum',
+      detail: `${v.label !== undefined && sub !== 'name' ? `${v.label}, ` : ''}${v.count.toLocaleString('en-US')} records`,
+      boost: 0,
+    };
+  });
+  return { from, options, filter: true };
+}
+
 async function complete(context: CompletionContext): Promise<CompletionResult | null> {
-  const word = context.matchBefore(/[A-Za-z_]\w*/);
-  if (
-    !word &&
-    !context.explicit &&
-    !/[.[+,\s]$/.test(context.state.sliceDoc(Math.max(0, context.pos - 1), context.pos))
-  )
-    return null;
-  const schema = await schemaFor(Number(versionSelect.value));
+  const full = context.state.sliceDoc(0, context.pos);
+  const schema = await schemaFor(currentVersion());
   if (!schema) return null;
+  if (valueContext(full)) return completeValue(context, full, schema);
+  const word = context.matchBefore(/[A-Za-z_]\w*/);
+  if (!word && !context.explicit && !/[.[+,\s]$/.test(full.slice(-1))) return null;
   const from = word ? word.from : context.pos;
   const before = context.state.sliceDoc(0, from);
   const options = suggestionsAt(schema, before).map((s) => ({
@@ -160,15 +220,21 @@ const syntaxCheck = linter(
   { delay: 500 },
 );
 
-const initialQuery = config.examples[0]?.query ?? 'search publications return publications limit 5';
+const params = new URLSearchParams(location.search);
+const linkedQuery = params.get('q');
+const initialQuery =
+  linkedQuery ??
+  (storage ? readHistory(storage)[0]?.query : undefined) ??
+  config.examples[0]?.query ??
+  'search publications return publications limit 5';
 
 const view = new EditorView({
   parent: element('editor'),
   state: EditorState.create({
-    doc: new URLSearchParams(location.search).get('q') ?? initialQuery,
+    doc: initialQuery,
     extensions: [
       lineNumbers(),
-      history(),
+      editorHistory(),
       drawSelection(),
       highlightActiveLine(),
       bracketMatching(),
@@ -191,8 +257,16 @@ const view = new EditorView({
   }),
 });
 
+function queryText(): string {
+  return view.state.doc.toString();
+}
+
+function setQuery(text: string): void {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
 function clearResults(): void {
-  for (const chart of charts.splice(0)) chart.destroy();
+  destroyCharts();
   resultsPanel.replaceChildren();
   errorPanel.replaceChildren();
   errorPanel.hidden = true;
@@ -222,7 +296,7 @@ function showError(status: number, body: ErrorBody): void {
   if (typeof query?.line === 'number' && typeof query.column === 'number') {
     errorPanel.dataset.line = String(query.line);
     errorPanel.dataset.column = String(query.column);
-    const text = view.state.doc.toString();
+    const text = queryText();
     const from = offsetOf(text, query.line, query.column);
     // Mark the word at the position (at least one character) so the marker is visible.
     const word = /^[A-Za-z0-9_]+/.exec(text.slice(from))?.[0].length ?? 1;
@@ -238,105 +312,80 @@ function showError(status: number, body: ErrorBody): void {
   }
 }
 
-function renderTable(list: ResultList): HTMLElement {
-  const wrapper = make('div', {
-    class: 'table-wrap',
-    tabindex: '0',
-    role: 'region',
-    'aria-label': `${list.name} table`,
-  });
-  const table = make('table', { class: 'results', 'data-result': list.name });
-  const columns = [...new Set(list.rows.flatMap((row) => Object.keys(row)))];
-  const headRow = make('tr');
-  for (const column of columns) headRow.append(make('th', { scope: 'col' }, column));
-  table.append(make('thead'));
-  table.tHead?.append(headRow);
-  const body = make('tbody');
-  for (const row of list.rows) {
-    const tr = make('tr');
-    for (const column of columns) tr.append(make('td', {}, cellText(row[column])));
-    body.append(tr);
-  }
-  table.append(body);
-  wrapper.append(table);
-  return wrapper;
-}
+/** The schema of the current version, once loaded (completion and the results read it). */
+let loadedSchema: SchemaDoc | undefined;
 
-function renderChart(list: ResultList): HTMLElement {
-  const figure = make('figure', { class: 'chart' });
-  const canvas = make('canvas', {
-    role: 'img',
-    'aria-label': `Bar chart of ${list.name} by count`,
-    'data-result': list.name,
-    'data-bars': String(list.rows.length),
-  });
-  figure.append(canvas, make('figcaption', {}, `${list.name}: count per value`));
-  charts.push(
-    new Chart(canvas, {
-      type: 'bar',
-      data: {
-        labels: list.rows.map((row) => facetLabel(row).slice(0, 40)),
-        datasets: [{ label: 'count', data: list.rows.map((row) => row.count as number), backgroundColor: '#1f5fbf' }],
-      },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        plugins: { legend: { display: false } },
-        scales: { x: { ticks: { autoSkip: false, maxRotation: 60 } } },
-      },
+const hooks: ResultsHooks = {
+  indicatorNames() {
+    const source = searchedSource(queryText());
+    const metrics = source === undefined ? undefined : loadedSchema?.sources[source]?.metrics;
+    return metrics ? new Set(Object.keys(metrics)) : undefined;
+  },
+  isEntityFacet(facet) {
+    const source = searchedSource(queryText());
+    const field = source === undefined ? undefined : loadedSchema?.sources[source]?.fields[facet];
+    return field?.is_entity === true;
+  },
+  addFilter(facet, value, isEntity) {
+    const next = withFilter(queryText(), facet, value, isEntity);
+    if (next !== undefined) hooks.runText(next);
+  },
+  broaderQuery: () => broader(queryText()),
+  runText(text) {
+    setQuery(text);
+    void runQuery();
+  },
+  pageQuery: (_list, direction) => nextPage(queryText(), direction),
+  async exportAll(list, format) {
+    const query = queryText();
+    const version = currentVersion();
+    statusLine.textContent = `Exporting ${list.name}…`;
+    try {
+      const result = await exportAll(query, {
+        format,
+        run: async (text) => {
+          const { status, body } = await post(text, version);
+          if (status !== 200) {
+            const header = (body as ErrorBody).errors?.query?.header ?? `HTTP ${status}`;
+            throw new Error(`a page failed: ${header}`);
+          }
+          return body as Record<string, unknown>;
+        },
+        onProgress: (done, total) => {
+          statusLine.textContent = `Exporting ${list.name}: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records…`;
+        },
+      });
+      download(`${list.name}.${format}`, format === 'csv' ? 'text/csv' : 'application/x-ndjson', result.text);
+      statusLine.textContent = `Exported ${result.records.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} ${list.name} records.${result.droppedColumns.length > 0 ? ` Columns first seen after the header were left out: ${result.droppedColumns.join(', ')}.` : ''}`;
+    } catch (error) {
+      statusLine.textContent = `The export stopped: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  },
+  download,
+};
+
+function renderHistory(entries: readonly HistoryEntry[]): void {
+  historyList.replaceChildren(
+    ...entries.map((entry) => {
+      const item = make('li');
+      const oneLine = entry.query.replace(/\s+/g, ' ');
+      const button = make(
+        'button',
+        { type: 'button', class: 'link-button history-entry' },
+        oneLine.length > 70 ? `${oneLine.slice(0, 69)}…` : oneLine,
+      );
+      button.title = entry.query;
+      button.addEventListener('click', () => {
+        if (config.versions.includes(entry.version)) versionSelect.value = String(entry.version);
+        setQuery(entry.query);
+        view.focus();
+      });
+      item.append(button);
+      return item;
     }),
   );
-  return figure;
-}
-
-function showResult(result: Record<string, unknown>, query: string): void {
-  const stats = result._stats as { total_count?: number } | undefined;
-  const warnings = Array.isArray(result._warnings) ? (result._warnings as string[]) : [];
-  if (warnings.length > 0) {
-    const box = make('div', { class: 'warnings', role: 'note' });
-    box.append(make('h2', {}, 'Warnings'));
-    const list = make('ul');
-    for (const w of warnings) list.append(make('li', {}, w));
-    box.append(list);
-    resultsPanel.append(box);
-  }
-  const lists = resultLists(result);
-  const toolbar = make('div', { class: 'toolbar' });
-  const jsonButton = make('button', { type: 'button', id: 'download-json' }, 'Download JSON');
-  jsonButton.addEventListener('click', () =>
-    download('quarry-result.json', 'application/json', JSON.stringify(result, null, 2)),
-  );
-  toolbar.append(jsonButton);
-  resultsPanel.append(toolbar);
-  for (const list of lists) {
-    const section = make('section', { class: 'result-list', 'aria-label': list.name });
-    const heading = make('h2', {}, `${list.name} `);
-    heading.append(make('span', { class: 'muted' }, `(${list.rows.length} row${list.rows.length === 1 ? '' : 's'})`));
-    const csvButton = make(
-      'button',
-      { type: 'button', class: 'download-csv', 'data-result': list.name },
-      `Download ${list.name} as CSV`,
-    );
-    csvButton.addEventListener('click', () =>
-      download(`${list.name.replace(/[^\w.-]/g, '_')}.csv`, 'text/csv', toCsv(list.rows)),
-    );
-    section.append(heading, csvButton);
-    if (list.isFacet) section.append(renderChart(list));
-    section.append(renderTable(list));
-    resultsPanel.append(section);
-  }
-  if (lists.length === 0 && !('_stats' in result)) {
-    // describe answers are objects: the raw JSON below is their view.
-    resultsPanel.append(make('p', {}, 'This answer has no result lists; see the raw JSON.'));
-  }
-  const raw = make('details', { class: 'raw-json' });
-  raw.append(make('summary', {}, 'Raw JSON'), make('pre', { id: 'raw-json' }, JSON.stringify(result, null, 2)));
-  resultsPanel.append(raw);
-  statusLine.textContent =
-    stats?.total_count !== undefined
-      ? `${stats.total_count} matching records. Query: ${query.length} characters.`
-      : 'Done.';
+  if (entries.length === 0)
+    historyList.append(make('li', { class: 'muted' }, 'Queries you run are kept here, in this browser only.'));
 }
 
 let running = false;
@@ -345,19 +394,23 @@ async function runQuery(): Promise<void> {
   if (running) return;
   running = true;
   runButton.disabled = true;
-  const query = view.state.doc.toString();
+  const query = queryText();
+  const version = currentVersion();
   clearResults();
   statusLine.textContent = 'Running…';
   const started = performance.now();
   try {
-    const { status, body } = await post(query, Number(versionSelect.value));
+    const { status, body } = await post(query, version);
     if (status === 200) {
-      showResult(body as Record<string, unknown>, query);
-      statusLine.textContent += ` (${Math.round(performance.now() - started)} ms)`;
+      loadedSchema = await schemaFor(version);
+      const { status: text } = showResult(resultsPanel, body as Record<string, unknown>, hooks);
+      statusLine.textContent = `${text} (${Math.round(performance.now() - started)} ms)`;
     } else {
       showError(status, body as ErrorBody);
       statusLine.textContent = `The query failed (HTTP ${status}).`;
     }
+    if (storage) renderHistory(remember(storage, { query, version, at: Date.now() }));
+    window.history.replaceState(null, '', new URL(permalink(location.origin, query, version)).search);
   } catch (error) {
     showError(0, {
       errors: { query: { header: 'Network error', details: [error instanceof Error ? error.message : String(error)] } },
@@ -370,18 +423,70 @@ async function runQuery(): Promise<void> {
   }
 }
 
+/** Copies text and shows it, so it can be selected by hand when the clipboard is refused. */
+function share(text: string, what: string): void {
+  shareText.textContent = text;
+  shareText.hidden = false;
+  shareText.dataset.kind = what;
+  const done = (message: string) => {
+    shareStatus.textContent = message;
+  };
+  if (navigator.clipboard) {
+    navigator.clipboard.writeText(text).then(
+      () => done(`Copied ${what}.`),
+      () => done(`Copying failed: select the ${what} below and copy it by hand.`),
+    );
+  } else done(`Select the ${what} below and copy it by hand.`);
+}
+
+element('copy-link').addEventListener('click', () =>
+  share(permalink(location.origin, queryText(), currentVersion()), 'link'),
+);
+const shareButtons = element('share-buttons');
+for (const language of SNIPPET_LANGUAGES) {
+  const button = make(
+    'button',
+    { type: 'button', class: 'secondary', 'data-language': language.id },
+    `Copy as ${language.label}`,
+  );
+  button.addEventListener('click', () =>
+    share(snippet(language.id, config.baseUrl, queryText(), currentVersion()), `${language.label} code`),
+  );
+  shareButtons.append(button);
+}
+
+element('clear-history').addEventListener('click', () => {
+  if (storage) clearHistory(storage);
+  renderHistory([]);
+});
+
 runButton.addEventListener('click', () => void runQuery());
-versionSelect.value = String(config.defaultVersion);
+const linkedVersion = Number(params.get('v') ?? config.defaultVersion);
+versionSelect.value = String(config.versions.includes(linkedVersion) ? linkedVersion : config.defaultVersion);
+versionSelect.addEventListener('change', () => void loadSchemaBrowser());
 for (const example of config.examples) {
   const item = make('li');
   const button = make('button', { type: 'button', class: 'link-button' }, example.title);
   button.title = example.query;
   button.addEventListener('click', () => {
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: example.query } });
+    setQuery(example.query);
     view.focus();
   });
   item.append(button);
   exampleList.append(item);
 }
-void schemaFor(Number(versionSelect.value));
-document.body.dataset.consoleReady = 'true';
+renderHistory(storage ? readHistory(storage) : []);
+
+async function loadSchemaBrowser(): Promise<void> {
+  const schema = await schemaFor(currentVersion());
+  loadedSchema = schema;
+  renderSchemaBrowser(element('schema-browser'), schema, (text) => {
+    view.dispatch(view.state.replaceSelection(text));
+    view.focus();
+  });
+}
+
+void loadSchemaBrowser().finally(() => {
+  document.body.dataset.consoleReady = 'true';
+  if (linkedQuery !== null) void runQuery();
+});

@@ -37,13 +37,6 @@ export function resultLists(result: Readonly<Record<string, unknown>>): ResultLi
   return lists;
 }
 
-/** A readable label for a facet row: its name, a person's name, a title, or the id. */
-export function facetLabel(row: Readonly<Record<string, unknown>>): string {
-  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-  const person = [text(row.first_name), text(row.last_name)].filter(Boolean).join(' ');
-  return text(row.name) ?? (person || undefined) ?? text(row.title) ?? String(row.id);
-}
-
 /**
  * The editor offset of a 1-based line and column in `text`, clamped to the text.
  *

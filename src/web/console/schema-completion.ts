@@ -76,6 +76,8 @@ function keywords(): Suggestion[] {
  * @example suggestionsAt(schema, 'search ') // the sources
  */
 export function suggestionsAt(schema: SchemaDoc, before: string): Suggestion[] {
+  // A value is being typed: the console offers the field's values (valueContext), never fields.
+  if (valueContext(before)) return [];
   const sourceName = searchedSource(before);
   const source = sourceName === undefined ? undefined : schema.sources[sourceName];
   const trimmed = before.replace(/\s+$/, '');
@@ -155,4 +157,44 @@ export function suggestionsAt(schema: SchemaDoc, before: string): Suggestion[] {
   }
   if (/\bsort$/i.test(trimmed)) return [{ label: 'by', kind: 'keyword' }];
   return [...keywords(), ...fieldSuggestions(() => true)];
+}
+
+/** A comparison whose value is being typed, as `valueContext` reads it. */
+export interface ValueContext {
+  /** The field path before the operator (`type`, `category_for.name`). */
+  readonly field: string;
+  /** Whether a string's opening quote is already typed. */
+  readonly quoted: boolean;
+}
+
+/**
+ * The field whose value the cursor is at: after `type = `, `year >= `, `type = "ar` or inside
+ * `year in [2019, `. Undefined elsewhere, so field completion applies there.
+ *
+ * @example valueContext('search publications where type = "ar') // { field: 'type', quoted: true }
+ */
+export function valueContext(before: string): ValueContext | undefined {
+  if (!/\bwhere\b/i.test(before)) return undefined;
+  const quoted = /"[\w .,:;'&()-]*$/.test(before) && (before.match(/"/g)?.length ?? 0) % 2 === 1;
+  const head = quoted ? before.replace(/"[^"]*$/, '') : before.replace(/[\w.-]*$/, '');
+  const compare = /([A-Za-z_][\w.]*)\s*(?:=|!=|>=|<=|>|<)\s*$/.exec(head);
+  const list = /([A-Za-z_][\w.]*)\s+in\s*\[[^\]]*?[[,]\s*$/i.exec(head);
+  const field = compare?.[1] ?? list?.[1];
+  return field === undefined ? undefined : { field, quoted };
+}
+
+/**
+ * Whether a field of the searched source has few enough distinct values to offer them after
+ * `=`: scalar facets (`type`, `year`, `open_access`) and category entities
+ * (`category_for`, `category_for.name`). Values come from a facet query, and are offered
+ * only when the facet has fewer than its limit.
+ */
+export function valueField(schema: SchemaDoc, source: string | undefined, path: string): FieldDoc | undefined {
+  const fields = source === undefined ? undefined : schema.sources[source]?.fields;
+  const [head = '', sub] = path.split('.');
+  const field = fields?.[head];
+  if (!field?.is_facet) return undefined;
+  if (field.is_entity)
+    return field.type === 'categories' && (sub === undefined || sub === 'id' || sub === 'name') ? field : undefined;
+  return sub === undefined && (field.type === 'string' || field.type === 'integer') ? field : undefined;
 }

@@ -38,19 +38,28 @@ export const EXAMPLE_QUERIES: readonly { readonly title: string; readonly query:
   { title: 'What can I query? (schema)', query: 'describe schema' },
 ];
 
-export function consolePage(ctx: PageContext, account: Account, config: QuarryConfig): Html {
+export interface ConsoleOptions {
+  /** This server's address as the browser reached it, for the code snippets. */
+  readonly baseUrl: string;
+  /** Whether language version 1 is still served (it answers 410 once removed). */
+  readonly v1Served: boolean;
+}
+
+export function consolePage(ctx: PageContext, account: Account, config: QuarryConfig, options: ConsoleOptions): Html {
   const settings = {
     csrfToken: ctx.csrfToken,
     endpoint: '/console/api/query',
+    baseUrl: options.baseUrl,
     defaultVersion: 2,
+    versions: options.v1Served ? [2, 1] : [2],
     examples: EXAMPLE_QUERIES,
   };
   return page(ctx, {
     title: 'Query console',
     body: html`<h1>Query console</h1>
 ${account.state !== 'active' && html`<div class="notice warn" role="status">${stateExplanation(account.state, config.adminContact)}</div>`}
-<p>Write a query and run it with <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (or the Run button). Press <kbd>Ctrl</kbd>+<kbd>Space</kbd> for completion of sources, fields, facets and indicators.
-Queries here count against the auth-path family's limits.</p>
+<p>Write a query and run it with <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (or the Run button). Press <kbd>Ctrl</kbd>+<kbd>Space</kbd> for completion of sources, fields, facets, indicators and, after <code>type =</code> or <code>year =</code>, their values.
+Queries here count against the auth-path family's limits. A link to <code>/console?q=QUERY</code> opens the console and runs the query.</p>
 <div class="console-layout">
   <div>
     <div class="controls">
@@ -58,7 +67,7 @@ Queries here count against the auth-path family's limits.</p>
         <label for="dsl-version">Language version</label>
         <select id="dsl-version" name="version">
           <option value="2">2 (current)</option>
-          <option value="1">1 (legacy)</option>
+          ${options.v1Served && html`<option value="1">1 (legacy, being retired)</option>`}
         </select>
       </div>
       <button type="button" id="run-query">Run <span class="shortcut">(Ctrl+Enter)</span></button>
@@ -68,10 +77,29 @@ Queries here count against the auth-path family's limits.</p>
     <p id="console-status" role="status" aria-live="polite" class="muted"></p>
     <div id="console-error" class="error-box" role="alert" hidden></div>
     <div id="console-results" aria-live="polite"></div>
+    <section class="share" aria-labelledby="share-title">
+      <h2 id="share-title">Share this query</h2>
+      <div class="toolbar" id="share-buttons">
+        <button type="button" class="secondary" id="copy-link">Copy link</button>
+      </div>
+      <p id="share-status" role="status" class="muted"></p>
+      <pre id="share-text" hidden></pre>
+    </section>
   </div>
-  <aside aria-labelledby="examples-title">
-    <h2 id="examples-title">Examples</h2>
-    <ul id="console-examples"></ul>
+  <aside aria-label="Examples, history and schema">
+    <section aria-labelledby="examples-title">
+      <h2 id="examples-title">Examples</h2>
+      <ul id="console-examples"></ul>
+    </section>
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <ul id="console-history" class="history"></ul>
+      <button type="button" class="secondary" id="clear-history">Clear history</button>
+    </section>
+    <section aria-labelledby="schema-title">
+      <h2 id="schema-title">Schema</h2>
+      <div id="schema-browser"><p class="muted">Loading the schema…</p></div>
+    </section>
     <p class="muted">The full language is described in the <a href="/docs">API reference</a>.</p>
   </aside>
 </div>

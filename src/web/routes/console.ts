@@ -8,7 +8,7 @@ import type { DslVersion } from '../../engine/types.ts';
 import { QuarryError } from '../../errors/index.ts';
 import { queryTextOf } from '../../http/query-text.ts';
 import { resolveVersion, versionPolicy } from '../../http/versions.ts';
-import { pageContext, type WebContext } from '../context.ts';
+import { baseUrlOf, pageContext, type WebContext } from '../context.ts';
 import { consolePage } from '../pages/console.ts';
 import { enforceWebLimit } from '../rate-limit.ts';
 import { requireAccount, standingError } from '../session.ts';
@@ -25,9 +25,12 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get('/console', async (request, reply) => {
     const account = request.web.account;
     if (!account) return signInRedirect(request, reply);
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(consolePage(pageContext(ctx, request, reply), account, ctx.config).toString());
+    return reply.type('text/html; charset=utf-8').send(
+      consolePage(pageContext(ctx, request, reply), account, ctx.config, {
+        baseUrl: baseUrlOf(request),
+        v1Served: versions.v1RemovedFromMs === null || ctx.clock.now() < versions.v1RemovedFromMs,
+      }).toString(),
+    );
   });
 
   app.post('/console/api/query', { preHandler: app.csrfProtection.bind(app) }, async (request, reply) => {
