@@ -189,10 +189,21 @@ export class AccountService {
   async createKey(ref: AccountRef, name?: string): Promise<{ key: string; info: ApiKeyInfo }> {
     const row = await this.#row(ref);
     const existing = await this.store.keysOf(row.id);
-    const keyName = name?.trim() || `key ${existing.length + 1}`;
+    // Names tell keys apart (the pages and `quarry keys revoke NAME` use them), so the keys
+    // in use have different names; a revoked key's name may be given again.
+    const inUse = new Set(existing.filter((k) => k.revokedAt === null).map((k) => k.name.toLowerCase()));
+    let keyName = name?.trim() ?? '';
+    if (keyName === '') {
+      for (let n = existing.length + 1; keyName === '' || inUse.has(keyName); n++) keyName = `key ${n}`;
+    }
     if (keyName.length > 100) {
       throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
         params: { field: 'key name', detail: 'at most 100 characters' },
+      });
+    }
+    if (inUse.has(keyName.toLowerCase())) {
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+        params: { field: 'key name', detail: `you already have a key named "${keyName}"; choose another name` },
       });
     }
     const key = newApiKey();

@@ -130,7 +130,8 @@ describe('in the browser', () => {
     const row = page.locator('#key-list tr', { hasText: 'browser test' });
     assert.match((await row.textContent()) ?? '', /browser test[\s\S]*UTC[\s\S]*UTC[\s\S]*active/);
     assert.equal(await page.locator('#new-key-value').count(), 0);
-    await row.getByRole('button', { name: 'Revoke the key browser test' }).click();
+    await row.getByRole('link', { name: 'Revoke the key browser test' }).click();
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
     await page.locator('.notice', { hasText: 'The key is revoked' }).waitFor();
     assert.match((await page.locator('#key-list tr', { hasText: 'browser test' }).textContent()) ?? '', /revoked/);
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EXAMPLE_QUERIES } from '../../src/web/pages/console.ts';
+import { ACCOUNTS_PER_PAGE } from '../../src/web/pages/admin.ts';
 import { ADMIN, FormClient, HOLDER, PENDING, startWebServer, type WebServer } from './helpers/server.ts';
 
 let server: WebServer;
@@ -144,26 +145,70 @@ describe('sign-in', () => {
 });
 
 describe('keys on the home page', () => {
-  test('a key is shown once, listed by name, usable, and revoked from the list', async () => {
+  test('a key is shown once after a redirect, listed by name, usable, and revoked after a confirmation', async () => {
     const client = new FormClient(server.url);
     await client.signIn(HOLDER.email, HOLDER.password);
     await client.get('/');
+    const before = (await server.accounts.listKeys(HOLDER.email)).length;
     const created = await client.post('/keys', { name: 'pipeline <b>' });
-    assert.equal(created.status, 201);
-    const key = /<code id="new-key-value">([^<]+)<\/code>/.exec(created.text)?.[1];
+    assert.equal(created.status, 303, 'POST-redirect-GET');
+    assert.equal(created.headers.get('location'), '/#new-key');
+    assert.ok(!created.text.includes('qry_'), 'the redirect carries no key');
+    const shown = await client.get('/');
+    const key = /<code id="new-key-value">([^<]+)<\/code>/.exec(shown.text)?.[1];
     assert.ok(key?.startsWith('qry_'));
     if (key === undefined) return;
-    assert.ok(created.text.includes('pipeline &lt;b&gt;'), 'the name is escaped');
-    assert.ok(created.text.includes(`api_key=${key}`), 'the curl examples use the new key');
+    assert.ok(shown.text.includes('pipeline &lt;b&gt;'), 'the name is escaped');
+    assert.ok(shown.text.includes(`api_key=${key}`), 'the curl examples use the new key');
     const token = await fetch(`${server.url}/v3/token?api_key=${key}`);
     assert.equal(token.status, 200);
+    // A reload shows the page without the key and makes no second key.
     const again = await client.get('/');
     assert.ok(!again.text.includes(key), 'never shown again');
+    assert.equal((await server.accounts.listKeys(HOLDER.email)).length, before + 1);
     const id = [...again.text.matchAll(/<tr data-key-id="(\d+)">\s*<td>pipeline &lt;b&gt;<\/td>/g)].at(-1)?.[1];
     assert.ok(id);
-    const revoked = await client.post(`/keys/${id}/revoke`, { back: '/' });
+    // Revoking asks first: a POST without the confirmation goes to the question.
+    const unconfirmed = await client.post(`/keys/${id}/revoke`, { back: '/' });
+    assert.equal(unconfirmed.status, 303);
+    assert.equal(unconfirmed.headers.get('location'), `/keys/${id}/revoke?back=/`);
+    assert.equal((await fetch(`${server.url}/v3/token?api_key=${key}`)).status, 200, 'not revoked yet');
+    const question = await client.get(`/keys/${id}/revoke?back=/`);
+    assert.match(question.text, /Revoke the key “pipeline &lt;b&gt;”\?[\s\S]*stop working/);
+    const revoked = await client.post(`/keys/${id}/revoke`, { back: '/', confirm: 'yes' });
     assert.equal(revoked.status, 303);
     assert.equal((await fetch(`${server.url}/v3/token?api_key=${key}`)).status, 401);
+  });
+
+  test('key names are unique among an account’s keys in use', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    await client.get('/account');
+    assert.equal((await client.post('/account/keys', { name: 'notebook' })).status, 303);
+    await client.get('/account');
+    const twice = await client.post('/account/keys', { name: 'Notebook' });
+    assert.equal(twice.status, 400);
+    assert.equal(codeOf(twice.text), 'SERVICE_INVALID_ACCOUNT_INPUT');
+    assert.match(twice.text, /already have a key named &quot;Notebook&quot;/);
+    assert.equal(
+      (await server.accounts.listKeys(HOLDER.email)).filter((k) => k.name.toLowerCase() === 'notebook').length,
+      1,
+    );
+  });
+
+  test('a flash belongs to the session that made it', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    await client.get('/');
+    await client.post('/keys', { name: 'flash check' });
+    const flash = client.cookie('quarry_flash');
+    assert.ok(flash && !flash.includes('qry_'), 'the cookie does not hold the key in the clear');
+    const other = new FormClient(server.url);
+    await other.signIn(HOLDER.email, HOLDER.password);
+    const stolen = await fetch(`${server.url}/`, {
+      headers: { cookie: `quarry_session=${other.cookie('quarry_session')}; quarry_flash=${flash}` },
+    });
+    assert.ok(!(await stolen.text()).includes('new-key-value'), 'another session cannot open it');
   });
 
   test("nobody revokes another holder's key", async () => {
@@ -171,7 +216,7 @@ describe('keys on the home page', () => {
     const client = new FormClient(server.url);
     await client.signIn(HOLDER.email, HOLDER.password);
     await client.get('/');
-    const res = await client.post(`/keys/${info.id}/revoke`);
+    const res = await client.post(`/keys/${info.id}/revoke`, { confirm: 'yes' });
     assert.equal(res.status, 404);
     assert.equal(codeOf(res.text), 'SERVICE_KEY_NOT_FOUND');
     assert.equal((await server.accounts.listKeys(ADMIN.email)).find((k) => k.id === info.id)?.revokedAt, null);
@@ -327,7 +372,8 @@ describe('administration', () => {
     assert.equal(codeOf(bad.text), 'SERVICE_INVALID_ACCOUNT_INPUT');
 
     const issued = await admin.post(`/admin/accounts/${account.id}/login-code`);
-    const code = /<code id="login-code-value">([A-Z0-9-]+)<\/code>/.exec(issued.text)?.[1];
+    assert.equal(issued.status, 303, 'POST-redirect-GET');
+    const code = /<code id="login-code-value">([A-Z0-9-]+)<\/code>/.exec((await admin.get('/admin')).text)?.[1];
     assert.ok(code);
     const person = new FormClient(server.url);
     await person.get('/');
@@ -335,8 +381,9 @@ describe('administration', () => {
     assert.equal(wrongEmail.status, 401);
     assert.equal(codeOf(wrongEmail.text), 'WEB_LOGIN_CODE_INVALID');
     // The code was spent by the attempt above: codes work once, whoever tries them.
-    const issuedAgain = await admin.post(`/admin/accounts/${account.id}/login-code`);
-    const code2 = /<code id="login-code-value">([A-Z0-9-]+)<\/code>/.exec(issuedAgain.text)?.[1] ?? '';
+    await admin.post(`/admin/accounts/${account.id}/login-code`);
+    const code2 = /<code id="login-code-value">([A-Z0-9-]+)<\/code>/.exec((await admin.get('/admin')).text)?.[1] ?? '';
+    assert.ok(!(await admin.get('/admin')).text.includes(code2), 'a reload shows no code and issues none');
     const ok = await person.post('/sign-in/code', { email: requested, code: code2.toLowerCase() });
     assert.equal(ok.status, 303);
     assert.ok(person.cookie('quarry_session'));
@@ -344,6 +391,81 @@ describe('administration', () => {
     await reuse.get('/');
     const second = await reuse.post('/sign-in/code', { email: requested, code: code2 });
     assert.equal(codeOf(second.text), 'WEB_LOGIN_CODE_INVALID');
+  });
+});
+
+describe('administration safeguards', () => {
+  async function adminClient(path = '/admin'): Promise<FormClient> {
+    const admin = new FormClient(server.url);
+    await admin.signIn(ADMIN.email, ADMIN.password);
+    await admin.get(path);
+    return admin;
+  }
+
+  test('sources are checked against the schema', async () => {
+    const admin = await adminClient();
+    const holder = await server.accounts.getAccount(HOLDER.email);
+    const bad = await admin.post(`/admin/accounts/${holder.id}/subscription`, {
+      families: ['auth'],
+      sources: 'publications, patentz',
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(codeOf(bad.text), 'SERVICE_INVALID_ACCOUNT_INPUT');
+    assert.match(
+      bad.text,
+      /there is no source &#39;patentz&#39;[\s\S]*The sources are publications, grants, researchers, organizations/,
+    );
+    assert.equal((await server.accounts.getAccount(HOLDER.email)).subscription.sources, holder.subscription.sources);
+  });
+
+  test('suspending asks first, and is never offered or done on the administrator’s own account', async () => {
+    const admin = await adminClient();
+    const self = await server.accounts.getAccount(ADMIN.email);
+    const page = await admin.get('/admin');
+    const ownRow = /<tr id="acct-(\d+)"[\s\S]*?<\/tr>/g;
+    const rows = [...page.text.matchAll(ownRow)];
+    const mine = rows.find((r) => r[1] === String(self.id))?.[0] ?? '';
+    assert.ok(mine.includes('(you)') && !mine.includes('Suspend'), 'no suspend on the own row');
+    await admin.get('/admin');
+    const refused = await admin.post(`/admin/accounts/${self.id}/suspend`, { confirm: 'yes' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /cannot suspend your own account/);
+    assert.equal((await server.accounts.getAccount(ADMIN.email)).state, 'active');
+
+    const other = await server.accounts.createAccount({ email: 'to.suspend@example.org', activate: true });
+    await admin.get('/admin');
+    const unconfirmed = await admin.post(`/admin/accounts/${other.id}/suspend`);
+    assert.equal(unconfirmed.status, 303);
+    assert.equal(unconfirmed.headers.get('location'), `/admin/accounts/${other.id}/suspend`);
+    assert.equal((await server.accounts.getAccount(other.id)).state, 'active');
+    const question = await admin.get(`/admin/accounts/${other.id}/suspend`);
+    assert.match(question.text, /Suspend to.suspend@example.org\?/);
+    const done = await admin.post(`/admin/accounts/${other.id}/suspend`, { confirm: 'yes' });
+    assert.equal(done.status, 303);
+    assert.equal((await server.accounts.getAccount(other.id)).state, 'suspended');
+  });
+
+  test('accounts are searched, filtered by state and paged', async () => {
+    for (let i = 0; i < 30; i++)
+      await server.accounts.createAccount({ email: `bulk${String(i).padStart(2, '0')}@example.net` });
+    const admin = await adminClient();
+    const rowsOf = (text: string) => [...text.matchAll(/<tr id="acct-\d+" data-email="([^"]+)"/g)].map((m) => m[1]);
+    const first = await admin.get('/admin?q=example.net&state=pending');
+    assert.equal(rowsOf(first.text).length, ACCOUNTS_PER_PAGE);
+    assert.match(first.text, /Accounts 1–25 of 30 matching/);
+    assert.ok(first.text.includes('href="/admin?q=example.net&amp;state=pending&amp;page=2"'));
+    const second = await admin.get('/admin?q=example.net&state=pending&page=2');
+    assert.deepEqual(rowsOf(second.text), [
+      'bulk25@example.net',
+      'bulk26@example.net',
+      'bulk27@example.net',
+      'bulk28@example.net',
+      'bulk29@example.net',
+    ]);
+    const active = await admin.get('/admin?q=bulk&state=active');
+    assert.match(active.text, /No account matches/);
+    const one = await admin.get('/admin?q=BULK07');
+    assert.deepEqual(rowsOf(one.text), ['bulk07@example.net']);
   });
 });
 

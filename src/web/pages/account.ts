@@ -8,7 +8,7 @@ import type { QuarryConfig } from '../../config.ts';
 import type { QuarryError } from '../../errors/index.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, errorBox, noticeBox, page, when, type PageContext } from '../layout.ts';
-import { createKeyForm, keyTable, newKeyBox } from './keys.ts';
+import { createKeyForm, keyTable, newKeyBox, type NewKey } from './keys.ts';
 
 /** What each state means for the holder, in one or two sentences. */
 export function stateExplanation(state: AccountState, contact: string): string {
@@ -29,7 +29,7 @@ export interface AccountData {
   readonly baseUrl: string;
   readonly keys: readonly ApiKeyInfo[];
   readonly usage: readonly DailyUsage[];
-  readonly newKey?: { key: string; info: ApiKeyInfo };
+  readonly newKey?: NewKey;
   readonly error?: QuarryError;
   readonly notice?: string;
 }
@@ -112,7 +112,7 @@ ${noticeBox(data.notice)}
   <h2 id="auth-keys-title">Keys for the auth-path family</h2>
   <p>Clients of the auth-path family log in with a key and receive a JWT: <code>${jwtExample}</code></p>
   ${newKeyBox(data.newKey)}
-  ${keyTable(ctx, data.keys, '/account')}
+  ${keyTable(data.keys, '/account')}
   ${createKeyForm(ctx, '/account/keys')}
 </section>
 ${passwordForm(ctx, account)}

@@ -8,7 +8,7 @@ import type { QuarryConfig } from '../../config.ts';
 import type { QuarryError } from '../../errors/index.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, errorBox, noticeBox, page, type PageContext } from '../layout.ts';
-import { createKeyForm, keyTable, newKeyBox } from './keys.ts';
+import { createKeyForm, keyTable, newKeyBox, type NewKey } from './keys.ts';
 import { stateExplanation } from './account.ts';
 
 export interface HomeData {
@@ -16,7 +16,7 @@ export interface HomeData {
   readonly baseUrl: string;
   readonly config: QuarryConfig;
   readonly keys?: readonly ApiKeyInfo[];
-  readonly newKey?: { key: string; info: ApiKeyInfo };
+  readonly newKey?: NewKey;
   readonly error?: QuarryError;
   readonly notice?: string;
   /** The e-mail address typed into a sign-in form that failed, to show it again. */
@@ -115,7 +115,7 @@ function holderSection(ctx: PageContext, account: Account, data: HomeData): Html
   ${!active && html`<div class="notice warn" role="status" id="account-state-notice">${stateExplanation(account.state, data.config.adminContact)}</div>`}
   ${newKeyBox(data.newKey)}
   <p>A key works for both families (where your subscription allows). Keep keys secret; revoke a key you no longer use, and its tokens stop working at once.</p>
-  ${keyTable(ctx, data.keys ?? [], '/')}
+  ${keyTable(data.keys ?? [], '/')}
   ${createKeyForm(ctx, '/keys')}
 </section>`;
 }

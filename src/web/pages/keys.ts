@@ -3,11 +3,17 @@ import type { ApiKeyInfo } from '../../accounts/types.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, when, type PageContext } from '../layout.ts';
 
+/** A key just generated: its secret (shown once) and its name. */
+export interface NewKey {
+  readonly key: string;
+  readonly name: string;
+}
+
 /** The key just generated, shown this once, with a copy button. */
-export function newKeyBox(newKey: { key: string; info: ApiKeyInfo } | undefined): Html | undefined {
+export function newKeyBox(newKey: NewKey | undefined): Html | undefined {
   if (!newKey) return undefined;
   return html`<div class="notice ok" role="status" id="new-key">
-  <p><strong>Your new API key “${newKey.info.name}”.</strong> Copy it now: it is shown only this once, and Quarry keeps only a hash of it.</p>
+  <p><strong>Your new API key “${newKey.name}”.</strong> Copy it now: it is shown only this once, and Quarry keeps only a hash of it.</p>
   <div class="new-key"><code id="new-key-value">${newKey.key}</code>
   <button type="button" class="secondary" data-copy="new-key-value" aria-describedby="copy-status">Copy the key</button>
   <span id="copy-status" role="status" class="muted"></span></div>
@@ -25,7 +31,7 @@ export function createKeyForm(ctx: PageContext, action: string): Html {
 }
 
 /** The account's keys with names, creation and last-use times, and a revoke button each. */
-export function keyTable(ctx: PageContext, keys: readonly ApiKeyInfo[], back: string): Html {
+export function keyTable(keys: readonly ApiKeyInfo[], back: string): Html {
   if (keys.length === 0) return html`<p>You have no API keys yet.</p>`;
   return html`<div class="table-wrap"><table id="key-list">
   <caption class="visually-hidden">Your API keys</caption>
@@ -36,7 +42,7 @@ export function keyTable(ctx: PageContext, keys: readonly ApiKeyInfo[], back: st
     <td>${k.revokedAt === null ? 'active' : `revoked ${when(k.revokedAt)}`}</td>
     <td>${
       k.revokedAt === null
-        ? html`<form method="post" action="/keys/${k.id}/revoke" class="inline-form">${csrfField(ctx)}<input type="hidden" name="back" value="${back}"><button type="submit" class="danger" aria-label="Revoke the key ${k.name}">Revoke</button></form>`
+        ? html`<a class="button danger" href="/keys/${k.id}/revoke?back=${encodeURIComponent(back)}" aria-label="Revoke the key ${k.name}">Revoke</a>`
         : ''
     }</td>
   </tr>`,

@@ -5,6 +5,7 @@ import { isQuarryError, QuarryError } from '../../errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../http/status.ts';
 import { baseUrlOf, field, noticeOf, pageContext, type WebContext } from '../context.ts';
 import { accountPage, type AccountData } from '../pages/account.ts';
+import { setFlash, takeFlash } from '../flash.ts';
 import { requireAccount } from '../session.ts';
 
 /** Sends a signed-out visitor of a page to the sign-in forms, coming back afterwards. */
@@ -23,7 +24,7 @@ async function sendAccount(
   const [keys, usage] = await Promise.all([ctx.accounts.listKeys(account.id), ctx.accounts.usage(account.id, 30)]);
   const fresh = await ctx.accounts.getAccount(account.id);
   const data: AccountData = { config: ctx.config, baseUrl: baseUrlOf(request), keys, usage, ...extra };
-  const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : extra.newKey ? 201 : 200;
+  const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : 200;
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
@@ -37,19 +38,24 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     const account = request.web.account;
     if (!account) return signInRedirect(request, reply);
     const notice = noticeOf(request);
-    return sendAccount(ctx, request, reply, account, notice ? { notice } : {});
+    const flash = takeFlash(request, reply);
+    return sendAccount(ctx, request, reply, account, {
+      ...(notice ? { notice } : {}),
+      ...(flash?.kind === 'new-key' ? { newKey: { key: flash.key, name: flash.name } } : {}),
+    });
   });
 
   app.post('/account/keys', withCsrf, async (request, reply) => {
     const account = requireAccount(request);
     try {
-      const newKey = await ctx.accounts.createKey(account.id, field(request.body, 'name'));
-      reply.header('Cache-Control', 'no-store');
-      return await sendAccount(ctx, request, reply, account, { newKey });
+      const { key, info } = await ctx.accounts.createKey(account.id, field(request.body, 'name'));
+      // POST-redirect-GET: a reload of the page that shows the key makes no second key.
+      setFlash(request, reply, { kind: 'new-key', key, name: info.name });
     } catch (error) {
       if (!isQuarryError(error)) throw error;
       return sendAccount(ctx, request, reply, account, { error });
     }
+    return reply.redirect('/account#new-key', 303);
   });
 
   app.post('/account/password', withCsrf, async (request, reply) => {

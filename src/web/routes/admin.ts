@@ -4,7 +4,11 @@ import type { Account, Subscription } from '../../accounts/types.ts';
 import { isQuarryError, QuarryError } from '../../errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../http/status.ts';
 import { field, fieldList, noticeOf, pageContext, type WebContext } from '../context.ts';
-import { adminPage, type AdminData } from '../pages/admin.ts';
+import { accountFilterOf, adminPage, type AdminData } from '../pages/admin.ts';
+import { confirmPage } from '../pages/confirm.ts';
+import { setFlash, takeFlash } from '../flash.ts';
+import { SOURCE_NAMES } from '../../model/types.ts';
+import { didYouMean } from '../../schema/suggest.ts';
 import { requireAccount } from '../session.ts';
 import { signInRedirect } from './account.ts';
 
@@ -20,12 +24,40 @@ async function sendAdmin(
   reply: FastifyReply,
   extra: Partial<AdminData> = {},
 ): Promise<FastifyReply> {
-  const data: AdminData = { accounts: await ctx.accounts.listAccounts(), adminIds: ctx.store.adminIds(), ...extra };
+  const data: AdminData = {
+    accounts: await ctx.accounts.listAccounts(),
+    adminIds: ctx.store.adminIds(),
+    selfId: request.web.account?.id ?? -1,
+    filter: accountFilterOf(request.query as Record<string, unknown>),
+    ...extra,
+  };
   const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : 200;
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
     .send(adminPage(pageContext(ctx, request, reply), data).toString());
+}
+
+/**
+ * The sources of a comma-separated list, each one a source of the schema; an unknown name
+ * (`patentz`) is refused with the names there are.
+ */
+function knownSources(text: string): string[] {
+  const names = text
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  for (const name of names) {
+    if (!(SOURCE_NAMES as readonly string[]).includes(name)) {
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+        params: {
+          field: 'sources',
+          detail: `there is no source '${name}'.${didYouMean(name, SOURCE_NAMES)} The sources are ${SOURCE_NAMES.join(', ')}`,
+        },
+      });
+    }
+  }
+  return names;
 }
 
 function accountId(raw: string): number {
@@ -41,7 +73,13 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!request.web.account) return signInRedirect(request, reply);
     requireAdmin(request);
     const notice = noticeOf(request);
-    return sendAdmin(ctx, request, reply, notice ? { notice } : {});
+    const flash = takeFlash(request, reply);
+    return sendAdmin(ctx, request, reply, {
+      ...(notice ? { notice } : {}),
+      ...(flash?.kind === 'login-code'
+        ? { loginCode: { email: flash.email, code: flash.code, expiresAt: flash.expiresAt } }
+        : {}),
+    });
   });
 
   /** Runs an administrative change; its coded errors (a closed account, bad input) are shown on the page. */
@@ -66,10 +104,39 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
     }),
   );
 
+  /** Suspending oneself would lock the administration out; another administrator may. */
+  function refuseSelf(request: FastifyRequest, id: number): void {
+    if (request.web.account?.id === id) {
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+        params: { field: 'account', detail: 'you cannot suspend your own account (another administrator can)' },
+      });
+    }
+  }
+
+  app.get<WithId>('/admin/accounts/:id/suspend', async (request, reply) => {
+    if (!request.web.account) return signInRedirect(request, reply);
+    requireAdmin(request);
+    const id = accountId(request.params.id);
+    refuseSelf(request, id);
+    const account = await ctx.accounts.getAccount(id);
+    return reply.type('text/html; charset=utf-8').send(
+      confirmPage(pageContext(ctx, request, reply), {
+        title: `Suspend ${account.email}?`,
+        consequences: `The account's keys and tokens stop working from the next request, and its holder can no longer run queries here. You can activate the account again later.`,
+        action: `/admin/accounts/${account.id}/suspend`,
+        confirmLabel: 'Suspend the account',
+        cancelHref: `/admin#acct-${account.id}`,
+      }).toString(),
+    );
+  });
+
   app.post<WithId>(
     '/admin/accounts/:id/suspend',
     withCsrf,
-    change(async (id, _request, reply) => {
+    change(async (id, request, reply) => {
+      refuseSelf(request, id);
+      // Only the confirmation page's form says yes; anything else is sent there first.
+      if (field(request.body, 'confirm') !== 'yes') return reply.redirect(`/admin/accounts/${id}/suspend`, 303);
       await ctx.accounts.suspend(id);
       return reply.redirect(`/admin?notice=suspended#acct-${id}`, 303);
     }),
@@ -81,7 +148,7 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
     change(async (id, request, reply) => {
       const sourcesText = field(request.body, 'sources');
       const sources: Subscription['sources'] =
-        sourcesText === '' || sourcesText.toLowerCase() === 'all' ? 'all' : sourcesText.split(',');
+        sourcesText === '' || sourcesText.toLowerCase() === 'all' ? 'all' : knownSources(sourcesText);
       const limitText = field(request.body, 'queriesPerMinute');
       const limit = Number(limitText);
       if (limitText !== '' && (!Number.isInteger(limit) || limit < 1)) {
@@ -104,10 +171,14 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
     change(async (id, request, reply) => {
       const account = await ctx.accounts.getAccount(id);
       const { code, expiresAt } = ctx.store.issueLoginCode(account.id, ctx.clock.now());
-      reply.header('Cache-Control', 'no-store');
-      return sendAdmin(ctx, request, reply, {
-        loginCode: { email: account.email, code, expiresAt: new Date(expiresAt).toISOString() },
+      // POST-redirect-GET: the code is shown once; a reload issues no new one.
+      setFlash(request, reply, {
+        kind: 'login-code',
+        email: account.email,
+        code,
+        expiresAt: new Date(expiresAt).toISOString(),
       });
+      return reply.redirect(`/admin#login-code`, 303);
     }),
   );
 }

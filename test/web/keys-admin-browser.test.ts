@@ -1,0 +1,136 @@
+// Keys and administration in Chromium: a reload after "Generate key" makes no second key,
+// revoke and suspend ask first, the administrator's own row has no suspend, sources are
+// checked, accounts are searched; every page (home, account, console, admin, a
+// confirmation) has no axe violation and fits a 390 px screen
+// (test-results/web/*-1366.png and *-390.png).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { assertAccessible, launchBrowser, newContext, PHONE, shots, signIn, WIDE } from './helpers/browser.ts';
+import { ADMIN, HOLDER, startWebServer, type WebServer } from './helpers/server.ts';
+
+let server: WebServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let external: string[];
+
+before(async () => {
+  server = await startWebServer();
+  browser = await launchBrowser();
+  ({ context, page, external } = await newContext(browser, server.url));
+});
+
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+describe('keys and administration in the browser', () => {
+  test('the signed-out home page is accessible', async () => {
+    await context.clearCookies();
+    await page.goto(`${server.url}/`);
+    await assertAccessible(page, 'the signed-out home page');
+    await shots(page, 'home-signed-out');
+  });
+
+  test('a reload after generating a key shows the page again without the key and makes no second key', async () => {
+    await signIn(page, server.url, HOLDER.email, HOLDER.password);
+    await page.getByLabel('Name for the key (where you will use it)').fill('laptop');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    await page.locator('#new-key-value').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/', 'the browser is on the page the POST redirected to');
+    const key = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
+    assert.match(key, /^qry_/);
+    await assertAccessible(page, 'the home page with a new key');
+    await shots(page, 'home-new-key');
+    await page.reload();
+    assert.equal(await page.locator('#new-key-value').count(), 0, 'the key is shown once');
+    const keys = await server.accounts.listKeys(HOLDER.email);
+    assert.deepEqual(
+      keys.map((k) => k.name),
+      ['laptop'],
+      'one key, however often the page is reloaded',
+    );
+
+    // The same name again is refused, with the reason on the page.
+    await page.getByLabel('Name for the key (where you will use it)').fill('laptop');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    assert.match((await page.locator('.error-box').textContent()) ?? '', /already have a key named "laptop"/);
+    assert.equal((await server.accounts.listKeys(HOLDER.email)).length, 1);
+  });
+
+  test('revoking a key asks first; cancel keeps it', async () => {
+    await page.goto(`${server.url}/account`);
+    await assertAccessible(page, 'the account page');
+    await shots(page, 'account');
+    const row = page.locator('#key-list tr', { hasText: 'laptop' });
+    await row.getByRole('link', { name: 'Revoke the key laptop' }).click();
+    assert.match((await page.locator('h1').textContent()) ?? '', /Revoke the key “laptop”\?/);
+    await assertAccessible(page, 'the revoke confirmation');
+    await shots(page, 'confirm-revoke');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    assert.equal(new URL(page.url()).pathname, '/account');
+    assert.equal((await server.accounts.listKeys(HOLDER.email))[0]?.revokedAt, null);
+    await row.getByRole('link', { name: 'Revoke the key laptop' }).click();
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await page.locator('.notice', { hasText: 'The key is revoked' }).waitFor();
+    assert.notEqual((await server.accounts.listKeys(HOLDER.email))[0]?.revokedAt, null);
+  });
+
+  test('the console page is accessible before a query runs', async () => {
+    await page.goto(`${server.url}/console`);
+    await page.locator('body[data-console-ready="true"]').waitFor();
+    await assertAccessible(page, 'the console');
+    await shots(page, 'console-start');
+  });
+
+  test('administration: no suspend on the own row, suspend asks first, sources checked, search, phone layout', async () => {
+    await signIn(page, server.url, ADMIN.email, ADMIN.password);
+    await page.goto(`${server.url}/admin`);
+    await assertAccessible(page, 'the administration page');
+    await shots(page, 'admin');
+    const own = page.locator('#accounts tr', { hasText: ADMIN.email });
+    assert.equal(await own.getByRole('link', { name: /^Suspend/ }).count(), 0);
+
+    const holderRow = page.locator('#accounts tr', { hasText: HOLDER.email });
+    await holderRow.getByLabel('Sources').fill('publications, patentz');
+    await holderRow.getByRole('button', { name: `Save subscription for ${HOLDER.email}` }).click();
+    assert.match((await page.locator('.error-box').textContent()) ?? '', /there is no source 'patentz'/);
+    assert.equal((await server.accounts.getAccount(HOLDER.email)).subscription.sources, 'all');
+
+    await page.goto(`${server.url}/admin`);
+    await page
+      .locator('#accounts tr', { hasText: HOLDER.email })
+      .getByRole('link', { name: `Suspend ${HOLDER.email}` })
+      .click();
+    await assertAccessible(page, 'the suspend confirmation');
+    await page.getByRole('button', { name: 'Suspend the account' }).click();
+    await page.locator('.notice', { hasText: 'The account is suspended' }).waitFor();
+    assert.equal((await server.accounts.getAccount(HOLDER.email)).state, 'suspended');
+
+    await page.getByLabel('Address or name contains').fill('ana@');
+    await page.getByRole('button', { name: 'Find' }).click();
+    assert.deepEqual(
+      await page.locator('#accounts tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-email'))),
+      [HOLDER.email],
+    );
+    await page.getByLabel('State').selectOption('pending');
+    await page.getByRole('button', { name: 'Find' }).click();
+    assert.match((await page.locator('#accounts-shown').textContent()) ?? '', /No account matches/);
+    await page.getByRole('link', { name: 'Show all' }).click();
+
+    // On a phone each account is a block: its buttons are inside the screen.
+    await page.setViewportSize(PHONE);
+    const pending = page.locator('#accounts tr', { hasText: 'pat@example.org' });
+    const activate = await pending.getByRole('button', { name: /^Activate/ }).boundingBox();
+    assert.ok(activate && activate.x >= 0 && activate.x + activate.width <= PHONE.width, 'Activate is on screen');
+    await page.setViewportSize(WIDE);
+    await shots(page, 'admin-all');
+  });
+
+  test('no page made a request to another host', () => {
+    assert.deepEqual(external, []);
+  });
+});
