@@ -12,7 +12,17 @@ const inward = (target, allowed) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'test-results/**', 'data/**', 'src/web/static/**', 'dist/**', 'coverage/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'test-results/**',
+      'data/**',
+      'src/web/static/**',
+      'dist/**',
+      'dist-test-*/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,5 +1,5 @@
 import type { ErrorCategory } from '../errors/index.ts';
-import { formatWithCaret, isQuarryError } from '../errors/index.ts';
+import { formatWithCaret, isQuarryError, QuarryError, renderErrorBody } from '../errors/index.ts';
 
 /** Exit codes by error category; docs/errors.md lists the same table. */
 export const EXIT_CODES: Record<ErrorCategory, number> = {
@@ -20,11 +20,50 @@ export const EXIT_CODES: Record<ErrorCategory, number> = {
   internal: 1,
 };
 
+/** How errors are printed: `text` for people, `json` for programs (`--error-format`). */
+export const ERROR_FORMATS = ['text', 'json'] as const;
+export type ErrorFormat = (typeof ERROR_FORMATS)[number];
+
+let errorFormat: ErrorFormat = 'text';
+
+/** Chooses how `exitWithError` prints, for the whole run (set once, from `--error-format`). */
+export function setErrorFormat(format: ErrorFormat): void {
+  errorFormat = format;
+}
+
 /**
- * Prints an error for a person and sets the exit code from its category. With the query
- * text, query errors show the line and a caret under the position.
+ * Prints an error as one line of JSON in the shape of the service's error body
+ * (`{"errors":{"query":{"header","details","code","line","column"}}}`), plus every problem
+ * with its own code and position under `problems`.
+ */
+export function writeErrorJson(error: QuarryError): void {
+  const body = renderErrorBody(error);
+  const problems = error.problems.map((p) => ({
+    code: p.code,
+    message: p.message,
+    ...(p.position ? { line: p.position.line, column: p.position.column } : {}),
+  }));
+  process.stderr.write(`${JSON.stringify({ errors: { query: { ...body.errors.query, problems } } })}\n`);
+}
+
+/**
+ * Prints an error and sets the exit code from its category. As text, query errors show the
+ * line of the query with a caret under the position; as JSON (`--error-format json`), see
+ * `writeErrorJson`. Anything that is not a QuarryError is CLI_FAILED with its message.
  */
 export function exitWithError(error: unknown, queryText?: string): void {
+  if (errorFormat === 'json') {
+    const quarryError = isQuarryError(error)
+      ? error
+      : QuarryError.of(
+          'CLI_FAILED',
+          { params: { detail: (error instanceof Error ? error.message : String(error)).replace(/\.$/, '') } },
+          { cause: error },
+        );
+    writeErrorJson(quarryError);
+    process.exitCode = EXIT_CODES[quarryError.category];
+    return;
+  }
   if (isQuarryError(error)) {
     for (const p of error.problems) {
       process.stderr.write(`${queryText === undefined ? `${p.message} [${p.code}]` : formatWithCaret(queryText, p)}\n`);

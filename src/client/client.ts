@@ -90,16 +90,26 @@ export interface RecordStream<T> extends AsyncIterable<T> {
 type SearchText<S extends SourceName> = `search ${S} ${string}`;
 
 /**
+ * What a client sends queries through: a `Session` with a service, or anything else that
+ * answers query text with the service's result (the command line's `--db` runs queries on
+ * a local database, and pages them with the same code).
+ */
+export interface QueryChannel {
+  login(signal?: AbortSignal): Promise<unknown>;
+  post(text: string, signal?: AbortSignal): Promise<unknown>;
+}
+
+/**
  * A connection to a Quarry (or compatible) service. Logs in on first use, logs in again
  * once when the token expires, waits out 429s, retries passing failures, and pages.
  */
 export class QuarryClient {
-  readonly #session: Session;
-  readonly #transport: Transport;
+  readonly #session: QueryChannel;
+  readonly #events: Pick<Transport, 'emit'>;
 
-  constructor(session: Session, transport: Transport) {
+  constructor(session: QueryChannel, events: Pick<Transport, 'emit'>) {
     this.#session = session;
-    this.#transport = transport;
+    this.#events = events;
   }
 
   /** Logs in now instead of on the first query (to check credentials early). */
@@ -213,7 +223,7 @@ export class QuarryClient {
       // `limit` counts source records (a page of unnested rows can be longer), so the next
       // page starts `limit` further on whatever the number of rows.
       const nextSkip = skip + limit;
-      this.#transport.emit({ kind: 'page', skip, limit, records: records.length, total });
+      this.#events.emit({ kind: 'page', skip, limit, records: records.length, total });
       yield { records, skip, limit, total, nextSkip, warnings: result._warnings ?? [] };
       skip = nextSkip;
       if (summary.records >= settings.maxRecords) {

@@ -9,7 +9,7 @@ import { QuarryError } from '../errors/index.ts';
 import { unpackReply, type WorkerReply } from './worker-reply.ts';
 
 export interface WorkerPoolOptions {
-  /** The worker module (a `.ts` file, run through tsx). Its default export handles one task and returns a `WorkerReply`. */
+  /** The worker module (see `workerModule`). Its default export handles one task and returns a `WorkerReply`. */
   readonly filename: URL;
   /** Threads kept running (default 2). */
   readonly workers?: number;
@@ -21,6 +21,24 @@ export interface WorkerPoolOptions {
    * it starts a query's clock, so that loading never counts against a query's time limit.
    */
   readonly warmUpTask?: unknown;
+}
+
+/**
+ * The URL of the worker module `name` that sits beside the module at `base` (pass
+ * `import.meta.url`): `./name.ts` when Quarry runs from its sources, `./name.js` when it runs
+ * compiled, where scripts/build.mjs makes every `worker.ts` and `*-worker.ts` an entry of its own directly in
+ * dist/, beside the chunk `base` then points to.
+ *
+ * @example new WorkerPool({ filename: workerModule('worker', import.meta.url) })
+ */
+export function workerModule(name: string, base: string): URL {
+  return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
+}
+
+/** Worker threads do not inherit tsx from the main thread: a TypeScript worker loads it itself. */
+function workerExecArgv(filename: URL): string[] {
+  const inherited = process.execArgv.filter((a) => a !== '--test');
+  return filename.pathname.endsWith('.ts') ? [...inherited, '--import', 'tsx'] : inherited;
 }
 
 export interface RunOptions {
@@ -48,8 +66,7 @@ export class WorkerPool<Task, Result> {
       minThreads: workers,
       maxThreads: workers,
       idleTimeout: Number.POSITIVE_INFINITY,
-      // Worker threads do not inherit tsx from the main thread.
-      execArgv: [...process.execArgv.filter((a) => a !== '--test'), '--import', 'tsx'],
+      execArgv: workerExecArgv(options.filename),
       workerData: options.workerData,
     });
     const warmUpTask = options.warmUpTask;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-root.ts';
 
 export interface Asset {
   readonly body: string;
@@ -38,7 +38,7 @@ function asset(body: string, type: string): Asset {
 async function bundle(entry: string): Promise<string> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [fileURLToPath(new URL(`./console/${entry}`, import.meta.url))],
+    entryPoints: [packageFile(`src/web/console/${entry}`)],
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -62,7 +62,7 @@ export function loadAssets(): Promise<Assets> {
     const [consoleJs, pageJs, css] = await Promise.all([
       bundle('main.ts'),
       bundle('page.ts'),
-      readFile(new URL('./styles.css', import.meta.url), 'utf8'),
+      readFile(packageFile('src/web/styles.css'), 'utf8'),
     ]);
     const js = 'text/javascript; charset=utf-8';
     return {

@@ -67,7 +67,7 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
     expected = publicationIdsInDatabase(db).sort();
     server = await startRealServer(db, { tokenLifetimeSeconds: 2, queriesPerWindow: 5, windowSeconds: 1 });
     dir = mkdtempSync(join(tmpdir(), 'quarry-client-cli-'));
-    env = { QUARRY_CONFIG_DIR: join(dir, 'config'), QUARRY_KEY: '' };
+    env = { QUARRY_CONFIG_DIR: join(dir, 'config'), QUARRY_KEY: '', QUARRY_URL: '', QUARRY_PROFILE: '' };
   });
   after(() => server?.close());
 
@@ -127,6 +127,39 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       const none = await quarry(['query', '--profile', 'missing', 'describe version'], { env });
       assert.equal(none.status, 1);
       assert.match(none.stderr, /CLIENT_NO_PROFILE/);
+    });
+
+    test('$QUARRY_URL with $QUARRY_KEY, and $QUARRY_PROFILE, choose the service; flags win over them', async () => {
+      const text = 'search publications where year = 2010 return publications[id] sort by id asc limit 2';
+      const byUrl = await quarry(['query', '--family', 'token', text], {
+        env: { ...env, QUARRY_URL: server.url, QUARRY_KEY: server.key, QUARRY_PROFILE: 'missing' },
+      });
+      assert.equal(byUrl.status, 0, byUrl.stderr);
+      assert.equal(JSON.parse(byUrl.stdout).publications.length, 2);
+      const noKey = await quarry(['query', text], { env: { ...env, QUARRY_URL: server.url } });
+      assert.equal(noKey.status, 1);
+      assert.match(noKey.stderr, /CLIENT_KEY_MISSING/);
+      assert.match(noKey.stderr, /\$QUARRY_URL/);
+      const byProfile = await quarry(['query', text], { env: { ...env, QUARRY_PROFILE: 'missing' } });
+      assert.equal(byProfile.status, 1);
+      assert.match(byProfile.stderr, /CLIENT_NO_PROFILE/);
+      const flagWins = await quarry(['query', '--profile', 'tok', text], {
+        env: { ...env, QUARRY_URL: 'http://127.0.0.1:9', QUARRY_PROFILE: 'missing' },
+      });
+      assert.equal(flagWins.status, 0, flagWins.stderr);
+    });
+
+    test('--error-format json: one line in the error body shape, the same exit code', async () => {
+      const run = await quarry(['query', '--error-format', 'json', 'search publications return publications[titel]'], {
+        env,
+      });
+      assert.equal(run.status, 2);
+      const body = JSON.parse(run.stderr);
+      assert.equal(body.errors.query.code, 'SCHEMA_UNKNOWN_FIELD');
+      assert.equal(body.errors.query.line, 1);
+      assert.equal(body.errors.query.column, 41);
+      assert.match(body.errors.query.details[0], /titel/);
+      assert.equal(run.stderr.trim().split('\n').length, 1);
     });
 
     test('--all --out: 5,000 records through expiry and 429s, exactly the database ids', async () => {

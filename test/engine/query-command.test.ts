@@ -89,8 +89,89 @@ describe('quarry query', () => {
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { id: 2019, count: 2 });
   });
 
+  test('--all pages through every record of a local database', () => {
+    const all = run(
+      '--db',
+      db,
+      '--all',
+      '--page-size',
+      '2',
+      '--format',
+      'jsonl',
+      'search publications return publications[id]',
+    );
+    assert.equal(all.status, 0, all.stderr);
+    const ids = all.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    const direct = JSON.parse(run('--db', db, 'search publications return publications[id] limit 1000').stdout) as {
+      publications: Array<{ id: string }>;
+      _stats: { total_count: number };
+    };
+    assert.ok(direct._stats.total_count > 2, 'more records than one page');
+    assert.deepEqual(ids.sort(), direct.publications.map((p) => p.id).sort());
+    const file = join(mkdtempSync(join(tmpdir(), 'quarry-query-')), 'all.csv');
+    const csv = run(
+      '--db',
+      db,
+      '--all',
+      '--page-size',
+      '3',
+      '--out',
+      file,
+      '--format',
+      'csv',
+      'search publications return publications[id + year]',
+    );
+    assert.equal(csv.status, 0, csv.stderr);
+    assert.equal(readFileSync(file, 'utf8').split('\r\n').filter(Boolean).length, direct._stats.total_count + 1);
+  });
+
+  test('CSV of several results: one file per result with --out, refused on standard output', () => {
+    const text = 'search publications return year return type';
+    const refused = run('--db', db, '--format', 'csv', text);
+    assert.equal(refused.status, 1);
+    assert.equal(refused.stdout, '');
+    assert.match(refused.stderr, /returns 2 results \(year, type\)/);
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-query-'));
+    const written = run('--db', db, '--format', 'csv', '--out', join(dir, 'facets.csv'), text);
+    assert.equal(written.status, 0, written.stderr);
+    assert.match(readFileSync(join(dir, 'facets.year.csv'), 'utf8'), /^id,count\r\n2019,2\r\n/m);
+    assert.match(readFileSync(join(dir, 'facets.type.csv'), 'utf8'), /^id,count\r\n/);
+    assert.match(written.stderr, /facets\.year\.csv/);
+  });
+
+  test('--error-format json: usage mistakes and query errors as one line of the error body', () => {
+    const usage = run('--error-format', 'json', '--db', db, '--no-such-flag', 'describe version');
+    assert.notEqual(usage.status, 0);
+    assert.equal(JSON.parse(usage.stderr).errors.query.code, 'CLI_USAGE');
+    const query = run('--db', db, '--error-format=json', 'search publications where year = 2019 retur year');
+    assert.equal(query.status, 2);
+    const body = JSON.parse(query.stderr);
+    assert.equal(body.errors.query.code, 'DSL_UNEXPECTED_TOKEN');
+    assert.equal(body.errors.query.column, 39);
+    const unwritable = run(
+      '--db',
+      db,
+      '--error-format',
+      'json',
+      '--out',
+      '/nonexistent/dir/x.json',
+      'describe version',
+    );
+    assert.equal(unwritable.status, 1);
+    const failed = JSON.parse(unwritable.stderr);
+    assert.equal(failed.errors.query.code, 'CLI_FAILED');
+    assert.match(failed.errors.query.details[0], /ENOENT.*\/nonexistent\/dir\/x\.json/);
+  });
+
   test('options for a service are refused with --db, not silently ignored', () => {
-    for (const flags of [['--all'], ['--url', 'http://127.0.0.1:9'], ['--page-size', '10']]) {
+    for (const flags of [
+      ['--url', 'http://127.0.0.1:9'],
+      ['--profile', 'default'],
+      ['--key', 'k'],
+    ]) {
       const out = run('--db', db, ...flags, 'search publications return year');
       assert.notEqual(out.status, 0, flags.join(' '));
       assert.match(out.stderr, new RegExp(`CLIENT_OPTION_INVALID|${flags[0]}`));

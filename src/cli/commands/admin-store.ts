@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { AccountService } from '../../accounts/service.ts';
-import { openSqliteAccountStore } from '../../accounts/store.ts';
+import type { AccountService } from '../../accounts/service.ts';
 import { loadConfig } from '../../config.ts';
 import { QuarryError } from '../../errors/index.ts';
 
@@ -28,6 +27,11 @@ export async function withAccounts<T>(flags: AdminFlags, work: (accounts: Accoun
       },
     });
   }
+  // Loaded on use, so that commands which do not touch the database start without it.
+  const [{ AccountService }, { openSqliteAccountStore }] = await Promise.all([
+    import('../../accounts/service.ts'),
+    import('../../accounts/store.ts'),
+  ]);
   const store = openSqliteAccountStore(config.db);
   const accounts = new AccountService({ store });
   try {

@@ -6,7 +6,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { Command } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
-import { DEFAULT_SEED, generate, type Manifest } from '../../data/generate/index.ts';
+import type { Manifest } from '../../data/generate/index.ts';
+import { DEFAULT_SEED } from '../../data/generate/seed.ts';
 import { progressBar } from '../../data/progress-bar.ts';
 import { exitWithError } from '../exit.ts';
 
@@ -51,6 +52,8 @@ export function register(program: Command): void {
             throw QuarryError.of('DATA_OUTPUT_NOT_EMPTY', { params: { dir: raw.out } });
           }
           const started = performance.now();
+          // Loaded on use, so that other commands start without the generator.
+          const { generate } = await import('../../data/generate/index.ts');
           const manifest = await generate({
             publications,
             seed,

@@ -5,7 +5,8 @@
  */
 import { Command, Option } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
-import { importFiles, IMPORT_FORMATS, type ImportFormat, type ImportReport } from '../../data/import/index.ts';
+import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/detect.ts';
+import type { ImportReport } from '../../data/import/index.ts';
 import { progressBar } from '../../data/progress-bar.ts';
 import { exitWithError } from '../exit.ts';
 
@@ -45,6 +46,8 @@ export function register(program: Command): void {
           if (raw.onError !== 'skip' && raw.onError !== 'abort')
             throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
           const batchSize = Number(raw.batchSize);
+          // Loaded on use: the database driver would slow the start of every other command.
+          const { importFiles } = await import('../../data/import/index.ts');
           const report = await importFiles({
             paths,
             dbPath: raw.db,

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { WebStore } from '../../web/store.ts';
+import type { WebStore } from '../../web/store.ts';
 import { exitWithError } from '../exit.ts';
 import { withAccounts, type AdminFlags } from './admin-store.ts';
 
@@ -28,6 +28,7 @@ async function withWebStore<T>(
       env: process.env,
       overrides: flags.db === undefined ? {} : { db: flags.db },
     });
+    const { WebStore } = await import('../../web/store.ts');
     const store = WebStore.open(config.db);
     try {
       return await work(store, async (email) => (await accounts.getAccount(email)).id);

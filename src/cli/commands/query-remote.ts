@@ -1,10 +1,12 @@
 /**
- * The remote mode of `quarry query "QUERY"` (without `--db`): sends the query to a Quarry
- * service with the client library, using the stored profile (`quarry login`) or
- * `--url`/`--key`. One query, or with `--all` every page, written as it goes; with `--out`
- * the export keeps a checkpoint so `--resume` continues an interrupted one exactly.
+ * What `quarry query "QUERY"` does with a client: one query, or with `--all` every page,
+ * written as it goes; with `--out` the export keeps a checkpoint so `--resume` continues an
+ * interrupted one exactly. Without `--db` the client talks to a Quarry service (the stored
+ * profile, `--url`/`--key`, or $QUARRY_URL/$QUARRY_KEY/$QUARRY_PROFILE); with `--db` it runs
+ * queries on a local database (query.ts).
  */
 import { writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { connect, type QuarryClient } from '../../client/client.ts';
 import { QuarryClientError } from '../../client/errors.ts';
@@ -41,14 +43,23 @@ export interface RemoteQueryOptions extends ConnectionFlags {
   readonly progress?: boolean;
 }
 
-/** The options `quarry query` has for the remote mode. */
+/** The options that choose the service; with `--db` they are refused, not ignored. */
+export const SERVICE_OPTIONS = ['profile', 'url', 'key', 'family'] as const;
+
+/** The options `quarry query` has for choosing the service and for its output. */
 export function remoteQueryOptions(): Option[] {
   return [
-    new Option('--profile <name>', 'the stored profile to use (default: the default profile of `quarry login`)'),
-    new Option('--url <url>', 'the service URL, instead of a profile (with --key or $QUARRY_KEY)'),
+    new Option(
+      '--profile <name>',
+      'the stored profile to use (default: $QUARRY_PROFILE, else the default profile of `quarry login`)',
+    ),
+    new Option('--url <url>', 'the service URL, instead of a profile (default $QUARRY_URL; with --key or $QUARRY_KEY)'),
     new Option('--key <key>', 'the API key with --url (prefer $QUARRY_KEY: arguments are visible to other users)'),
     new Option('--family <family>', 'the protocol family with --url').choices(['auth', 'token']),
-    new Option('--format <format>', 'output format (default json; jsonl with --all)').choices([...OUTPUT_FORMATS]),
+    new Option(
+      '--format <format>',
+      'output format (default json; jsonl with --all); csv writes one file per result with --out',
+    ).choices([...OUTPUT_FORMATS]),
     new Option('--all', 'page through every record (appends limit/skip; stops at total_count or the depth limit)'),
     new Option('--out <file>', 'write to a file (with --all: as it goes, with a checkpoint for --resume)'),
     new Option('--resume', 'continue an interrupted --all export into --out'),
@@ -68,17 +79,30 @@ function invalid(option: string, reason: string): QuarryClientError {
   return QuarryClientError.client('CLIENT_OPTION_INVALID', { option, reason });
 }
 
-/** A client from `--url`/`--key` or a stored profile. */
+/** An environment variable's value; set but empty counts as unset. */
+function env(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * A client from, first to last: `--url` (with `--key` or $QUARRY_KEY), `--profile`,
+ * $QUARRY_URL (with `--key` or $QUARRY_KEY), $QUARRY_PROFILE, the default stored profile.
+ * Flags win over the environment, and a URL over a profile at the same level.
+ */
 export function clientFromFlags(flags: ConnectionFlags, onEvent?: (event: ClientEvent) => void): QuarryClient {
   const dslVersion = flags.dslVersion === 1 || flags.dslVersion === '1' ? 1 : 2;
   const options = { dslVersion, ...(onEvent ? { onEvent } : {}) } as const;
-  if (flags.url !== undefined) {
-    const key = flags.key ?? process.env.QUARRY_KEY;
-    if (key === undefined || key === '')
-      throw QuarryClientError.client('CLIENT_KEY_MISSING', { what: 'API key (--key or $QUARRY_KEY) for --url' });
-    return connect({ url: flags.url, key }, { ...options, family: flags.family === 'token' ? 'token' : 'auth' });
+  const url = flags.url ?? (flags.profile === undefined ? env('QUARRY_URL') : undefined);
+  if (url !== undefined) {
+    const key = flags.key ?? env('QUARRY_KEY');
+    if (key === undefined)
+      throw QuarryClientError.client('CLIENT_KEY_MISSING', {
+        what: `API key (--key or $QUARRY_KEY) for ${flags.url === undefined ? '$QUARRY_URL' : '--url'}`,
+      });
+    return connect({ url, key }, { ...options, family: flags.family === 'token' ? 'token' : 'auth' });
   }
-  const profile = loadProfile(flags.profile);
+  const profile = loadProfile(flags.profile ?? env('QUARRY_PROFILE'));
   const family = profile.family;
   if (profile.key !== undefined) return connect({ url: profile.url, key: profile.key }, { ...options, family });
   return connect(
@@ -100,15 +124,29 @@ function listsOf(result: QueryResult): Array<[string, readonly unknown[]]> {
   );
 }
 
-/** One result in a format. Results without lists (describe) are shown as JSON. */
+/** Records as one CSV table with a header of every column. */
+function csvTable(records: readonly unknown[]): string {
+  const columns = columnsOf(records);
+  return columns.length === 0 ? '' : csvLine(columns) + csvRows(records, columns);
+}
+
+/**
+ * One result in a format. Results without lists (describe) are shown as JSON. A CSV text
+ * holds one table, so a result of several lists is refused as CSV (`writeResult` writes
+ * such a result as one file per list).
+ */
 export function formatResult(result: QueryResult, format: OutputFormat): string {
   const lists = listsOf(result);
   if (format === 'json' || lists.length === 0) return `${JSON.stringify(result, null, 2)}\n`;
   if (format === 'jsonl') return lists.map(([, records]) => jsonLines(records)).join('');
   if (format === 'csv') {
-    const records = lists[0]?.[1] ?? [];
-    const columns = columnsOf(records);
-    return columns.length === 0 ? '' : csvLine(columns) + csvRows(records, columns);
+    if (lists.length > 1)
+      throw invalid(
+        '--format csv',
+        `the query returns ${lists.length} results (${lists.map(([key]) => key).join(', ')}) and CSV holds one table: ` +
+          'add --out FILE.csv to write one file per result, or use --format json or jsonl',
+      );
+    return csvTable(lists[0]?.[1] ?? []);
   }
   const total = result._stats?.total_count;
   return lists
@@ -117,6 +155,35 @@ export function formatResult(result: QueryResult, format: OutputFormat): string 
         `${lists.length > 1 ? `${key}\n` : ''}${table(records)}${i === 0 && typeof total === 'number' ? `(${records.length} shown, ${total} matching)\n` : ''}`,
     )
     .join('\n');
+}
+
+/**
+ * The file for one result of several: `years.csv` and `funders` give `years.funders.csv`.
+ *
+ * @example fileForResult('out/result.csv', 'year') // 'out/result.year.csv'
+ */
+export function fileForResult(file: string, key: string): string {
+  const ext = extname(file);
+  return `${file.slice(0, file.length - ext.length)}.${key}${ext === '' ? '.csv' : ext}`;
+}
+
+/**
+ * Prints a result, or writes it to `out`. As CSV, a result of several lists goes to one file
+ * per list beside `out` (each named on stderr); on standard output it is refused.
+ */
+export function writeResult(result: QueryResult, format: OutputFormat, out: string | undefined): void {
+  const lists = listsOf(result);
+  if (format === 'csv' && lists.length > 1 && out !== undefined) {
+    for (const [key, records] of lists) {
+      const file = fileForResult(out, key);
+      writeFileSync(file, csvTable(records));
+      process.stderr.write(`Wrote ${records.length} rows of ${key} to ${file}.\n`);
+    }
+    return;
+  }
+  const output = formatResult(result, format);
+  if (out !== undefined) writeFileSync(out, output);
+  else process.stdout.write(output);
 }
 
 /** A progress bar on stderr: records done / total, rate, ETA. */
@@ -157,28 +224,32 @@ async function progressBar(
   };
 }
 
+/** Runs the command against the service chosen by the flags or the environment. */
+export function runRemoteQuery(text: string, options: RemoteQueryOptions): Promise<void> {
+  return runQueryWith(text, options, (onEvent) => clientFromFlags(options, onEvent));
+}
+
 /**
- * Runs the remote mode: prints (or writes to `--out`) the result in `--format`; with
- * `--all`, every record. Throws QuarryError (the caller prints it with a caret and sets the
- * exit code by category).
+ * Runs the command with the client `makeClient` gives: prints (or writes to `--out`) the
+ * result in `--format`; with `--all`, every record. Throws QuarryError (the caller prints it
+ * with a caret and sets the exit code by category).
  */
-export async function runRemoteQuery(text: string, options: RemoteQueryOptions): Promise<void> {
+export async function runQueryWith(
+  text: string,
+  options: RemoteQueryOptions,
+  makeClient: (onEvent: (event: ClientEvent) => void) => QuarryClient,
+): Promise<void> {
   const format = (options.format ?? (options.all ? 'jsonl' : 'json')) as OutputFormat;
   if (options.resume && (!options.all || options.out === undefined))
     throw invalid('--resume', 'it continues an export: use it with --all and --out FILE');
   const pageSize = wholeNumber('--page-size', options.pageSize) ?? 1000;
   const maxRecords = wholeNumber('--max-records', options.maxRecords);
   const bar = await progressBar(options.all === true && options.progress !== false);
-  const client = clientFromFlags(options, (event) => {
+  const client = makeClient((event) => {
     if (event.kind === 'rate_limited') bar.note(`(rate limited: waiting ${(event.waitMs / 1000).toFixed(1)} s)`);
   });
 
-  if (!options.all) {
-    const output = formatResult(await client.query(text), format);
-    if (options.out !== undefined) writeFileSync(options.out, output);
-    else process.stdout.write(output);
-    return;
-  }
+  if (!options.all) return writeResult(await client.query(text), format, options.out);
   if (format === 'table')
     throw invalid('--format table', 'tables are for one page; export --all as jsonl, csv or json');
 

@@ -1,24 +1,14 @@
 /**
- * `quarry query --db FILE [--dsl-version 1|2] [--format F] [--out FILE] "QUERY"`: runs one
- * query against a local database file, in process, and prints (or writes) the result.
- *
- * Without `--db` it asks a remote Quarry service through the client library (the stored
- * profile or `--url`/`--key`; `--format`, `--all`, `--out`, `--resume`): see query-remote.ts.
+ * `quarry query "QUERY"`: runs one query and prints (or writes) the result; `--all` pages
+ * through every record. With `--db FILE` it runs on a local database in this process;
+ * otherwise on a Quarry service through the client library (see query-remote.ts).
  */
-import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { QuarryClient } from '../../client/client.ts';
 import { QuarryClientError } from '../../client/errors.ts';
-import type { OutputFormat } from '../../client/output.ts';
-import type { QueryResult } from '../../client/records.ts';
-import { runQuery } from '../../engine/backends/sqlite/query-context.ts';
 import type { DslVersion } from '../../engine/types.ts';
-import { openReadOnly } from '../../store/sqlite/open.ts';
-import { upgradeRecordDatabase } from '../../store/sqlite/records-store.ts';
 import { exitWithError } from '../exit.ts';
-import { addRemoteQueryOptions, formatResult, runRemoteQuery } from './query-remote.ts';
-
-/** Options that only make sense against a service; with `--db` they are refused, not ignored. */
-const REMOTE_ONLY = ['profile', 'url', 'key', 'family', 'all', 'resume', 'pageSize', 'maxRecords'] as const;
+import { addRemoteQueryOptions, runQueryWith, runRemoteQuery, SERVICE_OPTIONS } from './query-remote.ts';
 
 const flagName = (option: string): string => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -29,15 +19,15 @@ export interface QueryCommandOptions {
   readonly [option: string]: unknown;
 }
 
-/** Runs one query against a database file in this process. */
-export function runLocalQuery(dbPath: string, text: string, dslVersion: DslVersion): unknown {
-  // As `quarry serve` does: a database from an older Quarry gets its missing migrations first.
-  upgradeRecordDatabase(dbPath);
-  const db = openReadOnly(dbPath);
+/** Runs the command on a local database: the client's paging and export over in-process queries. */
+async function runLocal(dbPath: string, text: string, options: QueryCommandOptions): Promise<void> {
+  // Loaded on use: the database driver would slow the start of every other command.
+  const { openLocalQueries } = await import('../local-queries.ts');
+  const local = openLocalQueries(dbPath, options.dslVersion);
   try {
-    return runQuery(db, text, { dslVersion });
+    await runQueryWith(text, options, (onEvent) => new QuarryClient(local, { emit: onEvent }));
   } finally {
-    db.close();
+    local.close();
   }
 }
 
@@ -45,27 +35,23 @@ export function runLocalQuery(dbPath: string, text: string, dslVersion: DslVersi
 export function queryCommand(): Command {
   return addRemoteQueryOptions(new Command('query'))
     .description(
-      'run one query and print the JSON result (locally with --db FILE, else on the service of the stored profile or --url)',
+      'run one query and print the result (on a local database with --db FILE, else on the service of --url, $QUARRY_URL or a stored profile)',
     )
     .argument('<query>', 'the query text, e.g. "search publications return year"')
-    .option('--db <file>', 'a Quarry record database to query in process')
+    .option('--db <file>', 'a Quarry record database to query in this process')
     .addOption(new Option('--dsl-version <version>', 'language version').choices(['1', '2']).default('2'))
     .action(async function (this: Command, text: string, raw: Record<string, unknown>) {
       const options: QueryCommandOptions = { ...raw, dslVersion: raw.dslVersion === '1' ? 1 : 2 };
       try {
         if (typeof options.db !== 'string') return await runRemoteQuery(text, options);
-        const remote = REMOTE_ONLY.find((option) => this.getOptionValueSource(option) === 'cli');
+        const remote = SERVICE_OPTIONS.find((option) => this.getOptionValueSource(option) === 'cli');
         if (remote !== undefined) {
           throw QuarryClientError.client('CLIENT_OPTION_INVALID', {
             option: flagName(remote),
-            reason:
-              'it is for a Quarry service; with --db the query runs once, in this process (--format and --out still apply)',
+            reason: 'it chooses a Quarry service; with --db the query runs on that database, in this process',
           });
         }
-        const result = runLocalQuery(options.db, text, options.dslVersion) as QueryResult;
-        const output = formatResult(result, (options.format ?? 'json') as OutputFormat);
-        if (typeof options.out === 'string') writeFileSync(options.out, output);
-        else process.stdout.write(output);
+        await runLocal(options.db, text, options);
       } catch (error) {
         exitWithError(error, text);
       }

@@ -5,7 +5,6 @@
  */
 import type { Command } from 'commander';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../config.ts';
-import { closeOnSignals, prepareDemo, startService } from '../../main.ts';
 import { QuarryError } from '../../errors/index.ts';
 import { exitWithError } from '../exit.ts';
 
@@ -49,6 +48,8 @@ export function register(program: Command): void {
     .option('--demo', 'create a demo dataset and a demo account on first run, and print how to use them')
     .action(async (flags: ServeFlags) => {
       try {
+        // Loaded here, not at the top: the service's modules would slow every other command's start.
+        const { closeOnSignals, prepareDemo, startService } = await import('../../main.ts');
         const config = configFromFlags(flags);
         const demo = flags.demo ? await prepareDemo(config, (line) => process.stdout.write(line)) : undefined;
         const service = await startService(config);

@@ -20,6 +20,7 @@ import { buildOrganizations } from './organizations.ts';
 import { authorCount, buildPeople, identifiedSlots } from './people.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, planFor, yearStarts } from './plan.ts';
 import { RandomSource } from './prng.ts';
+import { DEFAULT_SEED } from './seed.ts';
 import { countCitations, makePublication } from './publications.ts';
 import { makeResearcher } from './researchers.ts';
 import { ShardWriter, type ShardInfo } from './shard-writer.ts';
@@ -29,7 +30,7 @@ import { assertValid, validate, type Tallies, type ValidationReport } from './va
 import { TextModel } from './text-model.ts';
 
 export const GENERATOR_VERSION = '1.0.0';
-export const DEFAULT_SEED = 20240601;
+export { DEFAULT_SEED };
 const PER_SHARD = 100_000;
 
 /** A progress report: the phase and how far it is. */

@@ -6,13 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { packageFile } from '../../package-root.ts';
 import type { RorOrganization } from '../ror-organization.ts';
 import type { TextModelData } from './text-model.ts';
 
 /** The vendored reference data folder of the repository. */
-export const VENDOR_DIR = fileURLToPath(new URL('../vendor/', import.meta.url));
+export const VENDOR_DIR = packageFile('src/data/vendor/');
 
 /** The vendored files, by what they hold. */
 export const VENDOR_FILES = {

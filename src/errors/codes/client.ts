@@ -39,6 +39,16 @@ export const CLIENT_CODES = {
     message: 'This query cannot be paged through: {reason}.',
     fix: 'Page through a search with one `return SOURCE` phrase and no `limit`/`skip` of its own; the client adds them.',
   },
+  CLI_USAGE: {
+    category: 'input',
+    message: 'The command line is not valid: {detail}.',
+    fix: '`quarry --help` lists the commands, and `quarry COMMAND --help` the arguments and options of one.',
+  },
+  CLI_FAILED: {
+    category: 'internal',
+    message: 'The command failed: {detail}.',
+    fix: 'Read the detail (a file that cannot be written, for example); if it names nothing you can change, report it with the command line you ran.',
+  },
   CLIENT_OPTION_INVALID: {
     category: 'input',
     message: 'The option {option} is not valid: {reason}.',

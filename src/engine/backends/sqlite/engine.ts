@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
 import { outcomeFromJson, outcomeFromResult } from '../../outcome.ts';
-import { WorkerPool } from '../../pool.ts';
+import { WorkerPool, workerModule } from '../../pool.ts';
 import { prepareQuery } from '../../run-query.ts';
 import type { SqliteTask, SqliteWorkerData } from './worker.ts';
 import type { QueryEngine, QueryOptions, QueryOutcome } from '../../types.ts';
@@ -31,7 +31,7 @@ export function createSqliteEngine(options: SqliteEngineOptions): QueryEngine {
   openReadOnly(options.dbPath).close();
   const workerData: SqliteWorkerData = { dbPath: options.dbPath };
   const pool = new WorkerPool<SqliteTask, string>({
-    filename: new URL('./worker.ts', import.meta.url),
+    filename: workerModule('worker', import.meta.url),
     workers: options.workers ?? 2,
     workerData,
     warmUpTask: { kind: 'ping' } satisfies SqliteTask,
