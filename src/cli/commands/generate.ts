@@ -8,7 +8,6 @@ import { Command } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
 import type { Manifest } from '../../data/generate/index.ts';
 import { DEFAULT_SEED } from '../../data/generate/seed.ts';
-import { progressBar } from '../../data/progress-bar.ts';
 import { exitWithError } from '../exit.ts';
 
 function wholeNumber(name: string, code: 'DATA_BAD_SCALE' | 'DATA_BAD_SEED') {
@@ -44,6 +43,8 @@ export function register(program: Command): void {
       .option('--data-dir <dir>', 'reference data folder (default: the vendored src/data/vendor/)')
       .option('--force', 'write into a folder that already holds generated data')
       .action(async (raw: { publications: string; out: string; seed: string; dataDir?: string; force?: boolean }) => {
+        // Loaded here, not at the top: the progress bar's modules would slow every command's start.
+        const { progressBar } = await import('../../data/progress-bar.ts');
         const bar = progressBar('generate');
         try {
           const publications = wholeNumber('--publications', 'DATA_BAD_SCALE')(raw.publications);

@@ -7,7 +7,6 @@ import { Command, Option } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/detect.ts';
 import type { ImportReport } from '../../data/import/index.ts';
-import { progressBar } from '../../data/progress-bar.ts';
 import { exitWithError } from '../exit.ts';
 
 /** The human summary of an import. */
@@ -38,6 +37,8 @@ export function register(program: Command): void {
       )
       .option('--batch-size <n>', 'records per transaction', '5000')
       .action(async (paths: string[], raw: { db: string; format: string; onError: string; batchSize: string }) => {
+        // Loaded here, not at the top: the progress bar's modules would slow every command's start.
+        const { progressBar } = await import('../../data/progress-bar.ts');
         const bar = progressBar('import');
         try {
           if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
