@@ -78,7 +78,7 @@ export const DEFAULT_CONFIG: QuarryConfig = {
   versions: {
     aliasToV2From: '2021-12-01T00:00:00Z',
     v1RemovedFrom: '2022-04-01T00:00:00Z',
-    migrationNotes: '/docs/errors#dsl-v1-to-v2',
+    migrationNotes: '/docs/language#version-1-and-version-2',
   },
   web: { enabled: true },
   docs: { enabled: true },

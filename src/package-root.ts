@@ -6,6 +6,7 @@
  * as source (src/package-root.ts) and compiled (a chunk directly in dist/, see
  * scripts/build.mjs), so `../` from here is the root either way.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const PACKAGE_ROOT = new URL('../', import.meta.url);
@@ -17,4 +18,9 @@ const PACKAGE_ROOT = new URL('../', import.meta.url);
  */
 export function packageFile(relative: string): string {
   return fileURLToPath(new URL(relative, PACKAGE_ROOT));
+}
+
+/** The version in the package's package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
 }

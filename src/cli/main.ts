@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { QuarryError } from '../errors/index.ts';
-import { packageFile } from '../package-root.ts';
+import { packageVersion } from '../package-root.ts';
 import { commandModules } from './commands.ts';
 import { ERROR_FORMATS, exitWithError, setErrorFormat, writeErrorJson, type ErrorFormat } from './exit.ts';
-
-/** The installed Quarry's version, from its package.json. */
-function version(): string {
-  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
-}
 
 /**
  * `--error-format`, read from the arguments before Commander parses them, so that Commander's
@@ -26,7 +20,7 @@ function errorFormatOf(argv: readonly string[]): ErrorFormat {
 export function buildProgram(errorFormat: ErrorFormat = 'text'): Command {
   const program = new Command('quarry')
     .description('Quarry: a self-hostable research-data query service')
-    .version(version(), '-V, --version', 'print the version of Quarry')
+    .version(packageVersion(), '-V, --version', 'print the version of Quarry')
     .addOption(
       new Option(
         '--error-format <format>',

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { AccountService } from '../accounts/service.ts';
 import { systemClock, type Clock } from '../auth/clock.ts';
 import { resolveJwtSecret } from '../auth/jwt.ts';
@@ -9,12 +7,15 @@ import { TokenService } from '../auth/tokens.ts';
 import type { QuarryConfig } from '../config.ts';
 import type { QueryEngine } from '../engine/types.ts';
 import { QuarryError } from '../errors/index.ts';
+import { packageVersion } from '../package-root.ts';
 import { RateLimiter } from '../ratelimit/limiter.ts';
 import { MemoryRateLimitStore } from '../ratelimit/memory-store.ts';
 import type { RateLimitStore } from '../ratelimit/store.ts';
 import type { ServiceContext } from './context.ts';
 import { errorHandlerFor, sendError } from './error-handler.ts';
 import { createMetrics } from './metrics.ts';
+import { documentOnly, registerDocsPages, registerOpenApi } from './openapi.ts';
+import { ERROR_BODY_SCHEMA } from './route-docs.ts';
 import './route-config.ts';
 import { authPathRoutes } from './routes/auth-path.ts';
 import { operationsRoutes } from './routes/operations.ts';
@@ -130,25 +131,9 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     ),
   );
 
-  if (config.docs.enabled) {
-    await app.register(swagger, {
-      openapi: {
-        info: {
-          title: 'Quarry',
-          version: '2.0',
-          description:
-            'Research-data queries over two families: token-path (`GET /v3/token?api_key=` then `POST /v3/api/query` with `Authorization: Bearer`) ' +
-            'and auth-path (`POST /api/auth` then `POST /api/dsl/v2` with `Authorization: JWT`). Errors answer {"errors":{"query":{"header","details","code"}}}.',
-        },
-        tags: [
-          { name: 'token-path', description: '/v2 (limited per account) and /v3 (limited per client IP)' },
-          { name: 'auth-path', description: 'JWT login and the DSL endpoints' },
-          { name: 'operations', description: 'health, readiness, metrics' },
-        ],
-      },
-    });
-    await app.register(swaggerUi, { routePrefix: '/docs' });
-  }
+  // Every error status of the routes' schemas refers to it.
+  app.addSchema(ERROR_BODY_SCHEMA);
+  if (config.docs.enabled) await registerOpenApi(app, { version: packageVersion() });
 
   // The API routes read the raw body whatever the Content-Type says (clients rely on it),
   // so they live in their own context with a single catch-all parser; the web pages keep
@@ -157,10 +142,12 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     api.removeAllContentTypeParsers();
     // Bytes, not a string: decoding here would turn invalid UTF-8 into U+FFFD unseen.
     api.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    documentOnly(api);
     if (config.families.token) await api.register(tokenPathRoutes, { ctx });
     if (config.families.auth) await api.register(authPathRoutes, { ctx });
   });
   await app.register(operationsRoutes, { ctx });
+  if (config.docs.enabled) await registerDocsPages(app);
 
   if (deps.web && config.web.enabled) {
     await app.register(deps.web, { accounts, engine, tokens, config, clock, limiter: ctx.limiter });

@@ -55,6 +55,7 @@ export function page(ctx: PageContext, options: PageOptions): Html {
         ${account && navLink(ctx, '/account', 'Account')}
         ${ctx.isAdmin && navLink(ctx, '/admin', 'Administration')}
         <li><a href="/docs">API reference</a></li>
+        <li><a href="/docs/language">Query language</a></li>
       </ul>
     </nav>
     ${

@@ -1,6 +1,14 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ServiceContext } from '../context.ts';
 import { enforceLimit } from '../rate-limit.ts';
+import {
+  errorResponses,
+  QUERY_ERROR_CATEGORIES,
+  QUERY_RESULT_SCHEMA,
+  QUERY_SUCCESS_HEADERS,
+  queryBody,
+  RATE_LIMIT_HEADERS,
+} from '../route-docs.ts';
 import { queryHandler } from '../run-query.ts';
 
 const QUERY_DESCRIPTION =
@@ -16,11 +24,26 @@ export const tokenPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (
         config: { family: 'token', limitRule: 'authentication' },
         schema: {
           tags: ['token-path'],
+          operationId: `getToken${version.toUpperCase()}`,
           summary: 'Exchange an API key for a query token',
           description: 'Answers `text/plain` with the token alone. Tokens live 2 hours by default.',
           querystring: {
             type: 'object',
             properties: { api_key: { type: 'string', description: 'Your API key (qry_...)' } },
+          },
+          security: [{ apiKey: [] }],
+          response: {
+            200: {
+              description: 'The token, to send as `Authorization: Bearer <token>`',
+              headers: RATE_LIMIT_HEADERS,
+              content: {
+                'text/plain': { schema: { type: 'string', examples: ['3q2-_Zl7b0cW9Qk2sJd8xR4tYv1nE6mA0pLfHgUiKo'] } },
+              },
+            },
+            ...errorResponses(['input', 'authentication', 'permission', 'rate_limit', 'unavailable'], {
+              rateLimited: true,
+              authScheme: 'Bearer',
+            }),
           },
         },
       },
@@ -41,8 +64,19 @@ export const tokenPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (
         config: { family: 'token', limitRule: rule },
         schema: {
           tags: ['token-path'],
+          operationId: `query${version.toUpperCase()}`,
           summary: `Run a query (${version === 'v2' ? 'rate-limited per account' : 'rate-limited per client IP'})`,
           description: QUERY_DESCRIPTION,
+          security: [{ bearerToken: [] }],
+          body: queryBody(),
+          response: {
+            200: {
+              description: 'The result',
+              headers: QUERY_SUCCESS_HEADERS,
+              content: { 'application/json': { schema: QUERY_RESULT_SCHEMA } },
+            },
+            ...errorResponses(QUERY_ERROR_CATEGORIES, { rateLimited: true, authScheme: 'Bearer' }),
+          },
         },
       },
       queryHandler(ctx, { family: 'token', rule }),

@@ -100,7 +100,7 @@ Queries here count against the auth-path family's limits. A link to <code>/conso
       <h2 id="schema-title">Schema</h2>
       <div id="schema-browser"><p class="muted">Loading the schema…</p></div>
     </section>
-    <p class="muted">The full language is described in the <a href="/docs">API reference</a>.</p>
+    <p class="muted">The full language is described in the <a href="/docs/language">language reference</a>, every error code in <a href="/docs/errors">Error codes</a>.</p>
   </aside>
 </div>
 <script type="application/json" id="console-config">${jsonIsland(settings)}</script>`,

@@ -63,7 +63,7 @@ export function curlExamples(baseUrl: string, config: QuarryConfig, key: string 
   }
 </div>
 <p>Answers are JSON: one list per returned result, plus <code>_stats.total_count</code>. Errors come back as
-<code>{"errors": {"query": {"header", "details", "code"}}}</code> with the status codes listed in the <a href="/docs">API reference</a>.</p>`;
+<code>{"errors": {"query": {"header", "details", "code"}}}</code> with the status codes listed in the <a href="/docs">API reference</a> and every code in <a href="/docs/errors">Error codes</a>; the query language is described in the <a href="/docs/language">language reference</a>.</p>`;
 }
 
 function signInForms(ctx: PageContext, data: HomeData): Html {
