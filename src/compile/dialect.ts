@@ -25,11 +25,12 @@ export interface JsonRows {
 /**
  * What a full-text search asks of the index: records matching `query`, every record except
  * those, none, or all. `query` is the dialect's query text, bound as one parameter (built
- * by the dialect's one escaping function, never pasted).
+ * by the dialect's one escaping function, never pasted). `column` is where the dialect
+ * searches when one table holds several indexes (PostgreSQL's vector columns).
  */
 export type FullTextMatch =
-  | { readonly kind: 'match'; readonly query: string }
-  | { readonly kind: 'except'; readonly query: string }
+  | { readonly kind: 'match'; readonly query: string; readonly column?: string }
+  | { readonly kind: 'except'; readonly query: string; readonly column?: string }
   | { readonly kind: 'none' }
   | { readonly kind: 'all' };
 

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type Database from 'better-sqlite3';
+import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { demoDataset } from '../fixtures/demo-db.ts';
 import { consistencyTests } from './consistency.cases.ts';
@@ -48,7 +49,7 @@ describe('consistency identities on the generated 10k database', async () => {
     assert.equal(db.prepare('SELECT count(*) FROM publications').pluck().get(), pubs.length);
   });
   after(() => db.close());
-  consistencyTests(() => db, {
+  consistencyTests(() => (q) => Promise.resolve(runQuery(db, q, { dslVersion: 2 })), {
     words: phraseWords(pubs),
     researcherCounts: () => {
       const counts = new Map<string, number>();

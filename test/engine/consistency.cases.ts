@@ -2,8 +2,6 @@
 // queries (or, for researcher counts, from the source records) and compared.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type Database from 'better-sqlite3';
-import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import type { QueryResult } from '../../src/engine/types.ts';
 
 type Row = { id: string | number; count: number };
@@ -15,42 +13,45 @@ export interface ConsistencyOptions {
   readonly researcherCounts?: () => ReadonlyMap<string, number>;
 }
 
-export function consistencyTests(getDb: () => Database.Database, options: ConsistencyOptions): void {
-  const run = (q: string): QueryResult => runQuery(getDb(), q, { dslVersion: 2 });
-  const total = (q: string): number => (run(q)._stats as { total_count: number }).total_count;
-  const facet = (q: string, key: string): Row[] => run(q)[key] as Row[];
+/** Runs a query (version 2) on the engine under test. */
+export type RunQuery = (query: string) => Promise<QueryResult>;
+
+export function consistencyTests(getRun: () => RunQuery, options: ConsistencyOptions): void {
+  const run = (q: string): Promise<QueryResult> => getRun()(q);
+  const total = async (q: string): Promise<number> => ((await run(q))._stats as { total_count: number }).total_count;
+  const facet = async (q: string, key: string): Promise<Row[]> => (await run(q))[key] as Row[];
   const sum = (rows: readonly Row[]): number => rows.reduce((n, r) => n + r.count, 0);
 
-  test('the year facet (limit 1000) sums to total_count', () => {
-    const r = run('search publications return year limit 1000');
+  test('the year facet (limit 1000) sums to total_count', async () => {
+    const r = await run('search publications return year limit 1000');
     const rows = r.year as Row[];
     assert.ok(rows.length > 0);
     assert.equal(sum(rows), (r._stats as { total_count: number }).total_count);
   });
 
-  test('where year = Y counts what the year facet says for Y', () => {
-    for (const row of facet('search publications return year limit 1000', 'year')) {
+  test('where year = Y counts what the year facet says for Y', async () => {
+    for (const row of await facet('search publications return year limit 1000', 'year')) {
       assert.equal(
-        total(`search publications where year = ${row.id} return publications[id] limit 1`),
+        await total(`search publications where year = ${row.id} return publications[id] limit 1`),
         row.count,
         `year ${row.id}`,
       );
     }
   });
 
-  test('where year in [A:B] equals the sum of those facet rows', () => {
-    const rows = facet('search publications return year limit 1000', 'year');
+  test('where year in [A:B] equals the sum of those facet rows', async () => {
+    const rows = await facet('search publications return year limit 1000', 'year');
     const years = rows.map((r) => r.id as number).sort((a, b) => a - b);
     const a = years[Math.floor(years.length / 4)] as number;
     const b = years[Math.floor((3 * years.length) / 4)] as number;
     assert.equal(
-      total(`search publications where year in [${a}:${b}] return year`),
+      await total(`search publications where year in [${a}:${b}] return year`),
       sum(rows.filter((r) => (r.id as number) >= a && (r.id as number) <= b)),
     );
   });
 
-  test('where X and where not X add up to the whole', () => {
-    const whole = total('search publications return publications[id] limit 1');
+  test('where X and where not X add up to the whole', async () => {
+    const whole = await total('search publications return publications[id] limit 1');
     for (const x of [
       'year >= 2015',
       'type = "article"',
@@ -60,39 +61,41 @@ export function consistencyTests(getDb: () => Database.Database, options: Consis
       'funders is not empty or open_access = "closed"',
     ]) {
       assert.equal(
-        total(`search publications where ${x} return year`) + total(`search publications where not (${x}) return year`),
+        (await total(`search publications where ${x} return year`)) +
+          (await total(`search publications where not (${x}) return year`)),
         whole,
         x,
       );
     }
   });
 
-  test('phrase ⊆ AND ⊆ single term (and each is a subset by ids)', () => {
+  test('phrase ⊆ AND ⊆ single term (and each is a subset by ids)', async () => {
     const [w1, w2] = options.words;
-    const ids = (q: string): Set<string> => new Set((run(q).publications as Array<{ id: string }>).map((p) => p.id));
-    const phrase = total(`search publications for "\\"${w1} ${w2}\\"" return year`);
-    const both = total(`search publications for "${w1} AND ${w2}" return year`);
-    const one = total(`search publications for "${w1}" return year`);
+    const ids = async (q: string): Promise<Set<string>> =>
+      new Set(((await run(q)).publications as Array<{ id: string }>).map((p) => p.id));
+    const phrase = await total(`search publications for "\\"${w1} ${w2}\\"" return year`);
+    const both = await total(`search publications for "${w1} AND ${w2}" return year`);
+    const one = await total(`search publications for "${w1}" return year`);
     assert.ok(phrase <= both && both <= one, `${phrase} <= ${both} <= ${one}`);
     assert.ok(one > 0);
-    const phraseIds = ids(`search publications for "\\"${w1} ${w2}\\"" return publications[id] limit 1000`);
-    const bothIds = ids(`search publications for "${w1} ${w2}" return publications[id] limit 1000`);
+    const phraseIds = await ids(`search publications for "\\"${w1} ${w2}\\"" return publications[id] limit 1000`);
+    const bothIds = await ids(`search publications for "${w1} ${w2}" return publications[id] limit 1000`);
     for (const id of phraseIds) assert.ok(bothIds.has(id) || bothIds.size === 1000, id);
   });
 
-  test('full text and filters intersect', () => {
+  test('full text and filters intersect', async () => {
     const [w1] = options.words;
-    const both = total(`search publications for "${w1}" where year >= 2015 return year`);
-    const text = total(`search publications for "${w1}" return year`);
-    const neither = total(`search publications for "${w1}" where not year >= 2015 return year`);
+    const both = await total(`search publications for "${w1}" where year >= 2015 return year`);
+    const text = await total(`search publications for "${w1}" return year`);
+    const neither = await total(`search publications for "${w1}" where not year >= 2015 return year`);
     assert.equal(both + neither, text);
   });
 
   if (options.researcherCounts !== undefined) {
     const counts = options.researcherCounts;
-    test('researchers facet counts equal publications per researcher computed from the records', () => {
+    test('researchers facet counts equal publications per researcher computed from the records', async () => {
       const expected = counts();
-      const rows = facet('search publications return researchers limit 1000', 'researchers');
+      const rows = await facet('search publications return researchers limit 1000', 'researchers');
       assert.ok(rows.length > 0);
       for (const row of rows) assert.equal(row.count, expected.get(row.id as string) ?? 0, String(row.id));
       // the rows are the top researchers: nobody left out has more publications than the last row
@@ -101,10 +104,10 @@ export function consistencyTests(getDb: () => Database.Database, options: Consis
       for (const [id, n] of expected) if (!shown.has(id)) assert.ok(n <= last.count, `${id} has ${n} > ${last.count}`);
     });
 
-    test('a filtered researchers facet (grouping path) agrees with the whole-corpus counts', () => {
-      const years = facet('search publications return year limit 1000', 'year').map((r) => r.id as number);
+    test('a filtered researchers facet (grouping path) agrees with the whole-corpus counts', async () => {
+      const years = (await facet('search publications return year limit 1000', 'year')).map((r) => r.id as number);
       const min = Math.min(...years);
-      const rows = facet(`search publications where year >= ${min} return researchers limit 1000`, 'researchers');
+      const rows = await facet(`search publications where year >= ${min} return researchers limit 1000`, 'researchers');
       const expected = counts();
       for (const row of rows) assert.equal(row.count, expected.get(row.id as string) ?? 0, String(row.id));
     });

@@ -9,7 +9,10 @@
  * - `?` and non-trailing `*` patterns are expanded against the index vocabulary by the
  *   caller's `expandPattern` (an fts5vocab lookup with GLOB) into an `OR` of real tokens.
  */
+import { foldForIndex } from '../../model/index-words.ts';
 import type { PhrasePart, TextExpr } from '../text-expr.ts';
+
+export { foldForIndex } from '../../model/index-words.ts';
 
 /** What to ask of the FTS table: rows matching, all rows except those matching, none, all. */
 export type Fts5Match =
@@ -46,11 +49,6 @@ export function quoteFts5(text: string): string {
  */
 export function patternToGlob(pattern: string): string {
   return foldForIndex(pattern).replaceAll('[', '[[]');
-}
-
-/** Lower case without diacritics, as the unicode61 tokenizer stores tokens. */
-export function foldForIndex(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /**

@@ -1,0 +1,125 @@
+/**
+ * Turning the rows of compiled statements into executed results, the same for every back
+ * end: a page's records (document + columns), entity fields filled per page, facet rows with
+ * their display fields, citation years with zeros. Each back end's driver runs the
+ * statements its way (synchronously in a SQLite worker, awaited on a PostgreSQL pool) and
+ * hands the rows here.
+ */
+import type { CompiledCitations, CompiledFacet, HydrateStep } from '../compile/compile-search.ts';
+import { LIST_COLUMN_PREFIX } from '../compile/layout.ts';
+import type { SqlParam } from '../compile/sql.ts';
+import type { ExecutedFacet, ExecutedRows, Row } from './shape.ts';
+
+export type DbRow = Record<string, unknown>;
+
+/** `(?, ?, ...)`, or the dialect's numbered marks from `start + 1`, for a list of keys. */
+export function inList(n: number, mark: (k: number) => string = () => '?', start = 0): string {
+  return `(${Array.from({ length: n }, (_, k) => mark(start + k + 1)).join(', ')})`;
+}
+
+/** The records of a page, by key; `total` is the page's `__total` column when it has one and a row. */
+export function pageRecords(rows: readonly DbRow[]): {
+  readonly records: Map<unknown, Record<string, unknown>>;
+  readonly total: number | undefined;
+} {
+  const records = new Map<unknown, Record<string, unknown>>();
+  const first = rows[0];
+  const total = typeof first?.__total === 'number' ? first.__total : undefined;
+  const columns =
+    first === undefined ? [] : Object.keys(first).filter((k) => k !== '__key' && k !== '__doc' && k !== '__total');
+  for (const row of rows) {
+    const raw = row.__doc;
+    // The parsed document becomes the record; column values are written onto it.
+    const record = (typeof raw === 'string' && raw.length > 2 ? JSON.parse(raw) : {}) as Record<string, unknown>;
+    for (const k of columns) {
+      const v = row[k];
+      if (v !== null) record[k] = v;
+    }
+    records.set(row.__key, record);
+  }
+  return { records, total };
+}
+
+/** The page's keys, to bind after a hydrate step's prefix. */
+export function pageKeys(records: ReadonlyMap<unknown, unknown>): SqlParam[] {
+  return [...records.keys()] as SqlParam[];
+}
+
+/** Writes one entity field, read for the whole page, onto the page's records. */
+export function applyHydrate(
+  records: ReadonlyMap<unknown, Record<string, unknown>>,
+  step: HydrateStep,
+  linked: readonly DbRow[],
+): void {
+  const byKey = new Map<unknown, unknown[]>();
+  for (const { __key, ...value } of linked) {
+    const item = step.entity === undefined ? value.id : entityRow(value);
+    const list = byKey.get(__key);
+    if (list === undefined) byKey.set(__key, [item]);
+    else list.push(item);
+  }
+  for (const [key, record] of records) {
+    const values = byKey.get(key);
+    if (step.multi) {
+      if (values !== undefined) record[step.field] = values;
+      else if (!Array.isArray(record[step.field])) delete record[step.field];
+    } else if (values !== undefined) {
+      record[step.field] = values[0];
+    }
+  }
+}
+
+/** Facet rows, indicators rounded and ids of the facet's type (a database may hand integers back as text). */
+export function facetRows(compiled: CompiledFacet, rows: readonly DbRow[]): DbRow[] {
+  const numeric = compiled.output.valueType === 'integer' || compiled.output.valueType === 'float';
+  return rows.map((row) => {
+    const out = roundIndicators(row);
+    if (numeric && typeof out.id === 'string' && out.id.trim() !== '' && Number.isFinite(Number(out.id)))
+      out.id = Number(out.id);
+    return out;
+  });
+}
+
+/** The facet rows with each entity's display fields from `details`. */
+export function withDisplay(compiled: CompiledFacet, rows: readonly DbRow[], details: readonly DbRow[]): ExecutedFacet {
+  const byId = new Map<unknown, DbRow>();
+  for (const d of details) byId.set(d.id, entityRow(d));
+  const shaped = rows.map((r): Row => {
+    const { id, count, ...indicators } = r;
+    return { id, count, ...(byId.get(id) ?? {}), ...indicators };
+  });
+  return { output: compiled.output, rows: shaped };
+}
+
+/** An entity's display row: nulls dropped, list columns parsed (empty lists dropped). */
+export function entityRow(row: DbRow): DbRow {
+  const out: DbRow = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (v === null) continue;
+    if (k.startsWith(LIST_COLUMN_PREFIX)) {
+      const list = typeof v === 'string' ? (JSON.parse(v) as unknown[]) : [];
+      if (list.length > 0) out[k.slice(LIST_COLUMN_PREFIX.length)] = list;
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** Averages and medians as plain numbers with a sensible precision. */
+function roundIndicators(row: DbRow): DbRow {
+  const out: DbRow = {};
+  for (const [k, v] of Object.entries(row))
+    out[k] = typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v;
+  return out;
+}
+
+/** One row per year from `from` to `to`, zeros included. */
+export function citationYears(compiled: CompiledCitations, rows: readonly DbRow[]): ExecutedRows {
+  const counts = new Map<number, number>();
+  for (const r of rows) counts.set(Number(r.year), Number(r.count));
+  const out: Row[] = [];
+  for (let year = compiled.output.from; year <= compiled.output.to; year++)
+    out.push({ year, count: counts.get(year) ?? 0 });
+  return { output: compiled.output, rows: out };
+}

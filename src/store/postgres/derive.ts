@@ -1,0 +1,157 @@
+/**
+ * `finish()` for PostgreSQL: the same derived data as SQLite's (`../sqlite/derive.ts`:
+ * citation counts, researcher and organization totals, places, the organization-derived
+ * values of publications and grants), then the indexes a bulk load left out, each source's
+ * word list (for wildcard patterns) and the planner's statistics.
+ */
+import type pg from 'pg';
+import { MAIN_VECTOR, PG_FULLTEXT } from '../../model/postgres-full-text.ts';
+import { DERIVED_VALUE_FIELDS, FUNDER_COUNTRIES } from '../../model/storage.ts';
+import { PG_RECORD_INDEXES } from './records-schema.ts';
+
+export interface PgFinishOptions {
+  /** First year counted by `recent_citations`; default last calendar year (UTC). */
+  readonly recentSince?: number;
+  readonly onStep?: (step: string, ms: number) => void;
+}
+
+export interface PgFinishReport {
+  readonly steps: readonly { readonly step: string; readonly ms: number }[];
+}
+
+export async function derivePg(client: pg.PoolClient, options: PgFinishOptions = {}): Promise<PgFinishReport> {
+  const steps: { step: string; ms: number }[] = [];
+  const since = options.recentSince ?? new Date().getUTCFullYear() - 1;
+  const run = async (step: string, statements: readonly string[], params: readonly unknown[][] = []): Promise<void> => {
+    const started = performance.now();
+    await client.query('BEGIN');
+    try {
+      for (const [k, sql] of statements.entries()) await client.query(sql, params[k] ?? []);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+    const ms = Math.round(performance.now() - started);
+    steps.push({ step, ms });
+    options.onStep?.(step, ms);
+  };
+
+  await run('places', [
+    'DELETE FROM countries',
+    'DELETE FROM cities',
+    'DELETE FROM states',
+    `INSERT INTO countries (id, name)
+      SELECT country_code, MAX(country_name) FROM organizations WHERE country_code IS NOT NULL GROUP BY country_code`,
+    `INSERT INTO cities (id, name, country_code)
+      SELECT coalesce(city_id, city_name), MAX(city_name), MAX(country_code) FROM organizations
+      WHERE coalesce(city_id, city_name) IS NOT NULL GROUP BY coalesce(city_id, city_name)`,
+    `INSERT INTO states (id, name, country_code)
+      SELECT state_code, MAX(state_name), MAX(country_code) FROM organizations WHERE state_code IS NOT NULL GROUP BY state_code`,
+  ]);
+  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES];
+  for (const owner of ['publication', 'grant'] as const) {
+    const key = `${owner}_pk`;
+    const values = `${owner}_values`;
+    await run(
+      `${owner} organization values`,
+      [
+        `DELETE FROM ${values} WHERE field = ANY($1::text[])`,
+        ...Object.entries(DERIVED_VALUE_FIELDS).map(([field, column]) => {
+          const expr = column === 'city_id' ? 'coalesce(o.city_id, o.city_name)' : `o.${column}`;
+          return `INSERT INTO ${values} (${key}, field, value)
+          SELECT l.${key}, '${field}', ${expr} FROM ${owner}_research_orgs l JOIN organizations o ON o.id = l.org_id
+          WHERE ${expr} IS NOT NULL ON CONFLICT DO NOTHING`;
+        }),
+        `INSERT INTO ${values} (${key}, field, value)
+        SELECT l.${key}, '${FUNDER_COUNTRIES}', o.country_code FROM ${owner}_funders l JOIN organizations o ON o.id = l.org_id
+        WHERE o.country_code IS NOT NULL ON CONFLICT DO NOTHING`,
+      ],
+      [[fields]],
+    );
+  }
+  await run(
+    'indexes',
+    PG_RECORD_INDEXES.map((i) => i.sql),
+  );
+  await run(
+    'citations',
+    [
+      `UPDATE publications p SET
+         times_cited = coalesce(p.times_cited, c.n, 0),
+         recent_citations = coalesce(p.recent_citations, c.recent, 0)
+       FROM (SELECT pub.id, count(r.cited_id) AS n, count(*) FILTER (WHERE coalesce(citing.year, 0) >= $1) AS recent
+             FROM publications pub
+             LEFT JOIN publication_references r ON r.cited_id = pub.id
+             LEFT JOIN publications citing ON citing.pk = r.publication_pk
+             WHERE pub.times_cited IS NULL OR pub.recent_citations IS NULL
+             GROUP BY pub.id) c
+       WHERE c.id = p.id`,
+    ],
+    [[since]],
+  );
+  await run('researcher totals', [
+    `UPDATE researchers r SET n_publications = coalesce(c.n, 0) FROM researchers r2
+       LEFT JOIN (SELECT researcher_id, count(*) AS n FROM publication_researchers GROUP BY researcher_id) c ON c.researcher_id = r2.id
+       WHERE r2.pk = r.pk`,
+    `UPDATE researchers r SET n_grants = coalesce(c.n, 0) FROM researchers r2
+       LEFT JOIN (SELECT researcher_id, count(*) AS n FROM grant_researchers GROUP BY researcher_id) c ON c.researcher_id = r2.id
+       WHERE r2.pk = r.pk`,
+    'UPDATE researchers SET total_publications = n_publications WHERE total_publications IS NULL',
+    'UPDATE researchers SET total_grants = n_grants WHERE total_grants IS NULL',
+    `UPDATE researchers r SET
+       first_publication_year = coalesce(r.first_publication_year, y.lo), last_publication_year = coalesce(r.last_publication_year, y.hi)
+       FROM (SELECT l.researcher_id, min(p.year) AS lo, max(p.year) AS hi FROM publication_researchers l JOIN publications p ON p.pk = l.publication_pk GROUP BY 1) y
+       WHERE y.researcher_id = r.id AND (r.first_publication_year IS NULL OR r.last_publication_year IS NULL)`,
+    `UPDATE researchers r SET
+       first_grant_year = coalesce(r.first_grant_year, y.lo), last_grant_year = coalesce(r.last_grant_year, y.hi)
+       FROM (SELECT l.researcher_id, min(g.start_year) AS lo, max(g.start_year) AS hi FROM grant_researchers l JOIN grants g ON g.pk = l.grant_pk GROUP BY 1) y
+       WHERE y.researcher_id = r.id AND (r.first_grant_year IS NULL OR r.last_grant_year IS NULL)`,
+  ]);
+  const counted = (table: string): string => `(SELECT org_id, count(*) AS n FROM ${table} GROUP BY org_id)`;
+  await run('organization totals', [
+    `UPDATE organizations o SET
+       n_publications = coalesce(a.n, 0), n_grants = coalesce(b.n, 0),
+       n_funded_publications = coalesce(c.n, 0), n_funded_grants = coalesce(d.n, 0)
+     FROM organizations o2
+       LEFT JOIN ${counted('publication_research_orgs')} a ON a.org_id = o2.id
+       LEFT JOIN ${counted('grant_research_orgs')} b ON b.org_id = o2.id
+       LEFT JOIN ${counted('publication_funders')} c ON c.org_id = o2.id
+       LEFT JOIN ${counted('grant_funders')} d ON d.org_id = o2.id
+     WHERE o2.pk = o.pk`,
+  ]);
+  await run('grant funding organizations', [
+    `UPDATE grants g SET
+       funding_org_name = coalesce(g.funding_org_name, o.name),
+       funding_org_acronym = coalesce(g.funding_org_acronym, o.acronym),
+       funding_org_city = coalesce(g.funding_org_city, o.city_name)
+     FROM organizations o
+     WHERE o.id = g.funding_org_id AND (g.funding_org_name IS NULL OR g.funding_org_acronym IS NULL OR g.funding_org_city IS NULL)`,
+  ]);
+  await run('journal totals', [
+    `UPDATE journals j SET n_publications = coalesce(c.n, 0) FROM journals j2
+       LEFT JOIN (SELECT journal_id, count(*) AS n FROM publications GROUP BY journal_id) c ON c.journal_id = j2.id
+       WHERE j2.pk = j.pk`,
+  ]);
+  await run(
+    'word lists',
+    PG_FULLTEXT.flatMap((f) => [
+      `DELETE FROM ${f.owner}_vocab`,
+      `INSERT INTO ${f.owner}_vocab (word, ndoc) SELECT word, ndoc FROM ts_stat('SELECT ${MAIN_VECTOR} FROM ${f.owner}')`,
+    ]),
+  );
+  await run(
+    'meta',
+    [
+      `INSERT INTO store_meta (key, value) VALUES ('recent_since', $1), ('finished_at', $2)
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    ],
+    [[String(since), new Date().toISOString()]],
+  );
+  const started = performance.now();
+  await client.query('ANALYZE');
+  const ms = Math.round(performance.now() - started);
+  steps.push({ step: 'analyze', ms });
+  options.onStep?.('analyze', ms);
+  return { steps };
+}

@@ -1,0 +1,246 @@
+/**
+ * The record store's writer over PostgreSQL: batches of native records go in with COPY, one
+ * transaction per batch, so a killed import leaves every committed batch whole and nothing
+ * of the batch in flight. Upserts by id, as the SQLite writer: a record imported again keeps
+ * its `pk`, its row is updated and its link rows replaced, so re-running an interrupted
+ * import resumes it (the records already in are rewritten, never duplicated).
+ *
+ * Per batch: the source rows are copied into a temporary staging table and upserted from it
+ * (`INSERT ... SELECT ... ON CONFLICT (id) DO UPDATE`, computing the `tsvector` columns from
+ * the staged texts), the batch's old link rows are deleted and the new ones copied straight
+ * into the link tables.
+ *
+ * @example
+ *   const writer = await openPgRecordWriter('postgres://postgres@127.0.0.1/quarry');
+ *   await writer.writeBatch('publications', records);
+ *   await writer.finish();
+ *   await writer.close();
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { indexWords } from '../../model/index-words.ts';
+import { PG_NAME_GAP_WORD, pgFullTextOf, type PgFullText } from '../../model/postgres-full-text.ts';
+import {
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  NAME_GAP,
+  RECORD_KINDS,
+  SOURCE_TABLES,
+  ownerKey,
+  type RecordKind,
+} from '../../model/storage.ts';
+import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
+import { derivePg, type PgFinishOptions, type PgFinishReport } from './derive.ts';
+import { migratePg } from './migrate.ts';
+import { openPgPool } from './pool.ts';
+import { PG_RECORD_INDEXES, RECORD_PG_MIGRATIONS } from './records-schema.ts';
+
+export interface PgRecordWriter {
+  /** Inserts or replaces one batch of records of a kind by id, in one transaction: all or none. */
+  writeBatch(kind: RecordKind, records: readonly object[]): Promise<void>;
+  /** Derived data, indexes, word lists and statistics once everything is written. */
+  finish(options?: PgFinishOptions): Promise<PgFinishReport>;
+  close(): Promise<void>;
+}
+
+export interface PgRecordWriterOptions {
+  /**
+   * Drop the secondary indexes now and build them in `finish()` (much faster for a first
+   * load). Default: only when the database holds no records yet.
+   */
+  readonly bulk?: boolean;
+}
+
+/** One value in COPY's text format. */
+function copyValue(value: SqlValue): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
+  return value
+    .replace(/\0/g, '')
+    .replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+}
+
+async function copyRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly SqlValue[])[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+  const chunks = function* (): Generator<string> {
+    let chunk = '';
+    for (const row of rows) {
+      chunk += row.map(copyValue).join('\t') + '\n';
+      if (chunk.length > 1 << 16) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  };
+  await pipeline(Readable.from(chunks()), stream);
+}
+
+/** The text PostgreSQL indexes for a full-text column: the words as every back end cuts them. */
+export function pgIndexText(text: string): string {
+  return indexWords(text.replaceAll(NAME_GAP, ` ${Array.from({ length: 8 }, () => PG_NAME_GAP_WORD).join(' ')} `)).join(
+    ' ',
+  );
+}
+
+/** Integer columns take integers only (SQLite would keep a stray `3.5` or `"n/a"`; here it is left out). */
+function forColumn(type: string, value: SqlValue): SqlValue {
+  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value) ? value : null;
+  if (type === 'real') return typeof value === 'number' ? value : null;
+  return value === null ? null : String(value);
+}
+
+interface KindPlan {
+  readonly kind: RecordKind;
+  readonly table: string;
+  readonly columns: readonly { readonly name: string; readonly type: string }[];
+  readonly fullText: PgFullText | undefined;
+  /** The source's FTS column names, in `RecordRows.fullText` order. */
+  readonly textColumns: readonly string[];
+  readonly stage: string;
+  readonly upsert: string;
+}
+
+function planFor(kind: RecordKind): KindPlan {
+  const spec = SOURCE_TABLES[kind];
+  const fullText = pgFullTextOf(kind);
+  const textColumns = FULLTEXT_TABLES.find((f) => f.owner === kind)?.columns ?? [];
+  const stage = `stage_${kind}`;
+  const cols = spec.columns.map((c) => c.name);
+  const vectors = (fullText?.vectors ?? []).map((v) => ({
+    column: v.column,
+    expr: v.parts.map((p) => `setweight(to_tsvector('simple', coalesce(t_${p.text}, '')), '${p.label}')`).join(' || '),
+  }));
+  const insertCols = ['id', ...cols, 'doc', ...vectors.map((v) => v.column)];
+  const selectCols = ['id', ...cols, 'doc::json', ...vectors.map((v) => v.expr)];
+  const upsert =
+    `INSERT INTO ${spec.table} (${insertCols.join(', ')}) SELECT ${selectCols.join(', ')} FROM ${stage} ` +
+    `ON CONFLICT (id) DO UPDATE SET ${insertCols
+      .filter((c) => c !== 'id')
+      .map((c) => `${c} = EXCLUDED.${c}`)
+      .join(', ')} RETURNING id, pk`;
+  return { kind, table: spec.table, columns: spec.columns, fullText, textColumns, stage, upsert };
+}
+
+/** Opens a writer on a migrated database (migrating it first). */
+export async function openPgRecordWriter(url: string, options: PgRecordWriterOptions = {}): Promise<PgRecordWriter> {
+  const pool = openPgPool(url, { max: 2, applicationName: 'quarry import' });
+  try {
+    await migratePg(pool, 'records', RECORD_PG_MIGRATIONS);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const client = await pool.connect();
+  const empty = (
+    await client.query('SELECT NOT EXISTS (SELECT 1 FROM publications) AND NOT EXISTS (SELECT 1 FROM grants) AS empty')
+  ).rows[0] as { empty: boolean };
+  const bulk = options.bulk ?? empty.empty;
+  // A bulk load builds the indexes once at the end; any other open restores them, so an
+  // interrupted bulk load never leaves a database without them.
+  for (const index of PG_RECORD_INDEXES) await client.query(bulk ? `DROP INDEX IF EXISTS ${index.name}` : index.sql);
+  const plans = new Map<RecordKind, KindPlan>();
+  for (const kind of RECORD_KINDS) {
+    const plan = planFor(kind);
+    plans.set(kind, plan);
+    const cols = plan.columns.map(
+      (c) => `${c.name} ${c.type === 'integer' ? 'bigint' : c.type === 'real' ? 'double precision' : 'text'}`,
+    );
+    const texts = plan.textColumns.map((t) => `t_${t} text`);
+    await client.query(
+      `CREATE TEMP TABLE ${plan.stage} (id text, ${[...cols, 'doc text', ...texts].join(', ')}) ON COMMIT DELETE ROWS`,
+    );
+  }
+  const knownJournals = new Set<string>();
+  const knownCategories = new Set<string>();
+
+  async function writeBatch(kind: RecordKind, records: readonly object[]): Promise<void> {
+    const plan = plans.get(kind);
+    if (plan === undefined) throw new Error(`unknown record kind ${String(kind)}`);
+    // A record given twice in one batch ends as its last version (as in SQLite).
+    const byId = new Map<string, RecordRows>();
+    for (const record of records) {
+      const rows = recordToRows(kind, record);
+      byId.delete(rows.id);
+      byId.set(rows.id, rows);
+    }
+    if (byId.size === 0) return;
+    const batch = [...byId.values()];
+    await client.query('BEGIN');
+    try {
+      await copyRows(
+        client,
+        plan.stage,
+        ['id', ...plan.columns.map((c) => c.name), 'doc', ...plan.textColumns.map((t) => `t_${t}`)],
+        batch.map((r) => [
+          r.id,
+          ...r.columns.map((v, k) => forColumn(plan.columns[k]?.type ?? 'text', v)),
+          r.doc,
+          ...(r.fullText ?? []).map(pgIndexText),
+        ]),
+      );
+      const upserted = await client.query<{ id: string; pk: number }>(plan.upsert);
+      const pkOf = new Map(upserted.rows.map((r) => [r.id, Number(r.pk)]));
+      const pks = [...pkOf.values()];
+      const owner = ownerKey(kind);
+      for (const link of LINK_TABLES.filter((l) => l.owner === kind)) {
+        await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
+        const rows: SqlValue[][] = [];
+        for (const r of batch) {
+          const pk = pkOf.get(r.id);
+          const linkRows = r.links.get(link.table) ?? [];
+          if (pk === undefined || linkRows.length === 0) continue;
+          const seen = new Set<string>();
+          const width = link.key.length;
+          for (const row of linkRows) {
+            const key = JSON.stringify(row.slice(0, width));
+            if (seen.has(key)) continue;
+            seen.add(key);
+            rows.push([pk, ...row.map((v) => (v === null || typeof v === 'number' ? v : String(v)))]);
+          }
+        }
+        const names = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
+        await copyRows(client, link.table, names, rows);
+      }
+      const journals = batch.flatMap((r) => r.journals ?? []).filter(([id]) => !knownJournals.has(id));
+      if (journals.length > 0) {
+        await client.query(
+          `INSERT INTO journals (id, title) SELECT DISTINCT ON (id) id, title FROM unnest($1::text[], $2::text[]) AS j(id, title)
+           ON CONFLICT (id) DO UPDATE SET title = coalesce(journals.title, EXCLUDED.title)`,
+          [journals.map(([id]) => id), journals.map(([, title]) => title)],
+        );
+      }
+      const categories = batch.flatMap((r) => r.categories ?? []).filter(([id]) => !knownCategories.has(id));
+      if (categories.length > 0) {
+        await client.query(
+          `INSERT INTO categories (id, name, scheme) SELECT DISTINCT ON (id) id, name, scheme FROM unnest($1::text[], $2::text[], $3::text[]) AS c(id, name, scheme)
+           ON CONFLICT (id) DO UPDATE SET name = coalesce(categories.name, EXCLUDED.name), scheme = coalesce(categories.scheme, EXCLUDED.scheme)`,
+          [categories.map(([id]) => id), categories.map(([, name]) => name), categories.map(([, , scheme]) => scheme)],
+        );
+      }
+      await client.query('COMMIT');
+      for (const [id] of journals) knownJournals.add(id);
+      for (const [id] of categories) knownCategories.add(id);
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  }
+
+  return {
+    writeBatch,
+    finish: (finishOptions) => derivePg(client, finishOptions),
+    async close() {
+      client.release();
+      await pool.end();
+    },
+  };
+}
