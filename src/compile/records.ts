@@ -16,6 +16,11 @@ export interface HydrateStep {
   readonly field: string;
   /** Ends in `IN `; the engine appends the placeholder list and binds the page's keys. */
   readonly sqlPrefix: string;
+  /**
+   * After the key list: the values of each record in one order on every engine (by value,
+   * which is also the order SQLite's link-table primary key stores them in).
+   */
+  readonly sqlSuffix: string;
   /** Prefix params (the link discriminator is a literal, so none today). */
   readonly params: readonly (string | number)[];
   /** True when the field is a list; false for one entity (`journal`). */
@@ -168,6 +173,7 @@ function hydrateStep(
       link.discriminator === undefined
         ? ''
         : ` AND ${l}.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
+    const byValue = ` ORDER BY ${l}.${ident(link.recordColumn)}, ${l}.${ident(link.valueColumn)}`;
     const entityKind = link.entityKind;
     const display = entityKind === undefined ? undefined : layout.entities[entityKind];
     if (entityKind === undefined || display === undefined) {
@@ -176,6 +182,7 @@ function hydrateStep(
         multi: true,
         params: [],
         sqlPrefix: `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id FROM ${ident(link.table)} ${l} WHERE ${dialect.true}${disc} AND ${l}.${ident(link.recordColumn)} IN `,
+        sqlSuffix: byValue,
       };
     }
     const cols = displayColumns(dialect, display);
@@ -188,6 +195,7 @@ function hydrateStep(
         `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
         ` FROM ${ident(link.table)} ${l} LEFT JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${l}.${ident(link.valueColumn)}` +
         ` WHERE ${dialect.true}${disc} AND ${l}.${ident(link.recordColumn)} IN `,
+      sqlSuffix: byValue,
     };
   }
   const single = source.entityColumns[field];
@@ -204,6 +212,7 @@ function hydrateStep(
         `SELECT ${s}.${ident(source.key)} AS __key, e.${ident(display.idColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
         ` FROM ${ident(source.table)} ${s} JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${s}.${ident(single.column)}` +
         ` WHERE ${s}.${ident(source.key)} IN `,
+      sqlSuffix: '',
     };
   }
   return undefined;

@@ -9,10 +9,11 @@ import { compileFilter } from '../../src/compile/filters.ts';
 import type { FacetOutput, FilterPlan, PlanField, RecordsOutput, SearchPlan } from '../../src/compile/plan.ts';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import type { Sql } from '../../src/compile/sql.ts';
+import { postgresDialect } from '../../src/compile/postgres/dialect.ts';
 import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
 
 /** Every dialect the compiler has; each row below must give each of them an expectation. */
-const DIALECTS = { sqlite: sqliteDialect } as const satisfies Record<string, Dialect>;
+const DIALECTS = { sqlite: sqliteDialect, postgres: postgresDialect } as const satisfies Record<string, Dialect>;
 type DialectName = keyof typeof DIALECTS;
 
 const pubs = RECORDS_LAYOUT.sources.publications!;
@@ -126,17 +127,26 @@ const FILTERS: readonly Row[] = [
   {
     name: 'scalar comparison binds the value, coerced to the field type',
     compile: filter({ kind: 'compare', field: year, op: '=', value: '2019' }),
-    expect: { sqlite: { text: '(s."year" = ?)', params: [2019] } },
+    expect: {
+      sqlite: { text: '(s."year" = ?)', params: [2019] },
+      postgres: { text: '(s."year" = $1)', params: [2019] },
+    },
   },
   {
     name: 'a range binds both ends',
     compile: filter({ kind: 'range', field: year, low: 2013, high: 2018 }),
-    expect: { sqlite: { text: '(s."year" BETWEEN ? AND ?)', params: [2013, 2018] } },
+    expect: {
+      sqlite: { text: '(s."year" BETWEEN ? AND ?)', params: [2013, 2018] },
+      postgres: { text: '(s."year" BETWEEN $1 AND $2)', params: [2013, 2018] },
+    },
   },
   {
     name: 'a list binds every value',
     compile: filter({ kind: 'in', field: year, values: [1, 2, 3] }),
-    expect: { sqlite: { text: '(s."year" IN (?, ?, ?))', params: [1, 2, 3] } },
+    expect: {
+      sqlite: { text: '(s."year" IN (?, ?, ?))', params: [1, 2, 3] },
+      postgres: { text: '(s."year" IN ($1, $2, $3))', params: [1, 2, 3] },
+    },
   },
   {
     name: 'an entity id uses the link table (covering reverse index)',
@@ -144,6 +154,10 @@ const FILTERS: readonly Row[] = [
     expect: {
       sqlite: {
         text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?)',
+        params: ['grid.1'],
+      },
+      postgres: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1)',
         params: ['grid.1'],
       },
     },
@@ -156,6 +170,10 @@ const FILTERS: readonly Row[] = [
         text: 'NOT s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?)',
         params: ['grid.1'],
       },
+      postgres: {
+        text: 'NOT s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1)',
+        params: ['grid.1'],
+      },
     },
   },
   {
@@ -164,6 +182,10 @@ const FILTERS: readonly Row[] = [
     expect: {
       sqlite: {
         text: `EXISTS (SELECT 1 FROM json_tree(s."doc", '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?)`,
+        params: ['smith'],
+      },
+      postgres: {
+        text: "EXISTS (SELECT 1 FROM jsonb_path_query(s.\"doc\"::jsonb, 'strict $.authors.**', '{}', true) j(v) WHERE jsonb_typeof(j.v) NOT IN ('object', 'array', 'null') AND lower((j.v #>> '{}')) = $1)",
         params: ['smith'],
       },
     },
@@ -176,12 +198,19 @@ const FILTERS: readonly Row[] = [
         text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" IN (SELECT e."id" FROM "organizations" e WHERE e."name" LIKE ? ESCAPE '\\' AND e."name" LIKE ? ESCAPE '\\'))`,
         params: ['%Saarland%', '%50\\%\\_off%'],
       },
+      postgres: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" IN (SELECT e."id" FROM "organizations" e WHERE e."name"::text ILIKE $1 ESCAPE \'\\\' AND e."name"::text ILIKE $2 ESCAPE \'\\\'))',
+        params: ['%Saarland%', '%50\\%\\_off%'],
+      },
     },
   },
   {
     name: 'not is two-valued',
     compile: filter({ kind: 'not', item: { kind: 'compare', field: year, op: '>', value: 1 } }),
-    expect: { sqlite: { text: '(((s."year" > ?)) IS NOT TRUE)', params: [1] } },
+    expect: {
+      sqlite: { text: '(((s."year" > ?)) IS NOT TRUE)', params: [1] },
+      postgres: { text: '(((s."year" > $1)) IS NOT TRUE)', params: [1] },
+    },
   },
   {
     name: 'category schemes use their discriminator',
@@ -189,6 +218,10 @@ const FILTERS: readonly Row[] = [
     expect: {
       sqlite: {
         text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_categories" l WHERE l."scheme" = 'for' AND l."category_id" IN (SELECT e."id" FROM "categories" e WHERE e."name" = ?))`,
+        params: ['x'],
+      },
+      postgres: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_categories" l WHERE l."scheme" = \'for\' AND l."category_id" IN (SELECT e."id" FROM "categories" e WHERE e."name" = $1))',
         params: ['x'],
       },
     },
@@ -201,12 +234,19 @@ const FILTERS: readonly Row[] = [
         text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' AND l."value" = ?)`,
         params: ['gold'],
       },
+      postgres: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = \'open_access\' AND l."value" = $1)',
+        params: ['gold'],
+      },
     },
   },
   {
     name: 'is empty on a column',
     compile: filter({ kind: 'empty', field: year, empty: true }),
-    expect: { sqlite: { text: `(s."year" IS NULL OR s."year" = '')`, params: [] } },
+    expect: {
+      sqlite: { text: `(s."year" IS NULL OR s."year" = '')`, params: [] },
+      postgres: { text: '(s."year" IS NULL OR s."year"::text = \'\')', params: [] },
+    },
   },
   {
     name: 'count per record when combined with other conditions',
@@ -214,6 +254,10 @@ const FILTERS: readonly Row[] = [
     expect: {
       sqlite: {
         text: '(SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > ?',
+        params: [5],
+      },
+      postgres: {
+        text: '(SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > $1',
         params: [5],
       },
     },
@@ -226,6 +270,10 @@ const FILTERS: readonly Row[] = [
         text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING count(*) > ?)',
         params: [5],
       },
+      postgres: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE GROUP BY l."publication_pk" HAVING count(*) > $1)',
+        params: [5],
+      },
     },
   },
   {
@@ -236,6 +284,10 @@ const FILTERS: readonly Row[] = [
         text: 's."pk" NOT IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING NOT (count(*) < ?))',
         params: [2],
       },
+      postgres: {
+        text: 's."pk" NOT IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE GROUP BY l."publication_pk" HAVING NOT (count(*) < $1))',
+        params: [2],
+      },
     },
   },
 ];
@@ -244,7 +296,10 @@ const STATEMENTS: readonly Row[] = [
   {
     name: 'count shares the filter',
     compile: count(plan({ filter: year2020 })),
-    expect: { sqlite: { text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?)', params: [2020] } },
+    expect: {
+      sqlite: { text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?)', params: [2020] },
+      postgres: { text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = $1)', params: [2020] },
+    },
   },
   {
     name: 'a page: columns, the default order with ties by id, paging bound',
@@ -254,12 +309,19 @@ const STATEMENTS: readonly Row[] = [
         text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
         params: [2020, 20, 0],
       },
+      postgres: {
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = $1) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $2 OFFSET $3',
+        params: [2020, 20, 0],
+      },
     },
   },
   {
     name: 'the whole source is counted without a WHERE clause (SQLite counts B-tree pages then)',
     compile: count(plan({})),
-    expect: { sqlite: { text: 'SELECT count(*) AS n FROM "publications"', params: [] } },
+    expect: {
+      sqlite: { text: 'SELECT count(*) AS n FROM "publications"', params: [] },
+      postgres: { text: 'SELECT count(*) AS n FROM "publications"', params: [] },
+    },
   },
   {
     name: 'full text alone is counted in the index',
@@ -268,6 +330,10 @@ const STATEMENTS: readonly Row[] = [
       sqlite: {
         text: 'SELECT count(*) AS n FROM "publications_fts" WHERE "publications_fts" MATCH ?',
         params: ['{title} : ("malaria")'],
+      },
+      postgres: {
+        text: 'SELECT count(*) AS n FROM "publications" s WHERE s."fts" @@ to_tsquery(\'simple\', $1)',
+        params: ["'malaria':A"],
       },
     },
   },
@@ -278,6 +344,10 @@ const STATEMENTS: readonly Row[] = [
       sqlite: {
         text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = ?) AND s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)',
         params: [2020, '{title} : ("malaria")'],
+      },
+      postgres: {
+        text: 'SELECT count(*) AS n FROM "publications" s WHERE (s."year" = $1) AND s."fts" @@ to_tsquery(\'simple\', $2)',
+        params: [2020, "'malaria':A"],
       },
     },
   },
@@ -291,6 +361,10 @@ const STATEMENTS: readonly Row[] = [
           'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
         params: ['{title} : ("malaria")', 20, 0],
       },
+      postgres: {
+        text: 'WITH top AS (SELECT s."pk" AS k, -ts_rank(s."fts", q) AS score FROM "publications" s CROSS JOIN to_tsquery(\'simple\', $1) q WHERE s."fts" @@ q ORDER BY score, k LIMIT $2 OFFSET $3) SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
+        params: ["'malaria':A", 20, 0],
+      },
     },
   },
   {
@@ -299,6 +373,10 @@ const STATEMENTS: readonly Row[] = [
     expect: {
       sqlite: {
         text: 'SELECT e."id" AS id, e."n_publications" AS count FROM "researchers" e WHERE e."n_publications" > 0 ORDER BY e."n_publications" DESC, id ASC LIMIT ?',
+        params: [20],
+      },
+      postgres: {
+        text: 'SELECT e."id" AS id, e."n_publications" AS count FROM "researchers" e WHERE e."n_publications" > 0 ORDER BY e."n_publications" DESC, id ASC LIMIT $1',
         params: [20],
       },
     },
@@ -311,6 +389,10 @@ const STATEMENTS: readonly Row[] = [
         text: 'SELECT l."org_id" AS id, count(*) AS count, coalesce(sum(s."times_cited"), 0) AS "citations_total", exp(avg(ln(s."field_citation_ratio" + 1))) - 1 AS "fcr_gavg" FROM "publications" s JOIN "publication_funders" l ON l."publication_pk" = s."pk" WHERE (s."year" = ?) AND l."org_id" IS NOT NULL GROUP BY 1 ORDER BY "citations_total" DESC NULLS LAST, count DESC, id ASC LIMIT ?',
         params: [2020, 5],
       },
+      postgres: {
+        text: 'SELECT l."org_id" AS id, count(*) AS count, coalesce(sum(s."times_cited"), 0) AS "citations_total", exp(avg(ln(s."field_citation_ratio" + 1))) - 1 AS "fcr_gavg" FROM "publications" s JOIN "publication_funders" l ON l."publication_pk" = s."pk" WHERE (s."year" = $1) AND l."org_id" IS NOT NULL GROUP BY 1 ORDER BY "citations_total" DESC NULLS LAST, count DESC, id ASC LIMIT $2',
+        params: [2020, 5],
+      },
     },
   },
   {
@@ -319,6 +401,10 @@ const STATEMENTS: readonly Row[] = [
     expect: {
       sqlite: {
         text: `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE 1 AND (s."year" IS NOT NULL AND s."year" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+        params: [1000],
+      },
+      postgres: {
+        text: 'SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE TRUE AND (s."year" IS NOT NULL AND s."year"::text != \'\') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1',
         params: [1000],
       },
     },

@@ -1,49 +1,82 @@
-// Every query of the conformance file (conformance/queries.txt) runs end to end on the SQLite engine (in
-// process): queries marked `# expected: error` fail with a coded error of a query category,
+// Every query of the conformance file (conformance/queries.txt) runs end to end on each engine (SQLite
+// in process, PostgreSQL): queries marked `# expected: error` fail with a coded error of a query category,
 // queries on sources this deployment does not hold are `unsupported`, all others answer
 // in the protocol's shape.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { readQueryCorpus } from '../../src/dsl/index.ts';
+import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
+import type { QueryResult } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
-import { tinyDatabase } from './fixtures/tiny-db.ts';
+import { tinyDatabase, tinyPgDatabase } from './fixtures/tiny-db.ts';
 
 const CORPUS = new URL('../../conformance/queries.txt', import.meta.url).pathname;
 const HELD = /^\s*(search\s+(publications|grants|researchers|organizations)\b|describe\b)/;
 
-describe(
-  'conformance queries',
-  { skip: existsSync(CORPUS) ? false : `${CORPUS} is not present on this machine` },
-  () => {
-    const db = openReadOnly(tinyDatabase());
-    after(() => db.close());
-    const corpus = existsSync(CORPUS) ? readQueryCorpus(readFileSync(CORPUS, 'utf8')) : [];
-    for (const { query, expected, line } of corpus) {
-      test(`line ${line}: ${query}`, () => {
-        if (expected !== undefined || !HELD.test(query)) {
-          assert.throws(
-            () => runQuery(db, query, { dslVersion: 2 }),
-            (e: unknown) =>
-              e instanceof QuarryError &&
-              ['syntax', 'semantic', 'unsupported', 'budget'].includes(e.category) &&
-              (HELD.test(query) || e.category === 'unsupported'),
-          );
-          return;
-        }
-        const result = runQuery(db, query, { dslVersion: 2 });
-        if (/^\s*describe/.test(query)) {
-          assert.ok(Object.keys(result).length > 0);
-          return;
-        }
-        const stats = result._stats as { total_count: unknown };
-        assert.equal(typeof stats.total_count, 'number');
-        for (const [key, value] of Object.entries(result)) {
-          if (!key.startsWith('_')) assert.ok(Array.isArray(value), `${key} is an array`);
-        }
+type Run = (query: string) => Promise<QueryResult>;
+
+/** The conformance file against one engine. */
+function conformance(name: string, open: () => Promise<{ run: Run; close: () => Promise<void> }>): void {
+  describe(
+    `conformance queries: ${name}`,
+    { skip: existsSync(CORPUS) ? false : `${CORPUS} is not present on this machine` },
+    () => {
+      let engine: { run: Run; close: () => Promise<void> };
+      before(async () => {
+        engine = await open();
       });
-    }
-  },
-);
+      after(() => engine.close());
+      const corpus = existsSync(CORPUS) ? readQueryCorpus(readFileSync(CORPUS, 'utf8')) : [];
+      for (const { query, expected, line } of corpus) {
+        test(`line ${line}: ${query}`, async () => {
+          if (expected !== undefined || !HELD.test(query)) {
+            await assert.rejects(
+              engine.run(query),
+              (e: unknown) =>
+                e instanceof QuarryError &&
+                ['syntax', 'semantic', 'unsupported', 'budget'].includes(e.category) &&
+                (HELD.test(query) || e.category === 'unsupported'),
+            );
+            return;
+          }
+          const result = await engine.run(query);
+          if (/^\s*describe/.test(query)) {
+            assert.ok(Object.keys(result).length > 0);
+            return;
+          }
+          const stats = result._stats as { total_count: unknown };
+          assert.equal(typeof stats.total_count, 'number');
+          for (const [key, value] of Object.entries(result)) {
+            if (!key.startsWith('_')) assert.ok(Array.isArray(value), `${key} is an array`);
+          }
+        });
+      }
+    },
+  );
+}
+
+conformance('sqlite', () => {
+  const db = openReadOnly(tinyDatabase());
+  return Promise.resolve({
+    run: (q) => Promise.resolve().then(() => runQuery(db, q, { dslVersion: 2 })),
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  });
+});
+
+conformance('postgres', async () => {
+  const pg = await tinyPgDatabase('conformance');
+  const engine = createPostgresEngine({ url: pg.url });
+  return {
+    run: async (q) => (await engine.run(q, { dslVersion: 2 })).result,
+    close: async () => {
+      await engine.close();
+      await pg.drop();
+    },
+  };
+});

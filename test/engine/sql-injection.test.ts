@@ -3,10 +3,14 @@
 // SQL text (values are bound), and the data is intact afterwards.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { lowerValidated } from '../../src/compile/lower-validated.ts';
 import { compileSearch } from '../../src/compile/compile-search.ts';
+import { postgresDialect } from '../../src/compile/postgres/dialect.ts';
 import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
+import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
+import type { QueryEngine, QueryResult } from '../../src/engine/types.ts';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import { parse, printString } from '../../src/dsl/index.ts';
 import { validate } from '../../src/schema/index.ts';
@@ -14,7 +18,8 @@ import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import Database from 'better-sqlite3';
-import { tinyDatabase } from './fixtures/tiny-db.ts';
+import type { TestPgDatabase } from '../fixtures/pg-db.ts';
+import { tinyDatabase, tinyPgDatabase } from './fixtures/tiny-db.ts';
 
 const ATTACKS = [
   "'; DROP TABLE publications; --",
@@ -92,8 +97,8 @@ const IDENTIFIER_POSITIONS: readonly string[] = [
   "search publications where year = 2019 -- ' return publications",
 ];
 
-describe('SQL injection', () => {
-  const before = fingerprint(path);
+describe('SQL injection: sqlite', () => {
+  const fingerprintBefore = fingerprint(path);
   const db = openReadOnly(path);
   after(() => db.close());
 
@@ -147,12 +152,93 @@ describe('SQL injection', () => {
   });
 
   test('the data is intact afterwards', () => {
-    assert.equal(fingerprint(path), before);
+    assert.equal(fingerprint(path), fingerprintBefore);
     assert.equal(
       runQuery(db, 'search publications return publications[id] limit 1', { dslVersion: 2 })._stats &&
         (runQuery(db, 'search publications return year', { dslVersion: 2 })._stats as { total_count: number })
           .total_count,
       10,
     );
+  });
+});
+
+/** A fingerprint of every record table of a PostgreSQL database. */
+async function pgFingerprint(engineUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: engineUrl });
+  await client.connect();
+  try {
+    const tables = (
+      await client.query<{ t: string }>(
+        "SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+      )
+    ).rows.map((r) => r.t);
+    const hash = createHash('sha256');
+    for (const t of tables) {
+      const r = await client.query<{ h: string | null }>(
+        `SELECT md5(string_agg(x::text, E'\\n' ORDER BY x::text)) AS h FROM "${t}" x`,
+      );
+      hash.update(`${t}:${r.rows[0]?.h ?? ''}\n`);
+    }
+    return hash.digest('hex');
+  } finally {
+    await client.end();
+  }
+}
+
+describe('SQL injection: postgres', () => {
+  let db: TestPgDatabase;
+  let engine: QueryEngine;
+  let fingerprintBefore: string;
+  const run = async (text: string): Promise<QueryResult> => (await engine.run(text, { dslVersion: 2 })).result;
+  before(async () => {
+    db = await tinyPgDatabase('injection');
+    engine = createPostgresEngine({ url: db.url });
+    fingerprintBefore = await pgFingerprint(db.url);
+  });
+  after(async () => {
+    await engine.close();
+    await db.drop();
+  });
+
+  for (const attack of ATTACKS) {
+    test(`values are bound and inert: ${JSON.stringify(attack)}`, async () => {
+      for (const template of VALUE_POSITIONS) {
+        const text = template(attack);
+        try {
+          const { query } = validate(parse(text), { dslVersion: 2, source: text });
+          if (query.kind !== 'search') continue;
+          const compiled = compileSearch(postgresDialect, RECORDS_LAYOUT, lowerValidated(query), {
+            expandPattern: () => [],
+          });
+          for (const st of [
+            compiled.count,
+            ...compiled.outputs.map((o) => (o.kind === 'records' ? o.page : o.statement)),
+          ])
+            if (attack.length > 2) assert.ok(!st.text.includes(attack), `${text}\n→ ${st.text}`);
+        } catch (e) {
+          assert.ok(e instanceof QuarryError, `${text}: ${String(e)}`);
+        }
+        try {
+          const result = await run(text);
+          assert.equal(typeof (result._stats as { total_count: number }).total_count, 'number');
+        } catch (e) {
+          assert.ok(e instanceof QuarryError, `${text}: ${String(e)}`);
+        }
+      }
+    });
+  }
+
+  for (const text of IDENTIFIER_POSITIONS) {
+    test(`identifiers are rejected: ${text}`, async () => {
+      await assert.rejects(
+        run(text),
+        (e: unknown) => e instanceof QuarryError && ['syntax', 'semantic', 'unsupported'].includes(e.category),
+      );
+    });
+  }
+
+  test('the data is intact afterwards', async () => {
+    assert.equal(await pgFingerprint(db.url), fingerprintBefore);
+    assert.equal(((await run('search publications return year'))._stats as { total_count: number }).total_count, 10);
   });
 });

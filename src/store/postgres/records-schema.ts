@@ -88,14 +88,26 @@ export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
       sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${l.table} (${[...l.reverse, ownerKey(l.owner)].join(', ')})`,
     };
   }),
-  {
-    name: 'publications_year_date_desc_id',
-    sql: 'CREATE INDEX IF NOT EXISTS publications_year_date_desc_id ON publications (year, date DESC, id)',
-  },
-  {
-    name: 'grants_start_year_start_date_desc_id',
-    sql: 'CREATE INDEX IF NOT EXISTS grants_start_year_start_date_desc_id ON grants (start_year, start_date DESC, id)',
-  },
+  // The default orders (newest first, records without a date last, ties by id): PostgreSQL
+  // sorts NULLs high, so a descending index must say NULLS LAST to give that order.
+  ...(
+    [
+      ['publications', 'date'],
+      ['grants', 'start_date'],
+    ] as const
+  ).flatMap(([table, date]) => {
+    const year = table === 'publications' ? 'year' : 'start_year';
+    return [
+      {
+        name: `${table}_${date}_desc_id`,
+        sql: `CREATE INDEX IF NOT EXISTS ${table}_${date}_desc_id ON ${table} (${date} DESC NULLS LAST, id)`,
+      },
+      {
+        name: `${table}_${year}_${date}_desc_id`,
+        sql: `CREATE INDEX IF NOT EXISTS ${table}_${year}_${date}_desc_id ON ${table} (${year}, ${date} DESC NULLS LAST, id)`,
+      },
+    ];
+  }),
   ...PG_FULLTEXT.flatMap((f) =>
     f.vectors.map((v) => {
       const name = `${f.owner}_${v.column}_gin`;

@@ -24,8 +24,14 @@ export interface ExecutedStatements {
   readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedRows>;
 }
 
+/**
+ * PostgreSQL text cannot hold NUL, and the writer drops it from every stored value, so a
+ * value is compared without its NULs too (the same records match as after the import).
+ */
+const bindable = (p: SqlParam): SqlParam => (typeof p === 'string' ? p.replaceAll('\0', '') : p);
+
 async function all(client: pg.PoolClient, text: string, params: readonly SqlParam[]): Promise<DbRow[]> {
-  return (await client.query<DbRow>(text, params as SqlParam[])).rows;
+  return (await client.query<DbRow>(text, params.map(bindable))).rows;
 }
 
 /** `IN ($n+1, ...)` after a prefix with `n` parameters of its own. */
@@ -75,7 +81,7 @@ async function executeRecords(
   const keys = pageKeys(records);
   if (keys.length > 0) {
     for (const step of compiled.hydrate) {
-      const sql = step.sqlPrefix + marks(keys.length, step.params.length);
+      const sql = step.sqlPrefix + marks(keys.length, step.params.length) + step.sqlSuffix;
       applyHydrate(records, step, await all(client, sql, [...step.params, ...keys]));
     }
   }

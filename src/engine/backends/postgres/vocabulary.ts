@@ -32,6 +32,7 @@ function patterns(expr: TextExpr, out: string[]): string[] {
 /** A GLOB over folded words as LIKE (`?` → `_`, `*` → `%`, `[[]` → `[`), specials escaped. */
 export function globToLike(glob: string): string {
   let out = '';
+  glob = glob.replaceAll('\0', '');
   for (let k = 0; k < glob.length; k++) {
     const c = glob[k] as string;
     if (c === '[' && glob.startsWith('[[]', k)) {

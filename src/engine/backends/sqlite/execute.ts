@@ -120,7 +120,11 @@ function executeRecords(
   const keys = pageKeys(records);
   if (keys.length > 0) {
     for (const step of compiled.hydrate)
-      applyHydrate(records, step, all(cache, step.sqlPrefix + inList(keys.length), [...step.params, ...keys]));
+      applyHydrate(
+        records,
+        step,
+        all(cache, step.sqlPrefix + inList(keys.length) + step.sqlSuffix, [...step.params, ...keys]),
+      );
   }
   return { output: compiled.output, records: [...records.values()], total };
 }
