@@ -78,7 +78,11 @@ export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
   ...Object.values(SOURCE_TABLES).flatMap((s) =>
     s.indexes.map((cols) => {
       const name = `${s.table}_${cols.join('_')}`;
-      return { name, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${s.table} (${cols.join(', ')})` };
+      // A number is sorted biggest first (`sort by times_cited`, facet counts) with records
+      // without it last: PostgreSQL reads that order only from a DESC NULLS LAST index.
+      const numeric = (c: string): boolean => s.columns.some((x) => x.name === c && x.type !== 'text');
+      const keys = cols.map((c) => (cols.length === 1 && numeric(c) ? `${c} DESC NULLS LAST` : c));
+      return { name, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${s.table} (${keys.join(', ')})` };
     }),
   ),
   ...LINK_TABLES.map((l) => {

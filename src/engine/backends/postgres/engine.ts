@@ -1,14 +1,15 @@
 /**
  * The PostgreSQL QueryEngine: parse, validate and lower on the calling thread (as SQLite's),
  * compile with PostgreSQL's dialect, and run the statements of one query on one pooled
- * connection inside a read-only REPEATABLE READ transaction (the count and the page see one
- * snapshot). Reads go to the replicas (`readUrls`, round robin) when there are any, else to
+ * connection (in autocommit: a transaction around them would cost two more round trips per
+ * query; the count and the page may then see different commits of a running import, as with
+ * SQLite's WAL readers between statements). Reads go to the replicas (`readUrls`, round robin) when there are any, else to
  * the primary.
  *
- * The time limit is enforced on the server: `statement_timeout` is set for the transaction,
+ * The time limit is enforced on the server: `statement_timeout` is set on the connection,
  * and when the limit (or the caller's AbortSignal) fires first, the running statement is
- * cancelled with `pg_cancel_backend`; the connection is rolled back and returned to the pool
- * (or dropped if it broke), so a cancelled query never holds a connection.
+ * cancelled with `pg_cancel_backend`; the connection is returned to the pool (or dropped if
+ * it broke), so a cancelled query never holds a connection.
  *
  * @example
  * const engine = createPostgresEngine({ url: 'postgres://postgres@127.0.0.1/quarry' });
@@ -58,6 +59,7 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
   const readers = replicas.length > 0 ? replicas : [primary];
   let next = 0;
   let closed = false;
+  const timeouts = new WeakMap<pg.PoolClient, number>();
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   async function execute(plan: SearchPlan, queryOptions: QueryOptions): Promise<Record<string, unknown>> {
@@ -89,20 +91,21 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
     else queryOptions.signal?.addEventListener('abort', onAbort, { once: true });
     let broken = false;
     try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(timeoutMs))}`);
+      // The server's own limit, set on the connection only when it changes (a round trip
+      // saved per query); each statement of the query is cut off by it.
+      const limit = Math.max(1, Math.ceil(timeoutMs));
+      if (timeouts.get(client) !== limit) {
+        await client.query(`SET statement_timeout = ${limit}`);
+        timeouts.set(client, limit);
+      }
       const warnings: string[] = [];
       const expanded = await expandPatterns(client, plan, warnings);
       const compiled = compileSearch(postgresDialect, RECORDS_LAYOUT, plan, {
         expandPattern: (vocabulary, glob) => expanded.get(`${vocabulary}\u0000${glob}`) ?? [],
       });
       const executed = await executePg(client, compiled);
-      await client.query('COMMIT');
       return shapeResult({ plan, ...executed, warnings });
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
       const code = (error as { code?: unknown }).code;
       if (stop !== undefined || code === QUERY_CANCELED) {
         if (stop?.kind === 'abort') throw QuarryError.of('ENGINE_CANCELLED', { params: { reason: stop.detail } });
@@ -119,7 +122,9 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
     } finally {
       clearTimeout(timer);
       queryOptions.signal?.removeEventListener('abort', onAbort);
-      client.release(broken);
+      // A cancel request may still be on its way when the statement ends by itself; the
+      // connection is then closed rather than reused, so it can never stop the next query.
+      client.release(broken || stop !== undefined);
     }
   }
 
