@@ -88,7 +88,8 @@ async function main(): Promise<void> {
   ];
   if (args.postgres !== undefined) {
     if (dataDir === undefined) throw new Error('--postgres needs --scale (the generated JSONL to load)');
-    const pg = (await import('../test/fixtures/pg-db.ts' as string)) as PgFixtures;
+    const fixture = '../test/fixtures/pg-db.ts';
+    const pg = (await import(fixture)) as PgFixtures;
     const target = await pg.createTestPgDatabase('bench', args.postgres);
     const t0 = performance.now();
     await pg.loadNativeShards(dataDir, target.url);

@@ -9,13 +9,18 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const JSON_OID = 114;
 
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value);
-    if (oid === JSON_OID) return (value: string) => value;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+const textParser = (oid: number): ((value: string) => unknown) => {
+  if (oid === INT8 || oid === NUMERIC) return (value) => Number(value);
+  if (oid === JSON_OID) return (value) => value;
+  return pg.types.getTypeParser(oid, 'text') as (value: string) => unknown;
+};
+
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    format === 'binary'
+      ? (pg.types.getTypeParser(oid, 'binary') as (value: Buffer) => unknown)
+      : textParser(oid)) as pg.CustomTypesConfig['getTypeParser'],
+};
 
 export interface PgPoolOptions {
   /** Most connections open at once (default 10). */

@@ -35,7 +35,7 @@ async function all(client: pg.PoolClient, text: string, params: readonly SqlPara
 }
 
 /** `IN ($n+1, ...)` after a prefix with `n` parameters of its own. */
-const marks = (count: number, before: number): string => inList(count, postgresDialect.placeholder, before);
+const marks = (count: number, before: number): string => inList(count, (n) => postgresDialect.placeholder(n), before);
 
 export async function executePg(client: pg.PoolClient, compiled: CompiledSearch): Promise<ExecutedStatements> {
   let totalCount: number | undefined;
