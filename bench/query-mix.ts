@@ -13,8 +13,10 @@
  * Goals at 1M publications: p50 ≤ 10 ms and p99 ≤ 100 ms per shape, the whole-corpus
  * `return researchers` facet ≤ 300 ms, a 1000-record page ≤ 60 ms.
  */
+import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { createPostgresEngine } from '../src/engine/backends/postgres/engine.ts';
 import { runQuery } from '../src/engine/backends/sqlite/query-context.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
@@ -46,6 +48,19 @@ async function dataset(): Promise<{ dbPath: string; dataDir?: string }> {
   const fixture = '../test/fixtures/demo-db.ts';
   const mod = (await import(fixture)) as Fixtures;
   return mod.demoDataset({ publications: Number(args.scale ?? 10_000) });
+}
+
+async function sizeOf(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ size: string }>(
+      'SELECT pg_size_pretty(pg_database_size(current_database())) AS size',
+    );
+    return r.rows[0]?.size ?? '?';
+  } finally {
+    await client.end();
+  }
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -94,7 +109,10 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     await pg.loadNativeShards(dataDir, target.url);
     const loadS = (performance.now() - t0) / 1000;
-    console.log(`postgres: loaded ${dataDir} into ${target.name} in ${loadS.toFixed(1)} s (COPY batches + finish)`);
+    const size = await sizeOf(target.url);
+    console.log(
+      `postgres: loaded ${dataDir} into ${target.name} in ${loadS.toFixed(1)} s (COPY batches + finish); database ${size}, SQLite file ${(statSync(dbPath).size / 2 ** 20).toFixed(0)} MiB`,
+    );
     const engine = createPostgresEngine({ url: target.url, connections: 1 });
     engines.push({
       name: 'postgres',
