@@ -244,3 +244,20 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     },
   };
 }
+
+/**
+ * A writer that opens (and migrates) on its first use: for callers that must hand over a
+ * writer synchronously, such as the importer's `open` hook (`recordWriterFor` in the
+ * composition root).
+ */
+export function lazyPgRecordWriter(url: string, options: PgRecordWriterOptions = {}): PgRecordWriter {
+  let opened: Promise<PgRecordWriter> | undefined;
+  const writer = (): Promise<PgRecordWriter> => (opened ??= openPgRecordWriter(url, options));
+  return {
+    writeBatch: async (kind, records) => (await writer()).writeBatch(kind, records),
+    finish: async (finishOptions) => (await writer()).finish(finishOptions),
+    async close() {
+      if (opened !== undefined) await (await opened).close();
+    },
+  };
+}
