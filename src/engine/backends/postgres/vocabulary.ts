@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { SearchPlan, TextExpr } from '../../../compile/plan.ts';
 import { patternGlob } from '../../../compile/postgres/tsquery.ts';
 import { ident } from '../../../compile/sql.ts';
-import { MAX_PATTERN_TERMS } from '../sqlite/vocabulary.ts';
+import { MAX_PATTERN_TERMS, patternCapWarning } from '../../pattern-limit.ts';
 
 function patterns(expr: TextExpr, out: string[]): string[] {
   switch (expr.kind) {
@@ -63,9 +63,7 @@ export async function expandPatterns(
     );
     let words = rows.rows.map((r) => r.word);
     if (words.length > MAX_PATTERN_TERMS) {
-      warnings.push(
-        `The wildcard pattern '${glob}' matches more than ${MAX_PATTERN_TERMS} indexed words; only the ${MAX_PATTERN_TERMS} most frequent were searched.`,
-      );
+      warnings.push(patternCapWarning(glob));
       words = words.slice(0, MAX_PATTERN_TERMS);
     }
     out.set(`${vocabulary}\u0000${glob}`, words);

@@ -6,8 +6,9 @@
  */
 import type Database from 'better-sqlite3';
 import { ident } from '../../../compile/sql.ts';
+import { MAX_PATTERN_TERMS, patternCapWarning } from '../../pattern-limit.ts';
 
-export const MAX_PATTERN_TERMS = 200;
+export { MAX_PATTERN_TERMS } from '../../pattern-limit.ts';
 
 export interface Vocabulary {
   expand(vocabTable: string, glob: string): readonly string[];
@@ -41,9 +42,7 @@ export function vocabulary(db: Database.Database): Vocabulary {
           : statement(vocabTable, true).all(glob, prefix, nextString(prefix), MAX_PATTERN_TERMS + 1)
       ) as string[];
       if (terms.length > MAX_PATTERN_TERMS) {
-        warnings.push(
-          `The wildcard pattern '${glob}' matches more than ${MAX_PATTERN_TERMS} indexed words; only the ${MAX_PATTERN_TERMS} most frequent were searched.`,
-        );
+        warnings.push(patternCapWarning(glob));
         return terms.slice(0, MAX_PATTERN_TERMS);
       }
       return terms;
