@@ -15,6 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { zipSync, strToU8 } from 'fflate';
 import { parseCsvLine } from '../src/data/csv.ts';
 import { VENDOR_DIR, VENDOR_FILES, type ForCode } from '../src/data/generate/reference-data.ts';
 import { rorOrganization, type RorOrganization } from '../src/data/ror-organization.ts';
@@ -142,6 +143,40 @@ function fixtures(): void {
   const awards = lines(readFileSync(src('nih_reporter/nih_awards_2021-11_to_2025-02.csv'), 'utf8')).slice(0, 201);
   writeText(join(FIXTURES, 'nih_reporter/nih_awards.csv'), awards.join('\n') + '\n');
   copyFileSync(src('anzsrc_for_2020/for2020_codes.csv'), join(FIXTURES, 'anzsrc_for_2020/for2020_codes.csv'));
+
+  // The OpenAlex snapshot layout: the same 40 raw works partitioned by their updated_date, with the manifest.
+  const snapshot = join(FIXTURES, 'openalex-snapshot/data/works');
+  const byDate = new Map<string, string[]>();
+  for (const line of raw) {
+    const date = String((JSON.parse(line) as Loose)['updated_date']).slice(0, 10);
+    byDate.set(date, [...(byDate.get(date) ?? []), line]);
+  }
+  const entries: { url: string; meta: { content_length: number; record_count: number } }[] = [];
+  for (const date of [...byDate.keys()].sort()) {
+    const part = `updated_date=${date}/part_000.gz`;
+    const body = gzipSync((byDate.get(date) as string[]).join('\n') + '\n', { level: 9 });
+    writeText(join(snapshot, part), body);
+    entries.push({
+      url: `s3://openalex/data/works/${part}`,
+      meta: { content_length: body.length, record_count: (byDate.get(date) as string[]).length },
+    });
+  }
+  const manifest = {
+    entries,
+    meta: {
+      content_length: entries.reduce((n, e) => n + e.meta.content_length, 0),
+      record_count: entries.reduce((n, e) => n + e.meta.record_count, 0),
+    },
+  };
+  writeText(join(snapshot, 'manifest'), JSON.stringify(manifest, null, 2) + '\n');
+
+  // The ROR data dump layout: a zip holding the schema-2 JSON array (fixed entry time: byte-identical).
+  const dumpJson = JSON.stringify(kept, null, 2) + '\n';
+  const zip = zipSync(
+    { 'v1.55-2024-10-31-ror-data_schema_v2.json': [strToU8(dumpJson), { mtime: new Date('2024-10-31T00:00:00Z') }] },
+    { level: 9 },
+  );
+  writeText(join(FIXTURES, 'ror/v1.55-2024-10-31-ror-data.zip'), Buffer.from(zip));
 }
 
 mkdirSync(join(FIXTURES, 'anzsrc_for_2020'), { recursive: true });

@@ -44,7 +44,7 @@ describe('readers map the real samples', () => {
   test('OpenAlex flat and raw works give the same publication', () => {
     const flat = readFileSync(join(DATA, 'openalex/works_flat.jsonl'), 'utf8').split('\n')[0]!;
     const [mapped] = new OpenAlexReader().map(flat);
-    const pub = mapped!.record as PublicationRecord;
+    const pub = (mapped as { record: PublicationRecord }).record;
     assert.equal(mapped!.kind, 'publications');
     assert.equal(pub.id, 'W100927044');
     assert.equal(pub.title, 'Financing Biodiversity Conservation');

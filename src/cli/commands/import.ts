@@ -1,5 +1,5 @@
 /**
- * `quarry import PATH... --db FILE [--format auto|quarry|openalex|ror|crossref|nih]
+ * `quarry import PATH... --db FILE [--format auto|quarry|openalex|ror|crossref|nih|anzsrc]
  * [--on-error skip|abort] [--batch-size N]`: streams records into a record database.
  * Re-importing the same records updates them. Skipped records are listed as file:line.
  */
@@ -17,9 +17,12 @@ export function formatImportReport(r: ImportReport, dbPath: string): string {
     `imported ${total.toLocaleString('en')} records into ${dbPath} in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001)).toLocaleString('en')} records/s)`,
   ];
   for (const [kind, n] of Object.entries(r.records)) lines.push(`  ${kind.padEnd(14)} ${n.toLocaleString('en')}`);
-  if (r.skipped > 0) {
-    lines.push(`skipped ${r.skipped} malformed record(s):`);
-    for (const p of r.problems.slice(0, 50)) lines.push(`  ${p.file}:${p.line}: ${p.message}`);
+  for (const [kind, n] of Object.entries(r.removed))
+    lines.push(`removed ${n.toLocaleString('en')} ${kind} (merged into other records)`);
+  if (r.problems.length > 0) {
+    lines.push(`skipped ${r.skipped} malformed record(s) or file(s):`);
+    for (const p of r.problems.slice(0, 50))
+      lines.push(`  ${p.file}:${p.line}: ${p.code === undefined ? '' : `${p.code} `}${p.message}`);
     if (r.skipped > 50) lines.push(`  ... and ${r.skipped - 50} more`);
   }
   return lines.join('\n') + '\n';
@@ -28,8 +31,13 @@ export function formatImportReport(r: ImportReport, dbPath: string): string {
 export function register(program: Command): void {
   program.addCommand(
     new Command('import')
-      .description('import records (Quarry JSONL, OpenAlex, ROR, Crossref, NIH CSV) into a record database')
-      .argument('<paths...>', 'files or folders (a folder from `quarry generate` is read through its manifest)')
+      .description(
+        'import records (Quarry JSONL; the OpenAlex snapshot or works; the ROR dump zip or JSON; Crossref works; NIH RePORTER/ExPORTER CSV; ANZSRC FoR 2020 codes) into a record database',
+      )
+      .argument(
+        '<paths...>',
+        'files or folders, told apart by their layout (a folder from `quarry generate` is read through its manifest; an OpenAlex snapshot folder partition by partition, merged ids last)',
+      )
       .requiredOption('--db <file>', 'record database (created when missing)')
       .addOption(new Option('--format <format>', 'source format').default('auto'))
       .addOption(

@@ -63,14 +63,20 @@ export interface Fields {
   readonly categories: readonly { id: string; name: string; scheme: string }[];
 }
 
+/** A FoR code as a category record: `46 Information and Computing Sciences`, `4611 Machine learning`. */
+export function forCategory(code: ForCode): { id: string; name: string; scheme: string } {
+  return {
+    id: code.code,
+    name: `${code.code} ${code.level === 'division' ? titleCase(code.label) : code.label}`,
+    scheme: 'for',
+  };
+}
+
 /** The fields model from the real FoR code list. */
 export function buildFields(codes: readonly ForCode[]): Fields {
   const divisions: Division[] = [];
   const categories: { id: string; name: string; scheme: string }[] = [];
-  for (const c of codes) {
-    if (c.level === 'division') categories.push({ id: c.code, name: `${c.code} ${titleCase(c.label)}`, scheme: 'for' });
-    else if (c.level === 'group') categories.push({ id: c.code, name: `${c.code} ${c.label}`, scheme: 'for' });
-  }
+  for (const c of codes) if (c.level === 'division' || c.level === 'group') categories.push(forCategory(c));
   for (const c of codes) {
     const spec = DIVISIONS[c.code];
     if (c.level !== 'division' || spec === undefined) continue;

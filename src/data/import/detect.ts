@@ -1,18 +1,41 @@
 /**
- * Finds the files to import under the given paths and tells their format: from the name
- * (`*.csv` is NIH, a generated shard name is Quarry's own) and, for JSON, from the first record.
+ * Finds the files to import under the given paths and tells their format by their layout:
+ * the OpenAlex snapshot's `<entity>/updated_date=*\/part_*.gz` partitions (oldest first, so a
+ * newer partition's version of a record wins) and `merged_ids/`, a zip archive's entries (the
+ * ROR data dump), a generated shard's name, a CSV's header (NIH RePORTER/ExPORTER, ANZSRC
+ * FoR 2020, OpenAlex merged ids) and, for JSON, the first record.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { QuarryError } from '../../errors/index.ts';
 import { NATIVE_KINDS } from '../../model/native-records.ts';
+import { parseCsvLine } from '../csv.ts';
 import { kindOfShard } from './formats/native.ts';
+import { fileInput, zipEntries, type ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
 
-export const IMPORT_FORMATS = ['quarry', 'openalex', 'ror', 'crossref', 'nih'] as const;
+export const IMPORT_FORMATS = ['quarry', 'openalex', 'ror', 'crossref', 'nih', 'anzsrc'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 const DATA_FILE = /\.(jsonl|json|csv)(\.gz)?$/i;
+/** An OpenAlex snapshot partition: `works/updated_date=2024-01-31/part_000.gz`. */
+const SNAPSHOT_PART = /(?:^|[\\/])updated_date=(\d{4}-\d{2}-\d{2})[\\/]part_(\d+)\.gz$/;
+const MERGED_IDS = /(?:^|[\\/])merged_ids[\\/]/;
+
+/** Sort key of a file found in a folder: entities first, snapshot partitions by date, merged ids last. */
+function rank(file: string): [number, string, number] {
+  const part = SNAPSHOT_PART.exec(file);
+  if (part !== null) return [NATIVE_KINDS.length, part[1] as string, Number(part[2])];
+  if (MERGED_IDS.test(file)) return [NATIVE_KINDS.length + 1, '', 0];
+  const k = kindOfShard(file);
+  return [k === undefined ? NATIVE_KINDS.length : NATIVE_KINDS.indexOf(k), '', 0];
+}
+
+function byRank(a: string, b: string): number {
+  const [ka, da, pa] = rank(a);
+  const [kb, db, pb] = rank(b);
+  return ka - kb || (da < db ? -1 : da > db ? 1 : 0) || pa - pb || (a < b ? -1 : a > b ? 1 : 0);
+}
 
 /** The files named by `paths`: files as given, folders searched (a manifest's shards in kind order). */
 export function expandPaths(paths: readonly string[]): string[] {
@@ -35,42 +58,101 @@ export function expandPaths(paths: readonly string[]): string[] {
       continue;
     }
     const files = readdirSync(path, { recursive: true, encoding: 'utf8' })
-      .filter((f) => DATA_FILE.test(f) && basename(f) !== 'manifest.json')
-      .sort()
+      .filter(
+        (f) => (DATA_FILE.test(f) && basename(f) !== 'manifest.json') || SNAPSHOT_PART.test(f) || /\.zip$/i.test(f),
+      )
       .map((f) => join(path, f));
-    // Entities before the records that name them, when the names tell the kind.
-    const rank = (f: string): number => {
-      const k = kindOfShard(f);
-      return k === undefined ? NATIVE_KINDS.length : NATIVE_KINDS.indexOf(k);
-    };
-    out.push(...files.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)));
+    out.push(...files.sort(byRank));
   }
   return out;
 }
 
-async function firstLine(path: string): Promise<string> {
-  for await (const { text } of readLines(path)) if (text.trim() !== '') return text.trim();
-  return '';
+/**
+ * The record counts an OpenAlex snapshot's `manifest` gives for the partitions beside it
+ * (by absolute partition path), or an empty map when there is none.
+ */
+export function snapshotManifestCounts(partition: string): Map<string, number> {
+  const dir = join(partition, '..', '..');
+  const manifest = join(dir, 'manifest');
+  const counts = new Map<string, number>();
+  if (!existsSync(manifest)) return counts;
+  let parsed: { entries?: { url?: string; meta?: { record_count?: number } }[] };
+  try {
+    parsed = JSON.parse(readFileSync(manifest, 'utf8')) as typeof parsed;
+  } catch {
+    return counts;
+  }
+  for (const e of parsed.entries ?? []) {
+    const m = /updated_date=[^/]+\/part_\d+\.gz$/.exec(e.url ?? '');
+    if (m !== null && typeof e.meta?.record_count === 'number') counts.set(join(dir, m[0]), e.meta.record_count);
+  }
+  return counts;
 }
 
-/** The format of one file, or throws DATA_UNKNOWN_FORMAT. */
-export async function detectFormat(path: string): Promise<ImportFormat> {
-  const name = basename(path).toLowerCase();
-  if (/\.csv(\.gz)?$/.test(name)) return 'nih';
-  const first = await firstLine(path);
-  if (/\.json(\.gz)?$/.test(name) && first.startsWith('[')) return 'ror';
-  if (/\.jsonl(\.gz)?$/.test(name)) {
-    let record: Record<string, unknown> = {};
-    try {
-      record = JSON.parse(first) as Record<string, unknown>;
-    } catch {
-      // A malformed first line: fall back to the name.
+/**
+ * The inputs of `paths`: files, and for a zip archive the entries Quarry reads (the ROR
+ * dump's schema-2 JSON when present, else its JSON and JSON Lines files).
+ */
+export async function expandInputs(paths: readonly string[]): Promise<ImportInput[]> {
+  const out: ImportInput[] = [];
+  for (const file of expandPaths(paths)) {
+    if (!/\.zip$/i.test(file)) {
+      out.push(fileInput(file));
+      continue;
     }
-    const id = typeof record['id'] === 'string' ? record['id'] : '';
-    if ('openalex_id' in record || id.startsWith('https://openalex.org/')) return 'openalex';
-    if ('DOI' in record) return 'crossref';
-    if (id.startsWith('https://ror.org/') || ('names' in record && 'locations' in record)) return 'ror';
-    if (kindOfShard(path) !== undefined) return 'quarry';
+    const entries = await zipEntries(file);
+    const data = entries.filter((e) => DATA_FILE.test(e.name) && !/\.csv(\.gz)?$/i.test(e.name));
+    const v2 = data.filter((e) => /schema_v2\.json$/i.test(e.name));
+    const chosen = v2.length > 0 ? v2 : data;
+    if (chosen.length === 0)
+      throw QuarryError.of('DATA_ZIP_NOTHING_READABLE', {
+        params: { file, entries: entries.map((e) => e.name).join(', ') || 'none' },
+      });
+    for (const e of chosen)
+      out.push({ name: `${file}!${e.name}`, file, entry: e.name, size: e.size, unpacked: e.unpacked });
   }
-  throw QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path } });
+  return out;
+}
+
+/** The first non-blank line of an input, or undefined for an empty one. */
+async function firstLine(input: ImportInput): Promise<string | undefined> {
+  for await (const { text } of readLines(input)) if (text.trim() !== '') return text.trim();
+  return undefined;
+}
+
+/** The format a CSV header names. */
+function csvFormat(header: string): ImportFormat | undefined {
+  const columns = new Set(parseCsvLine(header).map((c) => c.trim().toLowerCase()));
+  if (columns.has('application_id') || columns.has('project_number') || columns.has('project_num')) return 'nih';
+  if (columns.has('code') && columns.has('level') && columns.has('label')) return 'anzsrc';
+  if (columns.has('merge_into_id')) return 'openalex';
+  return undefined;
+}
+
+/** The format of one input, or throws DATA_UNKNOWN_FORMAT (DATA_FILE_EMPTY for an empty file). */
+export async function detectFormat(target: string | ImportInput): Promise<ImportFormat> {
+  const input = typeof target === 'string' ? fileInput(target) : target;
+  const name = basename(input.entry ?? input.file).toLowerCase();
+  const unknown = (): QuarryError => QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
+  if (!DATA_FILE.test(name) && !/^part_\d+\.gz$/.test(name)) throw unknown();
+  const first = await firstLine(input);
+  if (first === undefined) throw QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } });
+  if (/\.csv(\.gz)?$/.test(name)) {
+    const format = csvFormat(first);
+    if (format === undefined) throw unknown();
+    return format;
+  }
+  if (/\.json(\.gz)?$/.test(name) && first.startsWith('[')) return 'ror';
+  let record: Record<string, unknown> = {};
+  try {
+    record = JSON.parse(first) as Record<string, unknown>;
+  } catch {
+    // A malformed first line: the name alone decides, below.
+  }
+  const id = typeof record['id'] === 'string' ? record['id'] : '';
+  if ('openalex_id' in record || id.startsWith('https://openalex.org/')) return 'openalex';
+  if ('DOI' in record) return 'crossref';
+  if (id.startsWith('https://ror.org/') || ('names' in record && 'locations' in record)) return 'ror';
+  if (/\.jsonl(\.gz)?$/.test(name) && kindOfShard(input.file) !== undefined) return 'quarry';
+  throw unknown();
 }

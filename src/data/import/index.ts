@@ -8,19 +8,22 @@
  *   const report = await importFiles({ paths: ['/tmp/q1k'], dbPath: '/tmp/q.db', format: 'auto', onError: 'skip' });
  *   report.records.publications; // 1000
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { QuarryError } from '../../errors/index.ts';
 import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
 import { openRecordStore, type RecordStore } from '../../store/sqlite/records-store.ts';
 import { CsvLineReader } from '../csv.ts';
-import { detectFormat, expandPaths, IMPORT_FORMATS, type ImportFormat } from './detect.ts';
-import { MalformedRecord } from './formats/common.ts';
+import { detectFormat, expandInputs, IMPORT_FORMATS, snapshotManifestCounts, type ImportFormat } from './detect.ts';
+import { AnzsrcReader } from './formats/anzsrc.ts';
+import { MalformedRecord, MissingColumn } from './formats/common.ts';
 import { CrossrefReader } from './formats/crossref.ts';
 import { kindOfShard, NativeReader } from './formats/native.ts';
-import { NihReader } from './formats/nih.ts';
+import { nihLayout, NihReader } from './formats/nih.ts';
 import { OpenAlexReader } from './formats/openalex.ts';
+import { mergedKind, OpenAlexMergedIdsReader } from './formats/openalex-merged.ts';
 import type { FormatReader } from './formats/reader.ts';
 import { RorReader } from './formats/ror.ts';
+import type { ImportInput } from './inputs.ts';
 import { jsonArrayElements, readLines } from './lines.ts';
 
 export { IMPORT_FORMATS, type ImportFormat } from './detect.ts';
@@ -48,17 +51,20 @@ export interface ImportOptions {
   readonly finish?: boolean;
 }
 
-/** One skipped record. */
+/** One skipped record, or a file refused or cut short (with its error code). */
 export interface ImportProblem {
   readonly file: string;
   readonly line: number;
   readonly message: string;
+  readonly code?: string;
 }
 
 export interface ImportReport {
   readonly files: readonly { path: string; format: ImportFormat; records: number; skipped: number }[];
   /** Records written, per kind. */
   readonly records: Readonly<Partial<Record<NativeKind, number>>>;
+  /** Records removed (OpenAlex merged ids), per kind. */
+  readonly removed: Readonly<Partial<Record<NativeKind, number>>>;
   readonly skipped: number;
   /** The first 1000 problems (all are counted in `skipped`). */
   readonly problems: readonly ImportProblem[];
@@ -67,31 +73,47 @@ export interface ImportReport {
 
 const MAX_PROBLEMS = 1000;
 
-function readerFor(format: ImportFormat, path: string): FormatReader {
+const isCsv = (input: ImportInput): boolean => /\.csv(\.gz)?$/i.test(input.entry ?? input.file);
+
+function readerFor(format: ImportFormat, input: ImportInput, abstracts: ReadonlyMap<string, string>): FormatReader {
   switch (format) {
     case 'quarry': {
-      const kind = kindOfShard(path);
-      if (kind === undefined) throw QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path } });
+      const kind = kindOfShard(input.entry ?? input.file);
+      if (kind === undefined) throw QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
       return new NativeReader(kind);
     }
     case 'openalex':
-      return new OpenAlexReader();
+      return isCsv(input) ? new OpenAlexMergedIdsReader(mergedKind(input.name)) : new OpenAlexReader();
     case 'ror':
-      return new RorReader(/\.json(\.gz)?$/i.test(path) ? 'json-array' : 'jsonl');
+      return new RorReader(/\.json(\.gz)?$/i.test(input.entry ?? input.file) ? 'json-array' : 'jsonl');
     case 'crossref':
       return new CrossrefReader();
     case 'nih':
-      return new NihReader();
+      return new NihReader(abstracts);
+    case 'anzsrc':
+      return new AnzsrcReader();
   }
 }
 
-/** Source records of a file as (text or CSV row, line) pairs. */
+type SourceItem =
+  | { source: string | Record<string, string>; line: number }
+  | { error: string; line: number }
+  | { missing: MissingColumn; header: readonly string[] };
+
+/** Source records of an input as (text or CSV row, line) pairs; `at.line` follows the lines read. */
 async function* sourceRecords(
   reader: FormatReader,
-  path: string,
+  input: ImportInput,
   onBytes: (b: number) => void,
-): AsyncGenerator<{ source: string | Record<string, string>; line: number } | { error: string; line: number }> {
-  const lines = readLines(path, onBytes);
+  at: { line: number; blank: boolean },
+): AsyncGenerator<SourceItem> {
+  const lines = (async function* () {
+    for await (const l of readLines(input, onBytes)) {
+      at.line = l.line;
+      if (l.text.trim() !== '') at.blank = false;
+      yield l;
+    }
+  })();
   if (reader.container === 'jsonl') {
     for await (const { text, line } of lines) if (text.trim() !== '') yield { source: text, line };
   } else if (reader.container === 'json-array') {
@@ -108,7 +130,14 @@ async function* sourceRecords(
       const row = csv.push(l.text);
       if (row === undefined) continue;
       if (header === undefined) {
-        header = row.map((h) => h.trim());
+        header = row.map((h) => h.trim().replace(/^\uFEFF/, ''));
+        try {
+          reader.header?.(header);
+        } catch (err) {
+          if (!(err instanceof MissingColumn)) throw err;
+          yield { missing: err, header };
+          return;
+        }
         continue;
       }
       if (row.length !== header.length) {
@@ -123,6 +152,40 @@ async function* sourceRecords(
   }
 }
 
+/** True for the error a gzip stream raises when its data ends early. */
+function isTruncation(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || /unexpected end of file/i.test(String(err));
+}
+
+/** ExPORTER abstracts by APPLICATION_ID, from the NIH inputs whose header is the abstracts layout. */
+async function readNihAbstracts(inputs: readonly ImportInput[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const input of inputs) {
+    const csv = new CsvLineReader();
+    let header: string[] | undefined;
+    for await (const l of readLines(input)) {
+      const row = csv.push(l.text);
+      if (row === undefined || (header === undefined && l.text.trim() === '')) continue;
+      if (header === undefined) {
+        header = row.map((h) => h.trim().replace(/^\uFEFF/, ''));
+        let layout;
+        try {
+          layout = nihLayout(header);
+        } catch {
+          break; // the main pass reports the missing column
+        }
+        if (layout !== 'abstracts') break;
+        continue;
+      }
+      const id = row[header.indexOf('APPLICATION_ID')]?.trim();
+      const text = row[header.indexOf('ABSTRACT_TEXT')];
+      if (id !== undefined && id !== '' && text !== undefined) out.set(id, text);
+    }
+  }
+  return out;
+}
+
 /** Imports the files into `dbPath` (created when missing) and returns what was written. */
 export async function importFiles(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
@@ -132,19 +195,35 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   const requested = options.format ?? 'auto';
   if (requested !== 'auto' && !IMPORT_FORMATS.includes(requested))
     throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: String(requested) } });
-  const files = expandPaths(options.paths);
-  const formats: ImportFormat[] = [];
-  for (const f of files) formats.push(requested === 'auto' ? await detectFormat(f) : requested);
-  const totalBytes = files.reduce((s, f) => s + statSync(f).size, 0);
+  const inputs = await expandInputs(options.paths);
+  const problems: ImportProblem[] = [];
+  let skipped = 0;
+  const note = (problem: ImportProblem): void => {
+    skipped++;
+    if (problems.length < MAX_PROBLEMS) problems.push(problem);
+  };
+  // An empty file is refused up front (nothing is written for a run that would abort on it).
+  const formats = new Map<ImportInput, ImportFormat>();
+  for (const input of inputs) {
+    try {
+      formats.set(input, requested === 'auto' ? await detectFormat(input) : requested);
+    } catch (err) {
+      if (onError === 'skip' && err instanceof QuarryError && err.code === 'DATA_FILE_EMPTY')
+        note({ file: input.name, line: 1, message: err.message, code: err.code });
+      else throw err;
+    }
+  }
+  const readable = inputs.filter((i) => formats.has(i));
+  const totalBytes = readable.reduce((sum, i) => sum + i.size, 0);
   const batchSize = Math.max(1, options.batchSize ?? 5000);
   const report = options.onProgress ?? ((): void => undefined);
+  const abstracts = await readNihAbstracts(readable.filter((i) => formats.get(i) === 'nih'));
 
   // A new database loads in bulk (indexes rebuilt by finish()); an existing one stays queryable.
   const fresh = !existsSync(options.dbPath);
   const store: RecordStore = openRecordStore(options.dbPath, { bulk: fresh, batchSize });
   const written: Partial<Record<NativeKind, number>> = {};
-  const problems: ImportProblem[] = [];
-  let skipped = 0;
+  const removed: Partial<Record<NativeKind, number>> = {};
   let total = 0;
   let bytesBefore = 0;
   const pending = new Map<NativeKind, NativeRecord[]>();
@@ -168,16 +247,28 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
     total++;
     if (batch.length >= batchSize) flush(kind);
   };
+  const remove = (kind: NativeKind, id: string): void => {
+    flush(kind);
+    removed[kind] = (removed[kind] ?? 0) + store.remove(kind, [id]);
+  };
   const fileReports: { path: string; format: ImportFormat; records: number; skipped: number }[] = [];
   const finishStore = (): void => {
     report({ phase: 'finish', done: totalBytes, total: totalBytes, records: total });
     if (options.finish !== false) store.finish();
   };
+  /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
+  const refuse = (problem: QuarryError, file: string, line: number): void => {
+    if (onError === 'abort') {
+      flushAll();
+      finishStore();
+      throw problem;
+    }
+    note({ file, line, message: problem.message, code: problem.code });
+  };
   try {
-    for (let k = 0; k < files.length; k++) {
-      const path = files[k] as string;
-      const format = formats[k] as ImportFormat;
-      const reader = readerFor(format, path);
+    for (const input of readable) {
+      const format = formats.get(input) as ImportFormat;
+      const reader = readerFor(format, input, abstracts);
       let fileRecords = 0;
       let fileSkipped = 0;
       let lastReport = 0;
@@ -185,7 +276,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
         const now = performance.now();
         if (now - lastReport > 200) {
           lastReport = now;
-          report({ phase: 'import', done: bytesBefore + b, total: totalBytes, records: total, file: path });
+          report({ phase: 'import', done: bytesBefore + b, total: totalBytes, records: total, file: input.name });
         }
       };
       const fail = (line: number, message: string): void => {
@@ -193,38 +284,85 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
           flushAll();
           finishStore();
           throw QuarryError.of('DATA_IMPORT_ABORTED', {
-            params: { file: path, line, reason: message, committed: total },
+            params: { file: input.name, line, reason: message, committed: total },
           });
         }
-        skipped++;
         fileSkipped++;
-        if (problems.length < MAX_PROBLEMS) problems.push({ file: path, line, message });
+        note({ file: input.name, line, message });
       };
-      for await (const item of sourceRecords(reader, path, onBytes)) {
-        if ('error' in item) {
-          fail(item.line, item.error);
-          continue;
+      const at = { line: 0, blank: true };
+      try {
+        for await (const item of sourceRecords(reader, input, onBytes, at)) {
+          if ('missing' in item) {
+            refuse(
+              QuarryError.of('DATA_CSV_MISSING_COLUMN', {
+                params: {
+                  file: input.name,
+                  format: item.missing.layout,
+                  column: item.missing.column,
+                  found: item.header.join(', '),
+                },
+              }),
+              input.name,
+              1,
+            );
+            break;
+          }
+          if ('error' in item) {
+            fail(item.line, item.error);
+            continue;
+          }
+          let mapped;
+          try {
+            mapped = reader.map(item.source);
+          } catch (err) {
+            if (!(err instanceof MalformedRecord)) throw err;
+            fail(item.line, err.message);
+            continue;
+          }
+          for (const m of mapped) {
+            if ('remove' in m) remove(m.kind, m.remove);
+            else add(m.kind, m.record);
+          }
+          fileRecords++;
         }
-        let mapped;
-        try {
-          mapped = reader.map(item.source);
-        } catch (err) {
-          if (!(err instanceof MalformedRecord)) throw err;
-          fail(item.line, err.message);
-          continue;
-        }
-        for (const m of mapped) add(m.kind, m.record);
-        fileRecords++;
+      } catch (err) {
+        if (err instanceof QuarryError || !isTruncation(err)) throw err;
+        // Everything read before the break is kept: flushed now, before the report or the throw.
+        flushAll();
+        refuse(
+          QuarryError.of('DATA_FILE_TRUNCATED', {
+            params: { file: input.name, line: at.line + 1, reason: (err as Error).message, committed: total },
+          }),
+          input.name,
+          at.line + 1,
+        );
       }
-      for (const m of reader.end()) add(m.kind, m.record);
+      if (at.blank && format !== 'quarry')
+        refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), input.name, 1);
+      for (const m of reader.end()) if (!('remove' in m)) add(m.kind, m.record);
       flushAll();
-      bytesBefore += statSync(path).size;
-      fileReports.push({ path, format, records: fileRecords, skipped: fileSkipped });
+      const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
+      if (listed !== undefined && listed !== fileRecords)
+        note({
+          file: input.name,
+          line: 0,
+          message: `the snapshot manifest lists ${listed} records for this partition; ${fileRecords} were read`,
+        });
+      bytesBefore += input.size;
+      fileReports.push({ path: input.name, format, records: fileRecords, skipped: fileSkipped });
     }
     flushAll();
     finishStore();
   } finally {
     store.close();
   }
-  return { files: fileReports, records: written, skipped, problems, ms: Math.round(performance.now() - started) };
+  return {
+    files: fileReports,
+    records: written,
+    removed,
+    skipped,
+    problems,
+    ms: Math.round(performance.now() - started),
+  };
 }

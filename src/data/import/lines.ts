@@ -1,28 +1,22 @@
 /**
- * Reads a text file (plain or gzip) line by line with 1-based line numbers, counting the
- * bytes read from disk so callers can show progress.
+ * Reads an import input (a file, plain or gzip, or a zip entry) line by line with 1-based
+ * line numbers, counting the bytes read from disk so callers can show progress.
  */
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
+import { fileInput, openInput, type ImportInput } from './inputs.ts';
 
 export interface NumberedLine {
   readonly text: string;
   readonly line: number;
 }
 
-/** Lines of `path`; `onBytes` receives the bytes read from disk so far. */
-export async function* readLines(path: string, onBytes?: (bytes: number) => void): AsyncGenerator<NumberedLine> {
-  const raw = createReadStream(path, { highWaterMark: 1 << 20 });
-  let bytes = 0;
-  if (onBytes !== undefined) {
-    raw.on('data', (chunk) => {
-      bytes += chunk.length;
-      onBytes(bytes);
-    });
-  }
-  const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-  const lines = createInterface({ input, crlfDelay: Infinity });
+/** Lines of `input` (a path or an input); `onBytes` receives the bytes read from disk so far. */
+export async function* readLines(
+  input: string | ImportInput,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<NumberedLine> {
+  const stream = await openInput(typeof input === 'string' ? fileInput(input) : input, onBytes);
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let line = 0;
   try {
     for await (const text of lines) {
@@ -31,7 +25,7 @@ export async function* readLines(path: string, onBytes?: (bytes: number) => void
     }
   } finally {
     lines.close();
-    raw.destroy();
+    stream.destroy();
   }
 }
 

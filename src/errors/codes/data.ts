@@ -30,22 +30,47 @@ export const DATA_CODES = {
   DATA_FILE_NOT_FOUND: {
     category: 'not_found',
     message: 'No such file or folder: {path}',
-    fix: 'Check the path; folders are searched for .jsonl, .jsonl.gz, .json and .csv files.',
+    fix: 'Check the path; folders are searched for .jsonl, .json and .csv files (plain or .gz), .zip archives and OpenAlex snapshot partitions (updated_date=*/part_*.gz).',
   },
   DATA_UNKNOWN_FORMAT: {
     category: 'input',
     message: 'Cannot tell the format of {path}.',
-    fix: 'Name it with --format quarry|openalex|ror|crossref|nih.',
+    fix: 'Name it with --format quarry|openalex|ror|crossref|nih|anzsrc.',
   },
   DATA_BAD_FORMAT_OPTION: {
     category: 'input',
-    message: 'Unknown format {value}; expected auto, quarry, openalex, ror, crossref or nih.',
+    message: 'Unknown format {value}; expected auto, quarry, openalex, ror, crossref, nih or anzsrc.',
     fix: 'Use one of the listed formats.',
   },
   DATA_BAD_ON_ERROR_OPTION: {
     category: 'input',
     message: 'Unknown --on-error value {value}; expected skip or abort.',
     fix: 'Use --on-error skip to report and skip malformed records, or --on-error abort to stop at the first.',
+  },
+  DATA_FILE_EMPTY: {
+    category: 'input',
+    message: '{file} is empty: it holds no records.',
+    fix: 'Check that the download or copy finished; an empty file is never imported silently.',
+  },
+  DATA_FILE_TRUNCATED: {
+    category: 'input',
+    message: '{file}:{line}: the compressed data ends early ({reason}); {committed} records before it are committed.',
+    fix: 'The file is cut short (an interrupted download or copy): fetch it again and re-run the import; records already imported are updated, never duplicated.',
+  },
+  DATA_CSV_MISSING_COLUMN: {
+    category: 'input',
+    message: '{file}:1: the {format} header has no {column} column (found: {found}).',
+    fix: 'Use the file as published, with its header row; the layouts Quarry reads and their columns are in the README (Data: importers).',
+  },
+  DATA_ZIP_NOTHING_READABLE: {
+    category: 'input',
+    message: '{file} holds no file Quarry can import (entries: {entries}).',
+    fix: 'Give the ROR data dump zip (with a *_schema_v2.json file), or unzip the archive and import the data files in it.',
+  },
+  DATA_ZIP_UNREADABLE: {
+    category: 'input',
+    message: '{file} is not a readable zip archive: {reason}',
+    fix: 'Check that the download finished (a zip is read from its end, so a cut-short file cannot be opened); fetch it again.',
   },
   DATA_IMPORT_ABORTED: {
     category: 'input',

@@ -50,6 +50,8 @@ export interface RecordStore {
    * `transaction()`, so a failure loses at most the batch in flight.
    */
   upsert(kind: RecordKind, records: readonly object[]): void;
+  /** Removes records by id (their link rows and full-text row too); returns how many existed. */
+  remove(kind: RecordKind, ids: readonly string[]): number;
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
   /** Derived data (citation counts, totals, place values), index rebuild, FTS merge, ANALYZE. */
@@ -209,6 +211,23 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       }
       for (let start = 0; start < records.length; start += batchSize)
         writeBatch(kind, records.slice(start, start + batchSize));
+    },
+    remove(kind, ids) {
+      const s = statementsFor(kind);
+      const table = SOURCE_TABLES[kind].table;
+      const deleteRow = db.prepare<[number]>(`DELETE FROM ${table} WHERE pk = ?`);
+      return db.transaction(() => {
+        let removed = 0;
+        for (const id of ids) {
+          const found = s.find.get(id);
+          if (found === undefined) continue;
+          for (const del of s.deleteLinks) del.run(found.pk);
+          s.deleteText?.run(found.pk);
+          deleteRow.run(found.pk);
+          removed++;
+        }
+        return removed;
+      })();
     },
     transaction<T>(fn: () => T): T {
       return db.transaction(fn)();

@@ -1,14 +1,22 @@
 /** What a format mapper returns, and the small helpers mappers share. */
 import type { NativeKind, NativeRecord } from '../../../model/native-records.ts';
 
-/** One native record produced from a source record. */
-export interface Mapped {
-  readonly kind: NativeKind;
-  readonly record: NativeRecord;
-}
+/** One native record produced from a source record, or the id of one to remove (a merged id). */
+export type Mapped =
+  { readonly kind: NativeKind; readonly record: NativeRecord } | { readonly kind: NativeKind; readonly remove: string };
 
 /** A source record that cannot be mapped: reported with file:line by the importer. */
 export class MalformedRecord extends Error {}
+
+/** A CSV header without a column its layout needs: the whole file is refused. */
+export class MissingColumn extends Error {
+  constructor(
+    readonly layout: string,
+    readonly column: string,
+  ) {
+    super(`the ${layout} header has no ${column} column`);
+  }
+}
 
 export type Loose = Readonly<Record<string, unknown>>;
 

@@ -11,6 +11,8 @@ export interface FormatReader {
    * native records. Throws MalformedRecord for a record that cannot be used.
    */
   map(source: string | Readonly<Record<string, string>>): Mapped[];
+  /** For CSV: the header's columns, before the first row (throws MissingColumn when one it needs lacks). */
+  header?(columns: readonly string[]): void;
   /** Records gathered across the file (for example researchers), after its last record. */
   end(): Mapped[];
 }

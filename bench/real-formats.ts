@@ -1,0 +1,104 @@
+/**
+ * Import speed of each real format, in records per second: the real samples of
+ * `test/fixtures/data/` repeated (with distinct ids) to a few thousand records each, laid out
+ * as published (an OpenAlex snapshot folder, the ROR dump zip, Crossref JSON lines, NIH award
+ * actions CSV, the ANZSRC code list), each imported into a fresh database without --format.
+ *
+ *   npx tsx bench/real-formats.ts [copies=100]
+ *
+ * Goal (performance issue): 20,000 records/s or more while loading.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
+import { importFiles } from '../src/data/import/index.ts';
+
+const copies = Number(process.argv[2] ?? 100);
+const DATA = fileURLToPath(new URL('../test/fixtures/data/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-real-'));
+const lines = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
+
+type Row = Record<string, unknown>;
+
+function openalexSnapshot(): string {
+  const works = lines(gunzipSync(readFileSync(join(DATA, 'openalex/works.jsonl.gz'))).toString('utf8'));
+  const root = join(dir, 'openalex-snapshot');
+  const entries: unknown[] = [];
+  for (let k = 0; k < copies; k++) {
+    const part = `updated_date=2024-01-${String((k % 28) + 1).padStart(2, '0')}/part_${String(k).padStart(3, '0')}.gz`;
+    const body = works.map((l) => {
+      const w = JSON.parse(l) as Row;
+      return JSON.stringify({ ...w, id: `${String(w['id'])}${k}` });
+    });
+    mkdirSync(join(root, 'data/works', part, '..'), { recursive: true });
+    writeFileSync(join(root, 'data/works', part), gzipSync(body.join('\n') + '\n'));
+    entries.push({ url: `s3://openalex/data/works/${part}`, meta: { record_count: body.length } });
+  }
+  writeFileSync(join(root, 'data/works/manifest'), JSON.stringify({ entries }));
+  return root;
+}
+
+function rorZip(): string {
+  const records = JSON.parse(readFileSync(join(DATA, 'ror/ror_v2_sample.json'), 'utf8')) as Row[];
+  const all = Array.from({ length: copies }, (_, k) =>
+    records.map((r) => ({ ...r, id: `${String(r['id'])}${k}` })),
+  ).flat();
+  const file = join(dir, 'v1.55-2024-10-31-ror-data.zip');
+  writeFileSync(file, zipSync({ 'v1.55-2024-10-31-ror-data_schema_v2.json': strToU8(JSON.stringify(all, null, 2)) }));
+  return file;
+}
+
+function crossref(): string {
+  const works = lines(readFileSync(join(DATA, 'crossref/works.jsonl'), 'utf8'));
+  const file = join(dir, 'crossref-works.jsonl');
+  const out: string[] = [];
+  for (let k = 0; k < copies; k++)
+    for (const l of works) {
+      const w = JSON.parse(l) as Row;
+      out.push(JSON.stringify({ ...w, DOI: `${String(w['DOI'])}.${k}` }));
+    }
+  writeFileSync(file, out.join('\n') + '\n');
+  return file;
+}
+
+function nihAwards(): string {
+  const [header, ...rows] = lines(readFileSync(join(DATA, 'nih_reporter/nih_awards.csv'), 'utf8'));
+  const file = join(dir, 'nih_awards.csv');
+  const out = [header as string];
+  for (let k = 0; k < copies; k++) for (const r of rows) out.push(r.replace(/^([^,]*),([^,]*)/, `$1,$2-${k}`));
+  writeFileSync(file, out.join('\n') + '\n');
+  return file;
+}
+
+const formats: [string, () => string][] = [
+  ['OpenAlex snapshot (works partitions)', openalexSnapshot],
+  ['ROR data dump (zip, schema 2)', rorZip],
+  ['Crossref works (JSON lines)', crossref],
+  ['NIH RePORTER award actions (CSV)', nihAwards],
+  ['ANZSRC FoR 2020 codes (CSV)', () => join(DATA, 'anzsrc_for_2020/for2020_codes.csv')],
+];
+
+console.log(`real formats, ${copies} copies of each sample; load average ${loadavg()[0]?.toFixed(1)}`);
+try {
+  for (const [name, make] of formats) {
+    const path = make();
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const report = await importFiles({ paths: [path], dbPath: join(dir, `${name.split(' ')[0]}.db`) });
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const records = Object.values(report.records).reduce((s, n) => s + n, 0);
+    console.log(
+      `${name.padEnd(40)} ${String(records).padStart(7)} records  ${seconds.toFixed(2).padStart(6)} s  ${Math.round(
+        records / seconds,
+      )
+        .toLocaleString('en')
+        .padStart(8)} records/s (CPU ${((used.user + used.system) / 1e6).toFixed(2)} s)`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
