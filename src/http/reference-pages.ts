@@ -33,6 +33,7 @@ pre { padding: .75rem; overflow-x: auto; }
 table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
 th, td { border: 1px solid #c9d1da; padding: .3rem .6rem; text-align: left; vertical-align: top; }
 a { color: #0b5cad; }
+h1, h2, h3, p, li, td { overflow-wrap: anywhere; }
 `;
 
 /**

@@ -1,58 +1,28 @@
-// "Try it out" in the API reference, in a real browser (Debian chromium through
-// playwright-core): authorize with an API key, get a token from GET /v3/token, authorize
-// with it as the Bearer token, and run a query from the document's example, all in /docs.
+// The API reference in a real browser (Debian chromium through playwright-core): "Try it
+// out" end to end (authorize with an API key, get a token from GET /v3/token, authorize with
+// it as the Bearer token, run a query from the document's example), and axe on /docs and the
+// language reference pages, with screenshots at 1366 and 390 px.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { assertAccessible, launchBrowser, newContext, shots } from '../web/helpers/browser.ts';
 import { startWebServer, type WebServer } from '../web/helpers/server.ts';
 
-const SHOTS = new URL('../../test-results/web/', import.meta.url).pathname;
-
 let server: WebServer;
-let context: BrowserContext;
-let page: Page;
-let profile: string;
-const external: string[] = [];
+let browser: Browser;
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   server = await startWebServer();
-  profile = mkdtempSync(join(tmpdir(), 'quarry-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1366, height: 900 },
-  });
-  await context.route('**/*', async (route) => {
-    const url = route.request().url();
-    if (url.startsWith(server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-    external.push(url);
-    return route.abort();
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (error) => assert.fail(`script error in the page: ${error.message}`));
+  browser = await launchBrowser();
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 /** Fills one security scheme's value in the Authorize dialog and closes it. */
-async function authorize(scheme: string, value: string): Promise<void> {
+async function authorize(page: Page, scheme: string, value: string): Promise<void> {
   await page.locator('.scheme-container button.authorize').click();
   const dialog = page.locator('.dialog-ux .modal-ux');
   // Each scheme's heading reads "NAME (type)"; match the name at its start only.
@@ -82,25 +52,52 @@ async function execute(operation: Locator): Promise<{ status: string; body: stri
 }
 
 test('Try it out in /docs: API key → token → Bearer → a query from the examples', { timeout: 90_000 }, async () => {
-  const { key } = await server.accounts.createKey('ana@example.org', 'docs');
-  await page.goto(`${server.url}/docs/`);
-  await page.locator('.opblock').first().waitFor();
+  const { context, page, external } = await newContext(browser, server.url);
+  try {
+    const { key } = await server.accounts.createKey('ana@example.org', 'docs');
+    await page.goto(`${server.url}/docs/`);
+    await page.locator('.opblock').first().waitFor();
 
-  await authorize('apiKey', key);
-  const token = await execute(page.locator('#operations-token-path-getTokenV3'));
-  assert.equal(token.status, '200', token.body);
-  assert.match(token.body, /^\S{40,}$/);
+    await authorize(page, 'apiKey', key);
+    const token = await execute(page.locator('#operations-token-path-getTokenV3'));
+    assert.equal(token.status, '200', token.body);
+    assert.match(token.body, /^\S{40,}$/);
 
-  await authorize('bearerToken', token.body);
-  const query = page.locator('#operations-token-path-queryV3');
-  await query.locator('.opblock-summary').first().click();
-  const example = await query.locator('textarea.body-param__text').inputValue();
-  assert.match(example, /^search publications for /);
-  const result = await execute(query);
-  assert.equal(result.status, '200', result.body);
-  const body = JSON.parse(result.body) as { publications: unknown[]; _stats: { total_count: number } };
-  assert.ok(body.publications.length > 0 && body._stats.total_count > 0, 'the example finds records');
-  assert.match(await query.locator('.curl-command').innerText(), /Authorization: Bearer /);
-  await page.screenshot({ path: join(SHOTS, 'docs-try-it-out-1366.png'), fullPage: false });
-  assert.deepEqual(external, [], 'nothing fetched from other hosts');
+    await authorize(page, 'bearerToken', token.body);
+    const query = page.locator('#operations-token-path-queryV3');
+    await query.locator('.opblock-summary').first().click();
+    const example = await query.locator('textarea.body-param__text').inputValue();
+    assert.match(example, /^search publications for /);
+    const result = await execute(query);
+    assert.equal(result.status, '200', result.body);
+    const body = JSON.parse(result.body) as { publications: unknown[]; _stats: { total_count: number } };
+    assert.ok(body.publications.length > 0 && body._stats.total_count > 0, 'the example finds records');
+    assert.match(await query.locator('.curl-command').innerText(), /Authorization: Bearer /);
+    await page.screenshot({
+      path: `${new URL('../../test-results/web/', import.meta.url).pathname}docs-try-it-out-1366.png`,
+    });
+    assert.deepEqual(external, [], 'nothing fetched from other hosts');
+  } finally {
+    await context.close();
+  }
+});
+
+test('axe: /docs, /docs/language and /docs/errors', { timeout: 90_000 }, async () => {
+  const { context, page } = await newContext(browser, server.url);
+  try {
+    await page.goto(`${server.url}/docs/`);
+    await page.locator('.opblock').first().waitFor();
+    // Swagger UI's own markup: an operation's summary is a button holding another button, tag
+    // sections start at h3 under the title's h2, and its information block sits outside any
+    // landmark. Its colours (contrast) are fixed in openapi.ts; these three would need its
+    // React components changed, so they are left out here, and only here.
+    await assertAccessible(page, '/docs', { disabledRules: ['nested-interactive', 'heading-order', 'region'] });
+    for (const path of ['/docs/language', '/docs/errors']) {
+      await page.goto(`${server.url}${path}`);
+      await assertAccessible(page, path);
+      await shots(page, `reference${path.replace(/\//g, '-')}`);
+    }
+  } finally {
+    await context.close();
+  }
 });

@@ -61,19 +61,26 @@ interface AxeViolation {
 
 /**
  * Runs axe-core (WCAG 2.0/2.1 A and AA rules plus best practices) on the page as it is and
- * fails with each violation's rule and elements.
+ * fails with each violation's rule and elements. `disabledRules` leaves rules out (the
+ * caller says why).
  */
-export async function assertAccessible(page: Page, what: string): Promise<void> {
+export async function assertAccessible(
+  page: Page,
+  what: string,
+  options: { readonly disabledRules?: readonly string[] } = {},
+): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
+  const rules = Object.fromEntries((options.disabledRules ?? []).map((rule) => [rule, { enabled: false }]));
+  const violations = await page.evaluate(async (rules) => {
     const axe = (
       window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }
     ).axe;
     const result = await axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      rules,
     });
     return result.violations;
-  });
+  }, rules);
   const summary = (violations as AxeViolation[]).map(
     (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   );
