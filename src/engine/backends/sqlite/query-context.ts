@@ -12,17 +12,15 @@ import { prepareQuery, type RunQueryOptions } from '../../run-query.ts';
 import { shapeResult } from '../../shape.ts';
 import type { QueryResult } from '../../types.ts';
 import { executeCompiled, StatementCache } from './execute.ts';
-import { registerFunctions } from './functions.ts';
 import { vocabulary, type Vocabulary } from './vocabulary.ts';
 
-/** A read connection with Quarry's SQL functions and caches; one per worker. */
+/** A read connection with Quarry's statement and vocabulary caches; one per worker. */
 export class SqliteQueryContext {
   readonly db: Database.Database;
   readonly statements: StatementCache;
   readonly vocabulary: Vocabulary;
   constructor(db: Database.Database) {
     this.db = db;
-    registerFunctions(db);
     this.statements = new StatementCache(db);
     this.vocabulary = vocabulary(db);
   }
