@@ -10,6 +10,8 @@ import { AccountService } from './accounts/service.ts';
 import { openSqliteAccountStore } from './accounts/store.ts';
 import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
 import { createSqliteEngine } from './engine/backends/sqlite/engine.ts';
+import { withResultCache } from './engine/result-cache.ts';
+import type { QueryEngine } from './engine/types.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { upgradeRecordDatabase } from './store/sqlite/records-store.ts';
 import { build, type WebPlugin } from './http/app.ts';
@@ -42,11 +44,15 @@ export async function startService(
   const upgraded = upgradeRecordDatabase(config.db);
   // The engine first: it refuses a missing or foreign file with a clear coded error, before
   // the account store would create an empty file in its place.
-  const engine = createSqliteEngine({
+  const sqlite = createSqliteEngine({
     dbPath: config.db,
     timeoutMs: config.query.timeoutMs,
     ...(config.query.workers > 0 ? { workers: config.query.workers } : {}),
   });
+  const engine: QueryEngine =
+    config.query.cacheMb > 0
+      ? withResultCache(sqlite, { maxBytes: config.query.cacheMb * 2 ** 20, epoch: () => sqlite.dataEpoch() })
+      : sqlite;
   const store = openSqliteAccountStore(config.db);
   const accounts = new AccountService({ store });
   const rateLimitStore = new MemoryRateLimitStore();

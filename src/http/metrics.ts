@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ResultCacheStats } from '../engine/result-cache.ts';
 import type { QueryEngine } from '../engine/types.ts';
 
 export interface ServiceMetrics {
@@ -42,5 +43,39 @@ export function createMetrics(engine: QueryEngine): ServiceMetrics {
       this.set(engine.queueDepth());
     },
   });
+  const cacheStats = (engine as Partial<{ cacheStats(): ResultCacheStats }>).cacheStats?.bind(engine);
+  if (cacheStats !== undefined) registerResultCacheMetrics(registry, cacheStats);
   return { registry, requests, queryDuration, rateLimitRejections };
+}
+
+/** The result cache's hits, misses and size (`engine/result-cache.ts`), read when scraped. */
+function registerResultCacheMetrics(registry: Registry, stats: () => ResultCacheStats): void {
+  const counter = (name: string, help: string, pick: (s: ResultCacheStats) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        // The cache counts; the scrape copies its running total.
+        this.reset();
+        this.inc(pick(stats()));
+      },
+    });
+  const gauge = (name: string, help: string, pick: (s: ResultCacheStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(pick(stats()));
+      },
+    });
+  counter('quarry_result_cache_hits_total', 'Queries answered from the result cache.', (s) => s.hits);
+  counter(
+    'quarry_result_cache_misses_total',
+    'Queries the result cache did not hold (run by the engine).',
+    (s) => s.misses,
+  );
+  gauge('quarry_result_cache_entries', 'Results held by the result cache.', (s) => s.entries);
+  gauge('quarry_result_cache_bytes', 'Memory held by cached results, in bytes.', (s) => s.bytes);
 }

@@ -20,6 +20,7 @@ import {
   type RecordKind,
 } from '../../model/storage.ts';
 import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
+import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
 import { recordSchemaVersion } from './open.ts';
@@ -190,6 +191,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     // slower, and a fragmented index).
     const texts = new Map<number, readonly string[]>();
     const replaced = new Set<number>();
+    advanceDataEpoch(db);
     for (const record of records) {
       const rows = recordToRows(kind, record);
       const { pk, existed } = writeOne(kind, s, rows);
@@ -233,7 +235,10 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       return db.transaction(fn)();
     },
     finish(finishOptions = {}) {
-      return deriveAll(db, finishOptions);
+      const report = deriveAll(db, finishOptions);
+      // Derived data changed too: results kept from before (counts, facets) are stale.
+      advanceDataEpoch(db);
+      return report;
     },
     counts() {
       const tables = [

@@ -4,6 +4,7 @@
  * own read-only connection, under a per-query time limit and the caller's AbortSignal.
  */
 import { performance } from 'node:perf_hooks';
+import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
 import { outcomeFromJson, outcomeFromResult } from '../../outcome.ts';
 import { WorkerPool, workerModule } from '../../pool.ts';
@@ -21,14 +22,22 @@ export interface SqliteEngineOptions {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** The SQLite engine, which can also tell the data's epoch (for a result cache in front of it). */
+export interface SqliteQueryEngine extends QueryEngine {
+  /** Changes whenever an import writes records (`store/sqlite/data-epoch.ts`); a point read on this thread. */
+  dataEpoch(): string;
+}
+
 /**
  * @example
  * const engine = createSqliteEngine({ dbPath: 'records.db' });
  * const { result } = await engine.run('search publications return year', { dslVersion: 2 });
  */
-export function createSqliteEngine(options: SqliteEngineOptions): QueryEngine {
-  // Fail fast on a missing or foreign file, with the engine's coded error.
-  openReadOnly(options.dbPath).close();
+export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEngine {
+  // Fail fast on a missing or foreign file, with the engine's coded error. The connection
+  // stays open on this thread for the epoch: a point read of a few microseconds.
+  const epochDb = openReadOnly(options.dbPath, { cacheMb: 1, mmapMb: 0 });
+  const readEpoch = dataEpochReader(epochDb);
   const workerData: SqliteWorkerData = { dbPath: options.dbPath };
   const pool = new WorkerPool<SqliteTask, string>({
     filename: workerModule('worker', import.meta.url),
@@ -64,6 +73,10 @@ export function createSqliteEngine(options: SqliteEngineOptions): QueryEngine {
       }
     },
     queueDepth: () => pool.queueDepth(),
-    close: () => pool.close(),
+    dataEpoch: readEpoch,
+    async close() {
+      await pool.close();
+      epochDb.close();
+    },
   };
 }
