@@ -20,6 +20,11 @@ const INDICATOR_FIELD: Readonly<Record<Exclude<Indicator, 'count'>, { field: str
   funding: { field: 'funding_usd', type: 'float' },
 };
 
+/** The record field an indicator reads (undefined for `count`). */
+export function indicatorField(indicator: Indicator): string | undefined {
+  return indicator === 'count' ? undefined : INDICATOR_FIELD[indicator].field;
+}
+
 /**
  * @example indicatorSql(sqliteDialect, pubs, 'fcr_gavg')
  *   // 'exp(avg(ln(s."field_citation_ratio" + 1))) - 1'

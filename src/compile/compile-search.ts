@@ -9,7 +9,8 @@ import { compileCitationsPerYear, type CompiledCitations } from './citations.ts'
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
 import { compileFilter } from './filters.ts';
-import type { StorageLayout } from './layout.ts';
+import { narrowFor } from './narrow.ts';
+import type { SourceLayout, StorageLayout } from './layout.ts';
 import type { SearchPlan } from './plan.ts';
 import { compileRecords, type CompiledRecords } from './records.ts';
 import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
@@ -37,31 +38,46 @@ export function compileSearch(
 ): CompiledSearch {
   const source = layout.sources[plan.source];
   if (source === undefined) throw new Error(`no storage layout for source ${plan.source}`);
+  const match: FullTextMatch | undefined =
+    plan.fullText === undefined ? undefined : dialect.fullText.match(source, plan.fullText, options);
+  // Counts, facets and aggregates read the narrow side table when it has every field they
+  // touch (short rows: no document, no abstract); record pages read the wide rows.
+  const aggregated = narrowFor(source, plan) ?? source;
+  const wide = conditions(dialect, source, plan, match);
+  const lean = aggregated === source ? wide : conditions(dialect, aggregated, plan, match);
+  const countMatches =
+    wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.countMatches(source, match) : undefined;
+  const count =
+    countMatches ??
+    (lean.where === undefined
+      ? // No WHERE at all: SQLite then counts a B-tree's entries page by page (about 1 ms at
+        // 1M rows) instead of stepping through every row (about 20 ms), even for `WHERE 1`.
+        frag(`SELECT count(*) AS n FROM ${ident(aggregated.table)}`)
+      : concat(`SELECT count(*) AS n FROM ${ident(aggregated.table)} ${SOURCE_ALIAS} WHERE `, lean.where));
+  const leanWhere = lean.where ?? frag(dialect.true);
+  const outputs = plan.outputs.map((output) => {
+    if (output.kind === 'facet')
+      return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined);
+    if (output.kind === 'citations_per_year') return compileCitationsPerYear(dialect, aggregated, output, leanWhere);
+    // The relevance page ranks the index's matches itself; its restriction keeps only the filter.
+    const pageWhere = output.order.by === 'relevance' && match?.kind === 'match' ? wide.filter : wide.where;
+    return compileRecords(dialect, layout, source, output, pageWhere, match);
+  });
+  return { count: { text: dialect.placeholders(count.text), params: count.params }, outputs };
+}
+
+/** The filter and the full-text restriction of `plan` on the table `source` describes, and both joined. */
+function conditions(
+  dialect: Dialect,
+  source: SourceLayout,
+  plan: SearchPlan,
+  match: FullTextMatch | undefined,
+): { filter: Sql | undefined; where: Sql | undefined } {
   const filter =
     plan.filter === undefined
       ? undefined
       : compileFilter(dialect, source, plan.filter, { alone: plan.fullText === undefined });
-  const match: FullTextMatch | undefined =
-    plan.fullText === undefined ? undefined : dialect.fullText.match(source, plan.fullText, options);
   const restriction = match === undefined ? undefined : dialect.fullText.restriction(source, match);
   const parts = [filter, restriction].filter((p): p is Sql => p !== undefined);
-  const where = parts.length === 0 ? undefined : joinSql(parts, ' AND ');
-  const countMatches =
-    filter === undefined && match?.kind === 'match' ? dialect.fullText.countMatches(source, match) : undefined;
-  const count =
-    countMatches ??
-    (where === undefined
-      ? // No WHERE at all: SQLite then counts a B-tree's entries page by page (about 1 ms at
-        // 1M rows) instead of stepping through every row (about 20 ms), even for `WHERE 1`.
-        frag(`SELECT count(*) AS n FROM ${ident(source.table)}`)
-      : concat(`SELECT count(*) AS n FROM ${ident(source.table)} ${SOURCE_ALIAS} WHERE `, where));
-  const whereOrTrue = where ?? frag(dialect.true);
-  const outputs = plan.outputs.map((output) => {
-    if (output.kind === 'facet') return compileFacet(dialect, layout, source, output, whereOrTrue, where === undefined);
-    if (output.kind === 'citations_per_year') return compileCitationsPerYear(dialect, source, output, whereOrTrue);
-    // The relevance page ranks the index's matches itself; its restriction keeps only the filter.
-    const pageWhere = output.order.by === 'relevance' && match?.kind === 'match' ? filter : where;
-    return compileRecords(dialect, layout, source, output, pageWhere, match);
-  });
-  return { count: { text: dialect.placeholders(count.text), params: count.params }, outputs };
+  return { filter, where: parts.length === 0 ? undefined : joinSql(parts, ' AND ') };
 }

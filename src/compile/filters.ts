@@ -4,10 +4,10 @@
  * `not`), so `where X` and `where not X` always split the source exactly.
  */
 import type { CompareOp, FilterPlan, PlanField, PlanValue } from './plan.ts';
-import { accessField, type FieldAccess } from './access.ts';
+import { accessField, SOURCE_ALIAS, type FieldAccess } from './access.ts';
 import type { Dialect } from './dialect.ts';
 import type { SourceLayout } from './layout.ts';
-import { concat, frag, joinSql, type Sql } from './sql.ts';
+import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
 
 /**
  * @example compileFilter(sqliteDialect, pubs, { kind: 'range', field: year, low: 2013, high: 2018 })
@@ -78,6 +78,8 @@ export function compileFilter(
       return filter.empty ? test : concat('NOT ', test);
     }
     case 'count': {
+      const counted = storedCountTest(source, filter.field, `${sqlOp(filter.op)} ?`);
+      if (counted !== undefined) return frag(counted, [filter.value]);
       const access = accessField(dialect, source, filter.field);
       // Alone, one grouped pass over the link table beats a count per record; combined with
       // other conditions, counting only the records those leave is cheaper.
@@ -93,6 +95,24 @@ export function compileFilter(
     default:
       return assertNeverFilter(filter);
   }
+}
+
+/**
+ * `test` (`> ?`) on a stored per-record count of a link field: a column when `s` is the
+ * narrow table, else a key set of the narrow table (its rows are short: scanning them costs
+ * less than grouping the link rows or counting them per record).
+ *
+ * @example storedCountTest(pubs, researchers, '> ?') // 's."pk" IN (SELECT n."pk" FROM "publications_narrow" n WHERE n."n_researchers" > ?)'
+ */
+function storedCountTest(source: SourceLayout, field: PlanField, test: string): string | undefined {
+  if (field.subfield !== undefined && field.subfield !== 'id') return undefined;
+  const own = source.countColumns?.[field.name];
+  if (own !== undefined) return `${SOURCE_ALIAS}.${ident(own)} ${test}`;
+  const narrow = source.narrow;
+  const column = narrow?.counts[field.name];
+  if (narrow === undefined || column === undefined) return undefined;
+  const key = ident(source.key);
+  return `${SOURCE_ALIAS}.${key} IN (SELECT n.${key} FROM ${ident(narrow.table)} n WHERE n.${ident(column)} ${test})`;
 }
 
 /**

@@ -65,8 +65,24 @@ export interface SourceLayout {
     >
   >;
   readonly fts?: FtsLayout;
+  /**
+   * The source's narrow side table (`model/storage.ts`, NarrowTableSpec): the same keys, the
+   * fields that have a column in it, and per-record counts of link fields. Counts, facets and
+   * aggregates read it when every field they touch is there (`narrow.ts`).
+   */
+  readonly narrow?: NarrowLayout;
+  /** Link field → this table's per-record count column (set on a narrow table's view only). */
+  readonly countColumns?: Readonly<Record<string, string>>;
   /** The default order without full text, as columns (most significant first). */
   readonly defaultOrder: ReadonlyArray<{ readonly column: string; readonly direction: 'asc' | 'desc' }>;
+}
+
+export interface NarrowLayout {
+  readonly table: string;
+  /** Scalar field → column (the same names as in the source table). */
+  readonly columns: Readonly<Record<string, string>>;
+  /** Link field → column holding each record's count of its values. */
+  readonly counts: Readonly<Record<string, string>>;
 }
 
 /** How to show an entity in a facet row or a returned record: output key → column. */

@@ -139,6 +139,8 @@ function sourceLayout(name: SourceName): SourceLayout {
     return layout === undefined ? [] : [[field, layout] as const];
   });
   const fts = fullText(name);
+  const narrow = table.narrow;
+  const narrowColumns = narrow?.columns.filter((c) => fieldTypes.has(c)) ?? [];
   return {
     table: table.table,
     key: KEY,
@@ -147,6 +149,15 @@ function sourceLayout(name: SourceName): SourceLayout {
     links: Object.fromEntries(links.filter(([field]) => fieldTypes.has(field))),
     entityColumns: Object.fromEntries(entityColumns),
     ...(fts === undefined ? {} : { fts }),
+    ...(narrow === undefined
+      ? {}
+      : {
+          narrow: {
+            table: narrow.table,
+            columns: Object.fromEntries(narrowColumns.map((c) => [c, c])),
+            counts: Object.fromEntries(Object.entries(narrow.counts).filter(([field]) => fieldTypes.has(field))),
+          },
+        }),
     defaultOrder: [{ column: fields.defaultOrder.field, direction: fields.defaultOrder.direction }],
   };
 }

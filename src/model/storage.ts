@@ -82,6 +82,25 @@ export interface EntityColumnSpec {
   readonly countedIn?: string;
 }
 
+/**
+ * A narrow side table of a source: the same `pk`, a copy of the few columns that filters,
+ * facets and aggregates read most (year, date, citation metrics), and per-record link
+ * counts (`n_researchers`: the rows of `publication_researchers` of the record). Facets,
+ * aggregates and counts read it instead of the wide row with the document and abstract
+ * (at 1M publications, 116 ms instead of 571 ms to fetch the rows of one word's 183k
+ * matches), and `count(researchers) > 1` is a column test instead of grouping link rows.
+ * The store keeps it in step with the source table and its links.
+ */
+export interface NarrowTableSpec {
+  readonly table: string;
+  /** Columns copied from the source row, same names and types (`id` included). */
+  readonly columns: readonly string[];
+  /** Link-table field → the column holding each record's count of its values. */
+  readonly counts: Readonly<Record<string, string>>;
+  /** Secondary indexes, each a list of columns (`pk` is in every entry already). */
+  readonly indexes: readonly (readonly string[])[];
+}
+
 /** A source table: `pk INTEGER PRIMARY KEY`, `id TEXT UNIQUE`, scalar columns, `doc` JSON. */
 export interface SourceTableSpec {
   readonly kind: RecordKind;
@@ -91,6 +110,8 @@ export interface SourceTableSpec {
   readonly indexes: readonly (readonly string[])[];
   /** Entity fields with one value, kept as an id column (schema field → column and entity). */
   readonly entityColumns?: Readonly<Record<string, EntityColumnSpec>>;
+  /** The narrow side table for facets, aggregates and counts, if the source has one. */
+  readonly narrow?: NarrowTableSpec;
 }
 
 /** A full-text table of a source: contentless FTS5 keyed by the source's `pk`. */
@@ -151,6 +172,30 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
       // The source title is the journal (books and proceedings have no table of their own).
       source_title: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
     },
+    narrow: {
+      table: 'publications_narrow',
+      columns: [
+        'id',
+        'year',
+        'date',
+        'type',
+        'journal_id',
+        'times_cited',
+        'recent_citations',
+        'altmetric',
+        'relative_citation_ratio',
+        'field_citation_ratio',
+      ],
+      counts: {
+        researchers: 'n_researchers',
+        research_orgs: 'n_research_orgs',
+        funders: 'n_funders',
+        supporting_grant_ids: 'n_supporting_grant_ids',
+        reference_ids: 'n_reference_ids',
+        concepts: 'n_concepts',
+      },
+      indexes: [['year'], ['type'], ['journal_id']],
+    },
   },
   grants: {
     kind: 'grants',
@@ -184,6 +229,17 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
       t('dimensions_url'),
     ],
     indexes: [['start_year'], ['start_date', 'id'], ['funding_org_id'], ['grant_number']],
+    narrow: {
+      table: 'grants_narrow',
+      columns: ['id', 'start_year', 'start_date', 'funding_usd', 'funding_org_id', 'language'],
+      counts: {
+        researchers: 'n_researchers',
+        research_orgs: 'n_research_orgs',
+        funders: 'n_funders',
+        concepts: 'n_concepts',
+      },
+      indexes: [['start_year'], ['funding_org_id']],
+    },
   },
   researchers: {
     kind: 'researchers',

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { compileSearch, type CompiledSearch } from '../../src/compile/compile-search.ts';
 import type { Dialect } from '../../src/compile/dialect.ts';
 import { compileFilter } from '../../src/compile/filters.ts';
+import { narrowView } from '../../src/compile/narrow.ts';
 import type { FacetOutput, FilterPlan, PlanField, RecordsOutput, SearchPlan } from '../../src/compile/plan.ts';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import type { Sql } from '../../src/compile/sql.ts';
@@ -249,11 +250,11 @@ const FILTERS: readonly Row[] = [
     },
   },
   {
-    name: 'count per record when combined with other conditions',
+    name: 'count of a link field the narrow table counts: a key set of its stored counts',
     compile: filter({ kind: 'count', field: orgs, op: '>', value: 5 }),
     expect: {
       sqlite: {
-        text: '(SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > ?',
+        text: 's."pk" IN (SELECT n."pk" FROM "publications_narrow" n WHERE n."n_research_orgs" > ?)',
         params: [5],
       },
       postgres: {
@@ -263,12 +264,27 @@ const FILTERS: readonly Row[] = [
     },
   },
   {
-    name: 'count alone: one grouped pass over the link table',
-    compile: filter({ kind: 'count', field: orgs, op: '>', value: 5 }, { alone: true }),
+    name: 'count of a link field on the narrow table itself: its column',
+    compile: (d) => compileFilter(d, narrowView(pubs)!, { kind: 'count', field: orgs, op: '>', value: 5 }),
+    expect: { sqlite: { text: 's."n_research_orgs" > ?', params: [5] } },
+  },
+  {
+    name: 'count of an uncounted link field combined with other conditions: counted per record',
+    compile: filter({ kind: 'count', field: openAccess, op: '>', value: 1 }),
     expect: {
       sqlite: {
-        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING count(*) > ?)',
-        params: [5],
+        text: `(SELECT count(*) FROM "publication_values" l WHERE l."publication_pk" = s."pk" AND l."field" = 'open_access') > ?`,
+        params: [1],
+      },
+    },
+  },
+  {
+    name: 'count of an uncounted link field alone: one grouped pass over the link table',
+    compile: filter({ kind: 'count', field: openAccess, op: '>', value: 1 }, { alone: true }),
+    expect: {
+      sqlite: {
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING count(*) > ?)`,
+        params: [1],
       },
       postgres: {
         text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE GROUP BY l."publication_pk" HAVING count(*) > $1)',
@@ -278,10 +294,10 @@ const FILTERS: readonly Row[] = [
   },
   {
     name: 'count alone where 0 passes: records without links qualify unless their group fails',
-    compile: filter({ kind: 'count', field: orgs, op: '<', value: 2 }, { alone: true }),
+    compile: filter({ kind: 'count', field: openAccess, op: '<', value: 2 }, { alone: true }),
     expect: {
       sqlite: {
-        text: 's."pk" NOT IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 GROUP BY l."publication_pk" HAVING NOT (count(*) < ?))',
+        text: `s."pk" NOT IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING NOT (count(*) < ?))`,
         params: [2],
       },
       postgres: {
@@ -386,7 +402,7 @@ const STATEMENTS: readonly Row[] = [
     compile: output(plan({ filter: year2020, outputs: [fundersFacet] }), statement),
     expect: {
       sqlite: {
-        text: 'SELECT l."org_id" AS id, count(*) AS count, coalesce(sum(s."times_cited"), 0) AS "citations_total", exp(avg(ln(s."field_citation_ratio" + 1))) - 1 AS "fcr_gavg" FROM "publications" s JOIN "publication_funders" l ON l."publication_pk" = s."pk" WHERE (s."year" = ?) AND l."org_id" IS NOT NULL GROUP BY 1 ORDER BY "citations_total" DESC NULLS LAST, count DESC, id ASC LIMIT ?',
+        text: 'SELECT l."org_id" AS id, count(*) AS count, coalesce(sum(s."times_cited"), 0) AS "citations_total", exp(avg(ln(s."field_citation_ratio" + 1))) - 1 AS "fcr_gavg" FROM "publications_narrow" s JOIN "publication_funders" l ON l."publication_pk" = s."pk" WHERE (s."year" = ?) AND l."org_id" IS NOT NULL GROUP BY 1 ORDER BY "citations_total" DESC NULLS LAST, count DESC, id ASC LIMIT ?',
         params: [2020, 5],
       },
       postgres: {
@@ -396,11 +412,55 @@ const STATEMENTS: readonly Row[] = [
     },
   },
   {
+    name: 'the count beside a facet reads the narrow table, with a stored link count as a column',
+    compile: count(
+      plan({
+        filter: { kind: 'and', items: [year2020, { kind: 'count', field: orgs, op: '>', value: 2 }] },
+        outputs: [fundersFacet],
+      }),
+    ),
+    expect: {
+      sqlite: {
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE ((s."year" = ?) AND s."n_research_orgs" > ?)',
+        params: [2020, 2],
+      },
+    },
+  },
+  {
+    name: 'a facet on a field the narrow table lacks reads the wide table',
+    compile: output(
+      plan({ outputs: [{ ...yearFacet, key: 'publisher', field: 'publisher', valueType: 'string' }] }),
+      statement,
+    ),
+    expect: {
+      sqlite: {
+        text: `SELECT s."publisher" AS id, count(*) AS count FROM "publications" s WHERE 1 AND (s."publisher" IS NOT NULL AND s."publisher" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+        params: [1000],
+      },
+    },
+  },
+  {
+    name: 'citations per year read the narrow table on both sides',
+    compile: output(
+      plan({
+        filter: year2020,
+        outputs: [{ kind: 'citations_per_year', key: 'citations_per_year', from: 2010, to: 2020 }],
+      }),
+      statement,
+    ),
+    expect: {
+      sqlite: {
+        text: 'SELECT c."year" AS year, count(*) AS count FROM "publication_references" r JOIN "publications_narrow" c ON c."pk" = r."publication_pk" WHERE r."cited_id" IN (SELECT s."id" FROM "publications_narrow" s WHERE (s."year" = ?)) AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
+        params: [2020, 2010, 2020],
+      },
+    },
+  },
+  {
     name: 'a value facet groups a column',
     compile: output(plan({ outputs: [yearFacet] }), statement),
     expect: {
       sqlite: {
-        text: `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE 1 AND (s."year" IS NOT NULL AND s."year" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+        text: `SELECT s."year" AS id, count(*) AS count FROM "publications_narrow" s WHERE 1 AND (s."year" IS NOT NULL AND s."year" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
         params: [1000],
       },
       postgres: {

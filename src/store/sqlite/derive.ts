@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { DERIVED_VALUE_FIELDS, FULLTEXT_TABLES, FUNDER_COUNTRIES } from '../../model/storage.ts';
+import { refreshNarrowTables } from './narrow-tables.ts';
 import { RECORD_INDEXES } from './records-schema.ts';
 
 export interface FinishOptions {
@@ -54,6 +55,8 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
     setFullTextMerging(db, true);
   });
   run('citations', () => deriveCitations(db, since));
+  // After the citation counts: the narrow tables copy them.
+  run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
   run('researcher totals', () => deriveResearchers(db));
   run('organization totals', () => deriveOrganizations(db));
   run('grant funding organizations', () => {

@@ -14,6 +14,7 @@ import {
   type ColumnType,
 } from '../../model/storage.ts';
 import type { Migration } from './migrate.ts';
+import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
 
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
 export interface IndexDefinition {
@@ -119,8 +120,17 @@ const VERSION_2_INDEXES: readonly IndexDefinition[] = [
   },
 ];
 
+/** Version 3: the narrow side tables' indexes (facet group-bys over year, type, journal; grants' year and funder). */
+const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ narrow }) =>
+  narrow.indexes.map((cols) => sourceIndex(narrow.table, cols)),
+);
+
 /** Every secondary index of the record tables, in creation order (bulk loads drop and rebuild them). */
-export const RECORD_INDEXES: readonly IndexDefinition[] = [...VERSION_1_INDEXES, ...VERSION_2_INDEXES];
+export const RECORD_INDEXES: readonly IndexDefinition[] = [
+  ...VERSION_1_INDEXES,
+  ...VERSION_2_INDEXES,
+  ...VERSION_3_INDEXES,
+];
 
 /** The full DDL of version 1, for `docs/storage.md` and tests (later versions add to it). */
 export function recordSchemaSql(): string[] {
@@ -147,6 +157,15 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     name: 'indexes for default-ordered pages under a year filter',
     up: (db) => {
       for (const index of VERSION_2_INDEXES) db.exec(index.sql);
+    },
+  },
+  {
+    version: 3,
+    name: 'narrow side tables with per-record link counts, for facets, aggregates and count filters',
+    up: (db) => {
+      for (const { kind, narrow } of narrowTables()) db.exec(narrowTableSql(kind, narrow));
+      // Filled from the records already held (their indexes are built after the rows).
+      refreshNarrowTables(db, VERSION_3_INDEXES);
     },
   },
 ];

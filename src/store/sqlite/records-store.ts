@@ -23,6 +23,7 @@ import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
 import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
+import { narrowRowWriter } from './narrow-tables.ts';
 import { recordSchemaVersion } from './open.ts';
 import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
 import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
@@ -72,6 +73,8 @@ interface KindStatements {
   readonly insertLinks: ReadonlyMap<string, Database.Statement<[number, string]>>;
   readonly deleteText?: Database.Statement<[number]>;
   readonly insertText?: Database.Statement<SqlValue[]>;
+  /** Rewrites the record's row of the source's narrow table (after its links are in). */
+  readonly writeNarrow?: (pk: number) => void;
 }
 
 const DEFAULT_BATCH = 5000;
@@ -110,7 +113,9 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const links = LINK_TABLES.filter((l) => l.owner === kind);
     const text = FULLTEXT_TABLES.find((f) => f.owner === kind);
     const owner = ownerKey(kind);
+    const writeNarrow = narrowRowWriter(db, kind);
     const made: KindStatements = {
+      ...(writeNarrow === undefined ? {} : { writeNarrow }),
       find: db.prepare(`SELECT pk FROM ${spec.table} WHERE id = ?`),
       insert: db.prepare<SqlValue[]>(
         `INSERT INTO ${spec.table} (id, ${cols.join(', ')}, doc) VALUES (?, ${cols.map(() => '?').join(', ')}, ?)`,
@@ -170,6 +175,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const oneColumn = (linkRows[0] as readonly SqlValue[]).length === 1;
       insert.run(pk, JSON.stringify(oneColumn ? linkRows.map((r) => r[0]) : linkRows));
     }
+    s.writeNarrow?.(pk);
     for (const [id, title] of rows.journals ?? []) {
       if (knownJournals.has(id)) continue;
       saveJournal.run(id, title);

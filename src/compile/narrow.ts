@@ -1,0 +1,81 @@
+/**
+ * Whether a search's counts, facets and aggregates can read the source's narrow side table
+ * (`SourceLayout.narrow`) instead of the wide source rows: only when every field they touch
+ * has a column there, is a link table (joined on the key, which both tables share), or is a
+ * stored link count. Record pages always read the wide rows (they return the document).
+ */
+import { indicatorField } from './aggregates.ts';
+import type { SourceLayout } from './layout.ts';
+import type { FacetOutput, FilterPlan, PlanField, SearchPlan } from './plan.ts';
+
+/** The narrow table seen as a source: its own columns and counts, the source's links and full text. */
+export function narrowView(source: SourceLayout): SourceLayout | undefined {
+  const narrow = source.narrow;
+  if (narrow === undefined) return undefined;
+  const columns = new Set(Object.values(narrow.columns));
+  const { narrow: _wide, ...rest } = source;
+  return {
+    ...rest,
+    table: narrow.table,
+    columns: narrow.columns,
+    entityColumns: Object.fromEntries(Object.entries(source.entityColumns).filter(([, e]) => columns.has(e.column))),
+    countColumns: narrow.counts,
+  };
+}
+
+/**
+ * The narrow view when `plan` aggregates (a facet or citations) and its filter and every
+ * such output can use it. A plan of record pages alone keeps the wide table for its count:
+ * that table's own indexes (`(date, id)`, ...) answer its filters.
+ */
+export function narrowFor(source: SourceLayout, plan: SearchPlan): SourceLayout | undefined {
+  const view = narrowView(source);
+  if (view === undefined || plan.outputs.every((o) => o.kind === 'records')) return undefined;
+  if (plan.filter !== undefined && !filterServed(view, plan.filter)) return undefined;
+  for (const output of plan.outputs) {
+    if (output.kind === 'facet' && !facetServed(view, output)) return undefined;
+    if (output.kind === 'citations_per_year' && (view.columns.id === undefined || view.columns.year === undefined))
+      return undefined;
+  }
+  return view;
+}
+
+function fieldServed(view: SourceLayout, field: PlanField): boolean {
+  if (view.links[field.name] !== undefined) return true;
+  if (field.multi) return false;
+  const sub = field.subfield;
+  if (view.columns[sub === undefined ? field.name : `${field.name}.${sub}`] !== undefined) return true;
+  // An entity column's sub-fields are looked up in the entity table by the id column.
+  return view.entityColumns[field.name] !== undefined;
+}
+
+function filterServed(view: SourceLayout, filter: FilterPlan): boolean {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      return filter.items.every((f) => filterServed(view, f));
+    case 'not':
+      return filterServed(view, filter.item);
+    case 'compare':
+    case 'in':
+    case 'range':
+    case 'words':
+    case 'empty':
+    case 'count':
+      return fieldServed(view, filter.field);
+  }
+}
+
+function facetServed(view: SourceLayout, output: FacetOutput): boolean {
+  const field: PlanField = {
+    name: output.field,
+    type: output.valueType,
+    multi: output.multi,
+    ...(output.entity === undefined ? {} : { entity: output.entity }),
+  };
+  if (!fieldServed(view, field)) return false;
+  return output.indicators.every((i) => {
+    const name = indicatorField(i);
+    return name === undefined || view.columns[name] !== undefined;
+  });
+}
