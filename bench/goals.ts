@@ -1,0 +1,229 @@
+/**
+ * Every performance goal of the project (issue 11) with its measured figure beside it, in
+ * one run on one record database: the query mix (p50/p99 per shape), a repeated query
+ * through the result cache, citations per year over the whole corpus, serving memory after
+ * the mix, database size, import rate and memory (a generated import of `--import N`
+ * publications), and the engine comparison (tuned SQLite against DuckDB on the same data).
+ *
+ *   npx tsx bench/synthetic-db.ts --publications 100000 --out /tmp/q100k.db
+ *   npx tsx bench/goals.ts --db /tmp/q100k.db [--runs 15] [--import 20000] [--no-compare]
+ *
+ * Goals are stated for 1M publications on a 2-core machine; at smaller scales the figures
+ * show the trend. Wall times on a shared machine vary; `cpu` columns are this thread's CPU.
+ */
+import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createSqliteEngine } from '../src/engine/backends/sqlite/engine.ts';
+import { runQuery } from '../src/engine/backends/sqlite/query-context.ts';
+import { withResultCache } from '../src/engine/result-cache.ts';
+import { isQuarryError } from '../src/errors/index.ts';
+import { openReadOnly } from '../src/store/sqlite/open.ts';
+import { benchmarkWord, compareEngines, printComparison } from './engine-comparison.ts';
+import { queryShapes } from './query-shapes.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    runs: { type: 'string', default: '15' },
+    import: { type: 'string', default: '20000' },
+    'no-compare': { type: 'boolean', default: false },
+  },
+});
+if (args.db === undefined) throw new Error('--db <record database> is required (bench/synthetic-db.ts makes one)');
+const dbPath = args.db;
+const runs = Math.max(3, Number(args.runs));
+
+/** Shapes whose goal is p50 ≤ 10 ms: lookups, sorted pages, date and id filters, corpus facets. */
+const FAST = new Set([
+  'orgs+years ids page 250',
+  'org+year grant ids',
+  'sort by times_cited',
+  'date filter',
+  'three facets',
+  'researchers facet (corpus)',
+  'year facet limit 1000',
+]);
+
+const pct = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+const ms = (x: number): string => `${x.toFixed(1)} ms`;
+const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+const line = (goal: string, figure: string, ok: boolean | undefined): void =>
+  console.log(`  ${goal.padEnd(58)} ${figure.padEnd(34)} ${ok === undefined ? '' : verdict(ok)}`);
+
+const db = openReadOnly(dbPath);
+const publications = db.prepare('SELECT count(*) FROM publications').pluck().get() as number;
+console.log(
+  `goals on ${dbPath}: ${publications.toLocaleString('en')} publications; ${cpus().length} cores, ` +
+    `${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; ${new Date().toISOString()}`,
+);
+
+// 1. The query mix, in process on one connection.
+console.log(`\nquery mix (${runs} runs per shape after 2 warm-up runs)`);
+console.log(
+  `  ${'shape'.padEnd(28)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'cpu p50'.padStart(9)}  goal`.padEnd(70),
+);
+let mixMet = 0;
+const shapes = queryShapes(db);
+for (const [name, make] of shapes) {
+  for (let i = 0; i < 2; i++) runQuery(db, make(i), { dslVersion: 2 });
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    runQuery(db, make(i), { dslVersion: 2 });
+    const u = process.cpuUsage(c);
+    wall.push(performance.now() - t);
+    cpu.push((u.user + u.system) / 1000);
+  }
+  wall.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  const p50 = pct(wall, 50);
+  const p99 = pct(wall, 99);
+  const [goal, ok] =
+    name === '1000-record page'
+      ? ['p50 ≤ 60 ms', p50 <= 60]
+      : FAST.has(name)
+        ? ['p50 ≤ 10 ms, p99 ≤ 300 ms', p50 <= 10 && p99 <= 300]
+        : ['p50 ≤ 100 ms, p99 ≤ 300 ms', p50 <= 100 && p99 <= 300];
+  if (ok) mixMet++;
+  console.log(
+    `  ${name.padEnd(28)} ${ms(p50).padStart(9)} ${ms(p99).padStart(9)} ${ms(pct(cpu, 50)).padStart(9)}  ${goal.padEnd(27)} ${verdict(ok)}`,
+  );
+}
+const mixRss = process.memoryUsage().rss;
+
+console.log('\ngoals');
+line('every shape of the mix within its goal', `${mixMet} of ${shapes.length} shapes`, mixMet === shapes.length);
+
+// 2. A repeated identical query through the result cache, over the real engine (worker pool).
+{
+  const sqlite = createSqliteEngine({ dbPath, workers: 1 });
+  const engine = withResultCache(sqlite, { maxBytes: 64 * 2 ** 20, epoch: () => sqlite.dataEpoch() });
+  const heavy = 'search publications return research_orgs aggregate citations_median, rcr_avg limit 20';
+  const first = performance.now();
+  await engine.run(heavy, { dslVersion: 2 });
+  const firstMs = performance.now() - first;
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t = performance.now();
+    await engine.run(heavy, { dslVersion: 2 });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  line(
+    'a repeated identical query ≤ 2 ms (result cache)',
+    `p50 ${ms(pct(times, 50))}, p99 ${ms(pct(times, 99))} (first ${firstMs.toFixed(0)} ms)`,
+    pct(times, 50) <= 2,
+  );
+  await engine.close();
+}
+
+// 3. Citations and funding per year over the whole corpus.
+const newest = (db.prepare('SELECT max(year) FROM publications').pluck().get() as number | null) ?? 2024;
+const references = db.prepare('SELECT count(*) FROM publication_references').pluck().get() as number;
+for (const [goal, query] of [
+  [
+    'citations_per_year over the whole corpus ≤ 100 ms',
+    `search publications return citations_per_year(${newest - 10}, ${newest})`,
+  ],
+  [
+    'funding_per_year over the whole corpus ≤ 100 ms',
+    `search grants return funding_per_year(${newest - 10}, ${newest})`,
+  ],
+] as const) {
+  try {
+    runQuery(db, query, { dslVersion: 2 });
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      runQuery(db, query, { dslVersion: 2 });
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    const note = query.includes('citations') ? ` (${references.toLocaleString('en')} reference rows)` : '';
+    line(goal, `p50 ${ms(pct(times, 50))}${note}`, pct(times, 50) <= 100);
+  } catch (error) {
+    if (!isQuarryError(error)) throw error;
+    line(goal, `not measured: ${error.problems[0]?.code ?? error.message}`, undefined);
+  }
+}
+
+// 4. Memory after the mix, and the database's size.
+line(
+  'serving RSS ≤ 1 GiB after the whole mix',
+  `${(mixRss / 2 ** 20).toFixed(0)} MiB (one connection)`,
+  mixRss <= 2 ** 30,
+);
+const size = ['', '-wal'].reduce((s, ext) => s + (existsSync(dbPath + ext) ? statSync(dbPath + ext).size : 0), 0);
+const perRecord = size / Math.max(1, publications);
+line(
+  'database ≤ 4 GB at 1M publications',
+  `${(size / 2 ** 20).toFixed(0)} MiB, ${(perRecord / 1024).toFixed(1)} KiB/publication → ${((perRecord * 1e6) / 1e9).toFixed(1)} GB at 1M, ${((perRecord * 1e7) / 1e9).toFixed(0)} GB at 10M`,
+  perRecord * 1e6 <= 4e9,
+);
+
+// 5. Import: generate N publications and import them (the same path as `quarry import`).
+const importCount = Number(args.import);
+if (importCount > 0) {
+  const { generate } = await import('../src/data/generate/index.ts');
+  const { importFiles } = await import('../src/data/import/index.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-goals-'));
+  try {
+    const g0 = performance.now();
+    const manifest = await generate({ publications: importCount, seed: 20240601, outDir: join(dir, 'data') });
+    const genSeconds = (performance.now() - g0) / 1000;
+    const records = Object.values(manifest.counts).reduce((s, n) => s + n, 0);
+    let peak = process.memoryUsage().rss;
+    const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 200);
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    await importFiles({
+      paths: [join(dir, 'data')],
+      dbPath: join(dir, 'records.db'),
+      format: 'quarry',
+      onError: 'abort',
+    });
+    const wall = (performance.now() - t0) / 1000;
+    const u = process.cpuUsage(c0);
+    clearInterval(sample);
+    const cpu = (u.user + u.system) / 1e6;
+    line(
+      'import ≥ 20,000 records/s',
+      `${Math.round(records / wall).toLocaleString('en')}/s wall, ${Math.round(records / cpu).toLocaleString('en')}/s CPU`,
+      records / wall >= 20_000,
+    );
+    const projected = ((genSeconds + wall) * (1e6 / importCount)) / 60;
+    line(
+      'generate + import 1M ≤ 10 minutes',
+      `${(genSeconds + wall).toFixed(0)} s for ${importCount.toLocaleString('en')} → ~${projected.toFixed(0)} min at 1M`,
+      projected <= 10,
+    );
+    line(
+      'import peak memory ≤ 2 GiB',
+      `${(peak / 2 ** 20).toFixed(0)} MiB (this process, sampled)`,
+      peak <= 2 * 2 ** 30,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+} else {
+  line('import ≥ 20,000 records/s', 'not run (--import N)', undefined);
+}
+
+// 6. The engine comparison on the same data.
+if (args['no-compare'] !== true) {
+  console.log('');
+  try {
+    printComparison(await compareEngines(db, benchmarkWord(db), Math.max(3, Math.round(runs / 2))));
+  } catch (error) {
+    console.log(`engine comparison not run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+db.close();
