@@ -27,6 +27,10 @@ export interface QuarryConfig {
     readonly workers: number;
     /** Memory for cached results (repeated identical queries answered without SQL), in MiB; 0 switches the cache off. */
     readonly cacheMb: number;
+    /** SQLite page cache of all query workers together, in MiB (each worker gets its share). */
+    readonly pageCacheMb: number;
+    /** Memory-mapped reads of all query workers together, in MiB (0: none). */
+    readonly mmapMb: number;
   };
   readonly tokens: {
     readonly tokenPathLifetimeSeconds: number;
@@ -68,7 +72,7 @@ export const DEFAULT_CONFIG: QuarryConfig = {
   logLevel: 'info',
   adminContact: 'the administrator of this Quarry service',
   families: { token: true, auth: true },
-  query: { timeoutMs: 30_000, maxBytes: 64 * 1024, workers: 0, cacheMb: 64 },
+  query: { timeoutMs: 30_000, maxBytes: 64 * 1024, workers: 0, cacheMb: 64, pageCacheMb: 256, mmapMb: 512 },
   tokens: { tokenPathLifetimeSeconds: 7200, authPathLifetimeSeconds: 7200, jwtSecret: null },
   rateLimits: {
     enabled: true,
@@ -108,6 +112,8 @@ export const ENV_VARIABLES: Readonly<
   QUARRY_QUERY_TIMEOUT_MS: { path: 'query.timeoutMs', kind: 'number' },
   QUARRY_QUERY_WORKERS: { path: 'query.workers', kind: 'number' },
   QUARRY_QUERY_CACHE_MB: { path: 'query.cacheMb', kind: 'number' },
+  QUARRY_QUERY_PAGE_CACHE_MB: { path: 'query.pageCacheMb', kind: 'number' },
+  QUARRY_QUERY_MMAP_MB: { path: 'query.mmapMb', kind: 'number' },
   QUARRY_TOKEN_LIFETIME_SECONDS: {
     path: 'tokens.tokenPathLifetimeSeconds,tokens.authPathLifetimeSeconds',
     kind: 'number',
@@ -200,6 +206,8 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   int(c.query?.maxBytes, 'query.maxBytes', 16, 16 * 1024 * 1024);
   int(c.query?.workers, 'query.workers', 0, 256);
   int(c.query?.cacheMb, 'query.cacheMb', 0, 1024 * 1024);
+  int(c.query?.pageCacheMb, 'query.pageCacheMb', 1, 1024 * 1024);
+  int(c.query?.mmapMb, 'query.mmapMb', 0, 1024 * 1024);
   int(c.tokens?.tokenPathLifetimeSeconds, 'tokens.tokenPathLifetimeSeconds', 1);
   int(c.tokens?.authPathLifetimeSeconds, 'tokens.authPathLifetimeSeconds', 1);
   if (c.tokens?.jwtSecret !== null && (typeof c.tokens?.jwtSecret !== 'string' || c.tokens.jwtSecret.length < 32)) {

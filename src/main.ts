@@ -47,6 +47,8 @@ export async function startService(
   const sqlite = createSqliteEngine({
     dbPath: config.db,
     timeoutMs: config.query.timeoutMs,
+    pageCacheMb: config.query.pageCacheMb,
+    mmapMb: config.query.mmapMb,
     ...(config.query.workers > 0 ? { workers: config.query.workers } : {}),
   });
   const engine: QueryEngine =

@@ -6,6 +6,12 @@ export interface ConnectionTuning {
   readonly cacheMb?: number;
   /** Memory-mapped I/O window, in MiB (default 4096: the whole file for any realistic size). */
   readonly mmapMb?: number;
+  /**
+   * Where temporary B-trees (GROUP BY, ORDER BY, index builds) live: `file` (default) keeps
+   * them in SQLite's cache up to its size and spills the rest to a temporary file, so a
+   * large sort never grows memory without bound; `memory` keeps them all in RAM.
+   */
+  readonly tempStore?: 'file' | 'memory';
 }
 
 /**
@@ -18,7 +24,7 @@ export function applyConnectionPragmas(db: Database, tuning: ConnectionTuning = 
   // Negative cache_size is KiB.
   db.pragma(`cache_size = -${Math.round(cacheMb * 1024)}`);
   db.pragma(`mmap_size = ${Math.round(mmapMb * 1024 * 1024)}`);
-  db.pragma('temp_store = MEMORY');
+  db.pragma(`temp_store = ${tuning.tempStore === 'memory' ? 'MEMORY' : 'FILE'}`);
   db.pragma('busy_timeout = 5000');
 }
 

@@ -18,7 +18,14 @@ export interface SqliteEngineOptions {
   readonly workers?: number;
   /** Default per-query time limit in ms (default 30 000); `QueryOptions.timeoutMs` overrides it. */
   readonly timeoutMs?: number;
+  /** SQLite page cache for all workers together, in MiB (default 256); each worker gets its share. */
+  readonly pageCacheMb?: number;
+  /** Memory-mapped reads for all workers together, in MiB (default 512); each worker maps its share. */
+  readonly mmapMb?: number;
 }
+
+export const DEFAULT_PAGE_CACHE_MB = 256;
+export const DEFAULT_MMAP_MB = 512;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -38,10 +45,20 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
   // stays open on this thread for the epoch: a point read of a few microseconds.
   const epochDb = openReadOnly(options.dbPath, { cacheMb: 1, mmapMb: 0 });
   const readEpoch = dataEpochReader(epochDb);
-  const workerData: SqliteWorkerData = { dbPath: options.dbPath };
+  const workers = options.workers ?? 2;
+  // One memory budget, split between the workers: the serving process's size is set by
+  // configuration, not by how many workers it runs.
+  const workerData: SqliteWorkerData = {
+    dbPath: options.dbPath,
+    tuning: {
+      cacheMb: (options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB) / workers,
+      mmapMb: (options.mmapMb ?? DEFAULT_MMAP_MB) / workers,
+      tempStore: 'file',
+    },
+  };
   const pool = new WorkerPool<SqliteTask, string>({
     filename: workerModule('worker', import.meta.url),
-    workers: options.workers ?? 2,
+    workers,
     workerData,
     warmUpTask: { kind: 'ping' } satisfies SqliteTask,
   });

@@ -7,11 +7,14 @@
 import { workerData } from 'node:worker_threads';
 import type { SearchPlan } from '../../../compile/plan.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
+import type { ConnectionTuning } from '../../../store/sqlite/pragmas.ts';
 import { SqliteQueryContext } from './query-context.ts';
 import { replyOf, type WorkerReply } from '../../worker-reply.ts';
 
 export interface SqliteWorkerData {
   readonly dbPath: string;
+  /** This worker's share of the engine's memory budget. */
+  readonly tuning?: ConnectionTuning;
 }
 
 export type SqliteTask = { readonly kind: 'execute'; readonly plan: SearchPlan } | { readonly kind: 'ping' };
@@ -19,7 +22,8 @@ export type SqliteTask = { readonly kind: 'execute'; readonly plan: SearchPlan }
 let context: SqliteQueryContext | undefined;
 
 function contextOf(): SqliteQueryContext {
-  context ??= new SqliteQueryContext(openReadOnly((workerData as SqliteWorkerData).dbPath));
+  const data = workerData as SqliteWorkerData;
+  context ??= new SqliteQueryContext(openReadOnly(data.dbPath, data.tuning));
   return context;
 }
 
