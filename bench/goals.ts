@@ -70,6 +70,7 @@ console.log(
   `  ${'shape'.padEnd(28)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'cpu p50'.padStart(9)}  goal`.padEnd(70),
 );
 let mixMet = 0;
+let mixMetOnCpu = 0;
 const shapes = queryShapes(db);
 for (const [name, make] of shapes) {
   for (let i = 0; i < 2; i++) runQuery(db, make(i), { dslVersion: 2 });
@@ -87,21 +88,26 @@ for (const [name, make] of shapes) {
   cpu.sort((a, b) => a - b);
   const p50 = pct(wall, 50);
   const p99 = pct(wall, 99);
-  const [goal, ok] =
-    name === '1000-record page'
-      ? ['p50 ≤ 60 ms', p50 <= 60]
-      : FAST.has(name)
-        ? ['p50 ≤ 10 ms, p99 ≤ 300 ms', p50 <= 10 && p99 <= 300]
-        : ['p50 ≤ 100 ms, p99 ≤ 300 ms', p50 <= 100 && p99 <= 300];
+  const cpu50 = pct(cpu, 50);
+  const limit = name === '1000-record page' ? 60 : FAST.has(name) ? 10 : 100;
+  const goal = name === '1000-record page' ? 'p50 ≤ 60 ms' : `p50 ≤ ${limit} ms, p99 ≤ 300 ms`;
+  const ok = p50 <= limit && p99 <= 300;
   if (ok) mixMet++;
+  if (cpu50 <= limit) mixMetOnCpu++;
+  // On a loaded machine wall time is mostly waiting for a core: say when the CPU time meets it.
+  const onCpu = !ok && cpu50 <= limit ? ' (met on CPU)' : '';
   console.log(
-    `  ${name.padEnd(28)} ${ms(p50).padStart(9)} ${ms(p99).padStart(9)} ${ms(pct(cpu, 50)).padStart(9)}  ${goal.padEnd(27)} ${verdict(ok)}`,
+    `  ${name.padEnd(28)} ${ms(p50).padStart(9)} ${ms(p99).padStart(9)} ${ms(cpu50).padStart(9)}  ${goal.padEnd(27)} ${verdict(ok)}${onCpu}`,
   );
 }
 const mixRss = process.memoryUsage().rss;
 
 console.log('\ngoals');
-line('every shape of the mix within its goal', `${mixMet} of ${shapes.length} shapes`, mixMet === shapes.length);
+line(
+  'every shape of the mix within its goal',
+  `${mixMet} of ${shapes.length} shapes (${mixMetOnCpu} on CPU p50)`,
+  mixMet === shapes.length,
+);
 
 // 2. A repeated identical query through the result cache, over the real engine (worker pool).
 {
