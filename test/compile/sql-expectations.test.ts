@@ -8,7 +8,8 @@ import type { Dialect } from '../../src/compile/dialect.ts';
 import { compileFilter } from '../../src/compile/filters.ts';
 import { narrowView } from '../../src/compile/narrow.ts';
 import type { FacetOutput, FilterPlan, PlanField, RecordsOutput, SearchPlan } from '../../src/compile/plan.ts';
-import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
+import { RECORDS_LAYOUT, WIDE_RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
+import type { SourceLayout, StorageLayout } from '../../src/compile/layout.ts';
 import type { Sql } from '../../src/compile/sql.ts';
 import { postgresDialect } from '../../src/compile/postgres/dialect.ts';
 import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
@@ -17,6 +18,10 @@ import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
 const DIALECTS = { sqlite: sqliteDialect, postgres: postgresDialect } as const satisfies Record<string, Dialect>;
 type DialectName = keyof typeof DIALECTS;
 
+/** The layout each dialect's engine compiles with (the PostgreSQL store keeps no narrow side tables yet). */
+const LAYOUTS: Readonly<Record<DialectName, StorageLayout>> = { sqlite: RECORDS_LAYOUT, postgres: WIDE_RECORDS_LAYOUT };
+const layoutOf = (d: Dialect): StorageLayout => LAYOUTS[d.name];
+const pubsOf = (d: Dialect): SourceLayout => layoutOf(d).sources.publications!;
 const pubs = RECORDS_LAYOUT.sources.publications!;
 const year: PlanField = { name: 'year', type: 'integer', multi: false };
 const orgId: PlanField = {
@@ -99,10 +104,10 @@ const year2020: FilterPlan = { kind: 'compare', field: year, op: '=', value: 202
 const filter =
   (f: FilterPlan, options: { alone?: boolean } = {}) =>
   (d: Dialect): Sql => {
-    const sql = compileFilter(d, pubs, f, options);
+    const sql = compileFilter(d, pubsOf(d), f, options);
     return { text: d.placeholders(sql.text), params: sql.params };
   };
-const search = (p: SearchPlan) => (d: Dialect) => compileSearch(d, RECORDS_LAYOUT, p, noExpand);
+const search = (p: SearchPlan) => (d: Dialect) => compileSearch(d, layoutOf(d), p, noExpand);
 const count = (p: SearchPlan) => (d: Dialect) => search(p)(d).count;
 const output = (p: SearchPlan, pick: (c: CompiledSearch['outputs'][number]) => Sql) => (d: Dialect) => {
   const out = search(p)(d).outputs[0];
@@ -265,13 +270,23 @@ const FILTERS: readonly Row[] = [
   },
   {
     name: 'count of a link field on the narrow table itself: its column',
-    compile: (d) => compileFilter(d, narrowView(pubs)!, { kind: 'count', field: orgs, op: '>', value: 5 }),
-    expect: { sqlite: { text: 's."n_research_orgs" > ?', params: [5] } },
+    compile: (d) => {
+      const sql = compileFilter(d, narrowView(pubs)!, { kind: 'count', field: orgs, op: '>', value: 5 });
+      return { text: d.placeholders(sql.text), params: sql.params };
+    },
+    expect: {
+      postgres: { text: 's."n_research_orgs" > $1', params: [5] },
+      sqlite: { text: 's."n_research_orgs" > ?', params: [5] },
+    },
   },
   {
     name: 'count of an uncounted link field combined with other conditions: counted per record',
     compile: filter({ kind: 'count', field: openAccess, op: '>', value: 1 }),
     expect: {
+      postgres: {
+        text: `(SELECT count(*) FROM "publication_values" l WHERE l."publication_pk" = s."pk" AND l."field" = 'open_access') > $1`,
+        params: [1],
+      },
       sqlite: {
         text: `(SELECT count(*) FROM "publication_values" l WHERE l."publication_pk" = s."pk" AND l."field" = 'open_access') > ?`,
         params: [1],
@@ -287,8 +302,8 @@ const FILTERS: readonly Row[] = [
         params: [1],
       },
       postgres: {
-        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE GROUP BY l."publication_pk" HAVING count(*) > $1)',
-        params: [5],
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING count(*) > $1)`,
+        params: [1],
       },
     },
   },
@@ -301,7 +316,7 @@ const FILTERS: readonly Row[] = [
         params: [2],
       },
       postgres: {
-        text: 's."pk" NOT IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE GROUP BY l."publication_pk" HAVING NOT (count(*) < $1))',
+        text: `s."pk" NOT IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING NOT (count(*) < $1))`,
         params: [2],
       },
     },
@@ -420,6 +435,10 @@ const STATEMENTS: readonly Row[] = [
       }),
     ),
     expect: {
+      postgres: {
+        text: 'SELECT count(*) AS n FROM "publications" s WHERE ((s."year" = $1) AND (SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > $2)',
+        params: [2020, 2],
+      },
       sqlite: {
         text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE ((s."year" = ?) AND s."n_research_orgs" > ?)',
         params: [2020, 2],
@@ -433,6 +452,10 @@ const STATEMENTS: readonly Row[] = [
       statement,
     ),
     expect: {
+      postgres: {
+        text: `SELECT s."publisher" AS id, count(*) AS count FROM "publications" s WHERE TRUE AND (s."publisher" IS NOT NULL AND s."publisher"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1`,
+        params: [1000],
+      },
       sqlite: {
         text: `SELECT s."publisher" AS id, count(*) AS count FROM "publications" s WHERE 1 AND (s."publisher" IS NOT NULL AND s."publisher" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
         params: [1000],
@@ -449,6 +472,10 @@ const STATEMENTS: readonly Row[] = [
       statement,
     ),
     expect: {
+      postgres: {
+        text: 'SELECT c."year" AS year, count(*) AS count FROM "publication_references" r JOIN "publications" c ON c."pk" = r."publication_pk" WHERE r."cited_id" IN (SELECT s."id" FROM "publications" s WHERE (s."year" = $1)) AND c."year" BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
+        params: [2020, 2010, 2020],
+      },
       sqlite: {
         text: 'SELECT c."year" AS year, count(*) AS count FROM "publication_references" r JOIN "publications_narrow" c ON c."pk" = r."publication_pk" WHERE r."cited_id" IN (SELECT s."id" FROM "publications_narrow" s WHERE (s."year" = ?)) AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
@@ -464,7 +491,7 @@ const STATEMENTS: readonly Row[] = [
         params: [1000],
       },
       postgres: {
-        text: 'SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE TRUE AND (s."year" IS NOT NULL AND s."year"::text != \'\') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1',
+        text: `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE TRUE AND (s."year" IS NOT NULL AND s."year"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1`,
         params: [1000],
       },
     },
