@@ -14,6 +14,9 @@ import { withResultCache } from './engine/result-cache.ts';
 import type { QueryEngine } from './engine/types.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { upgradeRecordDatabase } from './store/sqlite/records-store.ts';
+import { describeUnfinished, unfinishedImport } from './store/sqlite/import-journal.ts';
+import { readOrCreateSecretFile, secretFileFor } from './auth/secret-file.ts';
+import { QuarryError } from './errors/index.ts';
 import { build, type WebPlugin } from './http/app.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -40,6 +43,13 @@ export async function startService(
   config: QuarryConfig,
   options: { web?: WebPlugin } = { web: webPlugin },
 ): Promise<RunningService> {
+  // A database whose last import did not finish is incomplete (records without their links):
+  // refuse it before anything is served.
+  const unfinished = unfinishedImport(config.db);
+  if (unfinished !== undefined)
+    throw QuarryError.of('DATA_IMPORT_UNFINISHED', {
+      params: { db: config.db, detail: describeUnfinished(unfinished) },
+    });
   // A database from an older Quarry gets the layout's later migrations (indexes) first.
   const upgraded = upgradeRecordDatabase(config.db);
   // The engine first: it refuses a missing or foreign file with a clear coded error, before
@@ -60,7 +70,19 @@ export async function startService(
   const rateLimitStore = new MemoryRateLimitStore();
   let app: FastifyInstance;
   try {
-    app = await build({ config, engine, accounts, rateLimitStore, ...(options.web ? { web: options.web } : {}) });
+    // The token-signing secret lives beside the database (or in QUARRY_JWT_SECRET), never in it.
+    const jwtSecret = config.tokens.jwtSecret ?? readOrCreateSecretFile(secretFileFor(config.db));
+    app = await build({
+      config: { ...config, tokens: { ...config.tokens, jwtSecret } },
+      engine,
+      accounts,
+      rateLimitStore,
+      recordsNotReady: () => {
+        const run = unfinishedImport(config.db);
+        return run === undefined ? undefined : describeUnfinished(run);
+      },
+      ...(options.web ? { web: options.web } : {}),
+    });
     if (upgraded.length > 0) app.log.info({ versions: upgraded }, 'record tables upgraded to the current layout');
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

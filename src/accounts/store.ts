@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { createPrivateFile } from '../store/sqlite/private-file.ts';
 import type { Database as Db } from 'better-sqlite3';
 import { migrate, type Migration } from '../store/sqlite/migrate.ts';
 import type { AccountState, Family } from './types.ts';
@@ -199,6 +200,7 @@ const PATCH_COLUMNS: Record<keyof AccountPatch, string> = {
  * @example const store = openSqliteAccountStore('./data/quarry.db');
  */
 export function openSqliteAccountStore(dbPath: string): AccountStore {
+  createPrivateFile(dbPath);
   const db = new Database(dbPath);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

@@ -9,6 +9,7 @@ import { register as registerShell } from './commands/shell.ts';
 import { register as registerGenerate } from './commands/generate.ts';
 import { register as registerImport } from './commands/import.ts';
 import { register as registerLoginCode } from './commands/login-code.ts';
+import { register as registerBackup } from './commands/backup.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -25,4 +26,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerShell,
   registerGenerate,
   registerImport,
+  registerBackup,
 ];

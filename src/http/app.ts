@@ -46,6 +46,8 @@ export interface AppDeps {
   readonly logger?: false | { readonly level?: string; readonly stream?: NodeJS.WritableStream };
   /** Registered when given and `config.web.enabled`. */
   readonly web?: WebPlugin;
+  /** Why the record database must not be served now (an import that did not finish), or undefined. */
+  readonly recordsNotReady?: () => string | undefined;
 }
 
 /** Query strings and headers that carry secrets; kept out of every log line. */
@@ -106,6 +108,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     limiter: new RateLimiter({ store: deps.rateLimitStore ?? new MemoryRateLimitStore(), clock }),
     metrics: createMetrics(engine),
     versions: versionPolicy(config.versions),
+    recordsNotReady: deps.recordsNotReady ?? ((): undefined => undefined),
   };
 
   app.decorateRequest('dslVersion', 2);

@@ -17,4 +17,6 @@ export interface ServiceContext {
   readonly clock: Clock;
   readonly metrics: ServiceMetrics;
   readonly versions: VersionPolicy;
+  /** Why the record database must not be served now, or undefined (see AppDeps). */
+  readonly recordsNotReady: () => string | undefined;
 }

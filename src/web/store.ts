@@ -5,6 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { createPrivateFile } from '../store/sqlite/private-file.ts';
 import type { Database as Db } from 'better-sqlite3';
 import { hashSecret } from '../auth/secrets.ts';
 import { migrate, type Migration } from '../store/sqlite/migrate.ts';
@@ -62,6 +63,7 @@ export class WebStore {
 
   /** Opens (and migrates) the web tables in the database file at `dbPath`. */
   static open(dbPath: string): WebStore {
+    createPrivateFile(dbPath);
     const db = new Database(dbPath);
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');

@@ -35,7 +35,7 @@ export function register(program: Command): void {
         'import records (Quarry JSONL; the OpenAlex snapshot or works; the ROR dump zip or JSON; Crossref works; NIH RePORTER/ExPORTER CSV; ANZSRC FoR 2020 codes) into a record database',
       )
       .argument(
-        '<paths...>',
+        '[paths...]',
         'files or folders, told apart by their layout (a folder from `quarry generate` is read through its manifest; an OpenAlex snapshot folder partition by partition, merged ids last)',
       )
       .requiredOption('--db <file>', 'record database (created when missing)')
@@ -44,33 +44,42 @@ export function register(program: Command): void {
         new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'),
       )
       .option('--batch-size <n>', 'records per transaction', '5000')
-      .action(async (paths: string[], raw: { db: string; format: string; onError: string; batchSize: string }) => {
-        // Loaded here, not at the top: the progress bar's modules would slow every command's start.
-        const { progressBar } = await import('../../data/progress-bar.ts');
-        const bar = progressBar('import');
-        try {
-          if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
-            throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: raw.format } });
+      .option('--resume', "complete the database's last import, which did not finish (its files and options)")
+      .action(
+        async (
+          paths: string[],
+          raw: { db: string; format: string; onError: string; batchSize: string; resume?: boolean },
+        ) => {
+          // Loaded here, not at the top: the progress bar's modules would slow every command's start.
+          const { progressBar } = await import('../../data/progress-bar.ts');
+          const bar = progressBar('import');
+          try {
+            if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
+              throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: raw.format } });
+            }
+            if (raw.onError !== 'skip' && raw.onError !== 'abort')
+              throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
+            if (raw.resume !== true && paths.length === 0)
+              throw QuarryError.of('DATA_NO_INPUT', { params: { db: raw.db } });
+            const batchSize = Number(raw.batchSize);
+            // Loaded on use: the database driver would slow the start of every other command.
+            const { importFiles } = await import('../../data/import/index.ts');
+            const report = await importFiles({
+              paths,
+              resume: raw.resume === true,
+              dbPath: raw.db,
+              format: raw.format as ImportFormat | 'auto',
+              onError: raw.onError,
+              ...(Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
+              onProgress: (p) => bar.update(p.done, p.total, `${p.phase} ${p.records.toLocaleString('en')} records`),
+            });
+            bar.stop();
+            process.stdout.write(formatImportReport(report, raw.db));
+          } catch (error) {
+            bar.stop();
+            exitWithError(error);
           }
-          if (raw.onError !== 'skip' && raw.onError !== 'abort')
-            throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
-          const batchSize = Number(raw.batchSize);
-          // Loaded on use: the database driver would slow the start of every other command.
-          const { importFiles } = await import('../../data/import/index.ts');
-          const report = await importFiles({
-            paths,
-            dbPath: raw.db,
-            format: raw.format as ImportFormat | 'auto',
-            onError: raw.onError,
-            ...(Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
-            onProgress: (p) => bar.update(p.done, p.total, `${p.phase} ${p.records.toLocaleString('en')} records`),
-          });
-          bar.stop();
-          process.stdout.write(formatImportReport(report, raw.db));
-        } catch (error) {
-          bar.stop();
-          exitWithError(error);
-        }
-      }),
+        },
+      ),
   );
 }

@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { QuarryError } from '../../errors/index.ts';
 import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
+import { importJournal, unfinishedImport, type ImportRun } from '../../store/sqlite/import-journal.ts';
 import { openRecordStore, type RecordStore } from '../../store/sqlite/records-store.ts';
 import { CsvLineReader } from '../csv.ts';
 import { detectFormat, expandInputs, IMPORT_FORMATS, snapshotManifestCounts, type ImportFormat } from './detect.ts';
@@ -49,6 +50,8 @@ export interface ImportOptions {
   readonly batchSize?: number;
   /** Rebuild derived data and indexes at the end (default true). */
   readonly finish?: boolean;
+  /** Complete the database's last unfinished import (its paths and options; the others given are ignored). */
+  readonly resume?: boolean;
 }
 
 /** One skipped record, or a file refused or cut short (with its error code). */
@@ -186,16 +189,53 @@ async function readNihAbstracts(inputs: readonly ImportInput[]): Promise<Map<str
   return out;
 }
 
-/** Imports the files into `dbPath` (created when missing) and returns what was written. */
+/** What a run was asked, kept in the import journal so `--resume` repeats it exactly. */
+interface ImportRequest {
+  readonly paths: readonly string[];
+  readonly format: ImportFormat | 'auto';
+  readonly onError: OnError;
+  readonly batchSize: number;
+  readonly finish: boolean;
+  readonly bulk: boolean;
+}
+
+/** The request of the unfinished run to resume, or a coded error saying there is none. */
+function resumable(dbPath: string): { request: ImportRequest; run: ImportRun } {
+  const run = existsSync(dbPath) ? unfinishedImport(dbPath) : undefined;
+  if (run === undefined) throw QuarryError.of('DATA_NOTHING_TO_RESUME', { params: { db: dbPath } });
+  return { request: run.request as ImportRequest, run };
+}
+
+/**
+ * Imports the files into `dbPath` (created when missing) and returns what was written.
+ * Records and the journal's checkpoint commit together, batch by batch; with `resume` the
+ * last unfinished run of the database is completed from its checkpoints.
+ */
 export async function importFiles(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
-  const onError = options.onError ?? 'abort';
+  const resuming = options.resume === true ? resumable(options.dbPath) : undefined;
+  const fresh = !existsSync(options.dbPath);
+  const request: ImportRequest = resuming?.request ?? {
+    paths: options.paths,
+    format: options.format ?? 'auto',
+    onError: options.onError ?? 'abort',
+    batchSize: Math.max(1, options.batchSize ?? 5000),
+    finish: options.finish !== false,
+    // A new database loads in bulk (indexes rebuilt by finish()); an existing one stays queryable.
+    bulk: fresh,
+  };
+  const { onError, batchSize } = request;
   if (onError !== 'skip' && onError !== 'abort')
     throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: String(onError) } });
-  const requested = options.format ?? 'auto';
+  const requested = request.format;
   if (requested !== 'auto' && !IMPORT_FORMATS.includes(requested))
     throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: String(requested) } });
-  const inputs = await expandInputs(options.paths);
+  const inputs = await expandInputs(request.paths);
+  if (resuming !== undefined) {
+    const was = resuming.run.inputs.map((i) => i.name).join('\n');
+    if (was !== inputs.map((i) => i.name).join('\n'))
+      throw QuarryError.of('DATA_RESUME_INPUTS_CHANGED', { params: { db: options.dbPath } });
+  }
   const problems: ImportProblem[] = [];
   let skipped = 0;
   const note = (problem: ImportProblem): void => {
@@ -208,34 +248,44 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
     try {
       formats.set(input, requested === 'auto' ? await detectFormat(input) : requested);
     } catch (err) {
-      if (onError === 'skip' && err instanceof QuarryError && err.code === 'DATA_FILE_EMPTY')
-        note({ file: input.name, line: 1, message: err.message, code: err.code });
-      else throw err;
+      if (onError === 'skip' && err instanceof QuarryError && err.code === 'DATA_FILE_EMPTY') {
+        if (resuming === undefined) note({ file: input.name, line: 1, message: err.message, code: err.code });
+      } else throw err;
     }
   }
-  const readable = inputs.filter((i) => formats.has(i));
-  const totalBytes = readable.reduce((sum, i) => sum + i.size, 0);
-  const batchSize = Math.max(1, options.batchSize ?? 5000);
+  const totalBytes = inputs.reduce((sum, i) => sum + (formats.has(i) ? i.size : 0), 0);
   const report = options.onProgress ?? ((): void => undefined);
-  const abstracts = await readNihAbstracts(readable.filter((i) => formats.get(i) === 'nih'));
+  const abstracts = await readNihAbstracts(inputs.filter((i) => formats.get(i) === 'nih'));
 
-  // A new database loads in bulk (indexes rebuilt by finish()); an existing one stays queryable.
-  const fresh = !existsSync(options.dbPath);
-  const store: RecordStore = openRecordStore(options.dbPath, { bulk: fresh, batchSize });
+  const store: RecordStore = openRecordStore(options.dbPath, { bulk: request.bulk, batchSize });
+  const journal = importJournal(store.db);
+  const runId =
+    resuming?.run.id ??
+    journal.begin(
+      request,
+      inputs.map((i) => i.name),
+    );
   const written: Partial<Record<NativeKind, number>> = {};
   const removed: Partial<Record<NativeKind, number>> = {};
   let total = 0;
   let bytesBefore = 0;
   const pending = new Map<NativeKind, NativeRecord[]>();
-  const flush = (kind: NativeKind): void => {
-    const batch = pending.get(kind);
-    if (batch === undefined || batch.length === 0) return;
-    store.transaction(() => store.upsert(kind, batch));
-    written[kind] = (written[kind] ?? 0) + batch.length;
-    pending.set(kind, []);
-  };
-  const flushAll = (): void => {
-    for (const kind of pending.keys()) flush(kind);
+  const removals: { kind: NativeKind; id: string }[] = [];
+  let pendingCount = 0;
+  /** Writes every pending record and removal with the input's checkpoint, in one transaction. */
+  const commit = (position: number, line: number, done: boolean): void => {
+    store.transaction(() => {
+      for (const [kind, batch] of pending) {
+        if (batch.length === 0) continue;
+        store.upsert(kind, batch);
+        written[kind] = (written[kind] ?? 0) + batch.length;
+      }
+      for (const { kind, id } of removals) removed[kind] = (removed[kind] ?? 0) + store.remove(kind, [id]);
+      journal.checkpoint(runId, position, line, done);
+    });
+    pending.clear();
+    removals.length = 0;
+    pendingCount = 0;
   };
   const add = (kind: NativeKind, record: NativeRecord): void => {
     let batch = pending.get(kind);
@@ -244,34 +294,36 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
       pending.set(kind, batch);
     }
     batch.push(record);
+    pendingCount++;
     total++;
-    if (batch.length >= batchSize) flush(kind);
-  };
-  const remove = (kind: NativeKind, id: string): void => {
-    flush(kind);
-    removed[kind] = (removed[kind] ?? 0) + store.remove(kind, [id]);
   };
   const fileReports: { path: string; format: ImportFormat; records: number; skipped: number }[] = [];
   const finishStore = (): void => {
     report({ phase: 'finish', done: totalBytes, total: totalBytes, records: total });
-    if (options.finish !== false) store.finish();
+    if (request.finish) store.finish();
   };
-  /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
-  const refuse = (problem: QuarryError, file: string, line: number): void => {
-    if (onError === 'abort') {
-      flushAll();
-      finishStore();
-      throw problem;
-    }
-    note({ file, line, message: problem.message, code: problem.code });
+  /** Ends the run early: what is committed gets its derived data, and the run is marked stopped. */
+  const stop = (problem: QuarryError): never => {
+    finishStore();
+    journal.end(runId, 'stopped');
+    throw problem;
   };
   try {
-    for (const input of readable) {
-      const format = formats.get(input) as ImportFormat;
+    for (const [position, input] of inputs.entries()) {
+      const format = formats.get(input);
+      const checkpoint = resuming?.run.inputs[position];
+      if (format === undefined || checkpoint?.done === true) {
+        bytesBefore += input.size;
+        continue;
+      }
+      // Lines up to here are committed: they are read again (readers gather state across a
+      // file, such as OpenAlex authors) but not written again.
+      const resumeLine = checkpoint?.line ?? 0;
       const reader = readerFor(format, input, abstracts);
       let fileRecords = 0;
       let fileSkipped = 0;
       let lastReport = 0;
+      let lastLine = resumeLine;
       const onBytes = (b: number): void => {
         const now = performance.now();
         if (now - lastReport > 200) {
@@ -279,13 +331,23 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
           report({ phase: 'import', done: bytesBefore + b, total: totalBytes, records: total, file: input.name });
         }
       };
-      const fail = (line: number, message: string): void => {
+      /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
+      const refuse = (problem: QuarryError, line: number): void => {
         if (onError === 'abort') {
-          flushAll();
-          finishStore();
-          throw QuarryError.of('DATA_IMPORT_ABORTED', {
-            params: { file: input.name, line, reason: message, committed: total },
-          });
+          commit(position, lastLine, false);
+          stop(problem);
+        }
+        note({ file: input.name, line, message: problem.message, code: problem.code });
+      };
+      const fail = (line: number, message: string): void => {
+        if (line <= resumeLine) return;
+        if (onError === 'abort') {
+          commit(position, lastLine, false);
+          stop(
+            QuarryError.of('DATA_IMPORT_ABORTED', {
+              params: { file: input.name, line, reason: message, committed: total },
+            }),
+          );
         }
         fileSkipped++;
         note({ file: input.name, line, message });
@@ -303,7 +365,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
                   found: item.header.join(', '),
                 },
               }),
-              input.name,
               1,
             );
             break;
@@ -320,28 +381,32 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
             fail(item.line, err.message);
             continue;
           }
-          for (const m of mapped) {
-            if ('remove' in m) remove(m.kind, m.remove);
-            else add(m.kind, m.record);
-          }
           fileRecords++;
+          if (item.line <= resumeLine) continue;
+          for (const m of mapped) {
+            if ('remove' in m) {
+              removals.push({ kind: m.kind, id: m.remove });
+              pendingCount++;
+            } else add(m.kind, m.record);
+          }
+          lastLine = item.line;
+          if (pendingCount >= batchSize) commit(position, lastLine, false);
         }
       } catch (err) {
         if (err instanceof QuarryError || !isTruncation(err)) throw err;
-        // Everything read before the break is kept: flushed now, before the report or the throw.
-        flushAll();
+        // Everything read before the break is kept: committed now, before the report or the throw.
+        commit(position, lastLine, false);
         refuse(
           QuarryError.of('DATA_FILE_TRUNCATED', {
             params: { file: input.name, line: at.line + 1, reason: (err as Error).message, committed: total },
           }),
-          input.name,
           at.line + 1,
         );
       }
       if (at.blank && format !== 'quarry')
-        refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), input.name, 1);
+        refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
       for (const m of reader.end()) if (!('remove' in m)) add(m.kind, m.record);
-      flushAll();
+      commit(position, lastLine, true);
       const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
       if (listed !== undefined && listed !== fileRecords)
         note({
@@ -352,8 +417,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
       bytesBefore += input.size;
       fileReports.push({ path: input.name, format, records: fileRecords, skipped: fileSkipped });
     }
-    flushAll();
     finishStore();
+    journal.end(runId, 'done');
   } finally {
     store.close();
   }

@@ -72,6 +72,31 @@ export const DATA_CODES = {
     message: '{file} is not a readable zip archive: {reason}',
     fix: 'Check that the download finished (a zip is read from its end, so a cut-short file cannot be opened); fetch it again.',
   },
+  DATA_BACKUP_EXISTS: {
+    category: 'conflict',
+    message: 'The backup file {path} exists already.',
+    fix: 'Give a new file name (a backup never overwrites a file), or remove the old one first.',
+  },
+  DATA_NO_INPUT: {
+    category: 'input',
+    message: 'Nothing to import into {db}: no files or folders were given.',
+    fix: 'Name the files or folders to import, or pass --resume to complete the last import.',
+  },
+  DATA_NOTHING_TO_RESUME: {
+    category: 'input',
+    message: 'The last import into {db} finished; there is nothing to resume.',
+    fix: 'Leave out --resume to start a new import (re-importing records updates them, never duplicates them).',
+  },
+  DATA_RESUME_INPUTS_CHANGED: {
+    category: 'input',
+    message: 'The files of the unfinished import into {db} are not the same any more (added, removed or renamed).',
+    fix: 'Put the files back as they were and resume, or import them again without --resume (records are updated, not duplicated).',
+  },
+  DATA_IMPORT_UNFINISHED: {
+    category: 'unavailable',
+    message: 'The record database {db} is not complete: {detail}.',
+    fix: 'Run `quarry import --resume --db {db}` to complete the import (or restore a backup made with `quarry backup`), then start again.',
+  },
   DATA_IMPORT_ABORTED: {
     category: 'input',
     message: 'Import stopped at {file}:{line} ({reason}); {committed} records before it are committed.',

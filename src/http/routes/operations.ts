@@ -35,6 +35,8 @@ export const operationsRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = 
       },
     },
     async () => {
+      const notReady = ctx.recordsNotReady();
+      if (notReady !== undefined) throw QuarryError.of('SERVICE_UNAVAILABLE', { params: { reason: notReady } });
       const [engineReady, storeReady] = await Promise.all([
         ctx.engine.ready().catch(() => false),
         ctx.accounts.store.ping(),

@@ -11,6 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { createPrivateFile } from './private-file.ts';
 import {
   FULLTEXT_TABLES,
   LINK_TABLES,
@@ -81,6 +82,7 @@ const DEFAULT_BATCH = 5000;
 
 /** Opens (creating if needed) a record database for writing, migrated to the current layout. */
 export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}): RecordStore {
+  createPrivateFile(dbPath);
   const db = new Database(dbPath);
   applyWriterPragmas(db, options);
   migrate(db, 'records', RECORD_MIGRATIONS);

@@ -1,0 +1,145 @@
+/**
+ * The import journal, kept in the record database itself so it commits with the records:
+ * each import run (what was asked, when, how it ended) and, per input, the last source line
+ * whose records are committed. A run still `running` after its process is gone did not
+ * finish: the service refuses the database and `quarry import --resume` completes the run.
+ *
+ * Every batch of records and its checkpoint commit in one transaction, so after a crash the
+ * checkpoint names exactly what is in the database.
+ */
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { migrate, type Migration } from './migrate.ts';
+
+const IMPORT_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'import runs and their per-input checkpoints',
+    up: `CREATE TABLE import_runs (
+      id INTEGER PRIMARY KEY,
+      started_at TEXT NOT NULL,
+      finished_at TEXT,
+      state TEXT NOT NULL CHECK (state IN ('running', 'done', 'stopped')),
+      request TEXT NOT NULL
+    );
+    CREATE TABLE import_inputs (
+      run_id INTEGER NOT NULL REFERENCES import_runs (id),
+      position INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      line INTEGER NOT NULL DEFAULT 0,
+      done INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (run_id, position)
+    );`,
+  },
+];
+
+/** How a run ended: `running` (not ended: its process died or is still at work), `done`, or `stopped` by an error. */
+export type ImportRunState = 'running' | 'done' | 'stopped';
+
+/** One input's checkpoint: records of lines up to `line` are committed; `done` when the input is complete. */
+export interface InputCheckpoint {
+  readonly position: number;
+  readonly name: string;
+  readonly line: number;
+  readonly done: boolean;
+}
+
+export interface ImportRun {
+  readonly id: number;
+  readonly startedAt: string;
+  readonly state: ImportRunState;
+  /** What was asked, as the importer stored it (paths and options). */
+  readonly request: unknown;
+  readonly inputs: readonly InputCheckpoint[];
+}
+
+export interface ImportJournal {
+  /** Starts a run over the inputs (in import order). */
+  begin(request: unknown, inputs: readonly string[]): number;
+  /** Records how far an input is committed; call inside the transaction that wrote the records. */
+  checkpoint(run: number, position: number, line: number, done: boolean): void;
+  end(run: number, state: Exclude<ImportRunState, 'running'>): void;
+  /** The latest run, or undefined when nothing was ever imported with a journal. */
+  last(): ImportRun | undefined;
+}
+
+/** The journal of a record database open for writing (its tables created on first use). */
+export function importJournal(db: Database.Database): ImportJournal {
+  migrate(db, 'imports', IMPORT_MIGRATIONS);
+  const insertRun = db.prepare<[string, string]>(
+    "INSERT INTO import_runs (started_at, state, request) VALUES (?, 'running', ?)",
+  );
+  const insertInput = db.prepare<[number, number, string]>(
+    'INSERT INTO import_inputs (run_id, position, name) VALUES (?, ?, ?)',
+  );
+  const update = db.prepare<[number, number, number, number]>(
+    'UPDATE import_inputs SET line = ?, done = ? WHERE run_id = ? AND position = ?',
+  );
+  const finish = db.prepare<[string, string, number]>('UPDATE import_runs SET state = ?, finished_at = ? WHERE id = ?');
+  return {
+    begin(request, inputs) {
+      return db.transaction(() => {
+        const id = Number(insertRun.run(new Date().toISOString(), JSON.stringify(request)).lastInsertRowid);
+        inputs.forEach((name, position) => insertInput.run(id, position, name));
+        return id;
+      })();
+    },
+    checkpoint(run, position, line, done) {
+      update.run(line, done ? 1 : 0, run, position);
+    },
+    end(run, state) {
+      finish.run(state, new Date().toISOString(), run);
+    },
+    last() {
+      return lastRun(db);
+    },
+  };
+}
+
+function lastRun(db: Database.Database): ImportRun | undefined {
+  const run = db
+    .prepare<[], { id: number; started_at: string; state: ImportRunState; request: string }>(
+      'SELECT id, started_at, state, request FROM import_runs ORDER BY id DESC LIMIT 1',
+    )
+    .get();
+  if (run === undefined) return undefined;
+  const inputs = db
+    .prepare<[number], { position: number; name: string; line: number; done: number }>(
+      'SELECT position, name, line, done FROM import_inputs WHERE run_id = ? ORDER BY position',
+    )
+    .all(run.id)
+    .map((i) => ({ position: i.position, name: i.name, line: i.line, done: i.done === 1 }));
+  return {
+    id: run.id,
+    startedAt: run.started_at,
+    state: run.state,
+    request: JSON.parse(run.request) as unknown,
+    inputs,
+  };
+}
+
+/**
+ * The last import run of a database when it did not finish (read-only; undefined for a
+ * missing file, a database without a journal, or a last run that ended).
+ */
+export function unfinishedImport(dbPath: string): ImportRun | undefined {
+  if (!existsSync(dbPath)) return undefined;
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'import_runs'").get();
+    if (table === undefined) return undefined;
+    const run = lastRun(db);
+    return run?.state === 'running' ? run : undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** One line saying how far an unfinished run got, for errors and /readyz. */
+export function describeUnfinished(run: ImportRun): string {
+  const done = run.inputs.filter((i) => i.done).length;
+  const current = run.inputs.find((i) => !i.done);
+  return `the import started ${run.startedAt} did not finish (${done} of ${run.inputs.length} inputs complete${
+    current === undefined ? '' : `; ${current.name} committed to line ${current.line}`
+  })`;
+}
