@@ -124,7 +124,15 @@ function lastRun(db: Database.Database): ImportRun | undefined {
  */
 export function unfinishedImport(dbPath: string): ImportRun | undefined {
   if (!existsSync(dbPath)) return undefined;
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  let opened: Database.Database | undefined;
+  try {
+    opened = new Database(dbPath, { readonly: true, fileMustExist: true });
+    opened.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+  } catch {
+    opened?.close();
+    return undefined; // not a database: whoever opens it next says so with a coded error
+  }
+  const db = opened;
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'import_runs'").get();
     if (table === undefined) return undefined;
