@@ -2,8 +2,8 @@
 // /readyz 503 with the reason), and `quarry import --resume` completes it exactly: every
 // table (records, link tables, full-text rows) has the counts of a clean import.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,5 +146,24 @@ describe('an import killed with SIGKILL', () => {
     } finally {
       await service.close();
     }
+  });
+
+  test('--resume needs an unfinished run over the same files; no files and no --resume is a coded error', async () => {
+    const copy = join(work, 'snapshot-changed');
+    cpSync(SNAPSHOT, copy, { recursive: true });
+    const db = join(work, 'changed.db');
+    await importFiles({ paths: [copy], dbPath: db });
+    const conn = new Database(db);
+    conn.prepare("UPDATE import_runs SET state = 'running', finished_at = NULL").run();
+    conn.close();
+    const partitions = join(copy, 'data/works');
+    const first = readdirSync(partitions)
+      .filter((d) => d.startsWith('updated_date='))
+      .sort()[0]!;
+    rmSync(join(partitions, first), { recursive: true });
+    await assert.rejects(importFiles({ paths: [], dbPath: db, resume: true }), { code: 'DATA_RESUME_INPUTS_CHANGED' });
+    const none = spawnSync(process.execPath, [BIN, 'import', '--db', join(work, 'none.db')], { encoding: 'utf8' });
+    assert.notEqual(none.status, 0);
+    assert.ok(none.stderr.includes('DATA_NO_INPUT'), none.stderr);
   });
 });
