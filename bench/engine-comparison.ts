@@ -53,7 +53,13 @@ const median = (xs: number[]): number => {
 
 /** Copies the narrow publication columns and two link tables into an in-memory DuckDB. */
 async function loadDuckDb(db: Database.Database): Promise<DuckConnection> {
-  const { DuckDBInstance } = (await import('@duckdb/node-api')) as unknown as {
+  // Not a dependency: npm ci from a lock made on one platform fails without DuckDB's other
+  // platforms' optional bindings. Install it for this benchmark: npm install --no-save @duckdb/node-api
+  const duckdbPackage = '@duckdb/node-api';
+  const loaded: unknown = await import(duckdbPackage).catch(() => {
+    throw new Error(`the engine comparison needs DuckDB: npm install --no-save ${duckdbPackage}`);
+  });
+  const { DuckDBInstance } = loaded as {
     DuckDBInstance: {
       create(path?: string, options?: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }>;
     };
