@@ -185,13 +185,21 @@ export class AccountService {
     return (await verifyPassword(password, row.passwordHash)) ? toAccount(row) : undefined;
   }
 
-  /** Generates a new API key. The key itself is returned only here: only its hash is stored. */
-  async createKey(ref: AccountRef, name?: string): Promise<{ key: string; info: ApiKeyInfo }> {
+  /**
+   * Generates a new API key, optionally expiring at `expiresAt` (ms). The key itself is
+   * returned only here: only its hash is stored.
+   */
+  async createKey(
+    ref: AccountRef,
+    name?: string,
+    options: { readonly expiresAt?: number } = {},
+  ): Promise<{ key: string; info: ApiKeyInfo }> {
     const row = await this.#row(ref);
+    const now = this.#clock.now();
     const existing = await this.store.keysOf(row.id);
     // Names tell keys apart (the pages and `quarry keys revoke NAME` use them), so the keys
-    // in use have different names; a revoked key's name may be given again.
-    const inUse = new Set(existing.filter((k) => k.revokedAt === null).map((k) => k.name.toLowerCase()));
+    // in use have different names; an ended key's name may be given again.
+    const inUse = new Set(existing.filter((k) => keyInUse(k, now)).map((k) => k.name.toLowerCase()));
     let keyName = name?.trim() ?? '';
     if (keyName === '') {
       for (let n = existing.length + 1; keyName === '' || inUse.has(keyName); n++) keyName = `key ${n}`;
@@ -206,16 +214,47 @@ export class AccountService {
         params: { field: 'key name', detail: `you already have a key named "${keyName}"; choose another name` },
       });
     }
+    if (options.expiresAt !== undefined && !(options.expiresAt > now)) {
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+        params: { field: 'key expiry', detail: 'it must lie in the future' },
+      });
+    }
+    return this.#insertKey(row.id, keyName, options.expiresAt ?? null);
+  }
+
+  async #insertKey(accountId: number, name: string, endsAt: number | null): Promise<{ key: string; info: ApiKeyInfo }> {
     const key = newApiKey();
     const id = await this.store.insertKey({
-      accountId: row.id,
-      name: keyName,
+      accountId,
+      name,
       keyHash: hashSecret(key),
       prefix: displayPrefix(key),
       createdAt: this.#clock.now(),
+      revokedAt: endsAt,
     });
-    const info = (await this.store.keysOf(row.id)).find((k) => k.id === id);
+    const info = (await this.store.keysOf(accountId)).find((k) => k.id === id);
     return { key, info: toKeyInfo(info as KeyRow) };
+  }
+
+  /**
+   * Rotates a key: a new key with the same name (and no end), while the old one keeps
+   * working for `graceMs` so programs can move over, then stops as if revoked.
+   *
+   * @example const { key, old } = await accounts.rotateKey(accountId, 7, 24 * 3600_000);
+   */
+  async rotateKey(
+    ref: AccountRef,
+    keyId: number,
+    graceMs: number,
+  ): Promise<{ key: string; info: ApiKeyInfo; old: ApiKeyInfo }> {
+    const row = await this.#row(ref);
+    const now = this.#clock.now();
+    const found = (await this.store.keysOf(row.id)).find((k) => k.id === keyId && keyInUse(k, now));
+    if (!found) throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: String(keyId) } });
+    const created = await this.#insertKey(row.id, found.name, null);
+    await this.store.revokeKey(found.id, now + Math.max(0, graceMs));
+    const old = (await this.store.keysOf(row.id)).find((k) => k.id === found.id) as KeyRow;
+    return { ...created, old: toKeyInfo(old) };
   }
 
   async listKeys(ref: AccountRef): Promise<ApiKeyInfo[]> {
@@ -232,7 +271,7 @@ export class AccountService {
     const keys = await this.store.keysOf(row.id);
     const found =
       keys.find((k) => k.id === Number(key) && String(k.id) === String(key)) ??
-      keys.find((k) => k.name === key && k.revokedAt === null);
+      keys.find((k) => k.name === key && keyInUse(k, this.#clock.now()));
     if (!found) throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: String(key) } });
     await this.store.revokeKey(found.id, this.#clock.now());
     return toKeyInfo((await this.store.keysOf(row.id)).find((k) => k.id === found.id) as KeyRow);
@@ -241,7 +280,7 @@ export class AccountService {
   /** The account and key a presented API key belongs to (not revoked); records its use. */
   async resolveKey(key: string): Promise<{ account: Account; key: ApiKeyInfo } | undefined> {
     const row = await this.store.keyByHash(hashSecret(key.trim()));
-    if (!row || row.revokedAt !== null) return undefined;
+    if (!row || !keyInUse(row, this.#clock.now())) return undefined;
     const account = await this.store.accountById(row.accountId);
     if (!account) return undefined;
     await this.store.touchKey(row.id, this.#clock.now());
@@ -380,6 +419,11 @@ function toAccount(row: AccountRow): Account {
     createdAt: iso(row.createdAt),
     stateChangedAt: iso(row.stateChangedAt),
   };
+}
+
+/** A key works until its end (revocation, expiry or the end of a rotation's grace period). */
+function keyInUse(row: Pick<KeyRow, 'revokedAt'>, now: number): boolean {
+  return row.revokedAt === null || row.revokedAt > now;
 }
 
 function toKeyInfo(row: KeyRow): ApiKeyInfo {

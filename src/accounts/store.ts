@@ -22,6 +22,7 @@ export interface AccountStore {
   insertKey(row: NewKeyRow): Promise<number>;
   keyByHash(hash: string): Promise<KeyRow | undefined>;
   keysOf(accountId: number): Promise<KeyRow[]>;
+  /** Sets when the key stops working (now to revoke, later for a grace period); an earlier end stands. */
   revokeKey(id: number, at: number): Promise<void>;
   touchKey(id: number, at: number): Promise<void>;
 
@@ -79,11 +80,17 @@ export interface NewKeyRow {
   readonly keyHash: string;
   readonly prefix: string;
   readonly createdAt: number;
+  /** When the key stops working, if that is known at creation (an expiry). */
+  readonly revokedAt?: number | null;
 }
 
 export interface KeyRow extends NewKeyRow {
   readonly id: number;
   readonly lastUsedAt: number | null;
+  /**
+   * When the key stops (or stopped) working: a past instant for a revoked key, a future one
+   * for a key that expires or was rotated and is in its grace period; null: no end.
+   */
   readonly revokedAt: number | null;
 }
 
@@ -268,8 +275,8 @@ class SqliteAccountStore implements AccountStore {
 
   insertKey(row: NewKeyRow): Promise<number> {
     const result = this.#prepare(
-      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at) VALUES (@accountId, @name, @keyHash, @prefix, @createdAt)`,
-    ).run(row);
+      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at, revoked_at) VALUES (@accountId, @name, @keyHash, @prefix, @createdAt, @revokedAt)`,
+    ).run({ ...row, revokedAt: row.revokedAt ?? null });
     return Promise.resolve(Number(result.lastInsertRowid));
   }
 
@@ -286,7 +293,12 @@ class SqliteAccountStore implements AccountStore {
   }
 
   revokeKey(id: number, at: number): Promise<void> {
-    this.#prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+    // An earlier end stands; a later one (an expiry after a revocation) never extends it.
+    this.#prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)').run(
+      at,
+      id,
+      at,
+    );
     return Promise.resolve();
   }
 

@@ -44,6 +44,7 @@ export interface ApiKeyInfo {
   readonly prefix: string;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
+  /** When the key stops or stopped working: in the future for an expiry or a rotation's grace period. */
   readonly revokedAt: string | null;
 }
 

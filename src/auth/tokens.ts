@@ -132,7 +132,9 @@ export class TokenService {
     if (!token || !matches(token, expected)) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
     if (token.expiresAt <= this.#o.clock.now())
       throw QuarryError.of('SERVICE_TOKEN_EXPIRED', { params: { loginPath } });
-    if (token.keyRevokedAt !== null) throw QuarryError.of('SERVICE_TOKEN_REVOKED', { params: { loginPath } });
+    // A key's end may lie ahead (an expiry, a rotation's grace period): until then it works.
+    if (token.keyRevokedAt !== null && token.keyRevokedAt <= this.#o.clock.now())
+      throw QuarryError.of('SERVICE_TOKEN_REVOKED', { params: { loginPath } });
     const account = await this.#o.accounts.findAccount(token.accountId);
     if (!account) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
     this.#requireStanding(account.state, account.subscription.families, family);

@@ -30,6 +30,7 @@ import { accountRoutes, signInRedirect } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { homeRoutes } from './routes/home.ts';
+import { keyRoutes } from './routes/keys.ts';
 import { cookieOptions, SESSION_COOKIE, type WebState } from './session.ts';
 import { WebStore } from './store.ts';
 
@@ -151,6 +152,7 @@ ${errorBox(quarryError)}
   app.get(`/assets/quarry.${assets.styles.hash}.css`, serve(assets.styles));
 
   homeRoutes(app, ctx);
+  keyRoutes(app, ctx);
   accountRoutes(app, ctx);
   consoleRoutes(app, ctx);
   adminRoutes(app, ctx);

@@ -79,6 +79,27 @@ describe('keys and administration in the browser', () => {
     assert.notEqual((await server.accounts.listKeys(HOLDER.email))[0]?.revokedAt, null);
   });
 
+  test('a key is generated with an expiry and rotated', async () => {
+    await page.goto(`${server.url}/account`);
+    await page.getByLabel('Name for the key (where you will use it)').fill('notebook');
+    await page.getByLabel('Expires').selectOption('90');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    await page.locator('#new-key-value').waitFor();
+    const row = page.locator('#key-list tr', { hasText: 'notebook' });
+    assert.match((await row.textContent()) ?? '', /active until \d{4}-\d\d-\d\d/);
+    await row.getByRole('button', { name: 'Rotate the key notebook' }).click();
+    await page.locator('#rotated-from').waitFor();
+    const key = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
+    assert.equal((await fetch(`${server.url}/v3/token?api_key=${key}`)).status, 200);
+    assert.equal(
+      await page.locator('#key-list tr', { hasText: 'notebook' }).count(),
+      2,
+      'old and new, during the grace period',
+    );
+    await assertAccessible(page, 'the account page after a rotation');
+    await shots(page, 'account-rotated');
+  });
+
   test('the console page is accessible before a query runs', async () => {
     await page.goto(`${server.url}/console`);
     await page.locator('body[data-console-ready="true"]').waitFor();

@@ -10,7 +10,13 @@ import { ADMIN, FormClient, HOLDER, PENDING, startWebServer, type WebServer } fr
 let server: WebServer;
 before(async () => {
   server = await startWebServer({
-    config: { rateLimits: { authPath: { max: 1000, windowSeconds: 60, scope: 'ip' } } },
+    // Many sign-ins and queries from one address within a minute; the limits have tests of their own.
+    config: {
+      rateLimits: {
+        authPath: { max: 1000, windowSeconds: 60, scope: 'ip' },
+        authentication: { max: 1000, windowSeconds: 60, scope: 'ip' },
+      },
+    },
   });
 });
 after(async () => {
@@ -194,6 +200,35 @@ describe('keys on the home page', () => {
       (await server.accounts.listKeys(HOLDER.email)).filter((k) => k.name.toLowerCase() === 'notebook').length,
       1,
     );
+  });
+
+  test('a key may expire, and rotating shows the new key once while the old one works for a grace period', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    await client.get('/account');
+    assert.equal((await client.post('/account/keys', { name: 'monthly', expiresInDays: '30' })).status, 303);
+    const listed = await client.get('/account');
+    const expected = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    assert.match(listed.text, new RegExp(`<td>monthly</td>[\\s\\S]*?active until ${expected}`));
+    const bad = await client.post('/account/keys', { name: 'odd', expiresInDays: '12' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /choose one of 30, 90, 365 days, or never/);
+
+    await client.get('/account');
+    const old = (await server.accounts.listKeys(HOLDER.email)).find((k) => k.name === 'monthly');
+    assert.ok(old);
+    const rotated = await client.post(`/keys/${old.id}/rotate`, { back: '/account' });
+    assert.equal(rotated.status, 303);
+    assert.equal(rotated.headers.get('location'), '/account#new-key');
+    const shown = await client.get('/account');
+    const key = /<code id="new-key-value">([^<]+)<\/code>/.exec(shown.text)?.[1] ?? '';
+    assert.match(shown.text, /It replaces the key qry_[\w-]+…, which keeps working until/);
+    assert.equal((await fetch(`${server.url}/v3/token?api_key=${key}`)).status, 200);
+    const keys = await server.accounts.listKeys(HOLDER.email);
+    const graceEnd = Date.parse(keys.find((k) => k.id === old.id)?.revokedAt ?? '');
+    assert.ok(Math.abs(graceEnd - (Date.now() + 24 * 3600_000)) < 60_000, 'the old key works for a day');
+    assert.equal(keys.filter((k) => k.name === 'monthly').length, 2);
+    assert.ok(!(await client.get('/account')).text.includes(key), 'shown once');
   });
 
   test('a flash belongs to the session that made it', async () => {

@@ -112,7 +112,7 @@ ${noticeBox(data.notice)}
   <h2 id="auth-keys-title">Keys for the auth-path family</h2>
   <p>Clients of the auth-path family log in with a key and receive a JWT: <code>${jwtExample}</code></p>
   ${newKeyBox(data.newKey)}
-  ${keyTable(data.keys, '/account')}
+  ${keyTable(ctx, data.keys, '/account')}
   ${createKeyForm(ctx, '/account/keys')}
 </section>
 ${passwordForm(ctx, account)}

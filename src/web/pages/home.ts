@@ -115,7 +115,7 @@ function holderSection(ctx: PageContext, account: Account, data: HomeData): Html
   ${!active && html`<div class="notice warn" role="status" id="account-state-notice">${stateExplanation(account.state, data.config.adminContact)}</div>`}
   ${newKeyBox(data.newKey)}
   <p>A key works for both families (where your subscription allows). Keep keys secret; revoke a key you no longer use, and its tokens stop working at once.</p>
-  ${keyTable(data.keys ?? [], '/')}
+  ${keyTable(ctx, data.keys ?? [], '/')}
   ${createKeyForm(ctx, '/keys')}
 </section>`;
 }

@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/types.ts';
 import { isQuarryError, QuarryError } from '../../errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../http/status.ts';
-import { baseUrlOf, field, noticeOf, pageContext, type WebContext } from '../context.ts';
+import { baseUrlOf, noticeOf, pageContext, type WebContext } from '../context.ts';
 import { accountPage, type AccountData } from '../pages/account.ts';
-import { setFlash, takeFlash } from '../flash.ts';
+import { takeFlash } from '../flash.ts';
 import { requireAccount } from '../session.ts';
 
 /** Sends a signed-out visitor of a page to the sign-in forms, coming back afterwards. */
@@ -14,7 +14,7 @@ export function signInRedirect(request: FastifyRequest, reply: FastifyReply): Fa
   return reply.redirect(`/?next=${encodeURIComponent(path)}#sign-in`, 303);
 }
 
-async function sendAccount(
+export async function sendAccount(
   ctx: WebContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -41,21 +41,8 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     const flash = takeFlash(request, reply);
     return sendAccount(ctx, request, reply, account, {
       ...(notice ? { notice } : {}),
-      ...(flash?.kind === 'new-key' ? { newKey: { key: flash.key, name: flash.name } } : {}),
+      ...(flash?.kind === 'new-key' ? { newKey: flash } : {}),
     });
-  });
-
-  app.post('/account/keys', withCsrf, async (request, reply) => {
-    const account = requireAccount(request);
-    try {
-      const { key, info } = await ctx.accounts.createKey(account.id, field(request.body, 'name'));
-      // POST-redirect-GET: a reload of the page that shows the key makes no second key.
-      setFlash(request, reply, { kind: 'new-key', key, name: info.name });
-    } catch (error) {
-      if (!isQuarryError(error)) throw error;
-      return sendAccount(ctx, request, reply, account, { error });
-    }
-    return reply.redirect('/account#new-key', 303);
   });
 
   app.post('/account/password', withCsrf, async (request, reply) => {

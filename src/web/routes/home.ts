@@ -1,14 +1,12 @@
-/** `/` and its forms: sign in (password or login code), sign out, request access, generate and revoke keys. */
+/** `/` and its forms: sign in (password or login code), sign out, request access (keys: routes/keys.ts). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isQuarryError, QuarryError } from '../../errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../http/status.ts';
 import { baseUrlOf, field, noticeOf, pageContext, type WebContext } from '../context.ts';
 import { homePage, type HomeData } from '../pages/home.ts';
 import { enforceWebLimit } from '../rate-limit.ts';
-import { clearSessionCookie, requireAccount, safeNext, setSessionCookie } from '../session.ts';
-import { setFlash, takeFlash } from '../flash.ts';
-import { confirmPage } from '../pages/confirm.ts';
-import { signInRedirect } from './account.ts';
+import { clearSessionCookie, safeNext, setSessionCookie } from '../session.ts';
+import { takeFlash } from '../flash.ts';
 
 /** Sends the home page; an error in `extra` sets the status the API would use for it. */
 export async function sendHome(
@@ -48,7 +46,7 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
     const notice = noticeOf(request);
     const flash = takeFlash(request, reply);
     return sendHome(ctx, request, reply, {
-      ...(flash?.kind === 'new-key' ? { newKey: { key: flash.key, name: flash.name } } : {}),
+      ...(flash?.kind === 'new-key' ? { newKey: flash } : {}),
       ...(notice ? { notice } : {}),
       ...(typeof next === 'string' ? { next: safeNext(next) } : {}),
     });
@@ -106,53 +104,5 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (error.code !== 'SERVICE_ACCOUNT_EXISTS') return sendHome(ctx, request, reply, { error });
     }
     return reply.redirect('/?notice=requested', 303);
-  });
-
-  // POST-redirect-GET: the new key travels to the page in a one-time flash, so a reload
-  // shows the page again without making another key.
-  app.post('/keys', withCsrf, async (request, reply) => {
-    const account = requireAccount(request);
-    try {
-      const { key, info } = await ctx.accounts.createKey(account.id, field(request.body, 'name'));
-      setFlash(request, reply, { kind: 'new-key', key, name: info.name });
-    } catch (error) {
-      if (!isQuarryError(error)) throw error;
-      return sendHome(ctx, request, reply, { error });
-    }
-    return reply.redirect('/#new-key', 303);
-  });
-
-  /** The signed-in holder's key `id` (only their own keys are found), and where to go back. */
-  async function ownKey(request: FastifyRequest<{ Params: { id: string } }>, back: unknown) {
-    const account = requireAccount(request);
-    const id = request.params.id;
-    const key = /^\d+$/.test(id)
-      ? (await ctx.accounts.listKeys(account.id)).find((k) => k.id === Number(id))
-      : undefined;
-    if (!key) throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: id.slice(0, 40) } });
-    return { account, key, back: safeNext(back) === '/account' ? '/account' : '/' };
-  }
-
-  app.get<{ Params: { id: string } }>('/keys/:id/revoke', async (request, reply) => {
-    if (!request.web.account) return signInRedirect(request, reply);
-    const { key, back } = await ownKey(request, (request.query as Record<string, unknown>).back);
-    return reply.type('text/html; charset=utf-8').send(
-      confirmPage(pageContext(ctx, request, reply), {
-        title: `Revoke the key “${key.name}”?`,
-        consequences: `Programs using the key ${key.prefix}… stop working at once: new tokens are refused and tokens already issued for it fail from their next request. This cannot be undone; you can generate a new key afterwards.`,
-        action: `/keys/${key.id}/revoke`,
-        confirmLabel: 'Revoke the key',
-        cancelHref: back,
-        fields: { back },
-      }).toString(),
-    );
-  });
-
-  app.post<{ Params: { id: string } }>('/keys/:id/revoke', withCsrf, async (request, reply) => {
-    const { account, key, back } = await ownKey(request, field(request.body, 'back'));
-    // Only the confirmation page's form says yes; anything else is sent there first.
-    if (field(request.body, 'confirm') !== 'yes') return reply.redirect(`/keys/${key.id}/revoke?back=${back}`, 303);
-    await ctx.accounts.revokeKey(account.id, key.id);
-    return reply.redirect(`${back}?notice=key-revoked`, 303);
   });
 }
