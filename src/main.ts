@@ -183,7 +183,11 @@ export async function prepareDemo(
     let key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
     const resolved = key === '' ? undefined : await accounts.resolveKey(key);
     if (resolved?.account.email !== DEMO_EMAIL) {
-      key = (await accounts.createKey(DEMO_EMAIL, 'demo')).key;
+      // Key names are unique among keys in use: a lost key file leaves its key behind.
+      const taken = (await accounts.listKeys(DEMO_EMAIL)).some(
+        (k) => k.name === 'demo' && (k.revokedAt === null || Date.parse(k.revokedAt) > Date.now()),
+      );
+      key = (await accounts.createKey(DEMO_EMAIL, taken ? `demo ${new Date().toISOString()}` : 'demo')).key;
       writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
     }
     return { key, instructions: (url) => demoInstructions(url, key, config.db) };

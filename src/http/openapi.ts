@@ -9,6 +9,7 @@
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { DOCS_THEME } from './docs-theme.ts';
 import type { FastifyInstance } from 'fastify';
 import { referencePages } from './reference-pages.ts';
 
@@ -115,14 +116,16 @@ export async function registerDocsPages(app: FastifyInstance): Promise<void> {
       routePrefix: '/docs',
       // validatorUrl null: no badge fetched from another host.
       // BaseLayout: no top bar, whose spec-URL box and logo only distract here.
+      // deepLinking off: its links sit inside each operation's toggle button, nested controls
+      // that screen readers and keyboards cannot use (axe: nested-interactive).
       uiConfig: {
         layout: 'BaseLayout',
         validatorUrl: null,
         tryItOutEnabled: true,
         displayRequestDuration: true,
-        deepLinking: true,
+        deepLinking: false,
       },
-      theme: { title: 'Quarry API reference', css: [{ filename: 'quarry.css', content: DOCS_CSS }] },
+      theme: { ...DOCS_THEME, css: [{ filename: 'quarry.css', content: DOCS_CSS }, ...(DOCS_THEME.css ?? [])] },
     });
     await docs.register(referencePages);
   });

@@ -1,7 +1,7 @@
 // Keys and administration in Chromium: a reload after "Generate key" makes no second key,
 // revoke and suspend ask first, the administrator's own row has no suspend, sources are
 // checked, accounts are searched; every page (home, account, console, admin, a
-// confirmation) has no axe violation and fits a 390 px screen
+// confirmation, /docs) has no axe violation and fits a 390 px screen
 // (test-results/web/*-1366.png and *-390.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -149,6 +149,13 @@ describe('keys and administration in the browser', () => {
     assert.ok(activate && activate.x >= 0 && activate.x + activate.width <= PHONE.width, 'Activate is on screen');
     await page.setViewportSize(WIDE);
     await shots(page, 'admin-all');
+  });
+
+  test('the API reference is accessible', async () => {
+    await page.goto(`${server.url}/docs`);
+    await page.locator('.swagger-ui .information-container, .swagger-ui .info').first().waitFor();
+    await assertAccessible(page, '/docs');
+    await shots(page, 'docs');
   });
 
   test('no page made a request to another host', () => {
