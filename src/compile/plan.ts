@@ -65,7 +65,10 @@ export type OrderPlan =
 export interface ReturnedFieldPlan {
   readonly key: string;
   readonly field: string;
-  /** `first-level`: only two-digit category codes; `affiliations-of-authors`: each author's affiliations. */
+  /**
+   * `first-level`: only two-digit category codes; `affiliations-of-authors`: the authors as
+   * one list inside a list (version 1's `author_affiliations`).
+   */
   readonly derivation?: 'first-level' | 'affiliations-of-authors';
 }
 

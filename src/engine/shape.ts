@@ -100,10 +100,15 @@ function derive(value: unknown, derivation: NonNullable<ReturnedFieldPlan['deriv
         return /^\d{2}(\s|$)/.test(name) || /^\d{2}$/.test(id);
       });
     case 'affiliations-of-authors':
-      return value.map((a: unknown): unknown[] => {
-        const author = (a ?? {}) as { affiliations?: unknown };
-        return Array.isArray(author.affiliations) ? (author.affiliations as unknown[]) : [];
-      });
+      // The hosted service's v1 shape: one list holding the author objects (without the
+      // later `corresponding` and `raw_affiliation`), which dimcli's authors dataframe reads.
+      return [
+        value.map((a: unknown): unknown => {
+          if (a === null || typeof a !== 'object') return a;
+          const { corresponding: _c, raw_affiliation: _r, ...author } = a as Record<string, unknown>;
+          return author;
+        }),
+      ];
   }
 }
 

@@ -90,6 +90,9 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
       : config.trustProxy) as boolean | string[],
     bodyLimit: config.query.maxBytes * 4 + 4096,
     return503OnClosing: true,
+    // Clients join a base URL and a path by concatenation; a base URL given with a trailing
+    // slash yields `//api/auth.json`, which must reach the same route as `/api/auth.json`.
+    routerOptions: { ignoreDuplicateSlashes: true },
   });
 
   const tokens = new TokenService({

@@ -87,8 +87,8 @@ function buildSource(name: SourceName, version: DslVersion): SourceDescriptor {
     fieldsets.push(
       Object.freeze({
         name: 'all',
-        description: 'Every field of the source (version 1 only).',
-        fields: Object.freeze(current.map((f) => f.name)),
+        description: 'Every field of the source, the deprecated ones included (version 1 only).',
+        fields: Object.freeze(fields.map((f) => f.name)),
         deprecated: Object.freeze({ replacement: hasExtras ? 'basics + extras' : 'basics' }),
       }),
     );

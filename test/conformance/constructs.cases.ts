@@ -86,6 +86,49 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search publications for similar_documents("Malaria drugs: doses in Africa") return publications[id]',
     fixture: 'similar-documents',
   },
+  // Version 1 keeps the v1-era names with the hosted service's `_warnings` text; version 2
+  // rejects them naming the replacement.
+  {
+    construct: 'v1 names',
+    query:
+      'search publications where FOR.id = "80003" return publications[id + FOR + FOR_first + RCDC + terms + open_access_categories + references]',
+    fixture: 'v1-names-publications',
+    version: 1,
+  },
+  {
+    construct: 'v1 names',
+    query: 'search publications where id = "pub.1900000002" return publications[id + author_affiliations]',
+    fixture: 'v1-author-affiliations',
+    version: 1,
+  },
+  {
+    construct: 'v1 names',
+    query:
+      'search grants where id = "grant.9000001" return grants[id + investigator_details + research_org_name + project_num]',
+    fixture: 'v1-names-grants',
+    version: 1,
+  },
+  {
+    construct: 'v1 names',
+    query: 'search publications where id = "pub.1900000001" return publications[all]',
+    fixture: 'v1-all-fieldset',
+    version: 1,
+  },
+  {
+    construct: 'v1 names',
+    query: 'search publications return publications[id + author_affiliations]',
+    fixture: 'v2-rejects-author-affiliations',
+  },
+  {
+    construct: 'v1 names',
+    query: 'search grants return grants[id + research_org_name]',
+    fixture: 'v2-rejects-research-org-name',
+  },
+  {
+    construct: 'v1 names',
+    query: 'search publications return publications[all]',
+    fixture: 'v2-rejects-all-fieldset',
+  },
   // What the hosted service rejects stays rejected.
   {
     construct: 'rejected proximity',

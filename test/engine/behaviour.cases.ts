@@ -582,7 +582,17 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       );
       const first = records(r).find((x) => x.id === 'pub.1900000001') as Rec;
       assert.deepEqual(first.FOR, [{ id: '80003', name: 'Biomedical' }]);
-      assert.deepEqual(first.author_affiliations, [[{ id: 'grid.900001.a' }]]);
+      // Version 1's author_affiliations: one list holding the author objects (hosted shape).
+      assert.deepEqual(first.author_affiliations, [
+        [
+          {
+            first_name: 'Ana',
+            last_name: 'Silva',
+            researcher_id: 'ur.0900000001.01',
+            affiliations: [{ id: 'grid.900001.a' }],
+          },
+        ],
+      ]);
       assert.deepEqual(r.FOR, [{ id: '80003', count: expected.length, name: 'Biomedical' }]);
       assert.ok(Array.isArray(r._warnings) && r._warnings.some((w: string) => w.includes("'FOR'")));
     },

@@ -119,6 +119,22 @@ describe('auth-path family', () => {
     });
   }
 
+  test('a base URL with a trailing slash: //api/auth.json and //api/dsl/v2 answer like the single-slash paths', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '//api/auth.json', payload: { key: t.key } });
+    assert.equal(login.statusCode, 200);
+    const { token } = login.json<{ token: string }>();
+    assert.equal(token.split('.').length, 3);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '//api/dsl/v2',
+      headers: { authorization: `JWT ${token}` },
+      payload: QUERY,
+    });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json()._version.release, '2.0');
+    assert.equal(t.engine.calls.at(-1)?.text, QUERY);
+  });
+
   test('a missing Authorization header or a Bearer scheme answers 401 with WWW-Authenticate: JWT', async () => {
     const token = await jwtToken(t);
     for (const headers of [{}, { authorization: `Bearer ${token}` }]) {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { parse } from '../../src/dsl/index.ts';
 import { renderErrorBody } from '../../src/errors/index.ts';
 import { validate } from '../../src/schema/index.ts';
+import { deprecationWarning } from '../../src/schema/rules/removed-field.ts';
 import { rejected, search, valid } from './helpers.ts';
 
 // Tables whose test names are the queries. Each valid query must pass version 2; each
@@ -423,18 +424,23 @@ describe('version 1', () => {
       1,
     );
     assert.deepEqual(warnings, [
-      "Field 'FOR' is deprecated in favor of category_for.",
-      "Field 'references' is deprecated in favor of reference_ids.",
+      "Field 'FOR' is deprecated in favor of category_for. Please refer to https://docs.dimensions.ai/dsl/releasenotes.html for more details",
+      "Field 'references' is deprecated in favor of reference_ids. Please refer to https://docs.dimensions.ai/dsl/releasenotes.html for more details",
     ]);
   });
   test('search publications return publications [all] limit 5', () => {
     const { warnings, query } = valid('search publications return publications [all] limit 5', 1);
-    assert.deepEqual(warnings, ["Fieldset 'all' is deprecated; list the fields or use basics + extras."]);
+    // The hosted service's v1 `[all]` holds the deprecated fields, each with its warning.
+    assert.ok(warnings.includes(deprecationWarning('author_affiliations', 'authors')));
+    assert.ok(warnings.includes(deprecationWarning('terms', 'concepts')));
+    assert.ok(warnings.includes(deprecationWarning('references', 'reference_ids')));
     assert.ok(query.kind === 'search' && query.returns[0]?.kind === 'records' && query.returns[0].fields.length > 60);
+    const names = query.kind === 'search' && query.returns[0]?.kind === 'records' ? query.returns[0].fields : [];
+    assert.ok(names.some((f) => f.field.name === 'author_affiliations'));
   });
   test('search publications return FOR_first aggregate citations_total', () => {
     const { warnings } = valid('search publications return FOR_first aggregate citations_total', 1);
-    assert.deepEqual(warnings, ["Field 'FOR_first' is deprecated in favor of category_for."]);
+    assert.deepEqual(warnings, [deprecationWarning('FOR_first', 'category_for')]);
   });
   test('search grants return grants[investigators_details + HRCS_HC]', () => {
     const q = search('search grants return grants[investigators_details + HRCS_HC]', 1);

@@ -78,6 +78,26 @@ export const GRANTS = {
       replacement: 'investigators',
       readsFrom: 'investigators',
     },
+    {
+      row: ['investigator_details', 'json', 'f', 'Investigators with their details (version 1).'],
+      replacement: 'investigators',
+      readsFrom: 'investigators',
+    },
+    {
+      row: ['research_org_name', 'string', 'fm', 'Names of the research organizations (version 1).'],
+      replacement: 'research_orgs',
+      readsFrom: 'research_org_names',
+    },
+    {
+      row: ['project_num', 'string', 'f', "The funder's grant number (version 1)."],
+      replacement: 'grant_number',
+      readsFrom: 'grant_number',
+    },
+    {
+      row: ['title_language', 'string', 'fc', 'Language of the title (version 1).'],
+      replacement: 'language_title',
+      readsFrom: 'language_title',
+    },
   ],
   fieldsets: [
     {

@@ -7,7 +7,7 @@ import { resolveFieldset } from '../resolve.ts';
  * they work and add a `_warnings` entry.
  *
  * @example v2: `return publications[FOR]` → SCHEMA_REMOVED_FIELD "... use 'category_for' instead."
- * @example v1: same query → warning "Field 'FOR' is deprecated in favor of category_for."
+ * @example v1: same query → warning "Field 'FOR' is deprecated in favor of category_for. Please refer to ..."
  */
 export const removedFieldRule: ValidationRule = {
   name: 'removed-field',
@@ -20,11 +20,10 @@ export const removedFieldRule: ValidationRule = {
           continue;
         }
         if (fieldset !== undefined) {
-          const deprecated = fieldset.fieldset.deprecated;
-          if (deprecated !== undefined) {
-            ctx.warn(
-              `Fieldset '${fieldset.fieldset.name}' is deprecated; list the fields or use ${deprecated.replacement}.`,
-            );
+          // Version 1's `[all]` holds the deprecated fields too; each one gets its warning.
+          for (const name of fieldset.fieldset.fields) {
+            const field = ctx.schema.fieldsBySource.get(ctx.source.name)?.get(name);
+            if (field?.deprecated !== undefined) ctx.warn(deprecationWarning(name, field.deprecated.replacement));
           }
           continue;
         }
@@ -33,10 +32,13 @@ export const removedFieldRule: ValidationRule = {
       if (resolution.kind === 'removed') {
         ctx.report('SCHEMA_REMOVED_FIELD', ref.span, { name: resolution.name, replacement: resolution.replacement });
       } else if (resolution.kind === 'field' && resolution.field.deprecated !== undefined) {
-        ctx.warn(
-          `Field '${resolution.field.name}' is deprecated in favor of ${resolution.field.deprecated.replacement}.`,
-        );
+        ctx.warn(deprecationWarning(resolution.field.name, resolution.field.deprecated.replacement));
       }
     }
   },
 };
+
+/** The hosted service's `_warnings` text for a deprecated field, word for word (clients match on it). */
+export function deprecationWarning(name: string, replacement: string): string {
+  return `Field '${name}' is deprecated in favor of ${replacement}. Please refer to https://docs.dimensions.ai/dsl/releasenotes.html for more details`;
+}
