@@ -43,8 +43,12 @@ function fieldFrom(
   const isMultivalue = flags.includes('m');
   const isCounter = flags.includes('n');
   const entity = isEntityType(type) ? type : undefined;
+  // Fields that are not filters (title, abstract) still take `is empty` / `is not empty`,
+  // as in the hosted service; counters and flags never do.
   const operators = !isFilter
-    ? []
+    ? isCounter || type === 'json'
+      ? []
+      : ['empty' as const]
     : entity !== undefined
       ? operatorsForEntity(isMultivalue)
       : operatorsForScalar(type as ScalarType, { multi: isMultivalue, counter: isCounter, subfield: false });
@@ -60,7 +64,8 @@ function fieldFrom(
     isCounter,
     ...(isFacet ? { facetKind: entity === undefined ? ('value' as const) : ('entity' as const) } : {}),
     operators: Object.freeze(operators),
-    sortable: isFilter && !isMultivalue && entity === undefined && type !== 'json',
+    // Every single-valued text, number or date sorts (grants `title` included), filter or not.
+    sortable: !isMultivalue && entity === undefined && type !== 'json',
     description,
     ...(deprecated === undefined ? {} : { deprecated: Object.freeze(deprecated) }),
   });

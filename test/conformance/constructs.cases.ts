@@ -129,6 +129,33 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search publications return publications[all]',
     fixture: 'v2-rejects-all-fieldset',
   },
+  // `is empty` / `is not empty` on every field the hosted service allows, abstract included.
+  {
+    construct: 'is empty',
+    query: 'search publications where abstract is empty return publications[id]',
+    fixture: 'is-empty-abstract',
+  },
+  {
+    construct: 'is not empty',
+    query: 'search publications where acknowledgements is not empty return publications[id + acknowledgements]',
+    fixture: 'is-not-empty-acknowledgements',
+  },
+  {
+    construct: 'is empty',
+    query: 'search publications where times_cited is empty return publications[id]',
+    fixture: 'is-empty-counter-rejected',
+  },
+  // `sort by` on every single-valued field, grants `title` included.
+  {
+    construct: 'sort by',
+    query: 'search grants return grants[id + title] sort by title asc',
+    fixture: 'sort-by-grants-title',
+  },
+  {
+    construct: 'sort by',
+    query: 'search publications where year >= 2019 return publications[id + title] sort by title',
+    fixture: 'sort-by-publications-title',
+  },
   // What the hosted service rejects stays rejected.
   {
     construct: 'rejected proximity',

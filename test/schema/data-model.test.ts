@@ -202,7 +202,8 @@ describe('version 2 schema equals spec/data-model.md', () => {
     assert.ok(pubs?.get('altmetric')?.operators.includes('empty'));
     assert.ok(pubs?.get('research_orgs')?.operators.includes('count'));
     assert.ok(!pubs?.get('journal')?.operators.includes('count'));
-    assert.deepEqual(pubs?.get('title')?.operators, []);
+    assert.deepEqual(pubs?.get('title')?.operators, ['empty']);
+    assert.deepEqual(pubs?.get('abstract')?.operators, ['empty']);
     assert.ok(!schema.fieldsBySource.get('researchers')?.get('obsolete')?.operators.includes('empty'));
   });
 

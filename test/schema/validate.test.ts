@@ -227,7 +227,6 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
     'SCHEMA_INVALID_SORT_FIELD',
     'sub-fields are not sort keys',
   ],
-  ['search publications return publications sort by title', 'SCHEMA_INVALID_SORT_FIELD', 'not filterable'],
   ['search publications return publications sort by concepts', 'SCHEMA_INVALID_SORT_FIELD', 'structured values'],
   ['search publications return publications sort by yeer', 'SCHEMA_UNKNOWN_FIELD', "Did you mean 'year'?"],
   [

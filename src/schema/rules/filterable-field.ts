@@ -5,7 +5,7 @@ import type { ValidationContext, ValidationRule } from '../context.ts';
  * "filter" column). Text-only fields such as `title` and `abstract` are searched with
  * `for "..."` instead.
  *
- * @example `where title = "x"` → SCHEMA_NOT_FILTERABLE
+ * @example `where title = "x"` → SCHEMA_NOT_FILTERABLE (but `where abstract is empty` is allowed)
  */
 export const filterableFieldRule: ValidationRule = {
   name: 'filterable-field',
@@ -14,6 +14,10 @@ export const filterableFieldRule: ValidationRule = {
       if (ref.role !== 'filter' && ref.role !== 'count') continue;
       const resolution = ctx.resolve(ref);
       if (resolution.kind !== 'field' || resolution.field.isFilter) continue;
+      // Emptiness works on every field that has it (abstract is empty); filter-operator checks the rest.
+      const condition = ref.condition?.kind;
+      if ((condition === 'IsEmpty' || condition === 'IsNotEmpty') && resolution.field.operators.includes('empty'))
+        continue;
       const textual = resolution.field.type === 'string';
       ctx.report('SCHEMA_NOT_FILTERABLE', ref.span, {
         name: resolution.field.name,

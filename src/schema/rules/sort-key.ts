@@ -29,7 +29,7 @@ export const sortKeyRule: ValidationRule = {
               : !field.sortable
                 ? field.type === 'json'
                   ? ' (it holds structured values)'
-                  : ' (it is not filterable)'
+                  : ' (it cannot be ordered)'
                 : '';
       if (reason !== '')
         ctx.report('SCHEMA_INVALID_SORT_FIELD', ref.span, { source: ctx.source.name, name: ref.path, reason });
