@@ -44,9 +44,9 @@ export function lowerValidated(query: ValidatedSearch): SearchPlan {
   };
 }
 
-/** The held field whose data answers for `field` (itself, or a version-1 field's replacement). */
+/** The held field whose data answers for `field` (itself, a version-1 field's replacement, or a current name's held field). */
 function storedName(field: FieldDescriptor): string {
-  return field.deprecated?.readsFrom ?? field.name;
+  return field.deprecated?.readsFrom ?? field.readsFrom ?? field.name;
 }
 
 function planType(field: FieldDescriptor): PlanFieldType {

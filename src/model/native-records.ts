@@ -93,6 +93,8 @@ export interface PublicationRecord extends CategoryFields {
   readonly doi?: string;
   /** article | chapter | book | proceeding | preprint | monograph | ... */
   readonly type: string;
+  /** Predicted document type (current schema): research_article, review_article, research_chapter, ... */
+  readonly document_type?: string;
   readonly year: number;
   /** Publication date, `YYYY-MM-DD` (month/day `01` when the source gives less). */
   readonly date: string;
@@ -180,6 +182,13 @@ export interface GrantRecord extends CategoryFields {
   readonly concepts?: readonly string[];
   readonly concepts_scores?: readonly ConceptScore[];
   readonly linkout?: string;
+  /** `Active` while the grant runs, `Closed` after its end date (current schema). */
+  readonly active_status?: string;
+  /** Keywords the funder gives. */
+  readonly keywords?: readonly string[];
+  /** Funding schemes, programmes or mechanisms the funder files the grant under. */
+  readonly funding_schemes?: readonly string[];
+  readonly funding_cny?: number;
 }
 
 /** An identified person. */

@@ -37,6 +37,7 @@ function fieldFrom(
   source: SourceName,
   [name, type, flags, description]: FieldRow,
   deprecated?: Deprecation,
+  readsFrom?: string,
 ): FieldDescriptor {
   const isFilter = flags.includes('f');
   const isFacet = flags.includes('c');
@@ -68,6 +69,7 @@ function fieldFrom(
     sortable: !isMultivalue && entity === undefined && type !== 'json',
     description,
     ...(deprecated === undefined ? {} : { deprecated: Object.freeze(deprecated) }),
+    ...(readsFrom === undefined ? {} : { readsFrom }),
   });
 }
 
@@ -81,7 +83,10 @@ function deprecationOf(removed: RemovedFieldRow): Deprecation {
 
 function buildSource(name: SourceName, version: DslVersion): SourceDescriptor {
   const table = TABLES[name];
-  const current = table.fields.map((row) => fieldFrom(name, row));
+  const current = [
+    ...table.fields.map((row) => fieldFrom(name, row)),
+    ...(table.aliases ?? []).map((a) => fieldFrom(name, a.row, undefined, a.readsFrom)),
+  ];
   const removed = version === 1 ? table.removedInV2.map((r) => fieldFrom(name, r.row, deprecationOf(r))) : [];
   const fields = [...current, ...removed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const fieldsets: FieldsetDescriptor[] = table.fieldsets.map((fs) =>

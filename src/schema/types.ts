@@ -86,6 +86,11 @@ export interface FieldDescriptor {
   readonly description: string;
   /** Present on version-1 fields that version 2 removed. */
   readonly deprecated?: Deprecation;
+  /**
+   * Present on current-schema names of held fields (grants `funder_orgs` reads `funders`):
+   * the compiler reads this field's data and returns it under `name`.
+   */
+  readonly readsFrom?: string;
 }
 
 export interface SearchIndexDescriptor {

@@ -156,6 +156,34 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search publications where year >= 2019 return publications[id + title] sort by title',
     fixture: 'sort-by-publications-title',
   },
+  // Current fields of the 2026 schema: names of held fields, and fields of their own.
+  {
+    construct: 'current fields',
+    query: 'search grants where funder_orgs = "grid.900003.c" return funder_orgs return funder_org_countries',
+    fixture: 'current-grants-funder-orgs',
+  },
+  {
+    construct: 'current fields',
+    query:
+      'search grants where keywords = "malaria" return grants[id + active_status + keywords + funding_schemes + funding_cny + category_for_2020] sort by title asc',
+    fixture: 'current-grants-fields',
+  },
+  {
+    construct: 'current fields',
+    query: 'search grants return keywords return active_status',
+    fixture: 'current-grants-facets',
+  },
+  {
+    construct: 'current fields',
+    query:
+      'search publications where document_type is not empty return document_type return publications[id + document_type]',
+    fixture: 'current-publications-document-type',
+  },
+  {
+    construct: 'grants basics',
+    query: 'search grants return grants',
+    fixture: 'grants-basics',
+  },
   // What the hosted service rejects stays rejected.
   {
     construct: 'rejected proximity',

@@ -70,7 +70,24 @@ const SOURCES: SourceName[] = ['publications', 'grants', 'researchers', 'organiz
 const BEYOND_SPEC_TABLES: Partial<
   Record<SourceName, Record<string, { type: string; filter: boolean; facet: boolean; multi: boolean }>>
 > = {
-  publications: { field_citation_ratio: { type: 'float', filter: true, facet: false, multi: false } },
+  publications: {
+    field_citation_ratio: { type: 'float', filter: true, facet: false, multi: false },
+    // The current schema (spec/schema-2026.md §7.1), beyond the 2022 tables.
+    category_for_2020: { type: 'categories', filter: true, facet: true, multi: true },
+    document_type: { type: 'string', filter: true, facet: true, multi: false },
+  },
+  // The current schema (spec/schema-2026.md §7.2), beyond the 2022 tables.
+  grants: {
+    active_status: { type: 'string', filter: true, facet: true, multi: false },
+    category_for_2020: { type: 'categories', filter: true, facet: true, multi: true },
+    funder_org_acronym: { type: 'string', filter: true, facet: true, multi: false },
+    funder_org_countries: { type: 'countries', filter: true, facet: true, multi: true },
+    funder_org_name: { type: 'string', filter: true, facet: true, multi: false },
+    funder_orgs: { type: 'organizations', filter: true, facet: true, multi: true },
+    funding_cny: { type: 'float', filter: true, facet: false, multi: false },
+    funding_schemes: { type: 'string', filter: true, facet: false, multi: true },
+    keywords: { type: 'string', filter: true, facet: true, multi: true },
+  },
 };
 
 describe('version 2 schema equals spec/data-model.md', () => {
@@ -141,14 +158,19 @@ describe('version 2 schema equals spec/data-model.md', () => {
       'pages',
       'authors',
     ]);
+    // The current schema's grants basics (spec/schema-2026.md §5, sample-results/26).
     assert.deepEqual(basics('grants'), [
       'id',
       'title',
-      'funders',
+      'original_title',
+      'language',
+      'active_year',
       'start_date',
       'end_date',
-      'funding_usd',
-      'research_orgs',
+      'start_year',
+      'funder_orgs',
+      'funder_org_name',
+      'grant_number',
     ]);
     assert.deepEqual(basics('researchers'), ['id', 'first_name', 'last_name', 'orcid_id', 'research_orgs']);
     assert.deepEqual(basics('organizations'), ['id', 'name', 'acronym', 'types', 'city_name', 'country_name']);

@@ -179,7 +179,7 @@ describe('records returns', () => {
   });
   test('search publications return publications[categories]', () => {
     const r = records(search('search publications return publications[categories]'));
-    assert.equal(r.fields.length, 10);
+    assert.equal(r.fields.length, 11); // the ten schemes and category_for_2020
     assert.ok(r.fields.every((f) => f.field.name.startsWith('category_') && f.field.entity === 'categories'));
   });
   test('search publications return in "g" publications as "pubs"', () => {

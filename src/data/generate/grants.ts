@@ -7,7 +7,7 @@ import type { GrantRecord, Investigator, OrganizationRecord } from '../../model/
 import { Weighted, zipfWeights } from './distributions.ts';
 import { affiliation, noteOrganization, type Context } from './context.ts';
 import { grantId, researcherId, syntheticOrcid } from './ids.ts';
-import { GRANT_FIRST_YEAR, yearOfIndex } from './plan.ts';
+import { GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex } from './plan.ts';
 
 const EURO = new Set([
   'AT',
@@ -31,7 +31,15 @@ const EURO = new Set([
   'SI',
   'SK',
 ]);
-const CURRENCY: Readonly<Record<string, string>> = { GB: 'GBP', JP: 'JPY', AU: 'AUD', CA: 'CAD', CH: 'CHF', NZ: 'NZD' };
+const CURRENCY: Readonly<Record<string, string>> = {
+  GB: 'GBP',
+  JP: 'JPY',
+  AU: 'AUD',
+  CA: 'CAD',
+  CH: 'CHF',
+  NZ: 'NZD',
+  CN: 'CNY',
+};
 /** Units of each currency per US dollar (fixed, for synthetic amounts). */
 const PER_USD: Readonly<Record<string, number>> = {
   EUR: 0.92,
@@ -41,7 +49,11 @@ const PER_USD: Readonly<Record<string, number>> = {
   CAD: 1.36,
   CHF: 0.88,
   NZD: 1.65,
+  CNY: 7.1,
 };
+
+/** Grants ending after this day are running (`active_status` Active) at the data's cut-off. */
+const ACTIVE_AFTER = `${LAST_YEAR}-12-31`;
 
 /** The currency a funder in `country` pays in. */
 export function currencyOf(country: string | undefined): string {
@@ -126,7 +138,7 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
     if (other.id !== groups[0]?.id) groups.push(other);
   }
   const topics = ctx.text.topics(div.code, r, r.int(3, 5));
-  return {
+  const record = {
     id: grantId(g),
     title: ctx.text.title(div.code, topics, r),
     abstract: ctx.text.abstract(div.code, topics, r, r.int(120, 320)),
@@ -144,6 +156,13 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
     language: 'en',
     category_for: [div.ref, ...groups],
     concepts: ctx.text.concepts(div.code, topics, r, r.int(3, 8)),
+  };
+  // Current-schema fields, derived from what was drawn above so earlier output keeps its values.
+  return {
+    ...record,
+    active_status: endDate > ACTIVE_AFTER ? 'Active' : 'Closed',
+    keywords: record.concepts.slice(0, 3),
+    funding_schemes: [`${div.ref.name.replace(/^\d+ /, '')} research grants`],
   };
 }
 

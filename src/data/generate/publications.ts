@@ -227,6 +227,7 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     ...(abstract === undefined ? {} : { abstract }),
     doi: publicationDoi(i),
     type,
+    document_type: documentTypeOf(type, i),
     year,
     date,
   };
@@ -292,4 +293,23 @@ function grantNumberOf(ctx: Context, g: number): string {
   const year = yearOfIndex(ctx.grantStarts, GRANT_FIRST_YEAR, g);
   const d = ctx.fields.byShare.sample(ctx.random.draws('grant', g, 'make').next());
   return grantNumber(ctx, g, year, ctx.fields.divisions[d]?.code ?? '00');
+}
+
+/**
+ * The current schema's predicted document type, from the publication type (one article in
+ * ten is a review); no random draw, so the rest of the record keeps its values.
+ */
+export function documentTypeOf(type: string, index: number): string {
+  switch (type) {
+    case 'article':
+      return index % 10 === 7 ? 'review_article' : 'research_article';
+    case 'chapter':
+      return 'research_chapter';
+    case 'proceeding':
+      return 'conference_paper';
+    case 'preprint':
+      return 'preprint';
+    default:
+      return type;
+  }
 }

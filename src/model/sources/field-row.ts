@@ -17,12 +17,24 @@ export interface RemovedFieldRow {
   readonly derivation?: 'first-level' | 'affiliations-of-authors';
 }
 
+/**
+ * A field of the current schema (spec/schema-2026.md) that answers with the data of a held
+ * field under another name: grants `funder_orgs` are the held `funders`, `category_for_2020`
+ * is `category_for`. Both versions have it; the storage layout holds only `readsFrom`.
+ */
+export interface AliasFieldRow {
+  readonly row: FieldRow;
+  readonly readsFrom: string;
+}
+
 /** What each source module exports; `build.ts` turns it into descriptors. */
 export interface SourceTable {
   readonly description: string;
   readonly fields: readonly FieldRow[];
   /** Removed in version 2, still answered (with a warning) in version 1. */
   readonly removedInV2: readonly RemovedFieldRow[];
+  /** Current-schema names for held fields (no storage of their own). */
+  readonly aliases?: readonly AliasFieldRow[];
   readonly fieldsets: readonly {
     readonly name: string;
     readonly description: string;

@@ -6,6 +6,7 @@ export const GRANTS = {
   description: 'Research grants awarded by funders.',
   fields: [
     ['abstract', 'string', '', 'Abstract of the funded project.'],
+    ['active_status', 'string', 'fc', 'Whether the grant is running (Active) or has ended (Closed).'],
     ['active_year', 'integer', 'fcm', 'Years in which the grant is active.'],
     ...CATEGORY_FIELDS,
     ['concepts', 'json', 'f', 'Concepts extracted from title and abstract, most relevant first.'],
@@ -19,6 +20,7 @@ export const GRANTS = {
     ['funding_aud', 'float', 'f', 'Funding amount in AUD.'],
     ['funding_cad', 'float', 'f', 'Funding amount in CAD.'],
     ['funding_chf', 'float', 'f', 'Funding amount in CHF.'],
+    ['funding_cny', 'float', 'f', 'Funding amount in CNY.'],
     ['funding_currency', 'string', 'fc', 'Currency of the original funding amount.'],
     ['funding_eur', 'float', 'f', 'Funding amount in EUR.'],
     ['funding_gbp', 'float', 'f', 'Funding amount in GBP.'],
@@ -27,10 +29,12 @@ export const GRANTS = {
     ['funding_org_acronym', 'string', 'fc', 'Acronym of the funding organization.'],
     ['funding_org_city', 'string', 'fc', 'City of the funding organization.'],
     ['funding_org_name', 'string', 'fc', 'Name of the funding organization.'],
+    ['funding_schemes', 'string', 'fm', 'Funding schemes, programmes or mechanisms the funder files the grant under.'],
     ['funding_usd', 'float', 'f', 'Funding amount in USD.'],
     ['grant_number', 'string', 'f', "The funder's grant number."],
     ['id', 'string', 'f', 'Quarry grant identifier.'],
     ['investigators', 'json', 'f', 'Investigators: first_name, last_name, role, researcher_id, affiliations.'],
+    ['keywords', 'string', 'fcm', 'Keywords given by the funder.'],
     ['language', 'string', 'fc', 'Language of the grant text.'],
     ['language_title', 'string', 'fc', 'Language of the title.'],
     ['linkout', 'string', '', "Link to the grant at the funder's site."],
@@ -44,6 +48,22 @@ export const GRANTS = {
     ['start_date', 'date', 'f', 'Start date (YYYY-MM-DD).'],
     ['start_year', 'integer', 'fc', 'Year the grant starts.'],
     ['title', 'string', '', 'Title.'],
+  ],
+  aliases: [
+    {
+      row: ['category_for_2020', 'categories', 'fcm', 'Fields of Research (ANZSRC 2020) codes.'],
+      readsFrom: 'category_for',
+    },
+    {
+      row: ['funder_org_acronym', 'string', 'fc', 'Acronym of the funding organization.'],
+      readsFrom: 'funding_org_acronym',
+    },
+    {
+      row: ['funder_org_countries', 'countries', 'fcm', 'Countries of the funding organizations.'],
+      readsFrom: 'funder_countries',
+    },
+    { row: ['funder_org_name', 'string', 'fc', 'Name of the funding organization.'], readsFrom: 'funding_org_name' },
+    { row: ['funder_orgs', 'organizations', 'fcm', 'Funding organizations.'], readsFrom: 'funders' },
   ],
   removedInV2: [
     {
@@ -102,8 +122,20 @@ export const GRANTS = {
   fieldsets: [
     {
       name: 'basics',
-      description: 'Returned when no field list is given.',
-      fields: ['id', 'title', 'funders', 'start_date', 'end_date', 'funding_usd', 'research_orgs'],
+      description: 'Returned when no field list is given (the current schema basics).',
+      fields: [
+        'id',
+        'title',
+        'original_title',
+        'language',
+        'active_year',
+        'start_date',
+        'end_date',
+        'start_year',
+        'funder_orgs',
+        'funder_org_name',
+        'grant_number',
+      ],
     },
     {
       name: 'extras',
@@ -124,7 +156,11 @@ export const GRANTS = {
         'linkout',
       ],
     },
-    { name: 'categories', description: 'Every category_* field.', fields: CATEGORY_FIELD_NAMES },
+    {
+      name: 'categories',
+      description: 'Every category_* field.',
+      fields: [...CATEGORY_FIELD_NAMES, 'category_for_2020'],
+    },
   ],
   searchIndexes: [
     {

@@ -24,6 +24,12 @@ export const PUBLICATIONS = {
     ['date_online', 'string', 'f', 'Date of online publication.'],
     ['date_print', 'string', 'f', 'Date of print publication.'],
     ['dimensions_url', 'string', '', 'Link to the record on the web.'],
+    [
+      'document_type',
+      'string',
+      'fc',
+      'Document type predicted from the content and metadata (research_article, review_article, ...).',
+    ],
     ['doi', 'string', 'f', 'Digital Object Identifier.'],
     ['field_citation_ratio', 'float', 'f', 'Citations relative to publications of the same field and year.'],
     ['funder_countries', 'countries', 'fcm', 'Countries of the funders.'],
@@ -63,6 +69,12 @@ export const PUBLICATIONS = {
     ['type', 'string', 'fc', 'Publication type (article, chapter, book, proceeding, preprint, monograph).'],
     ['volume', 'string', 'f', 'Journal volume.'],
     ['year', 'integer', 'fc', 'Year of publication.'],
+  ],
+  aliases: [
+    {
+      row: ['category_for_2020', 'categories', 'fcm', 'Fields of Research (ANZSRC 2020) codes.'],
+      readsFrom: 'category_for',
+    },
   ],
   removedInV2: [
     {
@@ -138,7 +150,11 @@ export const PUBLICATIONS = {
       description: 'Book and proceedings fields.',
       fields: ['book_doi', 'book_title', 'book_series_title', 'proceedings_title'],
     },
-    { name: 'categories', description: 'Every category_* field.', fields: CATEGORY_FIELD_NAMES },
+    {
+      name: 'categories',
+      description: 'Every category_* field.',
+      fields: [...CATEGORY_FIELD_NAMES, 'category_for_2020'],
+    },
   ],
   searchIndexes: [
     { name: 'title_only', description: 'Titles.' },
