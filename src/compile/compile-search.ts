@@ -5,7 +5,7 @@
  * pieces in `dialect.ts` differ between SQLite and PostgreSQL.
  */
 import { SOURCE_ALIAS } from './access.ts';
-import { compileCitationsPerYear, type CompiledCitations } from './citations.ts';
+import { compileCitationsPerYear, compileFundingPerYear, type CompiledPerYear } from './citations.ts';
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
 import { compileFilter } from './filters.ts';
@@ -16,12 +16,12 @@ import { compileRecords, type CompiledRecords } from './records.ts';
 import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
 
 export type { CompiledFacet } from './facets.ts';
-export type { CompiledCitations } from './citations.ts';
+export type { CompiledPerYear } from './citations.ts';
 export type { CompiledRecords, HydrateStep } from './records.ts';
 
 export interface CompiledSearch {
   readonly count: Sql;
-  readonly outputs: ReadonlyArray<CompiledRecords | CompiledFacet | CompiledCitations>;
+  readonly outputs: ReadonlyArray<CompiledRecords | CompiledFacet | CompiledPerYear>;
 }
 
 export type CompileOptions = FullTextOptions;
@@ -59,6 +59,7 @@ export function compileSearch(
     if (output.kind === 'facet')
       return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined);
     if (output.kind === 'citations_per_year') return compileCitationsPerYear(dialect, aggregated, output, leanWhere);
+    if (output.kind === 'funding_per_year') return compileFundingPerYear(dialect, aggregated, output, leanWhere);
     // The relevance page ranks the index's matches itself; its restriction keeps only the filter.
     const pageWhere = output.order.by === 'relevance' && match?.kind === 'match' ? wide.filter : wide.where;
     return compileRecords(dialect, layout, source, output, pageWhere, match);

@@ -138,6 +138,16 @@ function lowerReturn(ret: ValidatedReturn): OutputPlan {
         limit: ret.limit,
       };
     case 'function':
+      if (ret.name === 'funding_per_year') {
+        return {
+          kind: 'funding_per_year',
+          key: ret.key,
+          ...group,
+          from: ret.args.from,
+          to: ret.args.to,
+          currency: ret.args.currency ?? 'USD',
+        };
+      }
       return { kind: 'citations_per_year', key: ret.key, ...group, from: ret.args.from, to: ret.args.to };
   }
 }

@@ -24,7 +24,7 @@ export function narrowView(source: SourceLayout): SourceLayout | undefined {
 }
 
 /**
- * The narrow view when `plan` aggregates (a facet or citations) and its filter and every
+ * The narrow view when `plan` aggregates (a facet, citations or funding per year) and its filter and every
  * such output can use it. A plan of record pages alone keeps the wide table for its count:
  * that table's own indexes (`(date, id)`, ...) answer its filters.
  */
@@ -36,8 +36,15 @@ export function narrowFor(source: SourceLayout, plan: SearchPlan): SourceLayout 
     if (output.kind === 'facet' && !facetServed(view, output)) return undefined;
     if (output.kind === 'citations_per_year' && (view.columns.id === undefined || view.columns.year === undefined))
       return undefined;
+    if (output.kind === 'funding_per_year' && !fundingServed(view, output.currency)) return undefined;
   }
   return view;
+}
+
+/** `funding_per_year` reads the currency's amount, the start year and the active-year link. */
+function fundingServed(view: SourceLayout, currency: string): boolean {
+  const amount = view.columns[`funding_${currency.toLowerCase()}`];
+  return amount !== undefined && view.columns.start_year !== undefined && view.links.active_year !== undefined;
 }
 
 function fieldServed(view: SourceLayout, field: PlanField): boolean {

@@ -125,7 +125,7 @@ export interface FacetOutput {
 
 /**
  * `citations_per_year(from, to)`: citations the matching publications received per year
- * (the year of the citing held publication), one row per year, zeros included.
+ * (the year of the citing held publication), one value per year, zeros included.
  */
 export interface CitationsPerYearOutput {
   readonly kind: 'citations_per_year';
@@ -135,7 +135,24 @@ export interface CitationsPerYearOutput {
   readonly to: number;
 }
 
-export type OutputPlan = RecordsOutput | FacetOutput | CitationsPerYearOutput;
+/**
+ * `return funding_per_year(from, to, "USD")` on grants: the matching grants' `funding_<currency>`,
+ * each grant's amount spread evenly over its active years (its start year when it lists
+ * none), summed per year; one value per year, zeros included.
+ */
+export interface FundingPerYearOutput {
+  readonly kind: 'funding_per_year';
+  readonly key: string;
+  readonly group?: string;
+  readonly from: number;
+  readonly to: number;
+  /** Upper case, one of the held currencies (`USD`, `EUR`, ...). */
+  readonly currency: string;
+}
+
+export type PerYearOutput = CitationsPerYearOutput | FundingPerYearOutput;
+
+export type OutputPlan = RecordsOutput | FacetOutput | PerYearOutput;
 
 export interface SearchPlan {
   readonly kind: 'search';

@@ -5,10 +5,10 @@
  * statements its way (synchronously in a SQLite worker, awaited on a PostgreSQL pool) and
  * hands the rows here.
  */
-import type { CompiledCitations, CompiledFacet, HydrateStep } from '../compile/compile-search.ts';
+import type { CompiledFacet, CompiledPerYear, HydrateStep } from '../compile/compile-search.ts';
 import { LIST_COLUMN_PREFIX } from '../compile/layout.ts';
 import type { SqlParam } from '../compile/sql.ts';
-import type { ExecutedFacet, ExecutedRows, Row } from './shape.ts';
+import type { ExecutedFacet, ExecutedPerYear, Row } from './shape.ts';
 
 export type DbRow = Record<string, unknown>;
 
@@ -114,12 +114,16 @@ function roundIndicators(row: DbRow): DbRow {
   return out;
 }
 
-/** One row per year from `from` to `to`, zeros included. */
-export function citationYears(compiled: CompiledCitations, rows: readonly DbRow[]): ExecutedRows {
-  const counts = new Map<number, number>();
-  for (const r of rows) counts.set(Number(r.year), Number(r.count));
-  const out: Row[] = [];
-  for (let year = compiled.output.from; year <= compiled.output.to; year++)
-    out.push({ year, count: counts.get(year) ?? 0 });
-  return { output: compiled.output, rows: out };
+/** One value per year from `from` to `to`, keyed by the year as text, zeros included. */
+export function perYearValues(compiled: CompiledPerYear, rows: readonly DbRow[]): ExecutedPerYear {
+  const found = new Map<number, number>();
+  for (const r of rows) found.set(Number(r.year), Number(r.value));
+  const money = compiled.output.kind === 'funding_per_year';
+  const values: Record<string, number> = {};
+  for (let year = compiled.output.from; year <= compiled.output.to; year++) {
+    const value = found.get(year) ?? 0;
+    // Amounts spread over years are fractions of a unit: cents are enough.
+    values[String(year)] = money ? Math.round(value * 100) / 100 : value;
+  }
+  return { output: compiled.output, values };
 }

@@ -4,13 +4,7 @@
  * source's `total_count` (and `limit`/`offset` when the query gave them), `_warnings` when
  * there are any.
  */
-import type {
-  CitationsPerYearOutput,
-  FacetOutput,
-  RecordsOutput,
-  ReturnedFieldPlan,
-  SearchPlan,
-} from '../compile/plan.ts';
+import type { PerYearOutput, FacetOutput, RecordsOutput, ReturnedFieldPlan, SearchPlan } from '../compile/plan.ts';
 import type { QueryResult } from './types.ts';
 
 export type Row = Readonly<Record<string, unknown>>;
@@ -27,16 +21,19 @@ export interface ExecutedFacet {
   readonly rows: readonly Row[];
 }
 
-/** Rows of a function return (`citations_per_year`). */
-export interface ExecutedRows {
-  readonly output: CitationsPerYearOutput;
-  readonly rows: readonly Row[];
+/**
+ * A per-year function's answer (`citations_per_year`, `funding_per_year`): one value per
+ * year, keyed by the year as text, in year order — the hosted service's object shape.
+ */
+export interface ExecutedPerYear {
+  readonly output: PerYearOutput;
+  readonly values: Readonly<Record<string, number>>;
 }
 
 export interface ExecutedSearch {
   readonly plan: SearchPlan;
   readonly totalCount: number;
-  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedRows>;
+  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedPerYear>;
   /** Warnings found while executing (e.g. a wildcard expansion was capped). */
   readonly warnings?: readonly string[];
 }
@@ -49,7 +46,8 @@ export function shapeResult(executed: ExecutedSearch): QueryResult {
   const result: Record<string, unknown> = {};
   let paging: RecordsOutput | undefined;
   for (const item of executed.results) {
-    const value = 'records' in item ? shapeRecords(item) : item.rows.map((r) => ({ ...r }));
+    const value =
+      'records' in item ? shapeRecords(item) : 'values' in item ? { ...item.values } : item.rows.map((r) => ({ ...r }));
     const { key, group } = item.output;
     if (group === undefined) {
       result[key] = value;

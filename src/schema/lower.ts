@@ -5,7 +5,7 @@
  */
 import { assertNever, type FilterNode, type ReturnClause, type ScalarValue, type SearchQuery } from '../dsl/ast.ts';
 import { expandFieldList } from './expand-fields.ts';
-import { citationsPerYearArgs } from './function-args.ts';
+import { perYearArgs } from './function-args.ts';
 import { isIndicatorName } from './indicators.ts';
 import { PAGING } from './paging-limits.ts';
 import { returnKind } from './references.ts';
@@ -113,13 +113,14 @@ function lowerReturn(
   const group = ret.group === undefined ? {} : { group: ret.group.value };
   const target = ret.target;
   if (target.kind === 'FunctionTarget') {
-    const args = citationsPerYearArgs(target.call);
-    if (!args.ok || target.call.name.value !== 'citations_per_year') bug(`function ${target.call.name.value}`);
+    const args = perYearArgs(target.call);
+    const name = target.call.name.value;
+    if (!args.ok || (name !== 'citations_per_year' && name !== 'funding_per_year')) bug(`function ${name}`);
     return Object.freeze({
       kind: 'function',
       key,
       ...group,
-      name: 'citations_per_year',
+      name,
       args: Object.freeze(args.args),
       span: ret.span,
     });

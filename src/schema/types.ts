@@ -158,7 +158,11 @@ export interface FunctionDescriptor {
   readonly description: string;
   /** Sources whose searches may return it. */
   readonly sources: readonly SourceName[];
-  readonly parameters: readonly { readonly name: string; readonly type: 'integer'; readonly description: string }[];
+  readonly parameters: readonly {
+    readonly name: string;
+    readonly type: 'integer' | 'string';
+    readonly description: string;
+  }[];
 }
 
 /**

@@ -196,18 +196,22 @@ export interface FacetReturn {
 }
 
 /**
- * A function offered by this deployment. Today only `citations_per_year(from, to)` on
- * publications: for the matching publications, how many citations they received in each
- * year from `from` to `to` inclusive, counting a citation in the year of the citing
- * publication (a held publication whose `reference_ids` contain the cited one). Rows are
- * `{"year": 2010, "count": 12}`, one per year (zero included), ascending by year.
+ * A per-year function offered by this deployment; both answer an object keyed by year
+ * (`{"2010": 12, "2011": 0}`), one key per year from `from` to `to` (zero included):
+ * - `citations_per_year(from, to)` on publications: how many citations the matching
+ *   publications received in each year, counted in the year of the citing publication (a
+ *   held publication whose `reference_ids` contain the cited one);
+ * - `funding_per_year(from, to, "CURRENCY")` on grants: the matching grants' funding in
+ *   that currency (`funding_<currency>`), each grant's amount spread evenly over its
+ *   active years (its start year when it lists none).
  */
 export interface FunctionReturn {
   readonly kind: 'function';
   /** The top-level key: the function name, or the `as` alias. */
   readonly key: string;
   readonly group?: string;
-  readonly name: 'citations_per_year';
-  readonly args: { readonly from: number; readonly to: number };
+  readonly name: 'citations_per_year' | 'funding_per_year';
+  /** `currency` (upper case) for `funding_per_year` only. */
+  readonly args: { readonly from: number; readonly to: number; readonly currency?: string };
   readonly span: Span;
 }

@@ -473,12 +473,52 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       postgres: {
-        text: 'SELECT c."year" AS year, count(*) AS count FROM "publication_references" r JOIN "publications" c ON c."pk" = r."publication_pk" WHERE r."cited_id" IN (SELECT s."id" FROM "publications" s WHERE (s."year" = $1)) AND c."year" BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
+        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications" s WHERE (s."year" = $1)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r CROSS JOIN "publications" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk" AND c."year" BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
       },
       sqlite: {
-        text: 'SELECT c."year" AS year, count(*) AS count FROM "publication_references" r JOIN "publications_narrow" c ON c."pk" = r."publication_pk" WHERE r."cited_id" IN (SELECT s."id" FROM "publications_narrow" s WHERE (s."year" = ?)) AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
+        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = ?)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk" AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
+      },
+    },
+  },
+  {
+    name: 'funding per year in USD reads the narrow grants table',
+    compile: output(
+      plan({
+        source: 'grants',
+        outputs: [{ kind: 'funding_per_year', key: 'funding_per_year', from: 2010, to: 2020, currency: 'USD' }],
+      }),
+      statement,
+    ),
+    expect: {
+      sqlite: {
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants_narrow" s WHERE 1 AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+        params: [2010, 2020],
+      },
+      postgres: {
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants" s WHERE TRUE AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+        params: [2010, 2020],
+      },
+    },
+  },
+  {
+    name: 'funding per year in EUR reads the wide grants table (no EUR column in the narrow one)',
+    compile: output(
+      plan({
+        source: 'grants',
+        outputs: [{ kind: 'funding_per_year', key: 'funding_per_year', from: 2010, to: 2020, currency: 'EUR' }],
+      }),
+      statement,
+    ),
+    expect: {
+      sqlite: {
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_eur" AS amount FROM "grants" s WHERE 1 AND s."funding_eur" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+        params: [2010, 2020],
+      },
+      postgres: {
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_eur" AS amount FROM "grants" s WHERE TRUE AND s."funding_eur" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+        params: [2010, 2020],
       },
     },
   },

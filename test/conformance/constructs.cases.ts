@@ -184,6 +184,27 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search grants return grants',
     fixture: 'grants-basics',
   },
+  // Per-year functions answer an object keyed by year, as the hosted service does.
+  {
+    construct: 'citations_per_year',
+    query: 'search publications for "malaria" return citations_per_year(2018, 2021)',
+    fixture: 'citations-per-year',
+  },
+  {
+    construct: 'funding_per_year',
+    query: 'search grants return funding_per_year(2011, 2015, "USD")',
+    fixture: 'funding-per-year-usd',
+  },
+  {
+    construct: 'funding_per_year',
+    query: 'search grants where keywords = "screening" return funding_per_year(2013, 2014, "CNY")',
+    fixture: 'funding-per-year-cny',
+  },
+  {
+    construct: 'funding_per_year',
+    query: 'search grants return funding_per_year(2011, 2015, "XYZ")',
+    fixture: 'funding-per-year-bad-currency',
+  },
   // What the hosted service rejects stays rejected.
   {
     construct: 'rejected proximity',

@@ -552,15 +552,32 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     query: 'search publications for "malaria" return citations_per_year(2018, 2021)',
     check: (r) => {
       const cited = new Set(where((p) => words(p).includes('malaria')).map((p) => p.id));
-      const expected = [2018, 2019, 2020, 2021].map((year) => ({
-        year,
-        count: PUBLICATIONS.filter((p) => p.year === year).reduce(
-          (n, p) => n + ('reference_ids' in p ? p.reference_ids.filter((id) => cited.has(id)).length : 0),
-          0,
-        ),
-      }));
-      assert.ok(expected.some((e) => e.count > 0));
+      // The hosted service's shape: an object keyed by year, zeros included.
+      const expected = Object.fromEntries(
+        [2018, 2019, 2020, 2021].map((year) => [
+          String(year),
+          PUBLICATIONS.filter((p) => p.year === year).reduce(
+            (n, p) => n + ('reference_ids' in p ? p.reference_ids.filter((id) => cited.has(id)).length : 0),
+            0,
+          ),
+        ]),
+      );
+      assert.ok(Object.values(expected).some((n) => n > 0));
       assert.deepEqual(r.citations_per_year, expected);
+    },
+  },
+  {
+    query: 'search grants return funding_per_year(2011, 2015, "USD")',
+    check: (r) => {
+      // Each grant's funding_usd spread evenly over its active years.
+      const expected: Record<string, number> = { '2011': 0, '2012': 0, '2013': 0, '2014': 0, '2015': 0 };
+      for (const g of GRANTS) {
+        for (const year of g.active_year) {
+          const key = String(year);
+          if (key in expected) expected[key] = (expected[key] ?? 0) + g.funding_usd / g.active_year.length;
+        }
+      }
+      assert.deepEqual(r.funding_per_year, expected);
     },
   },
   {

@@ -50,7 +50,12 @@ function conformance(name: string, open: () => Promise<{ run: Run; close: () => 
           const stats = result._stats as { total_count: unknown };
           assert.equal(typeof stats.total_count, 'number');
           for (const [key, value] of Object.entries(result)) {
-            if (!key.startsWith('_')) assert.ok(Array.isArray(value), `${key} is an array`);
+            if (key.startsWith('_')) continue;
+            // The per-year functions are the protocol's documented exception: an object keyed by year.
+            if (/^(citations|funding)_per_year$/.test(key)) {
+              assert.ok(value !== null && typeof value === 'object' && !Array.isArray(value), `${key} is keyed by year`);
+              assert.ok(Object.keys(value).every((k) => /^\d{4}$/.test(k)), `${key} keys are years`);
+            } else assert.ok(Array.isArray(value), `${key} is an array`);
           }
         });
       }

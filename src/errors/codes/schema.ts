@@ -101,7 +101,7 @@ export const SCHEMA_CODES = {
   SCHEMA_UNKNOWN_FUNCTION: {
     category: 'semantic',
     message: "'{name}' is not a function.{hint}",
-    fix: 'The functions this deployment offers are listed in docs/language.md (citations_per_year(from, to)).',
+    fix: 'The functions this deployment offers are listed in docs/language.md (citations_per_year(from, to), funding_per_year(from, to, "USD")).',
   },
   SCHEMA_FUNCTION_NEEDS_SEARCH: {
     category: 'semantic',
@@ -116,7 +116,7 @@ export const SCHEMA_CODES = {
   SCHEMA_FUNCTION_ARGUMENTS: {
     category: 'semantic',
     message: 'Wrong arguments for {name}: {problem}.',
-    fix: 'citations_per_year takes two year integers, from and to, with from <= to, at most 200 years apart: citations_per_year(2010, 2020).',
+    fix: 'citations_per_year takes two years, from and to, with from <= to, at most 200 years apart: citations_per_year(2010, 2020); funding_per_year adds a currency: funding_per_year(2010, 2020, "USD").',
   },
   SCHEMA_SEARCH_FUNCTION_ARGUMENTS: {
     category: 'semantic',

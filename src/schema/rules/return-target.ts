@@ -1,6 +1,6 @@
 import type { FunctionCall, ReturnClause } from '../../dsl/ast.ts';
 import type { ValidationContext, ValidationRule } from '../context.ts';
-import { citationsPerYearArgs } from '../function-args.ts';
+import { perYearArgs } from '../function-args.ts';
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from '../offered.ts';
 import { didYouMean } from '../suggest.ts';
 
@@ -68,7 +68,7 @@ function checkFunction(ctx: ValidationContext, ret: ReturnClause, call: Function
       source: ctx.source.name,
     });
   }
-  const args = citationsPerYearArgs(call);
+  const args = perYearArgs(call);
   if (!args.ok) ctx.report('SCHEMA_FUNCTION_ARGUMENTS', args.span, { name, problem: args.problem });
   const modifiers: [string, { span: { start: number; end: number } } | undefined][] = [
     ['aggregate', ret.aggregate?.[0]],

@@ -9,7 +9,7 @@ import { postgresDialect } from '../../../compile/postgres/dialect.ts';
 import type { Sql, SqlParam } from '../../../compile/sql.ts';
 import {
   applyHydrate,
-  citationYears,
+  perYearValues,
   facetRows,
   inList,
   pageKeys,
@@ -17,11 +17,11 @@ import {
   withDisplay,
   type DbRow,
 } from '../../compiled-rows.ts';
-import type { ExecutedFacet, ExecutedRecords, ExecutedRows } from '../../shape.ts';
+import type { ExecutedFacet, ExecutedPerYear, ExecutedRecords } from '../../shape.ts';
 
 export interface ExecutedStatements {
   readonly totalCount: number;
-  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedRows>;
+  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedPerYear>;
 }
 
 /**
@@ -39,7 +39,7 @@ const marks = (count: number, before: number): string => inList(count, (n) => po
 
 export async function executePg(client: pg.PoolClient, compiled: CompiledSearch): Promise<ExecutedStatements> {
   let totalCount: number | undefined;
-  const results: Array<ExecutedRecords | ExecutedFacet | ExecutedRows> = [];
+  const results: Array<ExecutedRecords | ExecutedFacet | ExecutedPerYear> = [];
   // A relevance page under a filter ranks every match anyway: it counts them too.
   const counting = compiled.outputs.find(
     (o): o is CompiledRecords => o.kind === 'records' && o.totalFromPage === 'always',
@@ -62,8 +62,8 @@ export async function executePg(client: pg.PoolClient, compiled: CompiledSearch)
         results.push(withDisplay(o, rows, await all(client, o.display.sqlPrefix + marks(ids.length, 0), ids)));
         break;
       }
-      case 'citations_per_year':
-        results.push(citationYears(o, await all(client, o.statement.text, o.statement.params)));
+      case 'per_year':
+        results.push(perYearValues(o, await all(client, o.statement.text, o.statement.params)));
         break;
     }
   }

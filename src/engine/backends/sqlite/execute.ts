@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type {
-  CompiledCitations,
+  CompiledPerYear,
   CompiledFacet,
   CompiledRecords,
   CompiledSearch,
@@ -13,7 +13,7 @@ import type {
 import type { Sql, SqlParam } from '../../../compile/sql.ts';
 import {
   applyHydrate,
-  citationYears,
+  perYearValues,
   facetRows,
   inList,
   pageKeys,
@@ -21,7 +21,7 @@ import {
   withDisplay,
   type DbRow,
 } from '../../compiled-rows.ts';
-import type { ExecutedFacet, ExecutedRecords, ExecutedRows } from '../../shape.ts';
+import type { ExecutedFacet, ExecutedPerYear, ExecutedRecords } from '../../shape.ts';
 
 /** Statements are prepared once per connection and reused (the text is the cache key). */
 export class StatementCache {
@@ -71,7 +71,7 @@ export class StatementCache {
 
 export interface ExecutedStatements {
   readonly totalCount: number;
-  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedRows>;
+  readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedPerYear>;
 }
 
 export function executeCompiled(cache: StatementCache, compiled: CompiledSearch): ExecutedStatements {
@@ -97,8 +97,8 @@ export function executeCompiled(cache: StatementCache, compiled: CompiledSearch)
       }
       case 'facet':
         return executeFacet(cache, o);
-      case 'citations_per_year':
-        return executeCitations(cache, o);
+      case 'per_year':
+        return executePerYear(cache, o);
     }
   });
   // An empty page carries no count (skip past the end, or nothing matched).
@@ -136,6 +136,6 @@ function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedF
   return withDisplay(compiled, rows, all(cache, compiled.display.sqlPrefix + inList(ids.length), ids));
 }
 
-function executeCitations(cache: StatementCache, compiled: CompiledCitations): ExecutedRows {
-  return citationYears(compiled, all(cache, compiled.statement.text, compiled.statement.params));
+function executePerYear(cache: StatementCache, compiled: CompiledPerYear): ExecutedPerYear {
+  return perYearValues(compiled, all(cache, compiled.statement.text, compiled.statement.params));
 }
