@@ -107,13 +107,14 @@ function lowerReturn(ret: ValidatedReturn): OutputPlan {
   const group = ret.group === undefined ? {} : { group: ret.group };
   switch (ret.kind) {
     case 'records': {
-      const unnest = ret.fields.find((f) => f.unnest)?.field.name;
+      const unnests = ret.fields.filter((f) => f.unnest).map((f) => f.field.name);
+      const unnest = unnests[0];
       return {
         kind: 'records',
         key: ret.key,
         ...group,
         fields: ret.fields.map((f) => returnedField(f.field)),
-        ...(unnest === undefined ? {} : { unnest }),
+        ...(unnest === undefined ? {} : { unnest, unnests }),
         order:
           ret.sort.by === 'relevance'
             ? { by: 'relevance' }

@@ -83,6 +83,8 @@ export interface RecordsOutput {
   readonly fields: readonly ReturnedFieldPlan[];
   /** `unnest(key)`: one row per value of this multi-value field, with dotted keys. */
   readonly unnest?: string;
+  /** Every unnested field in query order (the first is `unnest`): rows are their cartesian product. */
+  readonly unnests?: readonly string[];
   readonly order: OrderPlan;
   readonly limit: number;
   readonly skip: number;

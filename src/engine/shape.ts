@@ -71,8 +71,10 @@ export function shapeResult(executed: ExecutedSearch): QueryResult {
 function shapeRecords({ output, records }: ExecutedRecords): Row[] {
   const picked = records.map((record) => pick(record, output.fields));
   if (output.unnest === undefined) return picked;
-  const field = output.unnest;
-  return picked.flatMap((record) => unnestRecord(record, field));
+  // Unnesting one field after another gives the cartesian product of their values.
+  let rows = picked;
+  for (const field of output.unnests ?? [output.unnest]) rows = rows.flatMap((record) => unnestRecord(record, field));
+  return rows;
 }
 
 function pick(record: Row, fields: readonly ReturnedFieldPlan[]): Row {

@@ -134,7 +134,8 @@ export interface ReturnedField {
   readonly field: FieldDescriptor;
   /**
    * `unnest(field)`: one output row per value of this multi-value field, its sub-fields as
-   * dotted keys (`researchers.id`, `researchers.first_name`). At most one per return.
+   * dotted keys (`researchers.id`, `researchers.first_name`). Several in one return give
+   * the cartesian product of their values.
    */
   readonly unnest: boolean;
 }

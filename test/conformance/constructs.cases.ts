@@ -205,6 +205,24 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search grants return funding_per_year(2011, 2015, "XYZ")',
     fixture: 'funding-per-year-bad-currency',
   },
+  // Several unnest() in one field list: the cartesian product, with a warning.
+  {
+    construct: 'several unnest',
+    query:
+      'search publications where id = "pub.1900000002" return publications[id + unnest(researchers) + unnest(category_for)]',
+    fixture: 'several-unnest',
+  },
+  // unnest() of every multi-value field, structured ones included.
+  {
+    construct: 'unnest',
+    query: 'search publications where id = "pub.1900000003" return publications[id + unnest(concepts)]',
+    fixture: 'unnest-concepts',
+  },
+  {
+    construct: 'unnest',
+    query: 'search grants where id = "grant.9000002" return grants[id + unnest(keywords)]',
+    fixture: 'unnest-keywords',
+  },
   // What the hosted service rejects stays rejected.
   {
     construct: 'rejected proximity',

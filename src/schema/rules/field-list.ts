@@ -4,10 +4,11 @@ import { returnKind } from '../references.ts';
 
 /**
  * Rule `field-list`: a records field list names whole fields (no `journal.title`),
- * unnests only multi-value fields, at most one per return, and leaves at least one field.
+ * unnests only list fields (multi-value or structured), and leaves at least one field.
+ * Several `unnest()` give the cartesian product of their values, with a warning.
  *
  * @example `[id + unnest(year)]` → SCHEMA_UNNEST_NOT_MULTIVALUE
- * @example `[id + unnest(researchers) + unnest(funders)]` → SCHEMA_UNNEST_MORE_THAN_ONE
+ * @example `[id + unnest(researchers) + unnest(funders)]` → warning: rows are the cartesian product
  * @example `[basics - basics]` → SCHEMA_EMPTY_FIELD_LIST
  */
 export const fieldListRule: ValidationRule = {
@@ -21,7 +22,8 @@ export const fieldListRule: ValidationRule = {
       }
       if (ref.role !== 'unnest') continue;
       const resolution = ctx.resolve(ref);
-      if (resolution.kind === 'field' && !resolution.field.isMultivalue) {
+      // Structured values (concepts, investigators) are lists too.
+      if (resolution.kind === 'field' && !resolution.field.isMultivalue && resolution.field.type !== 'json') {
         ctx.report('SCHEMA_UNNEST_NOT_MULTIVALUE', ref.span, { name: ref.path });
       }
     }
@@ -33,8 +35,7 @@ export const fieldListRule: ValidationRule = {
       )
         continue;
       const unnests = ret.target.fields.filter((spec) => spec.kind === 'Unnest');
-      for (const extra of unnests.slice(1))
-        ctx.report('SCHEMA_UNNEST_MORE_THAN_ONE', extra.span, { name: extra.path.path });
+      if (unnests.length > 1) ctx.warn(unnestProductWarning(unnests.map((u) => u.path.path)));
       const expanded = expandFieldList(ctx.schema, ctx.source, ret.target.fields);
       if (expanded !== undefined && expanded.length === 0) {
         ctx.report('SCHEMA_EMPTY_FIELD_LIST', ret.target.span, { name: ret.target.name.value });
@@ -42,3 +43,8 @@ export const fieldListRule: ValidationRule = {
     }
   },
 };
+
+/** The `_warnings` entry for a return with several `unnest()`. */
+export function unnestProductWarning(fields: readonly string[]): string {
+  return `Several fields are unnested (${fields.join(', ')}): each record gives one row per combination of their values (the cartesian product).`;
+}
