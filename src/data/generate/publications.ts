@@ -227,7 +227,7 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     ...(abstract === undefined ? {} : { abstract }),
     doi: publicationDoi(i),
     type,
-    document_type: documentTypeOf(type, i),
+    document_type: documentTypeOf(type, isReview(ctx, i)),
     year,
     date,
   };
@@ -296,13 +296,14 @@ function grantNumberOf(ctx: Context, g: number): string {
 }
 
 /**
- * The current schema's predicted document type, from the publication type (one article in
- * ten is a review); no random draw, so the rest of the record keeps its values.
+ * The current schema's predicted document type, from the publication type and whether the
+ * generator made it a review (which also shapes its reference list); no random draw, so
+ * the rest of the record keeps its values.
  */
-export function documentTypeOf(type: string, index: number): string {
+export function documentTypeOf(type: string, review: boolean): string {
   switch (type) {
     case 'article':
-      return index % 10 === 7 ? 'review_article' : 'research_article';
+      return review ? 'review_article' : 'research_article';
     case 'chapter':
       return 'research_chapter';
     case 'proceeding':
