@@ -53,8 +53,14 @@ function conformance(name: string, open: () => Promise<{ run: Run; close: () => 
             if (key.startsWith('_')) continue;
             // The per-year functions are the protocol's documented exception: an object keyed by year.
             if (/^(citations|funding)_per_year$/.test(key)) {
-              assert.ok(value !== null && typeof value === 'object' && !Array.isArray(value), `${key} is keyed by year`);
-              assert.ok(Object.keys(value).every((k) => /^\d{4}$/.test(k)), `${key} keys are years`);
+              assert.ok(
+                value !== null && typeof value === 'object' && !Array.isArray(value),
+                `${key} is keyed by year`,
+              );
+              assert.ok(
+                Object.keys(value).every((k) => /^\d{4}$/.test(k)),
+                `${key} keys are years`,
+              );
             } else assert.ok(Array.isArray(value), `${key} is an array`);
           }
         });
