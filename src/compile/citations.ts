@@ -89,8 +89,9 @@ export function compileFundingPerYear(
     `WITH m AS MATERIALIZED (SELECT ${s}.${key} AS ${key}, ${startYear.expr} AS start_year, ${amount.expr} AS amount FROM ${ident(source.table)} ${s} WHERE `,
     where,
     ` AND ${amount.expr} > 0),` +
-      ` a AS (SELECT ${s}.${key} AS pk, ${years.value} AS year FROM m ${s} JOIN ${years.from} ON ${years.correlate}` +
-      ` UNION ALL SELECT ${s}.${key}, ${s}.start_year FROM m ${s} WHERE NOT EXISTS (SELECT 1 FROM ${years.from} WHERE ${years.correlate}) AND ${s}.start_year IS NOT NULL),` +
+      // Years are cast so both branches have one type (PostgreSQL keeps list values as text).
+      ` a AS (SELECT ${s}.${key} AS pk, CAST(${years.value} AS INTEGER) AS year FROM m ${s} JOIN ${years.from} ON ${years.correlate}` +
+      ` UNION ALL SELECT ${s}.${key}, CAST(${s}.start_year AS INTEGER) FROM m ${s} WHERE NOT EXISTS (SELECT 1 FROM ${years.from} WHERE ${years.correlate}) AND ${s}.start_year IS NOT NULL),` +
       ' n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk)' +
       ` SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m.${key} = a.pk` +
       ' WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
