@@ -8,6 +8,22 @@ export interface RateLimitSetting {
   readonly scope: 'account' | 'ip';
 }
 
+/** Transport limits (docs/operations.md, "Timeouts and connection caps"). */
+export interface HttpLimits {
+  /** The request line and headers must arrive within this time (408 after it). */
+  readonly headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this time (408 after it). */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this time. */
+  readonly keepAliveTimeoutMs: number;
+  /** Larger header blocks answer 431. */
+  readonly maxHeaderBytes: number;
+  /** Open connections at once; past it, new connections answer 503. */
+  readonly maxConnections: number;
+  /** Open connections at once from one peer address; past it, 429. */
+  readonly maxConnectionsPerIp: number;
+}
+
 /** Quarry's whole configuration; defaults follow spec/protocol.md. */
 export interface QuarryConfig {
   /** The SQLite file holding records and accounts. */
@@ -60,6 +76,8 @@ export interface QuarryConfig {
   readonly web: { readonly enabled: boolean };
   /** OpenAPI document and its UI at /docs. */
   readonly docs: { readonly enabled: boolean };
+  /** Limits on connections and on how slowly a client may send, so slow or idle clients cannot hold the server. */
+  readonly http: HttpLimits;
   /** A shared rate-limit store; not available in this build (must stay null). */
   readonly redisUrl: string | null;
 }
@@ -88,6 +106,15 @@ export const DEFAULT_CONFIG: QuarryConfig = {
   },
   web: { enabled: true },
   docs: { enabled: true },
+  http: {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    // Longer than the idle timeout of common proxies (60 s), so they never reuse a socket we just closed.
+    keepAliveTimeoutMs: 72_000,
+    maxHeaderBytes: 16_384,
+    maxConnections: 1_000,
+    maxConnectionsPerIp: 100,
+  },
   redisUrl: null,
 };
 
@@ -125,6 +152,12 @@ export const ENV_VARIABLES: Readonly<
   QUARRY_WEB: { path: 'web.enabled', kind: 'boolean' },
   QUARRY_DOCS: { path: 'docs.enabled', kind: 'boolean' },
   QUARRY_REDIS_URL: { path: 'redisUrl', kind: 'string' },
+  QUARRY_HTTP_HEADERS_TIMEOUT_MS: { path: 'http.headersTimeoutMs', kind: 'number' },
+  QUARRY_HTTP_REQUEST_TIMEOUT_MS: { path: 'http.requestTimeoutMs', kind: 'number' },
+  QUARRY_HTTP_KEEP_ALIVE_TIMEOUT_MS: { path: 'http.keepAliveTimeoutMs', kind: 'number' },
+  QUARRY_HTTP_MAX_HEADER_BYTES: { path: 'http.maxHeaderBytes', kind: 'number' },
+  QUARRY_HTTP_MAX_CONNECTIONS: { path: 'http.maxConnections', kind: 'number' },
+  QUARRY_HTTP_MAX_CONNECTIONS_PER_IP: { path: 'http.maxConnectionsPerIp', kind: 'number' },
 };
 
 /**
@@ -227,10 +260,29 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   nonEmpty(c.versions?.migrationNotes, 'versions.migrationNotes');
   bool(c.web?.enabled, 'web.enabled');
   bool(c.docs?.enabled, 'docs.enabled');
+  checkHttpLimits(c.http, int, bad);
   if (c.redisUrl !== null)
     bad(
       'redisUrl: a shared (Redis) rate-limit store is not part of this build; leave it unset to use the in-memory store',
     );
+}
+
+function checkHttpLimits(
+  h: HttpLimits | undefined,
+  int: (v: unknown, name: string, min: number, max?: number) => unknown,
+  bad: (detail: string) => void,
+): void {
+  int(h?.headersTimeoutMs, 'http.headersTimeoutMs', 100, 3_600_000);
+  int(h?.requestTimeoutMs, 'http.requestTimeoutMs', 100, 3_600_000);
+  int(h?.keepAliveTimeoutMs, 'http.keepAliveTimeoutMs', 100, 3_600_000);
+  int(h?.maxHeaderBytes, 'http.maxHeaderBytes', 1024, 1024 * 1024);
+  int(h?.maxConnections, 'http.maxConnections', 1, 1_000_000);
+  int(h?.maxConnectionsPerIp, 'http.maxConnectionsPerIp', 1, 1_000_000);
+  // Node refuses a header limit longer than the whole-request limit.
+  if (h && h.headersTimeoutMs > h.requestTimeoutMs)
+    bad('http.headersTimeoutMs must not be longer than http.requestTimeoutMs (the whole request includes its headers)');
+  if (h && h.maxConnectionsPerIp > h.maxConnections)
+    bad('http.maxConnectionsPerIp must not be larger than http.maxConnections');
 }
 
 function fromEnv(raw: string, kind: (typeof ENV_VARIABLES)[string]['kind']): unknown {

@@ -16,6 +16,11 @@ export const EXIT_CODES: Record<ErrorCategory, number> = {
   unavailable: 5,
   not_found: 1,
   input: 1,
+  method_not_allowed: 1,
+  payload_too_large: 1,
+  unsupported_media_type: 1,
+  headers_too_large: 1,
+  request_timeout: 5,
   conflict: 1,
   internal: 1,
 };

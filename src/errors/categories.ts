@@ -28,6 +28,16 @@ export const ERROR_CATEGORIES = [
   'not_found',
   /** A request or command argument is malformed (not the query language itself). */
   'input',
+  /** The path exists, but not for this HTTP method (HTTP 405). */
+  'method_not_allowed',
+  /** The request body is larger than the transport accepts (HTTP 413). */
+  'payload_too_large',
+  /** The request body's Content-Type is not one the route reads (HTTP 415). */
+  'unsupported_media_type',
+  /** The request's header block is larger than the server reads (HTTP 431). */
+  'headers_too_large',
+  /** The client did not send its request in full within the configured time (HTTP 408). */
+  'request_timeout',
   /** The request conflicts with existing state (an e-mail already registered, ...). */
   'conflict',
   /** A dependency (database, worker pool) is not available right now. */

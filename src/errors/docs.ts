@@ -21,6 +21,8 @@ export function renderErrorsDoc(): string {
     '| timeout | 504 | 5 |',
     '| not_found | 404 | 1 |',
     '| input, conflict | 400, 409 | 1 |',
+    '| method_not_allowed, payload_too_large, unsupported_media_type, headers_too_large | 405, 413, 415, 431 | 1 |',
+    '| request_timeout | 408 | 5 |',
     '| unavailable | 503 | 5 |',
     '| internal | 500 | 1 |',
     '',

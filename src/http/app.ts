@@ -12,7 +12,10 @@ import { RateLimiter } from '../ratelimit/limiter.ts';
 import { MemoryRateLimitStore } from '../ratelimit/memory-store.ts';
 import type { RateLimitStore } from '../ratelimit/store.ts';
 import type { ServiceContext } from './context.ts';
-import { errorHandlerFor, sendError } from './error-handler.ts';
+import { AllowedMethods } from './allowed-methods.ts';
+import { clientErrorHandler } from './client-errors.ts';
+import { ConnectionGate } from './connection-gate.ts';
+import { handleError, sendError } from './error-handler.ts';
 import { createMetrics } from './metrics.ts';
 import { documentOnly, registerDocsPages, registerOpenApi } from './openapi.ts';
 import { ERROR_BODY_SCHEMA } from './route-docs.ts';
@@ -66,6 +69,7 @@ function redactUrl(url: string): string {
 export async function build(deps: AppDeps): Promise<FastifyInstance> {
   const { config, engine, accounts } = deps;
   const clock = deps.clock ?? systemClock;
+  const limits = config.http;
   const app = Fastify({
     logger:
       deps.logger === false
@@ -89,11 +93,28 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
       ? config.trustProxy.split(',').map((s) => s.trim())
       : config.trustProxy) as boolean | string[],
     bodyLimit: config.query.maxBytes * 4 + 4096,
-    return503OnClosing: true,
+    // Fastify's 503 while closing has its own body; a request that reaches the router then
+    // is answered normally instead (its connection closes after, see preClose below).
+    return503OnClosing: false,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      // Node checks the two timeouts on this interval (30 s by default); a tighter one
+      // closes a slow client close to its limit rather than up to 30 s after it.
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    clientErrorHandler: clientErrorHandler(limits),
+    frameworkErrors: (error, request, reply) => void handleError(error, request, reply),
     // Clients join a base URL and a path by concatenation; a base URL given with a trailing
     // slash yields `//api/auth.json`, which must reach the same route as `/api/auth.json`.
     routerOptions: { ignoreDuplicateSlashes: true },
   });
+  const gate = new ConnectionGate(limits);
+  gate.attach(app.server);
+  const allowed = new AllowedMethods();
+  allowed.track(app);
 
   const tokens = new TokenService({
     accounts,
@@ -118,6 +139,11 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    const refusal = gate.refusalOf(request.raw.socket);
+    if (refusal) {
+      reply.header('Connection', 'close').header('Retry-After', '1');
+      return sendError(refusal, request, reply);
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     ctx.metrics.requests.inc({
@@ -126,16 +152,21 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
       status: String(reply.statusCode),
     });
   });
-  app.setErrorHandler(errorHandlerFor(config.query.maxBytes));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      QuarryError.of('SERVICE_ROUTE_NOT_FOUND', {
-        params: { method: request.method, path: redactUrl(request.url.split('?')[0] ?? '/') },
-      }),
-      request,
-      reply,
-    ),
-  );
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    const path = redactUrl(request.url.split('?')[0] ?? '/');
+    const methods = allowed.of(path);
+    if (methods.length === 0) {
+      return sendError(
+        QuarryError.of('SERVICE_ROUTE_NOT_FOUND', { params: { method: request.method, path } }),
+        request,
+        reply,
+      );
+    }
+    reply.header('Allow', methods.join(', '));
+    const params = { method: request.method, path, allowed: methods.join(', ') };
+    return sendError(QuarryError.of('SERVICE_METHOD_NOT_ALLOWED', { params }), request, reply);
+  });
 
   // Every error status of the routes' schemas refers to it.
   app.addSchema(ERROR_BODY_SCHEMA);

@@ -1,20 +1,30 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isQuarryError, QuarryError, renderErrorBody } from '../errors/index.ts';
+import { isQuarryError, QuarryError } from '../errors/index.ts';
+import { renderErrorBody } from '../errors/index.ts';
 import { STATUS_BY_CATEGORY } from './status.ts';
+
+/** A header value safe to quote back: printable ASCII only, at most 100 characters. */
+export function quotable(value: string | undefined, fallback: string): string {
+  const clean = (value ?? '').replace(/[^\x20-\x7e]/g, '').slice(0, 100);
+  return clean === '' ? fallback : clean;
+}
 
 /**
  * Turns anything thrown while answering into the protocol's error body (spec/protocol.md §4).
- * QuarryErrors keep their code; Fastify's own client errors (unreadable body, too large)
- * get service codes; anything else is a bug: logged in full with the request id, answered
- * with a generic INTERNAL body that holds nothing but that id.
+ * QuarryErrors keep their code; Fastify's own client errors (unreadable body, too large,
+ * unsupported type, bad URL) get service codes; anything else is a bug: logged in full with
+ * the request id, answered with a generic INTERNAL body that holds nothing but that id.
  */
-export function toQuarryError(error: unknown, request: FastifyRequest, maxQueryBytes: number): QuarryError {
+export function toQuarryError(error: unknown, request: FastifyRequest): QuarryError {
   if (isQuarryError(error)) return error;
   const fastifyError = error as Partial<FastifyError>;
-  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return QuarryError.of('SERVICE_QUERY_TOO_LARGE', {
-      params: { size: request.headers['content-length'] ?? 'too many', max: maxQueryBytes },
-    });
+  switch (fastifyError.code ?? '') {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return QuarryError.of('SERVICE_BODY_TOO_LARGE', { params: { max: request.routeOptions.bodyLimit ?? 'the' } });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return QuarryError.of('SERVICE_MEDIA_TYPE_UNSUPPORTED', {
+        params: { contentType: quotable(request.headers['content-type'], '(none)') },
+      });
   }
   if (
     typeof fastifyError.statusCode === 'number' &&
@@ -31,10 +41,9 @@ export function toQuarryError(error: unknown, request: FastifyRequest, maxQueryB
   return QuarryError.of('INTERNAL', { params: { requestId: request.id } }, { cause: error });
 }
 
-/** The app's error handler; `maxQueryBytes` is quoted when the body exceeds the transport limit. */
-export function errorHandlerFor(maxQueryBytes: number) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply =>
-    sendError(toQuarryError(error, request, maxQueryBytes), request, reply);
+/** The app's error handler, and Fastify's handler for its own framework errors (bad URLs). */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(toQuarryError(error, request), request, reply);
 }
 
 /** Sends a QuarryError as the protocol's error body with the status of its category. */
@@ -45,7 +54,7 @@ export function sendError(quarryError: QuarryError, request: FastifyRequest, rep
   if (status === 401) {
     reply.header(
       'WWW-Authenticate',
-      request.routeOptions.config.family === 'auth' ? 'JWT realm="Quarry"' : 'Bearer realm="Quarry"',
+      request.routeOptions.config?.family === 'auth' ? 'JWT realm="Quarry"' : 'Bearer realm="Quarry"',
     );
   }
   return reply

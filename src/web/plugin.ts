@@ -61,11 +61,11 @@ function isApiPath(request: FastifyRequest): boolean {
   return request.url.startsWith('/console/api/');
 }
 
-function webError(error: unknown, request: FastifyRequest, maxBytes: number): QuarryError {
+function webError(error: unknown, request: FastifyRequest): QuarryError {
   const code = (error as { code?: unknown }).code;
   if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET')
     return QuarryError.of('WEB_FORM_EXPIRED');
-  return toQuarryError(error, request, maxBytes);
+  return toQuarryError(error, request);
 }
 
 export async function webPlugin(app: FastifyInstance, options: WebOptions): Promise<void> {
@@ -111,7 +111,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions): Prom
 
   app.setErrorHandler((error, request, reply) => {
     request.web ??= { account: undefined, sessionId: undefined, isAdmin: false };
-    const quarryError = webError(error, request, config.query.maxBytes);
+    const quarryError = webError(error, request);
     const status = STATUS_BY_CATEGORY[quarryError.category];
     if (status >= 500) request.log.warn({ code: quarryError.code, status }, 'web request failed');
     if (isApiPath(request)) {

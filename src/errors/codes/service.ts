@@ -113,6 +113,48 @@ export const SERVICE_CODES = {
     message: 'There is no {method} {path} here. The API is described at /docs.',
     fix: 'Check the path and method; /docs lists every endpoint.',
   },
+  SERVICE_METHOD_NOT_ALLOWED: {
+    category: 'method_not_allowed',
+    message: '{path} does not answer {method}; it answers {allowed}. The API is described at /docs.',
+    fix: 'Use one of the methods in the Allow header (queries are POSTed, tokens are fetched with GET or POST as /docs shows).',
+  },
+  SERVICE_BODY_TOO_LARGE: {
+    category: 'payload_too_large',
+    message: 'The request body is larger than {max} bytes, the most this endpoint reads.',
+    fix: 'Send a shorter body; query texts are limited to 64 KiB by default (query.maxBytes).',
+  },
+  SERVICE_MEDIA_TYPE_UNSUPPORTED: {
+    category: 'unsupported_media_type',
+    message: 'This endpoint does not read request bodies of type {contentType}.',
+    fix: 'Send the body with a Content-Type the endpoint reads: the query endpoints read any type, the web forms application/x-www-form-urlencoded or application/json.',
+  },
+  SERVICE_HEADERS_TOO_LARGE: {
+    category: 'headers_too_large',
+    message: 'The request headers are larger than {max} bytes, the most this server reads.',
+    fix: 'Send fewer or shorter headers (large cookies are the usual cause); the operator can raise http.maxHeaderBytes.',
+  },
+  SERVICE_MALFORMED_REQUEST: {
+    category: 'input',
+    message: 'The request is not valid HTTP/1.1 ({reason}); the connection is closed.',
+    fix: 'Check the client or proxy that sends the request; the request line, headers and chunked body must follow RFC 9112.',
+  },
+  SERVICE_REQUEST_TIMEOUT: {
+    category: 'request_timeout',
+    message:
+      'The request did not arrive in time (headers within {headersSeconds} seconds, the whole request within {requestSeconds} seconds); the connection is closed.',
+    fix: 'Send the request in one go; a client that trickles its body is cut off. The operator sets the limits (http.headersTimeoutMs, http.requestTimeoutMs).',
+  },
+  SERVICE_CONNECTIONS_PER_ADDRESS: {
+    category: 'rate_limit',
+    message:
+      'Too many connections from your address: at most {max} may be open at once. Close idle connections and retry after the number of seconds in Retry-After.',
+    fix: 'Reuse keep-alive connections instead of opening new ones; the operator sets the cap (http.maxConnectionsPerIp).',
+  },
+  SERVICE_CONNECTIONS_FULL: {
+    category: 'unavailable',
+    message: 'The server has {max} connections open, its most. Retry in a moment.',
+    fix: 'Retry after the number of seconds in Retry-After; the operator sets the cap (http.maxConnections) or adds instances.',
+  },
   SERVICE_UNAVAILABLE: {
     category: 'unavailable',
     message: 'The service cannot answer right now: {reason}. Retry in a moment.',
