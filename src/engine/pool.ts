@@ -4,21 +4,26 @@
  * terminating its worker (SQLite offers no interrupt through better-sqlite3); the pool then
  * starts a fresh worker, so one slow query never blocks the process or the other workers.
  */
+import { performance } from 'node:perf_hooks';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuarryError } from '../errors/index.ts';
+import type { TaskEnvelope } from './pool-task.ts';
 import { unpackReply, type WorkerReply } from './worker-reply.ts';
 
 export interface WorkerPoolOptions {
-  /** The worker module (see `workerModule`). Its default export handles one task and returns a `WorkerReply`. */
+  /**
+   * The worker module (see `workerModule`). Its default export is `poolTask(handle)`, where
+   * `handle` takes one task and returns a `WorkerReply`.
+   */
   readonly filename: URL;
   /** Threads kept running (default 2). */
   readonly workers?: number;
   /** Handed to every worker once (for example the database path). */
   readonly workerData?: unknown;
   /**
-   * A cheap task sent once to each worker at start. A new worker spends about a second
-   * loading its modules before it runs its first task; `run()` waits for these tasks before
-   * it starts a query's clock, so that loading never counts against a query's time limit.
+   * A cheap task sent once to each worker at start, so each loads its modules (about a
+   * second through tsx) before the first query needs it.
    */
   readonly warmUpTask?: unknown;
 }
@@ -43,8 +48,22 @@ function workerExecArgv(filename: URL): string[] {
 
 export interface RunOptions {
   readonly signal?: AbortSignal;
-  /** Time limit in ms, counted from submission (waiting for a busy worker included, the pool's start-up not). */
+  /**
+   * Time limit in ms, counted from the moment a worker starts the task: waiting for a busy
+   * worker, and a new worker's start-up after another task was stopped, never count.
+   */
   readonly timeoutMs?: number;
+  /** Called when a worker starts the task, with the milliseconds it waited for one. */
+  readonly onStarted?: (waitedMs: number) => void;
+}
+
+/** How busy the pool is, for `/metrics`. */
+export interface PoolLoad {
+  /** Tasks submitted that no worker has started yet. */
+  readonly queued: number;
+  /** Tasks a worker is running now. */
+  readonly active: number;
+  readonly workers: number;
 }
 
 /** Why a task was aborted; decides between a timeout and a cancellation error. */
@@ -57,10 +76,14 @@ class Deadline extends Error {
 export class WorkerPool<Task, Result> {
   readonly #pool: Piscina;
   readonly #warm: Promise<void>;
+  readonly #workers: number;
+  #submitted = 0;
+  #active = 0;
   #closed = false;
 
   constructor(options: WorkerPoolOptions) {
     const workers = Math.max(1, options.workers ?? 2);
+    this.#workers = workers;
     this.#pool = new Piscina({
       filename: options.filename.href,
       minThreads: workers,
@@ -75,7 +98,7 @@ export class WorkerPool<Task, Result> {
     this.#warm =
       warmUpTask === undefined
         ? Promise.resolve()
-        : Promise.all(Array.from({ length: workers }, () => this.#pool.run(warmUpTask))).then(
+        : Promise.all(Array.from({ length: workers }, () => this.run(warmUpTask as Task))).then(
             () => undefined,
             () => undefined,
           );
@@ -92,22 +115,36 @@ export class WorkerPool<Task, Result> {
    */
   async run(task: Task, options: RunOptions = {}): Promise<Result> {
     if (this.#closed) throw QuarryError.of('ENGINE_CLOSED');
-    await this.#warm;
     const controller = new AbortController();
-    const timer =
-      options.timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => controller.abort(new Deadline(options.timeoutMs as number)), options.timeoutMs);
+    const submittedAt = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    let started = false;
+    const channel = new MessageChannel();
+    channel.port1.once('message', () => {
+      started = true;
+      this.#active += 1;
+      options.onStarted?.(performance.now() - submittedAt);
+      const limit = options.timeoutMs;
+      if (limit !== undefined) timer = setTimeout(() => controller.abort(new Deadline(limit)), limit);
+    });
     const onAbort = (): void => controller.abort(options.signal?.reason);
     if (options.signal?.aborted === true) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.#submitted += 1;
     try {
-      const reply = (await this.#pool.run(task, { signal: controller.signal })) as WorkerReply<Result>;
+      const envelope: TaskEnvelope<Task> = { task, started: channel.port2 };
+      const reply = (await this.#pool.run(envelope, {
+        signal: controller.signal,
+        transferList: [channel.port2],
+      })) as WorkerReply<Result>;
       return unpackReply(reply);
     } catch (error) {
       if (controller.signal.aborted) throw abortError(controller.signal.reason);
       throw error;
     } finally {
+      this.#submitted -= 1;
+      if (started) this.#active -= 1;
+      channel.port1.close();
       if (timer !== undefined) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     }
@@ -115,7 +152,11 @@ export class WorkerPool<Task, Result> {
 
   /** Tasks waiting for a free worker. */
   queueDepth(): number {
-    return this.#pool.queueSize;
+    return this.#submitted - this.#active;
+  }
+
+  load(): PoolLoad {
+    return { queued: this.#submitted - this.#active, active: this.#active, workers: this.#workers };
   }
 
   /** Waits for running tasks, then stops the workers. */

@@ -85,6 +85,7 @@ export function withResultCache(engine: QueryEngine, options: ResultCacheOptions
     },
     ready: () => engine.ready(),
     queueDepth: () => engine.queueDepth(),
+    ...(engine.load ? { load: engine.load.bind(engine) } : {}),
     close: () => engine.close(),
     cacheStats: () => ({ hits, misses, entries: cache.size, bytes: cache.calculatedSize, maxBytes: options.maxBytes }),
     invalidate: () => cache.clear(),

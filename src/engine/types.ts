@@ -33,6 +33,26 @@ export interface QueryTimings {
   readonly parseMs: number;
   /** Milliseconds spent compiling and executing (including queueing for a worker). */
   readonly executeMs: number;
+  /** Of `executeMs`, the milliseconds spent waiting for a worker (absent when nothing waited). */
+  readonly queueMs?: number;
+}
+
+/** What a query was, for metrics: the source searched and the kind of result. */
+export interface QueryLabels {
+  /** The searched source, or `describe`. */
+  readonly source: string;
+  /** `records`, `facet`, `citations_per_year`, `mixed` (several kinds), or `describe`. */
+  readonly result: string;
+}
+
+/** How busy an engine is, for `/metrics`. */
+export interface EngineLoad {
+  /** Queries accepted that no worker has started yet. */
+  readonly queued: number;
+  /** Queries running now. */
+  readonly active: number;
+  /** Queries that can run at once. */
+  readonly workers: number;
 }
 
 export interface QueryOutcome {
@@ -45,6 +65,7 @@ export interface QueryOutcome {
    */
   readonly json: string;
   readonly timings: QueryTimings;
+  readonly labels?: QueryLabels;
 }
 
 export interface QueryEngine {
@@ -54,6 +75,8 @@ export interface QueryEngine {
   ready(): Promise<boolean>;
   /** Queries waiting for a worker, for `/metrics`. */
   queueDepth(): number;
+  /** Queued and running queries, for `/metrics`; engines without workers may leave it out. */
+  load?(): EngineLoad;
   /** Finishes in-flight queries, then releases workers and connections. */
   close(): Promise<void>;
 }

@@ -53,6 +53,9 @@ export interface AppDeps {
   readonly recordsNotReady?: () => string | undefined;
 }
 
+/** Routes labelled `operations` in the request-duration histogram. */
+const OPERATIONS_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
 /** Query strings and headers that carry secrets; kept out of every log line. */
 function redactUrl(url: string): string {
   return url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
@@ -146,11 +149,11 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   app.addHook('onResponse', async (request, reply) => {
-    ctx.metrics.requests.inc({
-      route: request.routeOptions.url ?? 'unmatched',
-      method: request.method,
-      status: String(reply.statusCode),
-    });
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = String(reply.statusCode);
+    ctx.metrics.requests.inc({ route, method: request.method, status });
+    const family = request.routeOptions.config?.family ?? (OPERATIONS_ROUTES.has(route) ? 'operations' : 'web');
+    ctx.metrics.requestDuration.observe({ route, family, status }, reply.elapsedTime / 1000);
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

@@ -6,6 +6,7 @@ import type { DslVersion, QueryOutcome } from '../engine/types.ts';
 import { isQuarryError, QuarryError } from '../errors/index.ts';
 import type { ServiceContext } from './context.ts';
 import { queryTextOf, bearerOf } from './query-text.ts';
+import { countToken } from './metrics.ts';
 import { enforceLimit } from './rate-limit.ts';
 import type { LimitRule } from './route-config.ts';
 import { resolveVersion, type AuthPathEndpoint } from './versions.ts';
@@ -52,13 +53,15 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
     } catch (error) {
       const category = isQuarryError(error) ? error.category : 'internal';
       ctx.metrics.queryDuration.observe(
-        { family: options.family, outcome: category },
+        { family: options.family, source: 'unknown', result: 'unknown', outcome: category },
         (performance.now() - started) / 1000,
       );
       throw error;
     }
     const totalMs = performance.now() - started;
-    ctx.metrics.queryDuration.observe({ family: options.family, outcome: 'ok' }, totalMs / 1000);
+    const labels = outcome.labels ?? { source: 'unknown', result: 'unknown' };
+    ctx.metrics.queryDuration.observe({ family: options.family, ...labels, outcome: 'ok' }, totalMs / 1000);
+    if (outcome.timings.queueMs !== undefined) ctx.metrics.queueWait.observe(outcome.timings.queueMs / 1000);
     reply.header(
       'Server-Timing',
       `parse;dur=${outcome.timings.parseMs.toFixed(2)}, execute;dur=${outcome.timings.executeMs.toFixed(2)}, total;dur=${totalMs.toFixed(2)}`,
@@ -73,7 +76,12 @@ async function authenticate(ctx: ServiceContext, request: FastifyRequest, family
   const token = bearerOf(request.headers.authorization, scheme);
   if (token === undefined)
     throw QuarryError.of('SERVICE_AUTH_HEADER_MISSING', { params: { scheme, loginPath: LOGIN_PATHS[family] } });
-  return family === 'token' ? ctx.tokens.verifyOpaque(token) : ctx.tokens.verifyJwt(token);
+  return countToken(
+    ctx.metrics,
+    family,
+    'check',
+    family === 'token' ? ctx.tokens.verifyOpaque(token) : ctx.tokens.verifyJwt(token),
+  );
 }
 
 /**

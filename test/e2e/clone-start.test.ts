@@ -62,12 +62,12 @@ test(
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const url = await Promise.race([
-        out.waitFor(/Quarry is listening on (\S+)/),
+        err.waitFor(/Quarry is listening on (\S+)/),
         exited.then((code) => {
           throw new Error(`quarry serve exited with ${code}:\n${out.text()}\n${err.text()}`);
         }),
       ]);
-      const key = await out.waitFor(/Demo API key: (\S+)/);
+      const key = await err.waitFor(/Demo API key: (\S+)/);
       const health = await fetch(`${url}/healthz`);
       assert.equal(health.status, 200);
 

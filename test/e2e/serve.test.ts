@@ -24,6 +24,8 @@ interface Server {
   readonly url: string;
   readonly child: ChildProcess;
   readonly output: () => string;
+  /** What the process wrote to stdout alone. */
+  readonly stdout: () => string;
 }
 
 /** Starts `quarry serve --port 0` and waits for the line naming its URL. */
@@ -33,7 +35,11 @@ function serve(db: string, env: Record<string, string>): Promise<Server> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    stdout += chunk.toString('utf8');
+  });
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 20_000);
@@ -41,11 +47,11 @@ function serve(db: string, env: Record<string, string>): Promise<Server> {
       const match = /Quarry is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match) {
         clearTimeout(timer);
-        child.stdout.off('data', check);
-        resolve(warmUp({ url: match[1]!, child, output: () => out }));
+        child.stderr.off('data', check);
+        resolve(warmUp({ url: match[1]!, child, output: () => out, stdout: () => stdout }));
       }
     };
-    child.stdout.on('data', check);
+    child.stderr.on('data', check);
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}`)));
   });
 }
@@ -103,6 +109,7 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
         QUARRY_QUERY_WORKERS: '2',
         QUARRY_RATE_LIMITS: 'off',
         QUARRY_WEB: 'off',
+        QUARRY_LOG_LEVEL: 'info',
       }),
     ]);
   });
@@ -246,7 +253,10 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
       assert.equal((await fetch(`${strict.url}/readyz`)).status, 200, 'the service goes on after the cancellation');
       const metrics = await (await fetch(`${strict.url}/metrics`)).text();
       assert.match(metrics, /quarry_http_requests_total\{route="\/v3\/api\/query",method="POST",status="504"\} 1/);
-      assert.match(metrics, /quarry_query_duration_seconds_count\{family="token",outcome="timeout"\} 1/);
+      assert.match(
+        metrics,
+        /quarry_query_duration_seconds_count\{family="token",source="unknown",result="unknown",outcome="timeout"\} 1/,
+      );
     }
   });
 
@@ -258,7 +268,7 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
     assert.equal((await fetch(`${strict.url}/`)).status, 404);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.match(metrics, /quarry_http_requests_total\{route="\/v3\/api\/query",method="POST",status="200"\} \d+/);
-    assert.match(metrics, /quarry_engine_queue_depth \d+/);
+    assert.match(metrics, /quarry_engine_queue_length \d+/);
     assert.equal((await fetch(`${server.url}/docs/json`)).status, 200);
   });
 
@@ -276,5 +286,21 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
     const body = (await res.json()) as { researchers: unknown[] };
     assert.ok(body.researchers.length > 0);
     assert.equal(await exited, 0, server.output());
+  });
+
+  test('stdout carries JSON log lines only; the banner goes to stderr', async () => {
+    assert.equal((await fetch(`${strict.url}/healthz`)).status, 200);
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = strict
+      .stdout()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    assert.ok(lines.length > 0, 'the service logged at info level');
+    for (const line of lines) {
+      const entry = JSON.parse(line) as { level?: unknown; msg?: unknown };
+      assert.equal(typeof entry.level, 'number', line);
+    }
+    assert.doesNotMatch(strict.stdout(), /Quarry is listening/);
+    assert.match(strict.output(), /Quarry is listening on http:\/\/127\.0\.0\.1:\d+/);
   });
 });

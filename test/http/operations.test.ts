@@ -57,9 +57,12 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /^text\/plain/);
     assert.match(res.body, /quarry_http_requests_total\{route="\/api\/dsl\/v2",method="POST",status="200"\} \d+/);
-    assert.match(res.body, /quarry_query_duration_seconds_count\{family="auth",outcome="ok"\} \d+/);
+    assert.match(
+      res.body,
+      /quarry_query_duration_seconds_count\{family="auth",source="publications",result="records",outcome="ok"\} \d+/,
+    );
     assert.match(res.body, /# TYPE quarry_rate_limit_rejections_total counter/);
-    assert.match(res.body, /quarry_engine_queue_depth 3/);
+    assert.match(res.body, /quarry_engine_queue_length 3/);
   });
 
   test('the OpenAPI document lists every endpoint, and /docs serves its UI from this server', async () => {

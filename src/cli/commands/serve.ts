@@ -51,10 +51,12 @@ export function register(program: Command): void {
         // Loaded here, not at the top: the service's modules would slow every other command's start.
         const { closeOnSignals, prepareDemo, startService } = await import('../../main.ts');
         const config = configFromFlags(flags);
-        const demo = flags.demo ? await prepareDemo(config, (line) => process.stdout.write(line)) : undefined;
+        // stdout carries the JSON log only (log shippers parse every line); the words for a
+        // person go to stderr, which a terminal shows just the same.
+        const demo = flags.demo ? await prepareDemo(config, (line) => process.stderr.write(line)) : undefined;
         const service = await startService(config);
-        process.stdout.write(`Quarry is listening on ${service.url}\n`);
-        if (demo) process.stdout.write(demo.instructions(service.url));
+        process.stderr.write(`Quarry is listening on ${service.url}\n`);
+        if (demo) process.stderr.write(demo.instructions(service.url));
         closeOnSignals(service);
       } catch (error) {
         exitWithError(error);

@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ServiceContext } from '../context.ts';
+import { countToken } from '../metrics.ts';
 import { credentialsOf } from '../query-text.ts';
 import { enforceLimit } from '../rate-limit.ts';
 import {
@@ -108,7 +109,7 @@ export const authPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (a
       },
       async (request, reply) => {
         await enforceLimit(ctx, request, reply, 'authentication', null);
-        const token = await ctx.tokens.issueJwt(credentialsOf(request.body));
+        const token = await countToken(ctx.metrics, 'auth', 'issue', ctx.tokens.issueJwt(credentialsOf(request.body)));
         return reply.type('application/json; charset=utf-8').send({ token });
       },
     );

@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ServiceContext } from '../context.ts';
+import { countToken } from '../metrics.ts';
 import { enforceLimit } from '../rate-limit.ts';
 import {
   errorResponses,
@@ -50,9 +51,11 @@ export const tokenPathRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (
       async (request, reply) => {
         await enforceLimit(ctx, request, reply, 'authentication', null);
         const apiKey = (request.query as Record<string, unknown>).api_key;
-        const token = await ctx.tokens.issueOpaque(
-          typeof apiKey === 'string' ? apiKey : undefined,
-          `/${version}/token`,
+        const token = await countToken(
+          ctx.metrics,
+          'token',
+          'issue',
+          ctx.tokens.issueOpaque(typeof apiKey === 'string' ? apiKey : undefined, `/${version}/token`),
         );
         return reply.type('text/plain; charset=utf-8').send(token);
       },

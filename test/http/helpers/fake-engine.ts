@@ -10,7 +10,9 @@
  *   ...SLOW...              → waits until aborted or the time limit passes → ENGINE_TIMEOUT
  *   ...HANG...              → never answers unless aborted (the HTTP deadline must step in)
  *   ...CRASH...             → throws a plain Error carrying a secret (must not leak, 500)
- *   anything else parsable  → one publication, `_stats`, `_version`
+ *   anything else parsable  → one publication, `_stats`, `_version` (labelled publications/records,
+ *                             having waited 0.25 ms for a worker)
+ * Its load is fixed: 3 queued, 1 active of 2 workers.
  */
 import { parse } from '../../../src/dsl/index.ts';
 import { outcomeFromResult } from '../../../src/engine/outcome.ts';
@@ -67,11 +69,13 @@ export function fakeEngine(): FakeEngine {
           _stats: { total_count: 1 },
           _version: version,
         },
-        { parseMs: 0.5, executeMs: 1.5 },
+        { parseMs: 0.5, executeMs: 1.5, queueMs: 0.25 },
+        { source: 'publications', result: 'records' },
       );
     },
     ready: () => Promise.resolve(engine.readyAnswer),
     queueDepth: () => 3,
+    load: () => ({ queued: 3, active: 1, workers: 2 }),
     close: () => {
       engine.closed = true;
       return Promise.resolve();

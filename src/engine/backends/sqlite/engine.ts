@@ -8,6 +8,7 @@ import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
 import { outcomeFromJson, outcomeFromResult } from '../../outcome.ts';
 import { WorkerPool, workerModule } from '../../pool.ts';
+import { labelsOf } from '../../query-labels.ts';
 import { prepareQuery } from '../../run-query.ts';
 import type { SqliteTask, SqliteWorkerData } from './worker.ts';
 import type { QueryEngine, QueryOptions, QueryOutcome } from '../../types.ts';
@@ -71,15 +72,19 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
         ...(queryOptions.permissions === undefined ? {} : { permissions: queryOptions.permissions }),
       });
       const t1 = performance.now();
-      if (prepared.kind === 'answer') return outcomeFromResult(prepared.result, { parseMs: t1 - t0, executeMs: 0 });
+      const labels = labelsOf(prepared);
+      if (prepared.kind === 'answer')
+        return outcomeFromResult(prepared.result, { parseMs: t1 - t0, executeMs: 0 }, labels);
+      let queueMs = 0;
       const json = await pool.run(
         { kind: 'execute', plan: prepared.plan },
         {
           timeoutMs: queryOptions.timeoutMs ?? defaultTimeout,
+          onStarted: (waitedMs) => (queueMs = waitedMs),
           ...(queryOptions.signal === undefined ? {} : { signal: queryOptions.signal }),
         },
       );
-      return outcomeFromJson(json, { parseMs: t1 - t0, executeMs: performance.now() - t1 });
+      return outcomeFromJson(json, { parseMs: t1 - t0, executeMs: performance.now() - t1, queueMs }, labels);
     },
     async ready(): Promise<boolean> {
       try {
@@ -90,6 +95,7 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
       }
     },
     queueDepth: () => pool.queueDepth(),
+    load: () => pool.load(),
     dataEpoch: readEpoch,
     async close() {
       await pool.close();

@@ -9,6 +9,7 @@ import type { SearchPlan } from '../../../compile/plan.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
 import type { ConnectionTuning } from '../../../store/sqlite/pragmas.ts';
 import { SqliteQueryContext } from './query-context.ts';
+import { poolTask } from '../../pool-task.ts';
 import { replyOf, type WorkerReply } from '../../worker-reply.ts';
 
 export interface SqliteWorkerData {
@@ -28,10 +29,12 @@ function contextOf(): SqliteQueryContext {
 }
 
 /** Replies with JSON text: the query's result, or `{"ok":true}` to a ping. */
-export default function handle(task: SqliteTask): WorkerReply<string> {
+function handle(task: SqliteTask): WorkerReply<string> {
   return replyOf(() => {
     const ctx = contextOf();
     if (task.kind === 'ping') return JSON.stringify({ ok: ctx.db.prepare('SELECT 1 AS one').get() !== undefined });
     return JSON.stringify(ctx.execute(task.plan));
   });
 }
+
+export default poolTask(handle);
