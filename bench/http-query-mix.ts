@@ -9,17 +9,14 @@
  * Without --db it builds (once) the synthetic database of bench/synthetic-db.ts.
  * Goals: HTTP p50 ≤ 1.2 × engine p50; ≥ 1,000 queries/s for the mix on 2 cores.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type Database from 'better-sqlite3';
-import { AccountService } from '../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../src/accounts/store.ts';
 import { createSqliteEngine } from '../src/engine/backends/sqlite/engine.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
 import { queryShapes } from './query-shapes.ts';
+import { benchDatabase, benchKeys, serve } from './serve.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,21 +30,6 @@ const { values: args } = parseArgs({
 const connections = Number(args.connections);
 const seconds = Number(args.seconds);
 const workers = Number(args.workers);
-const root = new URL('..', import.meta.url).pathname;
-
-function databasePath(): string {
-  if (args.db !== undefined) return args.db;
-  const out = `/tmp/quarry-synthetic-${args.scale}.db`;
-  if (!existsSync(out)) {
-    const r = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'bench/synthetic-db.ts', '--publications', args.scale, '--out', out],
-      { cwd: root, stdio: 'inherit' },
-    );
-    if (r.status !== 0) throw new Error('building the synthetic database failed');
-  }
-  return out;
-}
 
 /** Every shape of bench/query-shapes.ts, `variants` times with different values. */
 function mix(db: Database.Database, variants: number): string[] {
@@ -126,30 +108,6 @@ async function fastQueries(dbPath: string, queries: readonly string[], ms: numbe
   }
 }
 
-/** Starts `quarry serve` on a free loopback port with rate limits off. */
-function serve(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/quarry.js', 'serve', '--db', dbPath, '--port', '0'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      QUARRY_RATE_LIMITS: 'off',
-      QUARRY_LOG_LEVEL: 'warn',
-      QUARRY_QUERY_WORKERS: String(workers),
-      QUARRY_WEB: 'off',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1] as string, child });
-    });
-    child.once('exit', (code) => reject(new Error(`quarry serve exited with ${code}`)));
-  });
-}
-
 async function httpRun(url: string, token: string, queries: readonly string[], concurrency: number): Promise<Figures> {
   const requests = queries.map((body) => ({
     method: 'POST' as const,
@@ -172,20 +130,14 @@ async function httpRun(url: string, token: string, queries: readonly string[], c
 }
 
 async function main(): Promise<void> {
-  const dbPath = databasePath();
+  const dbPath = benchDatabase(args.db, args.scale);
   const db = openReadOnly(dbPath);
   const total = db.prepare('SELECT count(*) FROM publications').pluck().get() as number;
   const queries = mix(db, 10);
   db.close();
 
   // An account and a key for the HTTP side (in the same file, as `quarry serve` expects).
-  const store = openSqliteAccountStore(dbPath);
-  const accounts = new AccountService({ store });
-  const email = `bench-${Date.now()}@quarry.local`;
-  await accounts.createAccount({ email, activate: true });
-  const { key } = await accounts.createKey(email, 'bench');
-  await accounts.shutdown();
-  await store.close();
+  const [key] = await benchKeys(dbPath, 1);
 
   // The full mix is dominated by a few whole-corpus facets, so the HTTP layer's own cost is
   // also measured on the "fast" part of the mix: the queries the engine answers in < 10 ms.
@@ -194,9 +146,9 @@ async function main(): Promise<void> {
     `HTTP query mix on ${dbPath}: ${total} publications, ${queries.length} queries (21 shapes; ${fast.length} of them under 10 ms), ${workers} engine workers, ${seconds} s per run`,
   );
   const rows: Array<[string, Figures, Figures]> = [];
-  const server = await serve(dbPath);
+  const server = await serve(dbPath, { QUARRY_RATE_LIMITS: 'off', QUARRY_QUERY_WORKERS: String(workers) });
   try {
-    const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
+    const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key ?? '')}`)).text();
     for (const [name, list] of [
       ['full mix', queries],
       ['fast mix', fast],
