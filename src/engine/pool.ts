@@ -119,14 +119,20 @@ export class WorkerPool<Task, Result> {
     const submittedAt = performance.now();
     let timer: NodeJS.Timeout | undefined;
     let started = false;
-    const channel = new MessageChannel();
-    channel.port1.once('message', () => {
+    let finished = false;
+    // The start message and the reply travel on different ports, so under load the reply may
+    // be read first: a start is then counted when the reply comes, and a late message ignored.
+    const markStarted = (): void => {
+      if (started) return;
       started = true;
-      this.#active += 1;
       options.onStarted?.(performance.now() - submittedAt);
+      if (finished) return;
+      this.#active += 1;
       const limit = options.timeoutMs;
       if (limit !== undefined) timer = setTimeout(() => controller.abort(new Deadline(limit)), limit);
-    });
+    };
+    const channel = new MessageChannel();
+    channel.port1.once('message', markStarted);
     const onAbort = (): void => controller.abort(options.signal?.reason);
     if (options.signal?.aborted === true) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -137,6 +143,7 @@ export class WorkerPool<Task, Result> {
         signal: controller.signal,
         transferList: [channel.port2],
       })) as WorkerReply<Result>;
+      markStarted();
       return unpackReply(reply);
     } catch (error) {
       if (controller.signal.aborted) throw abortError(controller.signal.reason);
@@ -144,6 +151,7 @@ export class WorkerPool<Task, Result> {
     } finally {
       this.#submitted -= 1;
       if (started) this.#active -= 1;
+      finished = true;
       channel.port1.close();
       if (timer !== undefined) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
