@@ -45,7 +45,8 @@ async function serveAndCheck(argv: string[], env: Record<string, string>): Promi
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 30_000);
-      child.stdout.on('data', () => {
+      // The listening line goes to stderr (stdout carries the JSON log only).
+      child.stderr.on('data', () => {
         const match = /Quarry is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (match) {
           clearTimeout(timer);
