@@ -10,6 +10,7 @@ import { indicatorSql } from './aggregates.ts';
 import type { Dialect } from './dialect.ts';
 import { displayColumns } from './display.ts';
 import type { StorageLayout, SourceLayout } from './layout.ts';
+import { recordReads, type HydrateStep } from './records.ts';
 import { concat, frag, ident, type Sql } from './sql.ts';
 
 export interface CompiledFacet {
@@ -19,6 +20,12 @@ export interface CompiledFacet {
   readonly statement: Sql;
   /** Entity display lookup; ends in `IN `, the engine appends the ids kept. */
   readonly display?: { readonly sqlPrefix: string };
+  /**
+   * For a field list over an entity that is a source: its records by id (`__key`, `__id`,
+   * `__doc` and columns; ends in `IN `, the engine appends the ids kept), then the hydrate
+   * steps of its entity fields by the records' keys.
+   */
+  readonly records?: { readonly sqlPrefix: string; readonly hydrate: readonly HydrateStep[] };
 }
 
 const s = SOURCE_ALIAS;
@@ -36,7 +43,15 @@ export function compileFacet(
   where: Sql,
   wholeSource: boolean,
 ): CompiledFacet {
-  const display = displayLookup(dialect, layout, output);
+  const records = recordsLookup(dialect, layout, output);
+  const display = records === undefined ? displayLookup(dialect, layout, source, output) : undefined;
+  const facet = (statement: Sql): CompiledFacet => ({
+    kind: 'facet',
+    output,
+    statement,
+    ...(display === undefined ? {} : { display }),
+    ...(records === undefined ? {} : { records }),
+  });
   const link = source.links[output.field];
   const shortcut = link?.wholeSourceCount ?? source.entityColumns[output.field]?.wholeSourceCount;
   if (wholeSource && shortcut !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
@@ -48,7 +63,7 @@ export function compileFacet(
       ),
       [output.limit],
     );
-    return display === undefined ? { kind: 'facet', output, statement } : { kind: 'facet', output, statement, display };
+    return facet(statement);
   }
   const access = accessField(dialect, source, {
     name: output.field,
@@ -78,19 +93,45 @@ export function compileFacet(
     );
   }
   statement = { text: dialect.placeholders(statement.text), params: [...statement.params, output.limit] };
-  return display === undefined ? { kind: 'facet', output, statement } : { kind: 'facet', output, statement, display };
+  return facet(statement);
 }
 
 function displayLookup(
   dialect: Dialect,
   layout: StorageLayout,
+  source: SourceLayout,
   output: FacetOutput,
 ): { sqlPrefix: string } | undefined {
   if (output.entity === undefined) return undefined;
-  const display = layout.entities[output.entity];
-  if (display === undefined) return undefined;
+  const shown = layout.entities[output.entity];
+  if (shown === undefined) return undefined;
+  let display = shown;
+  if (output.displayKeys !== undefined) {
+    // A field list picks the entity's sub-fields that are columns of its table.
+    const entity = (source.links[output.field] ?? source.entityColumns[output.field])?.entity;
+    const columns = { ...shown.columns, ...entity?.columns };
+    const keys = new Set(output.displayKeys);
+    display = {
+      ...shown,
+      columns: Object.fromEntries(Object.entries(columns).filter(([key]) => key !== 'id' && keys.has(key))),
+      lists: Object.fromEntries(Object.entries(shown.lists ?? {}).filter(([key]) => keys.has(key))),
+    };
+  }
   const cols = displayColumns(dialect, display);
   return {
     sqlPrefix: `SELECT e.${ident(display.idColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')} FROM ${ident(display.table)} e WHERE e.${ident(display.idColumn)} IN `,
+  };
+}
+
+/** The entity's records by id, for a field list over an entity that is a source. */
+function recordsLookup(dialect: Dialect, layout: StorageLayout, output: FacetOutput): CompiledFacet['records'] {
+  const wanted = output.entityRecords;
+  if (wanted === undefined) return undefined;
+  const source = layout.sources[wanted.source];
+  if (source === undefined) throw new Error(`no storage layout for source ${wanted.source}`);
+  const { selects, hydrate } = recordReads(dialect, layout, source, wanted.fields);
+  return {
+    sqlPrefix: `SELECT ${selects.join(', ')}, ${s}."id" AS __id FROM ${ident(source.table)} ${s} WHERE ${s}."id" IN `,
+    hydrate,
   };
 }

@@ -4,9 +4,16 @@
  * read from their replacement, and the full-text expression becomes a `TextExpr`.
  */
 import type { FieldDescriptor } from '../schema/types.ts';
-import type { FilterTarget, ValidatedFilter, ValidatedReturn, ValidatedSearch } from '../schema/validated.ts';
+import type {
+  FacetReturn,
+  FilterTarget,
+  ValidatedFilter,
+  ValidatedReturn,
+  ValidatedSearch,
+} from '../schema/validated.ts';
 import { lowerFullText, lowerSearchFunction } from './lower-fulltext.ts';
 import type {
+  FacetOutput,
   FilterPlan,
   Indicator,
   OutputPlan,
@@ -103,6 +110,21 @@ function returnedField(field: FieldDescriptor): ReturnedFieldPlan {
   return { key: field.name, field: storedName(field), ...(derivation === undefined ? {} : { derivation }) };
 }
 
+/** A facet's field list: the entity's record fields by id, or the display keys shown. */
+function facetFieldList(ret: FacetReturn): Pick<FacetOutput, 'entityRecords' | 'displayKeys'> {
+  const list = ret.fieldList;
+  if (list === undefined) return {};
+  if (list.kind === 'entity') return { displayKeys: list.fields.map((f) => f.name).filter((n) => n !== 'id') };
+  const fields = list.fields.filter((f) => f.name !== 'id');
+  return {
+    entityRecords: {
+      source: list.source.name,
+      fields: fields.map(returnedField),
+      idLists: fields.filter((f) => f.isEntity && f.isMultivalue).map((f) => f.name),
+    },
+  };
+}
+
 function lowerReturn(ret: ValidatedReturn): OutputPlan {
   const group = ret.group === undefined ? {} : { group: ret.group };
   switch (ret.kind) {
@@ -131,6 +153,7 @@ function lowerReturn(ret: ValidatedReturn): OutputPlan {
         ...group,
         field: storedName(ret.field),
         ...(ret.entity === undefined ? {} : { entity: ret.entity.name }),
+        ...facetFieldList(ret),
         valueType: ret.facetKind === 'entity' ? 'entity' : ret.idType,
         multi: ret.field.isMultivalue,
         indicators: ret.indicators.filter((i): i is Indicator => i !== 'count'),

@@ -114,6 +114,18 @@ export interface FacetOutput {
   readonly field: string;
   /** Entity facets carry display fields; value facets only id and count. */
   readonly entity?: string;
+  /**
+   * A field list over an entity that is a source (`return researchers[basics + current_research_org]`):
+   * each row shows these fields of the entity's record in `source`, read by id; `idLists`
+   * are the fields whose entity lists the row gives as ids (`research_orgs`).
+   */
+  readonly entityRecords?: {
+    readonly source: string;
+    readonly fields: readonly ReturnedFieldPlan[];
+    readonly idLists: readonly string[];
+  };
+  /** A field list over another entity (`return category_for[name]`): the display keys shown. */
+  readonly displayKeys?: readonly string[];
   /** Value type of the id for value facets (integer for `year`). */
   readonly valueType: PlanFieldType;
   readonly multi: boolean;

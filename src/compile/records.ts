@@ -67,20 +67,7 @@ export function compileRecords(
   where: Sql | undefined,
   match: FullTextMatch | undefined,
 ): CompiledRecords {
-  const selects = [`${s}.${ident(source.key)} AS __key`, `${s}.${ident(source.document)} AS __doc`];
-  const hydrate: HydrateStep[] = [];
-  const read = new Set<string>();
-  for (const { field } of output.fields) {
-    if (read.has(field)) continue;
-    read.add(field);
-    const column = source.columns[field];
-    if (column !== undefined) {
-      selects.push(`${s}.${ident(column)} AS ${ident(field)}`);
-      continue;
-    }
-    const step = hydrateStep(dialect, layout, source, field);
-    if (step !== undefined) hydrate.push(step);
-  }
+  const { selects, hydrate } = recordReads(dialect, layout, source, output.fields);
   if (output.order.by === 'relevance' && match?.kind === 'match' && source.fts !== undefined) {
     // The index ranks its matches (under the filter, if any); the records are read for the page only.
     const ranked = dialect.fullText.ranked(source, match, where);
@@ -139,6 +126,33 @@ export function compileRecords(
     totalFromPage: 'if-sorting-every-row',
     hydrate,
   };
+}
+
+/**
+ * How to read these fields of a source's records: the page's select list (`__key`, `__doc`
+ * and the column-backed fields) and one hydrate step per entity field kept elsewhere.
+ */
+export function recordReads(
+  dialect: Dialect,
+  layout: StorageLayout,
+  source: SourceLayout,
+  fields: readonly { readonly field: string }[],
+): { readonly selects: string[]; readonly hydrate: HydrateStep[] } {
+  const selects = [`${s}.${ident(source.key)} AS __key`, `${s}.${ident(source.document)} AS __doc`];
+  const hydrate: HydrateStep[] = [];
+  const read = new Set<string>();
+  for (const { field } of fields) {
+    if (read.has(field)) continue;
+    read.add(field);
+    const column = source.columns[field];
+    if (column !== undefined) {
+      selects.push(`${s}.${ident(column)} AS ${ident(field)}`);
+      continue;
+    }
+    const step = hydrateStep(dialect, layout, source, field);
+    if (step !== undefined) hydrate.push(step);
+  }
+  return { selects, hydrate };
 }
 
 /** Ties are broken by the public id, ascending, so pages are stable. */

@@ -8,7 +8,7 @@
 import type { CompiledFacet, CompiledPerYear, HydrateStep } from '../compile/compile-search.ts';
 import { LIST_COLUMN_PREFIX } from '../compile/layout.ts';
 import type { SqlParam } from '../compile/sql.ts';
-import type { ExecutedFacet, ExecutedPerYear, Row } from './shape.ts';
+import { pickFields, type ExecutedFacet, type ExecutedPerYear, type Row } from './shape.ts';
 
 export type DbRow = Record<string, unknown>;
 
@@ -25,8 +25,8 @@ export function pageRecords(rows: readonly DbRow[]): {
   const records = new Map<unknown, Record<string, unknown>>();
   const first = rows[0];
   const total = typeof first?.__total === 'number' ? first.__total : undefined;
-  const columns =
-    first === undefined ? [] : Object.keys(first).filter((k) => k !== '__key' && k !== '__doc' && k !== '__total');
+  // `__key`, `__doc`, `__total`, `__id`: the statement's own columns, not fields.
+  const columns = first === undefined ? [] : Object.keys(first).filter((k) => !k.startsWith('__'));
   for (const row of rows) {
     const raw = row.__doc;
     // The parsed document becomes the record; column values are written onto it.
@@ -87,6 +87,44 @@ export function withDisplay(compiled: CompiledFacet, rows: readonly DbRow[], det
   const shaped = rows.map((r): Row => {
     const { id, count, ...indicators } = r;
     return { id, count, ...(byId.get(id) ?? {}), ...indicators };
+  });
+  return { output: compiled.output, rows: shaped };
+}
+
+/** The entity records of a facet's field list by id (`__id`), from their rows keyed by `__key`. */
+export function recordsById(
+  rows: readonly DbRow[],
+  records: ReadonlyMap<unknown, Record<string, unknown>>,
+): Map<unknown, Record<string, unknown>> {
+  const byId = new Map<unknown, Record<string, unknown>>();
+  for (const row of rows) {
+    const record = records.get(row.__key);
+    if (record !== undefined) byId.set(row.__id, record);
+  }
+  return byId;
+}
+
+/**
+ * The facet rows with the requested fields of each entity's record (a field list over an
+ * entity that is a source); entity lists named in `idLists` are given as their ids, as the
+ * hosted service's researcher facet rows give `research_orgs`.
+ */
+export function withEntityRecords(
+  compiled: CompiledFacet,
+  rows: readonly DbRow[],
+  byId: ReadonlyMap<unknown, Record<string, unknown>>,
+): ExecutedFacet {
+  const wanted = compiled.output.entityRecords;
+  const shaped = rows.map((r): Row => {
+    const { id, count, ...indicators } = r;
+    const record = byId.get(id);
+    const fields = record === undefined || wanted === undefined ? {} : { ...pickFields(record, wanted.fields) };
+    for (const name of wanted?.idLists ?? []) {
+      const list = fields[name];
+      if (Array.isArray(list))
+        fields[name] = list.map((v: unknown) => (v !== null && typeof v === 'object' ? (v as { id?: unknown }).id : v));
+    }
+    return { id, count, ...fields, ...indicators };
   });
   return { output: compiled.output, rows: shaped };
 }

@@ -69,7 +69,7 @@ export function shapeResult(executed: ExecutedSearch): QueryResult {
 }
 
 function shapeRecords({ output, records }: ExecutedRecords): Row[] {
-  const picked = records.map((record) => pick(record, output.fields));
+  const picked = records.map((record) => pickFields(record, output.fields));
   if (output.unnest === undefined) return picked;
   // Unnesting one field after another gives the cartesian product of their values.
   let rows = picked;
@@ -77,7 +77,8 @@ function shapeRecords({ output, records }: ExecutedRecords): Row[] {
   return rows;
 }
 
-function pick(record: Row, fields: readonly ReturnedFieldPlan[]): Row {
+/** The returned fields of a record under their keys (missing values left out). */
+export function pickFields(record: Row, fields: readonly ReturnedFieldPlan[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = record[f.field];

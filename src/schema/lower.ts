@@ -5,6 +5,7 @@
  */
 import { assertNever, type FilterNode, type ReturnClause, type ScalarValue, type SearchQuery } from '../dsl/ast.ts';
 import { expandFieldList } from './expand-fields.ts';
+import { facetFieldList } from './facet-fields.ts';
 import { perYearArgs } from './function-args.ts';
 import { isIndicatorName } from './indicators.ts';
 import { PAGING } from './paging-limits.ts';
@@ -168,6 +169,14 @@ function lowerReturn(
   const sortKey = ret.sort?.key.path ?? 'count';
   if (!isIndicatorName(sortKey)) bug(`facet sort ${sortKey}`);
   const entity = field.entity === undefined ? undefined : schema.entities.get(field.entity);
+  const list = target.fields === undefined ? undefined : facetFieldList(schema, field, target.fields);
+  if (list?.kind === 'unknown') bug(`facet field ${list.name}`);
+  const fieldList =
+    list === undefined
+      ? undefined
+      : list.kind === 'source'
+        ? Object.freeze({ kind: list.kind, source: list.source, fields: Object.freeze([...list.fields]) })
+        : Object.freeze({ kind: list.kind, fields: Object.freeze([...list.fields]) });
   return Object.freeze({
     kind: 'facet',
     key,
@@ -175,6 +184,7 @@ function lowerReturn(
     field,
     facetKind: field.facetKind,
     ...(entity === undefined ? {} : { entity }),
+    ...(fieldList === undefined ? {} : { fieldList }),
     idType: entity === undefined ? (field.type as ScalarType) : 'string',
     indicators: Object.freeze(indicators),
     sortBy: sortKey,

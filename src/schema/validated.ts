@@ -182,6 +182,15 @@ export interface FacetReturn {
   readonly facetKind: 'entity' | 'value';
   /** For entity facets. */
   readonly entity?: EntityDescriptor;
+  /**
+   * The query's field list of an entity facet (`return researchers[basics + current_research_org]`):
+   * `source` when the entity is itself a source (each row shows those fields of the entity's
+   * record, as `search <source> return <source>[...]` would, lists of entities as ids),
+   * `entity` for other entities (those sub-fields). Absent: the entity's display fields.
+   */
+  readonly fieldList?:
+    | { readonly kind: 'source'; readonly source: SourceDescriptor; readonly fields: readonly FieldDescriptor[] }
+    | { readonly kind: 'entity'; readonly fields: readonly EntityFieldDescriptor[] };
   /** The type of the row id: `string` for entities, the field's type for value facets (`integer` for `year`). */
   readonly idType: ScalarType;
   /** `count` first, then the aggregated indicators in query order, without duplicates. */

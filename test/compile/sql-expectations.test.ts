@@ -523,6 +523,40 @@ const STATEMENTS: readonly Row[] = [
     },
   },
   {
+    name: 'a facet field list over researchers reads their records by id, research_orgs by the page keys',
+    compile: output(
+      plan({
+        outputs: [
+          {
+            ...researchersFacet,
+            entityRecords: {
+              source: 'researchers',
+              fields: [
+                { key: 'first_name', field: 'first_name' },
+                { key: 'research_orgs', field: 'research_orgs' },
+              ],
+              idLists: ['research_orgs'],
+            },
+          },
+        ],
+      }),
+      (o) => {
+        assert.ok(o.kind === 'facet' && o.records !== undefined);
+        return { text: [o.records.sqlPrefix, ...o.records.hydrate.map((h) => h.sqlPrefix)].join(' | '), params: [] };
+      },
+    ),
+    expect: {
+      sqlite: {
+        text: `SELECT s."pk" AS __key, s."doc" AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."country_name" AS "country_name", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE 1 AND l."researcher_pk" IN `,
+        params: [],
+      },
+      postgres: {
+        text: `SELECT s."pk" AS __key, s."doc" AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."country_name" AS "country_name", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE TRUE AND l."researcher_pk" IN `,
+        params: [],
+      },
+    },
+  },
+  {
     name: 'a value facet groups a column',
     compile: output(plan({ outputs: [yearFacet] }), statement),
     expect: {

@@ -234,4 +234,40 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search publications for "covid 19~5" return publications',
     fixture: 'rejected-proximity-term',
   },
+  // Facets with a field list: the rows show those fields of the entity (id and count always).
+  {
+    construct: 'facet field list',
+    query: 'search publications return research_orgs[name] limit 3',
+    fixture: 'facet-research-orgs-name',
+  },
+  {
+    construct: 'facet field list',
+    query: 'search publications return researchers[id] limit 3',
+    fixture: 'facet-researchers-id',
+  },
+  {
+    construct: 'facet field list',
+    query: 'search publications return researchers[basics + current_research_org] limit 3',
+    fixture: 'facet-researchers-basics-current-org',
+  },
+  {
+    construct: 'facet field list',
+    query: 'search publications return category_for[name] limit 3',
+    fixture: 'facet-category-for-name',
+  },
+  {
+    construct: 'facet field list',
+    query: 'search publications return year[id]',
+    fixture: 'facet-field-list-value-facet-rejected',
+  },
+  {
+    construct: 'facet field list',
+    query: 'search publications return research_orgs[nme]',
+    fixture: 'facet-field-list-unknown-field',
+  },
+  {
+    construct: 'facet field list',
+    query: 'search publications return researchers[unnest(research_orgs)]',
+    fixture: 'facet-field-list-unnest-rejected',
+  },
 ];

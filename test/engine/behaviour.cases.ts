@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { QueryEngine, QueryResult } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
-import { GRANTS, PUBLICATIONS } from './fixtures/tiny-db.ts';
+import { GRANTS, ORGS, PUBLICATIONS } from './fixtures/tiny-db.ts';
 
 type Pub = (typeof PUBLICATIONS)[number];
 type Rec = Record<string, unknown>;
@@ -364,6 +364,40 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       assert.equal(rows.find((x) => x.id === 'grid.900001.a')?.name, 'Saarland University');
       assert.equal(rows.find((x) => x.id === 'grid.900001.a')?.country_name, 'Germany');
       assert.deepEqual(rows.find((x) => x.id === 'grid.900001.a')?.types, ['Education']);
+    },
+  },
+  // Facets with a field list: those fields of each entity, research_orgs as ids.
+  {
+    query: 'search publications where year >= 2019 return research_orgs[name] aggregate citations_total',
+    check: (r) => {
+      const rows = r.research_orgs as Rec[];
+      const counts = countsBy(where((p) => p.year >= 2019).flatMap(orgsOf));
+      assert.deepEqual(
+        rows.map(({ id, count }) => ({ id, count })),
+        counts,
+      );
+      for (const row of rows) {
+        assert.deepEqual(Object.keys(row), ['id', 'count', 'name', 'citations_total']);
+        assert.equal(row.name, ORGS.find((o) => o.id === row.id)?.name);
+      }
+    },
+  },
+  {
+    query: 'search publications return researchers[basics + current_research_org] limit 2',
+    check: (r) => {
+      const rows = r.researchers as Rec[];
+      assert.equal(rows.length, 2);
+      const ana = rows.find((x) => x.id === 'ur.0900000001.01');
+      assert.ok(ana !== undefined);
+      assert.deepEqual(ana.research_orgs, ['grid.900001.a', 'grid.900002.b']);
+      assert.equal((ana.current_research_org as Rec).name, 'Saarland University');
+      assert.equal(ana.first_name, 'Ana');
+    },
+  },
+  {
+    query: 'search publications return researchers[id]',
+    check: (r) => {
+      for (const row of r.researchers as Rec[]) assert.deepEqual(Object.keys(row), ['id', 'count']);
     },
   },
   {

@@ -157,7 +157,26 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
     'SCHEMA_NOT_A_FACET',
     "Field 'title' of 'publications' cannot be returned as a facet",
   ],
-  ['search publications return year[id]', 'SCHEMA_FACET_FIELD_LIST', "The facet 'year' takes no field list"],
+  [
+    'search publications return year[id]',
+    'SCHEMA_FACET_FIELD_LIST',
+    "The facet 'year' groups plain values, not entities",
+  ],
+  [
+    'search publications return research_orgs[nme]',
+    'SCHEMA_UNKNOWN_FACET_FIELD',
+    "'nme' is not a field of the organizations the facet 'research_orgs' shows. Did you mean 'name'?",
+  ],
+  [
+    'search publications return researchers[unnest(research_orgs)]',
+    'SCHEMA_FACET_FIELD_SHAPE',
+    "'research_orgs' cannot be shown in the rows of the facet 'researchers'",
+  ],
+  [
+    'search publications return category_for[title]',
+    'SCHEMA_UNKNOWN_FACET_FIELD',
+    "'title' is not a field of the categories the facet 'category_for' shows.",
+  ],
   [
     'search publications return extract_concepts("some text")',
     'SCHEMA_UNSUPPORTED_FUNCTION',

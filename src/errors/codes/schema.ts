@@ -90,8 +90,19 @@ export const SCHEMA_CODES = {
   SCHEMA_FACET_FIELD_LIST: {
     category: 'semantic',
     message:
-      "The facet '{name}' takes no field list; facet rows always hold id, count and the entity's display fields.",
-    fix: 'Remove the [...] after the facet name.',
+      "The facet '{name}' groups plain values, not entities: its rows hold only id and count, so it takes no field list.",
+    fix: 'Remove the [...] after the facet name; field lists are for entity facets such as research_orgs[name].',
+  },
+  SCHEMA_FACET_FIELD_SHAPE: {
+    category: 'semantic',
+    message:
+      "'{name}' cannot be shown in the rows of the facet '{facet}': a facet row holds one entity, so its field list takes whole fields and fieldsets, without unnest() or dotted paths.",
+    fix: 'Name the whole field ({facet}[research_orgs]), or return the source with unnest() to get one row per value.',
+  },
+  SCHEMA_UNKNOWN_FACET_FIELD: {
+    category: 'semantic',
+    message: "'{name}' is not a field of the {entity} the facet '{facet}' shows.{hint}",
+    fix: '`describe source {entity}` (or `describe entity {entity}`) lists the fields a facet row can show.',
   },
   SCHEMA_UNSUPPORTED_FUNCTION: {
     category: 'unsupported',

@@ -1,15 +1,18 @@
 import type { FunctionCall, ReturnClause } from '../../dsl/ast.ts';
 import type { ValidationContext, ValidationRule } from '../context.ts';
+import { facetFieldList } from '../facet-fields.ts';
 import { perYearArgs } from '../function-args.ts';
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from '../offered.ts';
 import { didYouMean } from '../suggest.ts';
 
 /**
  * Rule `return-target`: each `return` names the searched source, one of its facet fields,
- * or a function this deployment offers, with arguments that fit.
+ * or a function this deployment offers, with arguments that fit. An entity facet may take a
+ * field list of its entity's fields (`return researchers[basics + current_research_org]`).
  *
  * @example `search publications return publication` → SCHEMA_UNKNOWN_RESULT "... Did you mean 'publications'?"
- * @example `return title` → SCHEMA_NOT_A_FACET; `return year[id]` → SCHEMA_FACET_FIELD_LIST
+ * @example `return title` → SCHEMA_NOT_A_FACET; `return year[id]` → SCHEMA_FACET_FIELD_LIST;
+ *   `return research_orgs[nme]` → SCHEMA_UNKNOWN_FACET_FIELD (did you mean 'name')
  * @example `return extract_concepts("...")` → SCHEMA_UNSUPPORTED_FUNCTION (category unsupported)
  */
 export const returnTargetRule: ValidationRule = {
@@ -33,12 +36,25 @@ export const returnTargetRule: ValidationRule = {
         ctx.report('SCHEMA_NOT_A_FACET', ref.span, { name: ref.path, source: ctx.source.name });
         continue;
       }
-      if (target.fields !== undefined) {
+      if (target.fields === undefined) continue;
+      if (resolution.field.facetKind !== 'entity') {
         ctx.report(
           'SCHEMA_FACET_FIELD_LIST',
           { start: target.name.span.end, end: target.span.end },
           { name: ref.path },
         );
+        continue;
+      }
+      const list = facetFieldList(ctx.schema, resolution.field, target.fields);
+      if (list.kind === 'unknown' && list.shape) {
+        ctx.report('SCHEMA_FACET_FIELD_SHAPE', list.span, { name: list.name, facet: ref.path });
+      } else if (list.kind === 'unknown') {
+        ctx.report('SCHEMA_UNKNOWN_FACET_FIELD', list.span, {
+          name: list.name,
+          facet: ref.path,
+          entity: resolution.field.entity ?? ref.path,
+          hint: didYouMean(list.name, list.candidates),
+        });
       }
     }
     for (const ret of ctx.query.returns) {

@@ -14,7 +14,9 @@ import {
   inList,
   pageKeys,
   pageRecords,
+  recordsById,
   withDisplay,
+  withEntityRecords,
   type DbRow,
 } from '../../compiled-rows.ts';
 import type { ExecutedFacet, ExecutedPerYear, ExecutedRecords } from '../../shape.ts';
@@ -54,11 +56,24 @@ export async function executePg(client: pg.PoolClient, compiled: CompiledSearch)
       }
       case 'facet': {
         const rows = facetRows(o, await all(client, o.statement.text, o.statement.params));
+        const ids = rows.map((r) => r.id as SqlParam);
+        if (o.records !== undefined && rows.length > 0) {
+          const found = await all(client, o.records.sqlPrefix + marks(ids.length, 0), ids);
+          const { records } = pageRecords(found);
+          const keys = pageKeys(records);
+          if (keys.length > 0) {
+            for (const step of o.records.hydrate) {
+              const sql = step.sqlPrefix + marks(keys.length, step.params.length) + step.sqlSuffix;
+              applyHydrate(records, step, await all(client, sql, [...step.params, ...keys]));
+            }
+          }
+          results.push(withEntityRecords(o, rows, recordsById(found, records)));
+          break;
+        }
         if (o.display === undefined || rows.length === 0) {
           results.push({ output: o.output, rows });
           break;
         }
-        const ids = rows.map((r) => r.id as SqlParam);
         results.push(withDisplay(o, rows, await all(client, o.display.sqlPrefix + marks(ids.length, 0), ids)));
         break;
       }

@@ -18,7 +18,9 @@ import {
   inList,
   pageKeys,
   pageRecords,
+  recordsById,
   withDisplay,
+  withEntityRecords,
   type DbRow,
 } from '../../compiled-rows.ts';
 import type { ExecutedFacet, ExecutedPerYear, ExecutedRecords } from '../../shape.ts';
@@ -131,8 +133,23 @@ function executeRecords(
 
 function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedFacet {
   const rows = facetRows(compiled, all(cache, compiled.statement.text, compiled.statement.params));
-  if (compiled.display === undefined || rows.length === 0) return { output: compiled.output, rows };
+  if (rows.length === 0) return { output: compiled.output, rows };
   const ids = rows.map((r) => r.id as SqlParam);
+  if (compiled.records !== undefined) {
+    const found = all(cache, compiled.records.sqlPrefix + inList(ids.length), ids);
+    const { records } = pageRecords(found);
+    const keys = pageKeys(records);
+    if (keys.length > 0) {
+      for (const step of compiled.records.hydrate)
+        applyHydrate(
+          records,
+          step,
+          all(cache, step.sqlPrefix + inList(keys.length) + step.sqlSuffix, [...step.params, ...keys]),
+        );
+    }
+    return withEntityRecords(compiled, rows, recordsById(found, records));
+  }
+  if (compiled.display === undefined) return { output: compiled.output, rows };
   return withDisplay(compiled, rows, all(cache, compiled.display.sqlPrefix + inList(ids.length), ids));
 }
 
