@@ -120,6 +120,85 @@ function organizations(): RorOrganization[] {
   return all.filter((o) => funders.has(o.rorId) || research.has(o.rorId));
 }
 
+/** Writes one entity folder of the OpenAlex snapshot: partitions by `updated_date`, and the manifest. */
+function snapshotEntity(entity: string, records: readonly string[], dateOf = new Map<string, string>()): void {
+  const dir = join(FIXTURES, 'openalex-snapshot/data', entity);
+  const byDate = new Map<string, string[]>();
+  for (const line of records) {
+    const record = JSON.parse(line) as Loose;
+    const date = ((record['updated_date'] as string | undefined) ?? dateOf.get(record['id'] as string) ?? '').slice(
+      0,
+      10,
+    );
+    byDate.set(date, [...(byDate.get(date) ?? []), line]);
+  }
+  const entries: { url: string; meta: { content_length: number; record_count: number } }[] = [];
+  for (const date of [...byDate.keys()].sort()) {
+    const part = `updated_date=${date}/part_000.gz`;
+    const body = gzipSync((byDate.get(date) as string[]).join('\n') + '\n', { level: 9 });
+    writeText(join(dir, part), body);
+    entries.push({
+      url: `s3://openalex/data/${entity}/${part}`,
+      meta: { content_length: body.length, record_count: (byDate.get(date) as string[]).length },
+    });
+  }
+  const manifest = {
+    entries,
+    meta: {
+      content_length: entries.reduce((n, e) => n + e.meta.content_length, 0),
+      record_count: entries.reduce((n, e) => n + e.meta.record_count, 0),
+    },
+  };
+  writeText(join(dir, 'manifest'), JSON.stringify(manifest, null, 2) + '\n');
+}
+
+/**
+ * The OpenAlex snapshot layout: the fixture's raw works, and the works of the source file
+ * that name one of the real entity samples (an author, the NIH as funder), partitioned by
+ * their updated_date; the entity samples (authors, institution, funder, publisher, source,
+ * topic) in their folders; and in `sources/` also the source objects embedded in those works
+ * (`wave3/source_titles/openalex_sources_dehydrated.jsonl`) that the full sample lacks.
+ */
+function openAlexSnapshot(raw: readonly string[]): void {
+  const entities = JSON.parse(readFileSync(src('openalex/entities_sample.json'), 'utf8')) as Loose[];
+  const entityIds = new Set(entities.map((e) => e['id'] as string));
+  const all = lines(gunzipSync(readFileSync(src('openalex/works.jsonl.gz'))).toString('utf8'));
+  const names = (w: Loose): boolean =>
+    ((w['authorships'] ?? []) as Loose[]).some((a) => entityIds.has((a['author'] as Loose)['id'] as string)) ||
+    ((w['funders'] ?? []) as Loose[]).some((f) => entityIds.has(f['id'] as string));
+  const linked = all.slice(raw.length).filter((l) => names(JSON.parse(l) as Loose));
+  const works = [...raw, ...linked];
+  snapshotEntity('works', works);
+  const folder: Readonly<Record<string, string>> = {
+    A: 'authors',
+    I: 'institutions',
+    F: 'funders',
+    P: 'publishers',
+    S: 'sources',
+    T: 'topics',
+  };
+  const byFolder = new Map<string, string[]>();
+  for (const e of entities) {
+    const letter = String(e['id']).replace('https://openalex.org/', '').charAt(0);
+    const name = folder[letter];
+    if (name !== undefined) byFolder.set(name, [...(byFolder.get(name) ?? []), JSON.stringify(e)]);
+  }
+  // Embedded source objects carry no updated_date: they are filed under that of the first work naming them.
+  const named = new Map<string, string>();
+  for (const line of works) {
+    const w = JSON.parse(line) as Loose;
+    const source = ((w['primary_location'] ?? {}) as Loose)['source'] as Loose | null | undefined;
+    const id = source?.['id'];
+    if (typeof id === 'string' && !named.has(id)) named.set(id, String(w['updated_date']));
+  }
+  const embedded = lines(readFileSync(src('wave3/source_titles/openalex_sources_dehydrated.jsonl'), 'utf8'))
+    .map((l) => JSON.parse(l) as Loose)
+    .filter((s) => named.has(s['id'] as string) && !entityIds.has(s['id'] as string))
+    .map((s) => JSON.stringify(s));
+  byFolder.set('sources', [...(byFolder.get('sources') ?? []), ...embedded]);
+  for (const [name, records] of byFolder) snapshotEntity(name, records, named);
+}
+
 /** Small real samples of every import format, cut from the source files without changing a record. */
 function fixtures(): void {
   const flat = lines(readFileSync(src('openalex/works_flat.jsonl'), 'utf8')).slice(0, 40);
@@ -144,31 +223,7 @@ function fixtures(): void {
   writeText(join(FIXTURES, 'nih_reporter/nih_awards.csv'), awards.join('\n') + '\n');
   copyFileSync(src('anzsrc_for_2020/for2020_codes.csv'), join(FIXTURES, 'anzsrc_for_2020/for2020_codes.csv'));
 
-  // The OpenAlex snapshot layout: the same 40 raw works partitioned by their updated_date, with the manifest.
-  const snapshot = join(FIXTURES, 'openalex-snapshot/data/works');
-  const byDate = new Map<string, string[]>();
-  for (const line of raw) {
-    const date = String((JSON.parse(line) as Loose)['updated_date']).slice(0, 10);
-    byDate.set(date, [...(byDate.get(date) ?? []), line]);
-  }
-  const entries: { url: string; meta: { content_length: number; record_count: number } }[] = [];
-  for (const date of [...byDate.keys()].sort()) {
-    const part = `updated_date=${date}/part_000.gz`;
-    const body = gzipSync((byDate.get(date) as string[]).join('\n') + '\n', { level: 9 });
-    writeText(join(snapshot, part), body);
-    entries.push({
-      url: `s3://openalex/data/works/${part}`,
-      meta: { content_length: body.length, record_count: (byDate.get(date) as string[]).length },
-    });
-  }
-  const manifest = {
-    entries,
-    meta: {
-      content_length: entries.reduce((n, e) => n + e.meta.content_length, 0),
-      record_count: entries.reduce((n, e) => n + e.meta.record_count, 0),
-    },
-  };
-  writeText(join(snapshot, 'manifest'), JSON.stringify(manifest, null, 2) + '\n');
+  openAlexSnapshot(raw);
 
   // The ROR data dump layout: a zip holding the schema-2 JSON array (fixed entry time: byte-identical).
   const dumpJson = JSON.stringify(kept, null, 2) + '\n';

@@ -1,9 +1,10 @@
 /**
  * Finds the files to import under the given paths and tells their format by their layout:
- * the OpenAlex snapshot's `<entity>/updated_date=*\/part_*.gz` partitions (oldest first, so a
- * newer partition's version of a record wins) and `merged_ids/`, a zip archive's entries (the
- * ROR data dump), a generated shard's name, a CSV's header (NIH RePORTER/ExPORTER, ANZSRC
- * FoR 2020, OpenAlex merged ids) and, for JSON, the first record.
+ * the OpenAlex snapshot's `<entity>/updated_date=*\/part_*.gz` partitions (works, then the
+ * other entities; each oldest first, so a newer partition's version of a record wins) and
+ * `merged_ids/`, a zip archive's entries (the ROR data dump, NIH ExPORTER's zipped CSV), a
+ * generated shard's name, a CSV's header (NIH RePORTER/ExPORTER, ANZSRC FoR 2020, OpenAlex
+ * merged ids) and, for JSON, the first record.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -22,11 +23,23 @@ const DATA_FILE = /\.(jsonl|json|csv)(\.gz)?$/i;
 const SNAPSHOT_PART = /(?:^|[\\/])updated_date=(\d{4}-\d{2}-\d{2})[\\/]part_(\d+)\.gz$/;
 const MERGED_IDS = /(?:^|[\\/])merged_ids[\\/]/;
 
-/** Sort key of a file found in a folder: entities first, snapshot partitions by date, merged ids last. */
+/**
+ * The order of an OpenAlex snapshot's entity folders: works first, so that an author's own
+ * record (from `authors/`) replaces the researcher gathered from the works naming it, and a
+ * source's record the journal title a work carries.
+ */
+const SNAPSHOT_ENTITIES = ['works', 'institutions', 'funders', 'sources', 'authors'];
+const snapshotEntityRank = (file: string): number => {
+  const entity = /(?:^|[\\/])(\w+)[\\/]updated_date=/.exec(file)?.[1] ?? 'works';
+  const k = SNAPSHOT_ENTITIES.indexOf(entity);
+  return k < 0 ? SNAPSHOT_ENTITIES.length : k;
+};
+
+/** Sort key of a file found in a folder: entities first, snapshot partitions by entity and date, merged ids last. */
 function rank(file: string): [number, string, number] {
   const part = SNAPSHOT_PART.exec(file);
-  if (part !== null) return [NATIVE_KINDS.length, part[1] as string, Number(part[2])];
-  if (MERGED_IDS.test(file)) return [NATIVE_KINDS.length + 1, '', 0];
+  if (part !== null) return [NATIVE_KINDS.length + snapshotEntityRank(file), part[1] as string, Number(part[2])];
+  if (MERGED_IDS.test(file)) return [NATIVE_KINDS.length + SNAPSHOT_ENTITIES.length + 1, '', 0];
   const k = kindOfShard(file);
   return [k === undefined ? NATIVE_KINDS.length : NATIVE_KINDS.indexOf(k), '', 0];
 }

@@ -1,16 +1,29 @@
 /**
  * OpenAlex's merged ids (`merged_ids/works/<date>.csv.gz`: `merge_date, id, merge_into_id`):
  * a work merged into another is removed (its replacement is a record of its own, imported
- * from the partitions). Quarry keys OpenAlex works by their short id (`W123`).
+ * from the partitions); so are merged authors (`merged_ids/authors/`), sources and
+ * institutions or funders without a ROR id. Quarry keys OpenAlex records by their short id
+ * (`W123`, `A123`, `S123`).
  */
 import type { NativeKind } from '../../../model/native-records.ts';
 import { MalformedRecord, MissingColumn, openAlexId, type Mapped } from './common.ts';
 import type { FormatReader } from './reader.ts';
 
+/** The kind each merged-ids folder removes from (`merged_ids/<entity>/`). */
+const MERGED_KINDS: Readonly<Record<string, NativeKind>> = {
+  works: 'publications',
+  authors: 'researchers',
+  sources: 'journals',
+  // Institutions and funders are kept under their ROR id, which an OpenAlex merge does not
+  // change; only those OpenAlex knew no ROR id for are keyed (and removed) by the OpenAlex id.
+  institutions: 'organizations',
+  funders: 'organizations',
+};
+
 /** The kind an OpenAlex merged-ids file removes, from its folder (`merged_ids/works/`). */
 export function mergedKind(path: string): NativeKind | undefined {
   const entity = /merged_ids[\\/](\w+)[\\/]/.exec(path)?.[1];
-  return entity === 'works' || entity === undefined ? 'publications' : entity === 'authors' ? 'researchers' : undefined;
+  return entity === undefined ? 'publications' : MERGED_KINDS[entity];
 }
 
 export class OpenAlexMergedIdsReader implements FormatReader {

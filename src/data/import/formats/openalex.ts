@@ -2,7 +2,8 @@
  * OpenAlex works (the raw Work objects of `works.jsonl.gz`, or the flattened view of
  * `works_flat.jsonl`) as publications. Authors with an OpenAlex author id become researchers,
  * gathered over the file; institutions keep their ROR id (as the full ROR URL), so they join
- * organizations imported from ROR.
+ * organizations imported from ROR. The snapshot's authors, institutions, funders and sources
+ * partitions are read by the same reader (`openalex-entities.ts`).
  */
 import type { Affiliation, Author, PublicationRecord, ResearcherRecord } from '../../../model/native-records.ts';
 import {
@@ -19,6 +20,7 @@ import {
   str,
   type Mapped,
 } from './common.ts';
+import { entityOf, mapOpenAlexEntity } from './openalex-entities.ts';
 import type { FormatReader } from './reader.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -58,6 +60,9 @@ export class OpenAlexReader implements FormatReader {
     const flat = 'openalex_id' in w;
     const id = openAlexId(flat ? w['openalex_id'] : w['id']);
     if (id === undefined) throw new MalformedRecord('an OpenAlex work without an id');
+    // The snapshot's other entity folders hold the same JSON lines; the id's letter tells them apart.
+    const entity = flat ? 'work' : entityOf(id);
+    if (entity !== 'work') return mapOpenAlexEntity(w, id, entity);
     // Some real works have an empty title; they are kept (searchable by their other fields).
     const title = str(flat ? w['title'] : (w['title'] ?? w['display_name'])) ?? '';
     const year = num(w['publication_year']);
