@@ -104,7 +104,8 @@ export function snapshotManifestCounts(partition: string): Map<string, number> {
 
 /**
  * The inputs of `paths`: files, and for a zip archive the entries Quarry reads (the ROR
- * dump's schema-2 JSON when present, else its JSON and JSON Lines files).
+ * dump's schema-2 JSON when present, else its JSON and JSON Lines files, else its CSV files,
+ * as in NIH ExPORTER's yearly zips).
  */
 export async function expandInputs(paths: readonly string[]): Promise<ImportInput[]> {
   const out: ImportInput[] = [];
@@ -116,7 +117,9 @@ export async function expandInputs(paths: readonly string[]): Promise<ImportInpu
     const entries = await zipEntries(file);
     const data = entries.filter((e) => DATA_FILE.test(e.name) && !/\.csv(\.gz)?$/i.test(e.name));
     const v2 = data.filter((e) => /schema_v2\.json$/i.test(e.name));
-    const chosen = v2.length > 0 ? v2 : data;
+    // The ROR dump also holds a CSV rendering of the same records: CSV is read only when there is no JSON.
+    const csv = entries.filter((e) => /\.csv(\.gz)?$/i.test(e.name));
+    const chosen = v2.length > 0 ? v2 : data.length > 0 ? data : csv;
     if (chosen.length === 0)
       throw QuarryError.of('DATA_ZIP_NOTHING_READABLE', {
         params: { file, entries: entries.map((e) => e.name).join(', ') || 'none' },

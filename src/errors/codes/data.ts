@@ -65,7 +65,7 @@ export const DATA_CODES = {
   DATA_ZIP_NOTHING_READABLE: {
     category: 'input',
     message: '{file} holds no file Quarry can import (entries: {entries}).',
-    fix: 'Give the ROR data dump zip (with a *_schema_v2.json file), or unzip the archive and import the data files in it.',
+    fix: 'Give the ROR data dump zip (with a *_schema_v2.json file) or an NIH ExPORTER yearly zip (one CSV), or unzip the archive and import the data files in it.',
   },
   DATA_ZIP_UNREADABLE: {
     category: 'input',

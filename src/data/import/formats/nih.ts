@@ -6,7 +6,9 @@
  * - ExPORTER projects (`RePORTER_PRJ_C_FY*.csv`: `APPLICATION_ID, FULL_PROJECT_NUM,
  *   PROJECT_TITLE, FY, TOTAL_COST, PI_NAMEs, ORG_NAME, ...`), whose abstracts come from the
  *   ExPORTER abstracts file (`RePORTER_PRJABS_C_FY*.csv`: `APPLICATION_ID, ABSTRACT_TEXT`)
- *   imported in the same run.
+ *   imported in the same run. Recent years' project files call FOA_NUMBER `OPPORTUNITY
+ *   NUMBER`; ExPORTER publishes each year's file zipped (`RePORTER_PRJ_C_FY2023.zip`), and
+ *   the zip is read as it is.
  */
 import type { GrantRecord, Investigator } from '../../../model/native-records.ts';
 import { MalformedRecord, MissingColumn, type Mapped } from './common.ts';
@@ -121,6 +123,8 @@ export function exporterToGrant(row: Readonly<Record<string, string>>, abstract?
   const org = row['ORG_NAME']?.trim();
   const title = (row['PROJECT_TITLE'] ?? '').trim();
   const text = abstract?.trim();
+  // Files of recent fiscal years name the FOA_NUMBER column `OPPORTUNITY NUMBER`.
+  const foa = (row['FOA_NUMBER'] ?? row['OPPORTUNITY NUMBER'])?.trim();
   return {
     id: `nih.${project}`,
     title: title === '' ? `NIH award ${project}` : title,
@@ -135,9 +139,7 @@ export function exporterToGrant(row: Readonly<Record<string, string>>, abstract?
     investigators: investigators(row['PI_NAMEs'], org),
     research_orgs: [],
     grant_number: project,
-    ...(row['FOA_NUMBER'] === undefined || row['FOA_NUMBER'].trim() === ''
-      ? {}
-      : { foa_number: row['FOA_NUMBER'].trim() }),
+    ...(foa === undefined || foa === '' ? {} : { foa_number: foa }),
     funding_org_name: 'National Institutes of Health',
     funding_org_acronym: 'NIH',
     language: 'en',
