@@ -1,7 +1,9 @@
 // The query console's features in Chromium against a real server: indicator charts and
-// tables, flattened entities, empty answers, paging and export all, history and permalinks,
-// code snippets, the schema browser and value completion. Every state is checked with axe
-// and photographed at 1366 and 390 px (test-results/web/console-*.png).
+// tables with a metric picker, year facets as lines in year order, a selected bar or point
+// added as a filter, formatted numbers, flattened entities, empty answers, paging and export
+// all, history and permalinks, code snippets, the schema browser and value completion, the
+// language versions served, the links to the language reference. States are checked with
+// axe and photographed at 1366 and 390 px (test-results/web/console-*.png).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -122,6 +124,11 @@ describe('the console in the browser', () => {
     const box = await canvas.boundingBox();
     const [x, y] = points[0]!;
     await shots(page, 'console-year-line');
+    // The chart redraws at the laptop width after the phone's screenshot.
+    await page.waitForFunction(
+      (expected) => document.querySelector('canvas[data-result="year"]')?.getAttribute('data-points') === expected,
+      JSON.stringify(points),
+    );
     await page.mouse.click(box!.x + x, box!.y + y);
     await page.locator('#console-results[data-state="done"]').waitFor();
     assert.equal(
@@ -137,6 +144,64 @@ describe('the console in the browser', () => {
     await firstRow.getByRole('button', { name: /^Filter on funders/ }).click();
     await page.locator('#console-results[data-state="done"]').waitFor();
     assert.equal(await editorText(), `search grants\nwhere funders.id = "${id}"\nreturn funders limit 3`);
+  });
+
+  test('selecting a bar adds its value as a filter; counts are formatted, years are not', async () => {
+    await run('search publications where year >= 2015\nreturn type limit 5');
+    const api = (await apiAnswer(await editorText())) as { type: { id: string; count: number }[] };
+    assert.ok(api.type.length >= 2, 'at least two bars');
+    const canvas = page.locator('canvas[data-result="type"]');
+    assert.equal(await canvas.getAttribute('aria-label'), 'Bar chart of count per type');
+    assert.deepEqual(
+      await page
+        .locator('table[data-result="type"] tbody tr')
+        .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent))),
+      api.type.map((r) => [r.id, r.count.toLocaleString('en-US')]),
+      'the table holds the answer, counts with thousands separators',
+    );
+    await assertAccessible(page, 'the console with a bar chart');
+    const drawn = (await canvas.getAttribute('data-points')) ?? '[]';
+    await shots(page, 'console-bar-chart');
+    // The chart redraws at the laptop width after the phone's screenshot.
+    await page.waitForFunction(
+      (expected) => document.querySelector('canvas[data-result="type"]')?.getAttribute('data-points') === expected,
+      drawn,
+    );
+    // The second bar, not the first: the click picks the bar under the pointer.
+    const points = JSON.parse(drawn) as [number, number][];
+    assert.equal(points.length, api.type.length);
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    const [x, top] = points[1]!;
+    await page.evaluate(() => document.getElementById('console-results')?.removeAttribute('data-state'));
+    await page.mouse.click(box!.x + x, box!.y + top + 3);
+    await page.locator('#console-results[data-state="done"]').waitFor();
+    const chosen = api.type[1]!;
+    assert.equal(
+      await editorText(),
+      `search publications where year >= 2015 and type = "${chosen.id}"\nreturn type limit 5`,
+    );
+    assert.deepEqual(await page.locator('table[data-result="type"] tbody tr td:first-child').allTextContents(), [
+      chosen.id,
+    ]);
+    await shots(page, 'console-bar-filtered');
+
+    // Years are labels, not quantities: 2019, never 2,019; funding totals have their commas.
+    await run('search grants return start_year aggregate funding limit 3');
+    const years = (await apiAnswer(await editorText())) as { start_year: { id: number; funding: number }[] };
+    const cells = await page
+      .locator('table[data-result="start_year"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const headers = await page.locator('table[data-result="start_year"] th').allTextContents();
+    const funding = headers.indexOf('funding');
+    assert.deepEqual(
+      cells.map((c) => [c[0], c[funding]]),
+      years.start_year.map((r) => [String(r.id), r.funding.toLocaleString('en-US', { maximumFractionDigits: 2 })]),
+    );
+    assert.ok(
+      years.start_year.every((r) => r.id >= 1000 && r.funding >= 1000),
+      'four-digit years and totals over a thousand, so a wrong separator would show',
+    );
   });
 
   test('entities are flattened into columns, not shown as JSON text', async () => {
@@ -306,7 +371,14 @@ describe('the console in the browser', () => {
     await options.first().waitFor();
     const years = (await options.allTextContents()).map(Number);
     assert.ok(years.length > 5 && years.every((y) => y >= 1900 && y <= 2100), years.join(','));
+    assert.deepEqual(
+      years,
+      [...years].sort((a, b) => b - a),
+      'the latest year first',
+    );
+    await shots(page, 'console-value-completion');
     await page.keyboard.press('Escape');
+
     assert.deepEqual(external, [], 'the console made no request to another host');
   });
 
@@ -314,5 +386,42 @@ describe('the console in the browser', () => {
     await openConsole();
     // v1 is removed by default (since 2022-04-01), so only version 2 is offered.
     assert.deepEqual(await page.locator('#dsl-version option').allTextContents(), ['2 (current)']);
+    await shots(page, 'console-v2-only');
+
+    // A server that keeps v1 offers it, and a query runs in it.
+    const legacy = await startWebServer({ config: { versions: { v1RemovedFrom: null } } });
+    const other = await newContext(browser, legacy.url);
+    try {
+      await signIn(other.page, legacy.url, HOLDER.email, HOLDER.password);
+      await other.page.goto(`${legacy.url}/console`);
+      await other.page.locator('body[data-console-ready="true"]').waitFor();
+      const version = other.page.getByLabel('Language version');
+      assert.deepEqual(await version.locator('option').allTextContents(), ['2 (current)', '1 (legacy, being retired)']);
+      await version.selectOption('1');
+      await other.page.locator('.cm-content').click();
+      await other.page.keyboard.press('Control+A');
+      await other.page.keyboard.insertText('search publications return publications limit 3');
+      await other.page.keyboard.press('Escape');
+      await other.page.getByRole('button', { name: /^Run/ }).click();
+      await other.page.locator('#console-results[data-state="done"]').waitFor();
+      assert.equal(await other.page.locator('table[data-result="publications"] tbody tr').count(), 3);
+      await assertAccessible(other.page, 'the console with version 1 offered');
+      await shots(other.page, 'console-v1-served');
+      assert.deepEqual(other.external, []);
+    } finally {
+      await other.context.close();
+      await legacy.close();
+    }
+  });
+
+  test('the console links the language reference and the error codes', async () => {
+    await openConsole();
+    await page.getByRole('link', { name: 'language reference' }).click();
+    await page.waitForURL(`${server.url}/docs/language`);
+    assert.match((await page.locator('h1').first().textContent()) ?? '', /language/i);
+    await page.goBack();
+    await page.getByRole('link', { name: 'Error codes' }).click();
+    await page.waitForURL(`${server.url}/docs/errors`);
+    assert.ok((await page.locator('#schema_unknown_field').count()) === 1, 'an error code has its anchor');
   });
 });

@@ -156,13 +156,15 @@ async function completeValue(
   const from = word ? word.from : context.pos;
   const numeric = field.type === 'integer';
   const ordered = numeric ? [...values].sort((a, b) => Number(b.id) - Number(a.id)) : values;
-  const options: Completion[] = ordered.map((v) => {
+  const options: Completion[] = ordered.map((v, index) => {
     const text = sub === 'name' && v.label !== undefined ? v.label : String(v.id);
     return {
       label: numeric ? text : `"${text.replace(/["\\]/g, (ch) => `\\${ch}`)}"`,
       type: 'enum',
       detail: `${v.label !== undefined && sub !== 'name' ? `${v.label}, ` : ''}${v.count.toLocaleString('en-US')} records`,
-      boost: 0,
+      // CodeMirror orders equal matches by label; the boost keeps this order (latest year
+      // first, other values by how many records have them) within its range of ±99.
+      boost: Math.max(-99, 99 - index),
     };
   });
   return { from, options, filter: true };
