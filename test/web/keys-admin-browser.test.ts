@@ -1,13 +1,14 @@
 // Keys and administration in Chromium: a reload after "Generate key" makes no second key,
-// revoke and suspend ask first, the administrator's own row has no suspend, sources are
-// checked, accounts are searched; every page (home, account, console, admin, a
-// confirmation, /docs) has no axe violation and fits a 390 px screen
+// revoke and suspend ask first, a rotated key's predecessor works through its grace period,
+// the administrator's own row has no suspend, sources are checked, accounts are searched and
+// paged; every page (the sign-in pages in each of their states, home, account, console,
+// admin, a confirmation, /docs) has no axe violation and fits a 390 px screen
 // (test-results/web/*-1366.png and *-390.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { assertAccessible, launchBrowser, newContext, PHONE, shots, signIn, WIDE } from './helpers/browser.ts';
-import { ADMIN, HOLDER, startWebServer, type WebServer } from './helpers/server.ts';
+import { ADMIN, HOLDER, PENDING, startWebServer, type WebServer } from './helpers/server.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -33,6 +34,45 @@ describe('keys and administration in the browser', () => {
     await page.goto(`${server.url}/`);
     await assertAccessible(page, 'the signed-out home page');
     await shots(page, 'home-signed-out');
+  });
+
+  test('the sign-in pages are accessible in each state: sent from a page, refused, access requested, signed out, pending', async () => {
+    await context.clearCookies();
+    await page.goto(`${server.url}/console`);
+    assert.equal(new URL(page.url()).pathname, '/', 'a page that needs an account sends the visitor to sign in');
+    await assertAccessible(page, 'the sign-in page sent from the console');
+    await shots(page, 'sign-in-from-console');
+
+    await page.getByLabel('E-mail address (or username)').fill(HOLDER.email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    assert.match((await page.locator('.error-box').textContent()) ?? '', /\S/);
+    await assertAccessible(page, 'a refused password');
+    await shots(page, 'sign-in-refused');
+
+    await page.locator('#code-email').fill(HOLDER.email);
+    await page.locator('#code-value').fill('ABCD-EFGH-JKMN');
+    await page.getByRole('button', { name: 'Sign in with the code' }).click();
+    assert.match((await page.locator('.error-box').textContent()) ?? '', /code/i);
+    await assertAccessible(page, 'a refused login code');
+    await shots(page, 'sign-in-code-refused');
+
+    await page.locator('#request-email').fill('new.person@example.org');
+    await page.getByLabel('Name and organisation (optional)').fill('New Person, Example University');
+    await page.getByRole('button', { name: 'Request access' }).click();
+    await page.locator('.notice').first().waitFor();
+    assert.equal((await server.accounts.getAccount('new.person@example.org')).state, 'pending');
+    await assertAccessible(page, 'the page after an access request');
+    await shots(page, 'access-requested');
+
+    await signIn(page, server.url, PENDING.email, PENDING.password);
+    assert.match((await page.locator('#account-state-notice').textContent()) ?? '', /not activated yet/);
+    await assertAccessible(page, 'the home page of a pending account');
+    await shots(page, 'home-pending');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/notice=signed-out/);
+    await assertAccessible(page, 'the page after signing out');
+    await shots(page, 'signed-out');
   });
 
   test('a reload after generating a key shows the page again without the key and makes no second key', async () => {
@@ -87,10 +127,17 @@ describe('keys and administration in the browser', () => {
     await page.locator('#new-key-value').waitFor();
     const row = page.locator('#key-list tr', { hasText: 'notebook' });
     assert.match((await row.textContent()) ?? '', /active until \d{4}-\d\d-\d\d/);
+    const oldKey = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
     await row.getByRole('button', { name: 'Rotate the key notebook' }).click();
     await page.locator('#rotated-from').waitFor();
     const key = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
+    assert.notEqual(key, oldKey);
     assert.equal((await fetch(`${server.url}/v3/token?api_key=${key}`)).status, 200);
+    assert.equal(
+      (await fetch(`${server.url}/v3/token?api_key=${oldKey}`)).status,
+      200,
+      'the old key works during its grace period',
+    );
     assert.equal(
       await page.locator('#key-list tr', { hasText: 'notebook' }).count(),
       2,
@@ -149,6 +196,27 @@ describe('keys and administration in the browser', () => {
     assert.ok(activate && activate.x >= 0 && activate.x + activate.width <= PHONE.width, 'Activate is on screen');
     await page.setViewportSize(WIDE);
     await shots(page, 'admin-all');
+  });
+
+  test('administration: accounts are paged, 25 to a page, and every account is on exactly one page', async () => {
+    for (let i = 1; i <= 30; i++)
+      await server.accounts.createAccount({ email: `reader${String(i).padStart(2, '0')}@example.org` });
+    const all = (await server.accounts.listAccounts()).map((a) => a.email).sort();
+    await page.goto(`${server.url}/admin`);
+    const emails = () =>
+      page.locator('#accounts tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-email') ?? ''));
+    const first = await emails();
+    assert.equal(first.length, 25);
+    assert.equal(await page.locator('#accounts-shown').textContent(), `Accounts 1–25 of ${all.length}.`);
+    await page.getByRole('link', { name: 'Next page' }).click();
+    const second = await emails();
+    assert.equal(await page.locator('#accounts-shown').textContent(), `Accounts 26–${all.length} of ${all.length}.`);
+    assert.deepEqual([...first, ...second].sort(), all);
+    assert.match((await page.locator('nav.pager').textContent()) ?? '', /Page 2 of 2/);
+    await assertAccessible(page, 'the second page of accounts');
+    await shots(page, 'admin-page-2');
+    await page.getByRole('link', { name: 'Previous page' }).click();
+    assert.deepEqual(await emails(), first);
   });
 
   test('the API reference is accessible', async () => {
