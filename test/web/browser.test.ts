@@ -1,18 +1,19 @@
 // The pages in a real browser: Debian's chromium, headless, driven by playwright-core, against
 // a real Quarry server (build() + listen on 127.0.0.1 with the SQLite engine). Screenshots of
-// every page go to test-results/web/ for review. Every request the browser makes is checked
-// to stay on this server.
+// every page at 1366 and 390 px go to test-results/web/ for review (helpers/browser.ts), and
+// no page scrolls sideways on the phone. Every request the browser makes is checked to stay
+// on this server. This file keeps a persistent profile (a real user's browser, with the
+// page's Content-Security-Policy applied).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { parseCsv } from '../../src/web/console/csv.ts';
+import { CHROMIUM_ARGS, SHOTS, shots, WIDE } from './helpers/browser.ts';
 import { ADMIN, HOLDER, PENDING, startWebServer, type WebServer } from './helpers/server.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/web/', import.meta.url));
 const FACET_QUERY = 'search publications where year >= 2015\nreturn year limit 10';
 /** `retrun` is misspelt: the API reports line 2, column 19. */
 const BAD_QUERY = 'search publications\nwhere year = 2019 retrun year';
@@ -23,8 +24,9 @@ let page: Page;
 let profile: string;
 const external: string[] = [];
 
-async function shot(name: string, target: Page = page): Promise<void> {
-  await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+/** Screenshots at both widths, named for this file (`profile-NAME-1366.png`, `-390.png`). */
+async function shot(name: string): Promise<void> {
+  await shots(page, `profile-${name}`);
 }
 
 /** Every form control on the page has an accessible name (a label or aria-label). */
@@ -64,16 +66,8 @@ before(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 900 },
+    args: CHROMIUM_ARGS,
+    viewport: WIDE,
   });
   await context.route('**/*', async (route) => {
     const url = route.request().url();
@@ -259,15 +253,11 @@ describe('in the browser', () => {
     assert.equal(markedLine, 'where year = 2019 retrun year');
     await shot('console-error');
 
-    // On a narrow screen the console and the home page need no sideways scrolling.
-    await page.setViewportSize({ width: 375, height: 740 });
+    // On a phone the console and the home page need no sideways scrolling (shot checks it).
     for (const path of ['/console', '/', '/account']) {
       await page.goto(server.url + path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 375px screen`);
-      await shot(`narrow${path === '/' ? '-home' : path.replace('/', '-')}`);
+      await shot(`phone${path === '/' ? '-home' : path.replace('/', '-')}`);
     }
-    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   test('a pending account sees that it is not activated', async () => {
