@@ -4,6 +4,8 @@
  * QuarryError. Parsing, validation, compilation and running the SQL all happen behind it.
  */
 
+import type { CostClass } from './cost.ts';
+
 export type DslVersion = 1 | 2;
 
 /** What the caller may touch; the service fills it from the account's subscription. */
@@ -17,8 +19,14 @@ export interface QueryOptions {
   readonly permissions?: QueryPermissions;
   /** Aborts the query (client went away, server shutting down). */
   readonly signal?: AbortSignal;
-  /** Per-query time limit; the engine cancels the query and throws a timeout error. */
+  /** Per-query time limit, counted from when the query starts; the engine cancels the query and throws a timeout error. */
   readonly timeoutMs?: number;
+  /**
+   * Who sends the query (an account id), for fair scheduling: callers take turns, and each may
+   * have at most a configured number of queries at once. Without one (the command line,
+   * benchmarks) queries share one turn and no cap applies.
+   */
+  readonly principal?: string;
 }
 
 /**
@@ -43,6 +51,11 @@ export interface QueryLabels {
   readonly source: string;
   /** `records`, `facet`, `citations_per_year`, `mixed` (several kinds), or `describe`. */
   readonly result: string;
+  /**
+   * The lane the engine ran it in by its estimated cost (`engine/cost.ts`), `cached` when a
+   * result cache answered it; absent when nothing ran (a describe).
+   */
+  readonly cost?: CostClass | 'cached';
 }
 
 /** How busy an engine is, for `/metrics`. */

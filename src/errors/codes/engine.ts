@@ -12,6 +12,12 @@ export const ENGINE_CODES = {
     message: 'The query was cancelled before it finished ({reason}).',
     fix: 'Send the query again; it is cancelled when the caller disconnects or the server shuts down.',
   },
+  ENGINE_PRINCIPAL_BUSY: {
+    category: 'rate_limit',
+    message:
+      'You already have {running} queries running or waiting, the most one caller may have at once. Retry after {retryAfter} seconds, when one of them has finished.',
+    fix: 'Wait for your earlier queries to answer before sending more (the Retry-After header says how long); the operator sets the cap (query.maxPerPrincipal).',
+  },
   ENGINE_CLOSED: {
     category: 'unavailable',
     message: 'The query engine is shutting down and accepts no more queries.',
