@@ -47,6 +47,10 @@ export interface QuarryConfig {
     readonly pageCacheMb: number;
     /** Memory-mapped reads of all query workers together, in MiB (0: none). */
     readonly mmapMb: number;
+    /** Queries one account may have running or waiting at once; past it, 429 with Retry-After. */
+    readonly maxPerPrincipal: number;
+    /** Estimated rows touched above which a query runs in the expensive lane. */
+    readonly cheapRowLimit: number;
   };
   readonly tokens: {
     readonly tokenPathLifetimeSeconds: number;
@@ -90,7 +94,16 @@ export const DEFAULT_CONFIG: QuarryConfig = {
   logLevel: 'info',
   adminContact: 'the administrator of this Quarry service',
   families: { token: true, auth: true },
-  query: { timeoutMs: 30_000, maxBytes: 64 * 1024, workers: 0, cacheMb: 64, pageCacheMb: 256, mmapMb: 512 },
+  query: {
+    timeoutMs: 30_000,
+    maxBytes: 64 * 1024,
+    workers: 0,
+    cacheMb: 64,
+    pageCacheMb: 256,
+    mmapMb: 512,
+    maxPerPrincipal: 4,
+    cheapRowLimit: 20_000,
+  },
   tokens: { tokenPathLifetimeSeconds: 7200, authPathLifetimeSeconds: 7200, jwtSecret: null },
   rateLimits: {
     enabled: true,
@@ -141,6 +154,8 @@ export const ENV_VARIABLES: Readonly<
   QUARRY_QUERY_CACHE_MB: { path: 'query.cacheMb', kind: 'number' },
   QUARRY_QUERY_PAGE_CACHE_MB: { path: 'query.pageCacheMb', kind: 'number' },
   QUARRY_QUERY_MMAP_MB: { path: 'query.mmapMb', kind: 'number' },
+  QUARRY_QUERY_MAX_PER_PRINCIPAL: { path: 'query.maxPerPrincipal', kind: 'number' },
+  QUARRY_QUERY_CHEAP_ROW_LIMIT: { path: 'query.cheapRowLimit', kind: 'number' },
   QUARRY_TOKEN_LIFETIME_SECONDS: {
     path: 'tokens.tokenPathLifetimeSeconds,tokens.authPathLifetimeSeconds',
     kind: 'number',
@@ -241,6 +256,8 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   int(c.query?.cacheMb, 'query.cacheMb', 0, 1024 * 1024);
   int(c.query?.pageCacheMb, 'query.pageCacheMb', 1, 1024 * 1024);
   int(c.query?.mmapMb, 'query.mmapMb', 0, 1024 * 1024);
+  int(c.query?.maxPerPrincipal, 'query.maxPerPrincipal', 1, 10_000);
+  int(c.query?.cheapRowLimit, 'query.cheapRowLimit', 1);
   int(c.tokens?.tokenPathLifetimeSeconds, 'tokens.tokenPathLifetimeSeconds', 1);
   int(c.tokens?.authPathLifetimeSeconds, 'tokens.authPathLifetimeSeconds', 1);
   if (c.tokens?.jwtSecret !== null && (typeof c.tokens?.jwtSecret !== 'string' || c.tokens.jwtSecret.length < 32)) {

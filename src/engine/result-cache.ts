@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
 import { outcomeFromJson } from './outcome.ts';
-import type { QueryEngine, QueryOptions, QueryOutcome } from './types.ts';
+import type { QueryEngine, QueryLabels, QueryOptions, QueryOutcome } from './types.ts';
 
 export interface ResultCacheOptions {
   /** The most result text kept, in bytes (UTF-16 code units × 2, what the strings occupy). */
@@ -42,6 +42,8 @@ interface Entry {
   readonly json: string;
   /** Set when the result's warnings point at positions in the text: then only the exact text may reuse it. */
   readonly exactText?: string;
+  /** The engine's labels of the query that made it, so a hit is counted under the same source and result kind. */
+  readonly labels?: QueryLabels;
 }
 
 /**
@@ -71,7 +73,8 @@ export function withResultCache(engine: QueryEngine, options: ResultCacheOptions
       const found = cache.get(key);
       if (found !== undefined && (found.exactText === undefined || found.exactText === text)) {
         hits++;
-        return outcomeFromJson(found.json, { parseMs: performance.now() - t0, executeMs: 0 });
+        const labels: QueryLabels | undefined = found.labels && { ...found.labels, cost: 'cached' };
+        return outcomeFromJson(found.json, { parseMs: performance.now() - t0, executeMs: 0 }, labels);
       }
       misses++;
       const outcome = await engine.run(text, queryOptions);
@@ -79,7 +82,8 @@ export function withResultCache(engine: QueryEngine, options: ResultCacheOptions
       if (json.length * 2 <= maxEntry) {
         // Warnings carry positions in the text as written; a differently spaced text must not get them.
         const positioned = json.includes('"_warnings"');
-        cache.set(key, positioned ? { json, exactText: text } : { json });
+        const labels = outcome.labels === undefined ? {} : { labels: outcome.labels };
+        cache.set(key, positioned ? { json, exactText: text, ...labels } : { json, ...labels });
       }
       return outcome;
     },

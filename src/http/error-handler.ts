@@ -51,6 +51,8 @@ export function sendError(quarryError: QuarryError, request: FastifyRequest, rep
   const status = STATUS_BY_CATEGORY[quarryError.category];
   if (status < 500) request.log.info({ code: quarryError.code, status }, 'request refused');
   else if (quarryError.category !== 'internal') request.log.warn({ code: quarryError.code, status }, 'request failed');
+  // Every 429 tells the client when to retry (spec/protocol.md §4); rate limits set their own value.
+  if (status === 429 && !reply.hasHeader('Retry-After')) reply.header('Retry-After', '1');
   if (status === 401) {
     reply.header(
       'WWW-Authenticate',

@@ -9,7 +9,7 @@ export interface ServiceMetrics {
   readonly registry: Registry;
   readonly requests: Counter<'route' | 'method' | 'status'>;
   readonly requestDuration: Histogram<'route' | 'family' | 'status'>;
-  readonly queryDuration: Histogram<'family' | 'source' | 'result' | 'outcome'>;
+  readonly queryDuration: Histogram<'family' | 'source' | 'result' | 'cost' | 'outcome'>;
   readonly queueWait: Histogram;
   readonly rateLimitRejections: Counter<'rule'>;
   readonly tokensIssued: Counter<'family'>;
@@ -41,20 +41,20 @@ export function createMetrics(engine: QueryEngine): ServiceMetrics {
   });
   const queryDuration = new Histogram({
     name: 'quarry_query_duration_seconds',
-    help: 'Time to answer query requests, from authentication to the serialised result, by family, searched source, result kind and outcome (ok or the error category).',
-    labelNames: ['family', 'source', 'result', 'outcome'] as const,
+    help: 'Time to answer query requests, from authentication to the serialised result, by family, searched source, result kind, cost lane (cheap, expensive, cached) and outcome (ok or the error category).',
+    labelNames: ['family', 'source', 'result', 'cost', 'outcome'] as const,
     buckets: SECONDS,
     registers,
   });
   const queueWait = new Histogram({
     name: 'quarry_engine_queue_wait_seconds',
-    help: 'Time queries waited for an engine worker before starting.',
+    help: "Time queries waited for an engine worker before starting (in the scheduler's lanes and the pool's queue).",
     buckets: SECONDS,
     registers,
   });
   const rateLimitRejections = new Counter({
     name: 'quarry_rate_limit_rejections_total',
-    help: 'Requests refused with 429, by rate-limit rule.',
+    help: 'Requests refused with 429, by rate-limit rule (query.maxPerPrincipal: a caller past its queries at once).',
     labelNames: ['rule'] as const,
     registers,
   });

@@ -12,8 +12,12 @@ import type { LimitRule } from './route-config.ts';
 import { resolveVersion, type AuthPathEndpoint } from './versions.ts';
 import { LOGIN_PATHS } from '../auth/tokens.ts';
 
-/** Extra time the engine gets past the query limit to report its own timeout before the HTTP layer gives up. */
-const DEADLINE_GRACE_MS = 2000;
+/**
+ * The HTTP layer's backstop, should the engine fail to answer: the engine's own limit counts
+ * from when a worker starts the query, so the backstop allows that much again for waiting
+ * in the engine's queue (bounded by the per-caller cap), plus time to report.
+ */
+const backstopMs = (timeoutMs: number) => 2 * timeoutMs + 2000;
 
 export interface QueryRouteOptions {
   readonly family: Family;
@@ -52,15 +56,21 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
       outcome = await runWithDeadline(ctx, request, reply, text, dslVersion, principal);
     } catch (error) {
       const category = isQuarryError(error) ? error.category : 'internal';
+      if (isQuarryError(error) && error.code === 'ENGINE_PRINCIPAL_BUSY')
+        ctx.metrics.rateLimitRejections.inc({ rule: 'query.maxPerPrincipal' });
       ctx.metrics.queryDuration.observe(
-        { family: options.family, source: 'unknown', result: 'unknown', outcome: category },
+        { family: options.family, source: 'unknown', result: 'unknown', cost: 'unknown', outcome: category },
         (performance.now() - started) / 1000,
       );
       throw error;
     }
     const totalMs = performance.now() - started;
-    const labels = outcome.labels ?? { source: 'unknown', result: 'unknown' };
-    ctx.metrics.queryDuration.observe({ family: options.family, ...labels, outcome: 'ok' }, totalMs / 1000);
+    const {
+      source,
+      result,
+      cost = 'none',
+    } = outcome.labels ?? { source: 'unknown', result: 'unknown', cost: 'unknown' };
+    ctx.metrics.queryDuration.observe({ family: options.family, source, result, cost, outcome: 'ok' }, totalMs / 1000);
     if (outcome.timings.queueMs !== undefined) ctx.metrics.queueWait.observe(outcome.timings.queueMs / 1000);
     reply.header(
       'Server-Timing',
@@ -108,7 +118,7 @@ async function runWithDeadline(
       controller.abort(new Error('deadline passed'));
       request.log.warn({ timeoutMs }, 'the engine did not answer within the query time limit');
       reject(QuarryError.of('SERVICE_QUERY_TIMEOUT', { params: { seconds: timeoutMs / 1000 } }));
-    }, timeoutMs + DEADLINE_GRACE_MS);
+    }, backstopMs(timeoutMs));
   });
   const { sources } = principal.subscription;
   try {
@@ -118,6 +128,7 @@ async function runWithDeadline(
         permissions: sources === 'all' ? {} : { sources },
         signal: controller.signal,
         timeoutMs,
+        principal: String(principal.accountId),
       }),
       deadline,
     ]);

@@ -255,7 +255,7 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
       assert.match(metrics, /quarry_http_requests_total\{route="\/v3\/api\/query",method="POST",status="504"\} 1/);
       assert.match(
         metrics,
-        /quarry_query_duration_seconds_count\{family="token",source="unknown",result="unknown",outcome="timeout"\} 1/,
+        /quarry_query_duration_seconds_count\{family="token",source="unknown",result="unknown",cost="unknown",outcome="timeout"\} 1/,
       );
     }
   });

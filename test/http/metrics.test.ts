@@ -9,7 +9,7 @@ describe('/metrics names and labels', () => {
   let t: TestApp;
   let body: string;
   before(async () => {
-    t = await testApp({ config: { rateLimits: { authPath: { max: 3, windowSeconds: 60, scope: 'ip' } } } });
+    t = await testApp({ config: { rateLimits: { authPath: { max: 4, windowSeconds: 60, scope: 'ip' } } } });
     const jwt = await jwtToken(t);
     await opaqueToken(t);
     await t.app.inject({ method: 'POST', url: '/api/auth', payload: { key: 'qry_wrong' } });
@@ -18,6 +18,7 @@ describe('/metrics names and labels', () => {
     assert.equal((await ask(QUERY)).statusCode, 200);
     assert.equal((await ask('search publications where titel = "x" return publications')).statusCode, 400);
     assert.equal((await ask(QUERY, 'not.a.jwt')).statusCode, 403);
+    assert.equal((await ask('search publications for "BUSY" return publications')).statusCode, 429);
     assert.equal((await ask(QUERY)).statusCode, 429);
     body = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
   });
@@ -38,18 +39,21 @@ describe('/metrics names and labels', () => {
     const labels = { route: '/api/dsl/v2', family: 'auth', status: '200' };
     assert.equal(sample('quarry_http_request_duration_seconds_count', labels), 1);
     assert.equal(sample('quarry_http_request_duration_seconds_bucket', { le: '+Inf', ...labels }), 1);
-    assert.equal(sample('quarry_http_request_duration_seconds_count', { ...labels, status: '429' }), 1);
+    // One past the rate limit, one past the caller's cap of queries at once.
+    assert.equal(sample('quarry_http_request_duration_seconds_count', { ...labels, status: '429' }), 2);
     assert.equal(
       sample('quarry_http_request_duration_seconds_count', { route: '/v3/token', family: 'token', status: '200' }),
       1,
     );
   });
 
-  test('query duration histogram by family, source, result kind and outcome', () => {
-    const ok = { family: 'auth', source: 'publications', result: 'records', outcome: 'ok' };
+  test('query duration histogram by family, source, result kind, cost lane and outcome', () => {
+    const ok = { family: 'auth', source: 'publications', result: 'records', cost: 'cheap', outcome: 'ok' };
     assert.equal(sample('quarry_query_duration_seconds_count', ok), 1);
-    const refused = { family: 'auth', source: 'unknown', result: 'unknown', outcome: 'semantic' };
+    const refused = { family: 'auth', source: 'unknown', result: 'unknown', cost: 'unknown', outcome: 'semantic' };
     assert.equal(sample('quarry_query_duration_seconds_count', refused), 1);
+    const busy = { ...refused, outcome: 'rate_limit' };
+    assert.equal(sample('quarry_query_duration_seconds_count', busy), 1);
   });
 
   test('queue wait histogram, pool queue length and active workers', () => {
@@ -60,8 +64,9 @@ describe('/metrics names and labels', () => {
     assert.equal(sample('quarry_engine_workers', {}), 2);
   });
 
-  test('rate-limit rejections by rule', () => {
+  test('rate-limit rejections by rule, the per-principal cap of queries at once among them', () => {
     assert.equal(sample('quarry_rate_limit_rejections_total', { rule: 'authPath' }), 1);
+    assert.equal(sample('quarry_rate_limit_rejections_total', { rule: 'query.maxPerPrincipal' }), 1);
   });
 
   test('token issuance and failures by family (and code)', () => {

@@ -59,7 +59,7 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
     assert.match(res.body, /quarry_http_requests_total\{route="\/api\/dsl\/v2",method="POST",status="200"\} \d+/);
     assert.match(
       res.body,
-      /quarry_query_duration_seconds_count\{family="auth",source="publications",result="records",outcome="ok"\} \d+/,
+      /quarry_query_duration_seconds_count\{family="auth",source="publications",result="records",cost="cheap",outcome="ok"\} \d+/,
     );
     assert.match(res.body, /# TYPE quarry_rate_limit_rejections_total counter/);
     assert.match(res.body, /quarry_engine_queue_length 3/);

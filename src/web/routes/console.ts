@@ -57,6 +57,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
         permissions: sources === 'all' ? {} : { sources },
         signal: controller.signal,
         timeoutMs: ctx.config.query.timeoutMs,
+        principal: String(account.id),
       });
       reply.header(
         'Server-Timing',

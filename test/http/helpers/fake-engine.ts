@@ -10,8 +10,9 @@
  *   ...SLOW...              → waits until aborted or the time limit passes → ENGINE_TIMEOUT
  *   ...HANG...              → never answers unless aborted (the HTTP deadline must step in)
  *   ...CRASH...             → throws a plain Error carrying a secret (must not leak, 500)
- *   anything else parsable  → one publication, `_stats`, `_version` (labelled publications/records,
- *                             having waited 0.25 ms for a worker)
+ *   ...BUSY...              → ENGINE_PRINCIPAL_BUSY (the caller is at its cap of queries at once, 429)
+ *   anything else parsable  → one publication, `_stats`, `_version` (labelled publications/records
+ *                             in the cheap lane, having waited 0.25 ms for a worker)
  * Its load is fixed: 3 queued, 1 active of 2 workers.
  */
 import { parse } from '../../../src/dsl/index.ts';
@@ -38,6 +39,8 @@ export function fakeEngine(): FakeEngine {
         version: options.dslVersion === 1 ? '1.0.0' : '2.0.0',
       };
       if (text.includes('CRASH')) throw new Error('database password is hunter2 at /secret/path');
+      if (text.includes('BUSY'))
+        throw QuarryError.of('ENGINE_PRINCIPAL_BUSY', { params: { running: 4, retryAfter: 1 } });
       if (text.includes('SLOW')) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, options.timeoutMs ?? 30_000);
@@ -70,7 +73,7 @@ export function fakeEngine(): FakeEngine {
           _version: version,
         },
         { parseMs: 0.5, executeMs: 1.5, queueMs: 0.25 },
-        { source: 'publications', result: 'records' },
+        { source: 'publications', result: 'records', cost: 'cheap' },
       );
     },
     ready: () => Promise.resolve(engine.readyAnswer),

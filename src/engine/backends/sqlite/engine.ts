@@ -1,13 +1,19 @@
 /**
  * The SQLite QueryEngine: parse, validate and lower on the calling thread (mistakes are
- * reported at once, without queueing), execute in a pool of worker threads, each with its
- * own read-only connection, under a per-query time limit and the caller's AbortSignal.
+ * reported at once, without queueing), estimate the query's cost, then execute in a pool
+ * of worker threads behind the fair scheduler (cheap and expensive lanes, callers taking
+ * turns, a cap per caller), each worker with its own read-only connection, under a
+ * per-query time limit and the caller's AbortSignal.
  */
 import { performance } from 'node:perf_hooks';
+import type Database from 'better-sqlite3';
+import { RECORD_KINDS } from '../../../model/storage.ts';
 import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
+import { DEFAULT_CHEAP_ROW_LIMIT, estimateCost, type TableStatistics } from '../../cost.ts';
+import { FairPool } from '../../fair-pool.ts';
 import { outcomeFromJson, outcomeFromResult } from '../../outcome.ts';
-import { WorkerPool, workerModule } from '../../pool.ts';
+import { workerModule } from '../../pool.ts';
 import { labelsOf } from '../../query-labels.ts';
 import { prepareQuery } from '../../run-query.ts';
 import type { SqliteTask, SqliteWorkerData } from './worker.ts';
@@ -23,12 +29,17 @@ export interface SqliteEngineOptions {
   readonly pageCacheMb?: number;
   /** Memory-mapped reads for all workers together, in MiB (default 512); each worker maps its share. */
   readonly mmapMb?: number;
+  /** Queries one principal may have running or waiting at once (default 4). */
+  readonly maxPerPrincipal?: number;
+  /** Estimated rows touched above which a query runs in the expensive lane (default DEFAULT_CHEAP_ROW_LIMIT). */
+  readonly cheapRowLimit?: number;
 }
 
 export const DEFAULT_PAGE_CACHE_MB = 256;
 export const DEFAULT_MMAP_MB = 512;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_PER_PRINCIPAL = 4;
 
 /** The SQLite engine, which can also tell the data's epoch (for a result cache in front of it). */
 export interface SqliteQueryEngine extends QueryEngine {
@@ -46,6 +57,7 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
   // stays open on this thread for the epoch: a point read of a few microseconds.
   const epochDb = openReadOnly(options.dbPath, { cacheMb: 1, mmapMb: 0 });
   const readEpoch = dataEpochReader(epochDb);
+  const statistics = tableStatistics(epochDb, readEpoch);
   const workers = options.workers ?? 2;
   // One memory budget, split between the workers: the serving process's size is set by
   // configuration, not by how many workers it runs.
@@ -57,12 +69,14 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
       tempStore: 'file',
     },
   };
-  const pool = new WorkerPool<SqliteTask, string>({
+  const pool = new FairPool<SqliteTask, string>({
     filename: workerModule('worker', import.meta.url),
     workers,
     workerData,
     warmUpTask: { kind: 'ping' } satisfies SqliteTask,
+    maxPerPrincipal: options.maxPerPrincipal ?? DEFAULT_MAX_PER_PRINCIPAL,
   });
+  const cheapRowLimit = options.cheapRowLimit ?? DEFAULT_CHEAP_ROW_LIMIT;
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return {
     async run(text: string, queryOptions: QueryOptions): Promise<QueryOutcome> {
@@ -72,34 +86,60 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
         ...(queryOptions.permissions === undefined ? {} : { permissions: queryOptions.permissions }),
       });
       const t1 = performance.now();
-      const labels = labelsOf(prepared);
       if (prepared.kind === 'answer')
-        return outcomeFromResult(prepared.result, { parseMs: t1 - t0, executeMs: 0 }, labels);
-      let queueMs = 0;
-      const json = await pool.run(
+        return outcomeFromResult(prepared.result, { parseMs: t1 - t0, executeMs: 0 }, labelsOf(prepared));
+      const { costClass } = estimateCost(prepared.plan, statistics(), cheapRowLimit);
+      const { result: json, queueMs } = await pool.run(
         { kind: 'execute', plan: prepared.plan },
         {
+          principal: queryOptions.principal,
+          costClass,
           timeoutMs: queryOptions.timeoutMs ?? defaultTimeout,
-          onStarted: (waitedMs) => (queueMs = waitedMs),
-          ...(queryOptions.signal === undefined ? {} : { signal: queryOptions.signal }),
+          signal: queryOptions.signal,
         },
       );
+      const labels = { ...labelsOf(prepared), cost: costClass };
       return outcomeFromJson(json, { parseMs: t1 - t0, executeMs: performance.now() - t1, queueMs }, labels);
     },
     async ready(): Promise<boolean> {
       try {
-        const reply = await pool.run({ kind: 'ping' }, { timeoutMs: 5_000 });
+        const reply = await pool.direct({ kind: 'ping' }, 5_000);
         return (JSON.parse(reply) as { ok?: unknown }).ok === true;
       } catch {
         return false;
       }
     },
-    queueDepth: () => pool.queueDepth(),
+    queueDepth: () => pool.load().queued,
     load: () => pool.load(),
     dataEpoch: readEpoch,
     async close() {
       await pool.close();
       epochDb.close();
     },
+  };
+}
+
+/**
+ * Rows per source table for the cost estimates: the largest `pk` of each (a point read,
+ * where count(*) would scan a million rows), read again only when an import has changed the
+ * data's epoch.
+ */
+function tableStatistics(db: Database.Database, readEpoch: () => string): () => TableStatistics {
+  const reads = RECORD_KINDS.flatMap((table) => {
+    try {
+      return [[table, db.prepare<[], number | null>(`SELECT max(pk) FROM "${table}"`).pluck()] as const];
+    } catch {
+      return []; // a table this database lacks: the estimate assumes a large one
+    }
+  });
+  let epoch: string | undefined;
+  let stats: TableStatistics = {};
+  return () => {
+    const now = readEpoch();
+    if (now !== epoch) {
+      stats = Object.fromEntries(reads.map(([table, read]) => [table, read.get() ?? 0]));
+      epoch = now;
+    }
+    return stats;
   };
 }
