@@ -28,12 +28,23 @@ interface Server {
   readonly stdout: () => string;
 }
 
-/** Starts `quarry serve --port 0` and waits for the line naming its URL. */
+/** Every serve child this file started; the after hook ends those still running, however start-up went. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/**
+ * Starts `quarry serve --port 0` and waits for the line naming its URL. When it does not
+ * start in time, the child is killed before the promise rejects.
+ */
 function serve(db: string, env: Record<string, string>): Promise<Server> {
   const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--host', '127.0.0.1', '--port', '0'], {
     env: { ...process.env, QUARRY_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   let out = '';
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -42,13 +53,22 @@ function serve(db: string, env: Record<string, string>): Promise<Server> {
   });
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start:\n${out}`));
+    }, 20_000);
     const check = () => {
       const match = /Quarry is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match) {
         clearTimeout(timer);
         child.stderr.off('data', check);
-        resolve(warmUp({ url: match[1]!, child, output: () => out, stdout: () => stdout }));
+        const server = { url: match[1]!, child, output: () => out, stdout: () => stdout };
+        resolve(
+          warmUp(server).catch((error: unknown) => {
+            child.kill('SIGKILL');
+            throw error;
+          }),
+        );
       }
     };
     child.stderr.on('data', check);
@@ -115,6 +135,8 @@ describe('quarry serve, end to end', { timeout: 120_000 }, () => {
   });
   after(async () => {
     await Promise.all([server, strict].filter(Boolean).map((s) => stop(s)));
+    // A server whose start-up failed (or that a test left running) must not outlive the file.
+    for (const child of children) child.kill('SIGKILL');
   });
 
   test('token-path: GET /v3/token then POST /v3/api/query and /v2/api/query with Bearer', async () => {
