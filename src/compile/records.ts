@@ -68,6 +68,8 @@ export function compileRecords(
   match: FullTextMatch | undefined,
 ): CompiledRecords {
   const { selects, hydrate } = recordReads(dialect, layout, source, output.fields);
+  const score = output.fields.some((f) => f.field === SCORE) ? scoreStep(dialect, source, match) : undefined;
+  if (score !== undefined) hydrate.push(score);
   if (output.order.by === 'relevance' && match?.kind === 'match' && source.fts !== undefined) {
     // The index ranks its matches (under the filter, if any); the records are read for the page only.
     const ranked = dialect.fullText.ranked(source, match, where);
@@ -153,6 +155,30 @@ export function recordReads(
     if (step !== undefined) hydrate.push(step);
   }
   return { selects, hydrate };
+}
+
+/** The `score` field: the record's relevance to the full-text search (not stored). */
+const SCORE = 'score';
+
+/**
+ * `score` for a page: the full-text index ranks the page's records against the search
+ * (bm25 on SQLite, ts_rank on PostgreSQL), negated so that higher is more relevant, as the
+ * hosted service's score. Without a positive full-text match a record has no score.
+ *
+ * @example SELECT r.k AS __key, -r.score AS id FROM (SELECT f.rowid AS k, bm25(f) AS score FROM f WHERE f MATCH ?) r WHERE r.k IN (...)
+ */
+function scoreStep(dialect: Dialect, source: SourceLayout, match: FullTextMatch | undefined): HydrateStep | undefined {
+  if (match?.kind !== 'match' || source.fts === undefined) return undefined;
+  const ranked = dialect.fullText.ranked(source, match, undefined);
+  // The value column of a hydrate step is `id`, whatever it holds.
+  const prefix = concat('SELECT r.k AS __key, -r.score AS id FROM (', ranked, ') r WHERE r.k IN ');
+  return {
+    field: SCORE,
+    multi: false,
+    params: prefix.params as (string | number)[],
+    sqlPrefix: dialect.placeholders(prefix.text),
+    sqlSuffix: '',
+  };
 }
 
 /** Ties are broken by the public id, ascending, so pages are stable. */

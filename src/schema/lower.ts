@@ -132,7 +132,8 @@ function lowerReturn(
     let sort: RecordsSort;
     if (ret.sort !== undefined) {
       const direction = ret.sort.direction ?? 'desc';
-      if (ret.sort.key.path === 'relevance') {
+      // `score` is the relevance of each record: sorting by it is sorting by relevance.
+      if (ret.sort.key.path === 'relevance' || ret.sort.key.path === 'score') {
         sort = { by: 'relevance', direction, explicit: true };
       } else {
         const field = schema.fieldsBySource.get(source.name)?.get(ret.sort.key.path);

@@ -270,4 +270,20 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search publications return researchers[unnest(research_orgs)]',
     fixture: 'facet-field-list-unnest-rejected',
   },
+  // `score` and `sort by score` (relevance).
+  {
+    construct: 'score',
+    query: 'search publications for "malaria" return publications[id + score] limit 3',
+    fixture: 'score-publications',
+  },
+  {
+    construct: 'sort by score',
+    query: 'search publications for "malaria OR cancer" return publications[id + score] sort by score limit 4',
+    fixture: 'sort-by-score',
+  },
+  {
+    construct: 'sort by score',
+    query: 'search publications where year = 2018 return publications[id] sort by score',
+    fixture: 'sort-by-score-without-full-text',
+  },
 ];

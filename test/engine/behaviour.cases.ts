@@ -366,6 +366,34 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       assert.deepEqual(rows.find((x) => x.id === 'grid.900001.a')?.types, ['Education']);
     },
   },
+  // `score`: the relevance of each record (higher first); `sort by score` is relevance order.
+  {
+    query: 'search publications for "malaria" return publications[id + score] sort by score',
+    check: (r) => {
+      const rows = records(r);
+      assert.deepEqual(rows.map((x) => x.id).sort(), ids(where((p) => words(p).includes('malaria'))).sort());
+      const scores = rows.map((x) => x.score);
+      for (const score of scores) assert.ok(typeof score === 'number' && score > 0, `score ${String(score)}`);
+      assert.deepEqual(
+        scores,
+        [...(scores as number[])].sort((a, b) => b - a),
+      );
+    },
+  },
+  {
+    query: 'search publications for "malaria" return publications[id + score + year] sort by year asc',
+    check: (r) => {
+      const rows = records(r);
+      assert.ok(rows.length > 1);
+      for (const row of rows) assert.equal(typeof row.score, 'number');
+    },
+  },
+  {
+    query: 'search publications where year = 2018 return publications[id + score]',
+    check: (r) => {
+      for (const row of records(r)) assert.equal(row.score, undefined, 'no full text, no score');
+    },
+  },
   // Facets with a field list: those fields of each entity, research_orgs as ids.
   {
     query: 'search publications where year >= 2019 return research_orgs[name] aggregate citations_total',

@@ -63,6 +63,12 @@ function specSource(name: SourceName): SpecSource {
 const SOURCES: SourceName[] = ['publications', 'grants', 'researchers', 'organizations'];
 
 /**
+ * The current schema's `score` (spec/schema-2026.md §7): the relevance of a full-text
+ * search, returned and sorted by; not a filter here (docs/language.md says why).
+ */
+const SCORE = { type: 'float', filter: false, facet: false, multi: false };
+
+/**
  * Fields the schema holds beyond the spec tables, each with its reason. The spec's text
  * defines `fcr_gavg` as the geometric mean of `field_citation_ratio`, a field its table
  * leaves out; the indicator needs it.
@@ -75,6 +81,7 @@ const BEYOND_SPEC_TABLES: Partial<
     // The current schema (spec/schema-2026.md §7.1), beyond the 2022 tables.
     category_for_2020: { type: 'categories', filter: true, facet: true, multi: true },
     document_type: { type: 'string', filter: true, facet: true, multi: false },
+    score: SCORE,
   },
   // The current schema (spec/schema-2026.md §7.2), beyond the 2022 tables.
   grants: {
@@ -87,7 +94,10 @@ const BEYOND_SPEC_TABLES: Partial<
     funding_cny: { type: 'float', filter: true, facet: false, multi: false },
     funding_schemes: { type: 'string', filter: true, facet: false, multi: true },
     keywords: { type: 'string', filter: true, facet: true, multi: true },
+    score: SCORE,
   },
+  researchers: { score: SCORE },
+  organizations: { score: SCORE },
 };
 
 describe('version 2 schema equals spec/data-model.md', () => {

@@ -187,7 +187,7 @@ export const SCHEMA_CODES = {
   },
   SCHEMA_RELEVANCE_WITHOUT_FULLTEXT: {
     category: 'semantic',
-    message: 'Sorting by relevance needs a full-text search (for "...").',
+    message: 'Sorting by relevance (`relevance` or `score`) needs a full-text search (for "...").',
     fix: 'Add for "..." to the query, or sort by a field.',
   },
   SCHEMA_INVALID_FACET_SORT: {

@@ -45,6 +45,12 @@ export const GRANTS = {
     ['research_org_state_codes', 'states', 'fcm', 'States of the research organizations.'],
     ['research_orgs', 'organizations', 'fcm', 'Distinct organizations of the investigators’ affiliations.'],
     ['researchers', 'researchers', 'fcm', 'Distinct identified researchers among the investigators.'],
+    [
+      'score',
+      'float',
+      'n',
+      'Relevance of the record to the query\'s full-text search, higher is more relevant (only with `for "..."`; `sort by score` is `sort by relevance`).',
+    ],
     ['start_date', 'date', 'f', 'Start date (YYYY-MM-DD).'],
     ['start_year', 'integer', 'fc', 'Year the grant starts.'],
     ['title', 'string', '', 'Title.'],

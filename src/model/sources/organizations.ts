@@ -30,6 +30,12 @@ export const ORGANIZATIONS = {
     ['orgref_ids', 'string', 'fm', 'OrgRef identifiers.'],
     ['redirect', 'string', 'f', 'Identifier of the record this one was merged into.'],
     ['ror_ids', 'string', 'fm', 'ROR identifiers.'],
+    [
+      'score',
+      'float',
+      'n',
+      'Relevance of the record to the query\'s full-text search, higher is more relevant (only with `for "..."`; `sort by score` is `sort by relevance`).',
+    ],
     ['state_name', 'string', 'fc', 'State or region.'],
     ['status', 'string', 'fc', 'Status (active, inactive, withdrawn).'],
     ['types', 'string', 'fcm', 'Types (Education, Healthcare, Company, Funder, ...).'],

@@ -61,6 +61,12 @@ export const PUBLICATIONS = {
     ['research_orgs', 'organizations', 'fcm', 'Distinct organizations of the authors’ affiliations.'],
     ['researchers', 'researchers', 'fcm', 'Distinct identified researchers among the authors.'],
     ['resulting_publication_doi', 'string', 'f', 'DOI of the publication a preprint resulted in.'],
+    [
+      'score',
+      'float',
+      'n',
+      'Relevance of the record to the query\'s full-text search, higher is more relevant (only with `for "..."`; `sort by score` is `sort by relevance`).',
+    ],
     ['source_title', 'source_titles', 'fc', 'The journal, book or proceedings the publication appeared in.'],
     ['subtitles', 'string', 'm', 'Subtitles.'],
     ['supporting_grant_ids', 'string', 'fm', 'Identifiers of the grants that supported the work.'],

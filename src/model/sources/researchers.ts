@@ -18,6 +18,12 @@ export const RESEARCHERS = {
     ['orcid_id', 'string', 'fm', 'ORCID identifiers.'],
     ['redirect', 'string', 'fm', 'Identifiers of the records this one was merged into.'],
     ['research_orgs', 'organizations', 'fcm', 'Organizations the researcher has been affiliated with.'],
+    [
+      'score',
+      'float',
+      'n',
+      'Relevance of the record to the query\'s full-text search, higher is more relevant (only with `for "..."`; `sort by score` is `sort by relevance`).',
+    ],
     ['total_grants', 'integer', 'fcn', 'Number of held grants.'],
     ['total_publications', 'integer', 'fcn', 'Number of held publications.'],
   ],

@@ -3,7 +3,7 @@ import { returnKind } from '../references.ts';
 import { didYouMean } from '../suggest.ts';
 
 /**
- * Rule `sort-key`: records sort by relevance (only with full text) or by a single-valued
+ * Rule `sort-key`: records sort by relevance (`relevance` or `score`, only with full text) or by a single-valued
  * text, number or date field; facet rows sort by `count` or by one of the indicators the
  * return aggregates.
  *
@@ -40,7 +40,7 @@ export const sortKeyRule: ValidationRule = {
       const kind = returnKind(ret, ctx.source);
       const key = sort.key.path;
       if (kind === 'records') {
-        if (key === 'relevance' && ctx.query.fullText === undefined)
+        if ((key === 'relevance' || key === 'score') && ctx.query.fullText === undefined)
           ctx.report('SCHEMA_RELEVANCE_WITHOUT_FULLTEXT', sort.key.span);
         continue;
       }
