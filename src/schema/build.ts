@@ -1,3 +1,4 @@
+import { LONG_DESCRIPTIONS } from '../model/sources/long-descriptions.ts';
 import { ENTITIES } from './entities.ts';
 import { INDICATORS } from './indicators.ts';
 import { FUNCTIONS } from './offered.ts';
@@ -68,6 +69,7 @@ function fieldFrom(
     // Every single-valued text, number or date sorts (grants `title` included), filter or not.
     sortable: !isMultivalue && entity === undefined && type !== 'json',
     description,
+    ...(LONG_DESCRIPTIONS[source][name] === undefined ? {} : { longDescription: LONG_DESCRIPTIONS[source][name] }),
     ...(deprecated === undefined ? {} : { deprecated: Object.freeze(deprecated) }),
     ...(readsFrom === undefined ? {} : { readsFrom }),
   });

@@ -18,6 +18,8 @@ export const VERSION_INFO: Record<DslVersion, { readonly release: string; readon
 interface FieldDoc {
   readonly type: string;
   readonly description: string;
+  /** The shape of structured values, or null (as the hosted service gives most fields). */
+  readonly long_description: string | null;
   readonly is_entity: boolean;
   readonly is_filter: boolean;
   readonly is_facet: boolean;
@@ -31,6 +33,7 @@ function describeSource(source: SourceDescriptor): Record<string, unknown> {
     fields[f.name] = {
       type: f.type,
       description: f.description,
+      long_description: f.longDescription ?? null,
       is_entity: f.isEntity,
       is_filter: f.isFilter,
       is_facet: f.isFacet,
@@ -53,18 +56,21 @@ function describeSource(source: SourceDescriptor): Record<string, unknown> {
 }
 
 function describeEntity(entity: EntityDescriptor): Record<string, unknown> {
-  const fields: Record<string, FieldDoc> = {};
+  const fields: Record<string, FieldDoc & { readonly name: string }> = {};
   for (const f of entity.fields) {
     fields[f.name] = {
+      // The hosted service's entity fields carry `name`, holding the type name ("string").
+      name: f.type,
       type: f.type,
       description: f.description,
+      long_description: null,
       is_entity: false,
       is_filter: f.operators.length > 0,
       is_facet: false,
       is_multivalue: f.isMultivalue,
     };
   }
-  return { fields, display_fields: [...entity.displayFields] };
+  return { fields, fieldsets: ['basics'], display_fields: [...entity.displayFields] };
 }
 
 function describeSchema(schema: Schema): Record<string, unknown> {

@@ -15,6 +15,17 @@ export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set([
   'research_org_groups',
 ]);
 
+/**
+ * Search indexes of the current hosted schema (spec/schema-2026.md §3) over text this
+ * deployment does not hold: publications' `funding` (the funding section) and the
+ * `raw_affiliations` strings. `in <one of them>` fails with category `unsupported`, not as
+ * an unknown index.
+ */
+export const UNSUPPORTED_INDEXES: Readonly<Partial<Record<string, readonly string[]>>> = {
+  publications: ['funding', 'raw_affiliations'],
+  grants: ['raw_affiliations'],
+};
+
 /** Functions of the hosted service this deployment does not offer (spec/dsl.md §8). */
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
   'extract_concepts',

@@ -84,6 +84,8 @@ export interface FieldDescriptor {
   /** Usable in `sort by` of a records return: single-valued scalars. */
   readonly sortable: boolean;
   readonly description: string;
+  /** The shape of structured values (`authors`), for `describe`'s `long_description`; else absent. */
+  readonly longDescription?: string;
   /** Present on version-1 fields that version 2 removed. */
   readonly deprecated?: Deprecation;
   /**

@@ -286,4 +286,11 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search publications where year = 2018 return publications[id] sort by score',
     fixture: 'sort-by-score-without-full-text',
   },
+  // describe schema: long_description on every field, entity fields with name, current search fields.
+  { construct: 'describe entity', query: 'describe entity categories', fixture: 'describe-entity-categories' },
+  {
+    construct: 'search index not offered',
+    query: 'search publications in raw_affiliations for "paris" return publications',
+    fixture: 'search-index-raw-affiliations-not-offered',
+  },
 ];

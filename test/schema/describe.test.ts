@@ -15,6 +15,7 @@ type FieldDocs = Record<
   {
     type: string;
     description: string;
+    long_description: string | null;
     is_entity: boolean;
     is_filter: boolean;
     is_facet: boolean;
@@ -55,7 +56,17 @@ suite('describe', () => {
       'pages',
       'authors',
     ]);
-    assert.ok(pubs.search_fields.includes('full_data') && pubs.search_fields.includes('authors'));
+    // The current schema's search fields in its order, less those over text not held (funding, raw_affiliations).
+    assert.deepEqual(pubs.search_fields, [
+      'full_data_exact',
+      'title_only',
+      'terms',
+      'authors',
+      'acknowledgements',
+      'title_abstract_only',
+      'concepts',
+      'full_data',
+    ]);
     assert.deepEqual(Object.keys(pubs.metrics).sort(), [
       'altmetric_avg',
       'altmetric_median',
@@ -70,6 +81,7 @@ suite('describe', () => {
     assert.deepEqual(pubs.fields.research_orgs, {
       type: 'organizations',
       description: 'Distinct organizations of the authors’ affiliations.',
+      long_description: null,
       is_entity: true,
       is_filter: true,
       is_facet: true,
@@ -87,6 +99,9 @@ suite('describe', () => {
       'source_titles',
       'states',
     ]);
+    // Structured fields describe their objects' shape in long_description.
+    assert.match(String(pubs.fields.authors?.long_description), /`city_id` \(GeoNames id, a number\)/);
+    assert.match(String(pubs.fields.authors?.long_description), /`raw_affiliation`/);
     assert.ok(JSON.parse(JSON.stringify(out)), 'is JSON');
   });
 
@@ -102,6 +117,7 @@ suite('describe', () => {
       assert.ok(f.description.length > 0);
       for (const flag of ['is_entity', 'is_filter', 'is_facet', 'is_multivalue'] as const)
         assert.equal(typeof f[flag], 'boolean');
+      assert.ok(f.long_description === null || typeof f.long_description === 'string', 'long_description');
     }
   });
 
@@ -122,10 +138,10 @@ suite('describe', () => {
     };
     assert.deepEqual(Object.keys(out.metrics), ['count', 'funding']);
     assert.deepEqual(out.search_fields, [
-      'investigators',
-      'title_abstract_only',
       'title_only',
+      'title_abstract_only',
       'concepts',
+      'investigators',
       'full_data',
     ]);
     assert.equal(out.fields.funding_usd?.type, 'float');
@@ -135,22 +151,27 @@ suite('describe', () => {
     assert.deepEqual(run('describe entity categories'), {
       fields: {
         id: {
+          name: 'string',
           type: 'string',
           description: 'Category identifier.',
+          long_description: null,
           is_entity: false,
           is_filter: true,
           is_facet: false,
           is_multivalue: false,
         },
         name: {
+          name: 'string',
           type: 'string',
           description: 'Category code and name ("16 Studies in Human Society").',
+          long_description: null,
           is_entity: false,
           is_filter: true,
           is_facet: false,
           is_multivalue: false,
         },
       },
+      fieldsets: ['basics'],
       display_fields: ['name'],
     });
   });

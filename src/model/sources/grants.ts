@@ -169,14 +169,14 @@ export const GRANTS = {
     },
   ],
   searchIndexes: [
+    { name: 'title_only', description: 'Titles.' },
+    { name: 'title_abstract_only', description: 'Titles and abstracts.' },
+    { name: 'concepts', description: 'Extracted concepts.' },
     {
       name: 'investigators',
       description: 'Investigator names, matched as phrases in either order.',
       personNames: true,
     },
-    { name: 'title_abstract_only', description: 'Titles and abstracts.' },
-    { name: 'title_only', description: 'Titles.' },
-    { name: 'concepts', description: 'Extracted concepts.' },
     { name: 'full_data', description: 'All text fields (the default).' },
   ],
   defaultIndex: 'full_data',
