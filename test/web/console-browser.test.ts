@@ -146,6 +146,17 @@ describe('the console in the browser', () => {
     assert.equal(await editorText(), `search grants\nwhere funders.id = "${id}"\nreturn funders limit 3`);
   });
 
+  test('an error is marked at its line and column, and the page stays accessible', async () => {
+    await run('search publications\nwhere year = 2019 retrun year');
+    const error = page.locator('#console-error');
+    await error.waitFor();
+    assert.equal(await error.getAttribute('data-line'), '2');
+    assert.equal(await error.getAttribute('data-column'), String('where year = 2019 '.length + 1));
+    assert.equal(await page.locator('.cm-lintRange-error').textContent(), 'retrun');
+    await assertAccessible(page, 'the console showing an error');
+    await shots(page, 'console-error');
+  });
+
   test('selecting a bar adds its value as a filter; counts are formatted, years are not', async () => {
     await run('search publications where year >= 2015\nreturn type limit 5');
     const api = (await apiAnswer(await editorText())) as { type: { id: string; count: number }[] };
@@ -247,6 +258,7 @@ describe('the console in the browser', () => {
     await page.getByRole('button', { name: 'Next rows' }).click();
     assert.equal(await rows.first().locator('td').first().textContent(), api.publications[TABLE_PAGE_ROWS]!.id);
     assert.match((await page.locator('.pager span').first().textContent()) ?? '', /Rows 51–100 of 1,000/);
+    await assertAccessible(page, 'the console with a page of rows');
     await shots(page, 'console-table-pages');
 
     await run('search grants where start_year >= 2015 return grants[id + title + funders] limit 10');
@@ -353,6 +365,7 @@ describe('the console in the browser', () => {
       .first()
       .click();
     assert.equal(await editorText(), 'search grants where funders');
+    await assertAccessible(page, 'the console with the schema browser filtered');
     await shots(page, 'console-schema');
 
     await typeQuery('search publications where type = ');
