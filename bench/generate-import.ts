@@ -12,6 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '../src/data/generate/index.ts';
 import { importFiles } from '../src/data/import/index.ts';
+import { recordWriterFor } from '../src/backends.ts';
 
 const args = process.argv.slice(2);
 const publications = Number((args.find((a) => /^\d[\d_]*$/.test(a)) ?? '1000000').replace(/_/g, ''));
@@ -66,7 +67,7 @@ const t1 = performance.now();
 const c1 = process.cpuUsage();
 const report = await importFiles({
   paths: [join(dir, 'data')],
-  dbPath,
+  open: recordWriterFor(dbPath),
   format: 'quarry',
   onError: 'abort',
   onProgress: (p) => {

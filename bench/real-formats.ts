@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
+import { recordWriterFor } from '../src/backends.ts';
 import { importFiles } from '../src/data/import/index.ts';
 
 const copies = Number(process.argv[2] ?? 100);
@@ -152,7 +153,7 @@ try {
     const started = performance.now();
     const cpu = process.cpuUsage();
     // A fresh database per format (one import in bulk mode, as a first load is).
-    const report = await importFiles({ paths: [path], dbPath: join(dir, `format-${k}.db`) });
+    const report = await importFiles({ paths: [path], open: recordWriterFor(join(dir, `format-${k}.db`)) });
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     const cpuSeconds = (used.user + used.system) / 1e6;

@@ -26,7 +26,14 @@ export interface HttpLimits {
 
 /** Quarry's whole configuration; defaults follow spec/protocol.md. */
 export interface QuarryConfig {
-  /** The SQLite file holding records and accounts. */
+  /**
+   * Where records and accounts live: a SQLite file path, or a PostgreSQL URL
+   * (`postgres://user@host:5432/quarry` or `postgresql://...`). `src/backends.ts` opens it.
+   */
+  readonly database: string;
+  /** PostgreSQL read replicas (URLs) that take queries; writes always go to `database`. */
+  readonly readUrls: readonly string[];
+  /** The earlier name of `database`, kept as an alias: it always equals `database`. */
   readonly db: string;
   readonly host: string;
   readonly port: number;
@@ -82,11 +89,17 @@ export interface QuarryConfig {
   readonly docs: { readonly enabled: boolean };
   /** Limits on connections and on how slowly a client may send, so slow or idle clients cannot hold the server. */
   readonly http: HttpLimits;
-  /** A shared rate-limit store; not available in this build (must stay null). */
+  /**
+   * A Redis server (`redis://host:6379/0` or `rediss://...`) shared by several instances for
+   * rate-limit counters, web sessions and login codes; null keeps them in this process (and
+   * sessions and codes in the database).
+   */
   readonly redisUrl: string | null;
 }
 
 export const DEFAULT_CONFIG: QuarryConfig = {
+  database: './data/quarry.db',
+  readUrls: [],
   db: './data/quarry.db',
   host: '127.0.0.1',
   port: 8080,
@@ -132,7 +145,11 @@ export const DEFAULT_CONFIG: QuarryConfig = {
 };
 
 export type DeepPartial<T> = {
-  -readonly [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> | undefined : T[K] | undefined;
+  -readonly [K in keyof T]?: T[K] extends readonly unknown[]
+    ? T[K] | undefined
+    : T[K] extends object
+      ? DeepPartial<T[K]> | undefined
+      : T[K] | undefined;
 };
 
 /**
@@ -140,9 +157,12 @@ export type DeepPartial<T> = {
  * converted and checked like the file's values.
  */
 export const ENV_VARIABLES: Readonly<
-  Record<string, { path: string; kind: 'string' | 'number' | 'boolean' | 'trust' | 'families' | 'date' }>
+  Record<string, { path: string; kind: 'string' | 'number' | 'boolean' | 'trust' | 'families' | 'date' | 'list' }>
 > = {
-  QUARRY_DB: { path: 'db', kind: 'string' },
+  QUARRY_DB: { path: 'database', kind: 'string' },
+  // Later entries win: the URL form is what hosting platforms set.
+  QUARRY_DATABASE_URL: { path: 'database', kind: 'string' },
+  QUARRY_READ_URLS: { path: 'readUrls', kind: 'list' },
   QUARRY_HOST: { path: 'host', kind: 'string' },
   QUARRY_PORT: { path: 'port', kind: 'number' },
   QUARRY_TRUST_PROXY: { path: 'trustProxy', kind: 'trust' },
@@ -203,7 +223,7 @@ export function loadConfig(
     }
     if (parsed !== undefined) {
       if (!isPlainObject(parsed)) bad(`the file ${options.file} must hold a JSON object`);
-      else merged = deepMerge(merged, parsed, '', bad);
+      else merged = deepMerge(merged, databaseAlias(parsed, `the file ${options.file}`, bad), '', bad);
     }
   }
   for (const [name, { path, kind }] of Object.entries(ENV_VARIABLES)) {
@@ -218,7 +238,8 @@ export function loadConfig(
     }
     for (const p of path.split(',')) setPath(merged, p, value);
   }
-  if (options.overrides) merged = deepMerge(merged, options.overrides, '', bad);
+  if (options.overrides) merged = deepMerge(merged, databaseAlias(options.overrides, 'the overrides', bad), '', bad);
+  merged.db = merged.database;
   const config = merged as unknown as QuarryConfig;
   check(config, bad);
   if (problems.length > 0) throw new QuarryError(problems);
@@ -235,7 +256,19 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   const date = (v: unknown, name: string) =>
     (typeof v === 'string' && !Number.isNaN(Date.parse(v))) ||
     bad(`${name} must be a date such as 2022-04-01 or 2022-04-01T00:00:00Z`);
-  nonEmpty(c.db, 'db');
+  if (nonEmpty(c.database, 'database') === true) {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(c.database)?.[1]?.toLowerCase();
+    if (scheme !== undefined && !isPostgresUrl(c.database))
+      bad(`database must be a file path or a postgres:// URL; ${scheme}:// is not a database Quarry opens`);
+  }
+  if (!Array.isArray(c.readUrls)) bad('readUrls must be a list of postgres:// URLs');
+  else {
+    for (const url of c.readUrls as unknown[])
+      if (typeof url !== 'string' || !isPostgresUrl(url))
+        bad(`readUrls: ${JSON.stringify(url)} is not a postgres:// URL`);
+    if (c.readUrls.length > 0 && typeof c.database === 'string' && !isPostgresUrl(c.database))
+      bad('readUrls (read replicas) need a PostgreSQL database; database is a SQLite file');
+  }
   nonEmpty(c.host, 'host');
   int(c.port, 'port', 0, 65535);
   if (!(
@@ -278,10 +311,36 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   bool(c.web?.enabled, 'web.enabled');
   bool(c.docs?.enabled, 'docs.enabled');
   checkHttpLimits(c.http, int, bad);
-  if (c.redisUrl !== null)
-    bad(
-      'redisUrl: a shared (Redis) rate-limit store is not part of this build; leave it unset to use the in-memory store',
-    );
+  if (c.redisUrl !== null && !(typeof c.redisUrl === 'string' && isUrlOf(c.redisUrl, ['redis:', 'rediss:'])))
+    bad('redisUrl must be null or a redis:// (or rediss://) URL such as redis://127.0.0.1:6379/0');
+}
+
+/** True for a parseable `postgres://` or `postgresql://` URL. */
+export function isPostgresUrl(value: string): boolean {
+  return isUrlOf(value, ['postgres:', 'postgresql:']);
+}
+
+function isUrlOf(value: string, protocols: readonly string[]): boolean {
+  if (!URL.canParse(value)) return false;
+  return protocols.includes(new URL(value).protocol.toLowerCase());
+}
+
+/**
+ * `db` is the earlier name of `database`: a layer (file or overrides) that gives `db` means
+ * `database`. Giving both in one layer is refused rather than guessed.
+ */
+function databaseAlias(
+  layer: Record<string, unknown>,
+  where: string,
+  bad: (detail: string) => void,
+): Record<string, unknown> {
+  if (layer.db === undefined) return layer;
+  const { db, ...rest } = layer;
+  if (rest.database !== undefined) {
+    bad(`${where} gives both database and db (its earlier name); keep database`);
+    return rest;
+  }
+  return { ...rest, database: db };
 }
 
 function checkHttpLimits(
@@ -326,6 +385,11 @@ function fromEnv(raw: string, kind: (typeof ENV_VARIABLES)[string]['kind']): unk
       if (list.some((f) => f !== 'token' && f !== 'auth')) return undefined;
       return { token: list.includes('token'), auth: list.includes('auth') };
     }
+    case 'list':
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
     case 'date':
       return lower === 'never' ? null : Number.isNaN(Date.parse(raw)) ? undefined : raw.trim();
   }

@@ -1,24 +1,17 @@
 /**
- * The composition root: the one place that picks concrete back ends (SQLite engine and
- * account store, in-memory rate limits), builds the app, listens, and shuts down cleanly.
+ * The composition root of the service: opens the back ends the configuration names (through
+ * `./backends.ts`, the one module that knows concrete back ends), builds the app, listens,
+ * and shuts down cleanly.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/service.ts';
-import { openSqliteAccountStore } from './accounts/store.ts';
+import { databaseTarget, openAccountBackends, openServiceBackends, recordWriterFor } from './backends.ts';
 import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
-import { createSqliteEngine } from './engine/backends/sqlite/engine.ts';
-import { withResultCache } from './engine/result-cache.ts';
-import type { QueryEngine } from './engine/types.ts';
 import { buildDemoDatabase } from './data/demo.ts';
-import { upgradeRecordDatabase } from './store/sqlite/records-store.ts';
-import { describeUnfinished, unfinishedImport } from './store/sqlite/import-journal.ts';
-import { readOrCreateSecretFile, secretFileFor } from './auth/secret-file.ts';
-import { QuarryError } from './errors/index.ts';
 import { build, type WebPlugin } from './http/app.ts';
-import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import { webPlugin } from './web/plugin.ts';
 
 export interface RunningService {
@@ -43,53 +36,26 @@ export async function startService(
   config: QuarryConfig,
   options: { web?: WebPlugin } = { web: webPlugin },
 ): Promise<RunningService> {
-  // A database whose last import did not finish is incomplete (records without their links):
-  // refuse it before anything is served.
-  const unfinished = unfinishedImport(config.db);
-  if (unfinished !== undefined)
-    throw QuarryError.of('DATA_IMPORT_UNFINISHED', {
-      params: { db: config.db, detail: describeUnfinished(unfinished) },
-    });
-  // A database from an older Quarry gets the layout's later migrations (indexes) first.
-  const upgraded = upgradeRecordDatabase(config.db);
-  // The engine first: it refuses a missing or foreign file with a clear coded error, before
-  // the account store would create an empty file in its place.
-  const sqlite = createSqliteEngine({
-    dbPath: config.db,
-    timeoutMs: config.query.timeoutMs,
-    pageCacheMb: config.query.pageCacheMb,
-    mmapMb: config.query.mmapMb,
-    maxPerPrincipal: config.query.maxPerPrincipal,
-    cheapRowLimit: config.query.cheapRowLimit,
-    ...(config.query.workers > 0 ? { workers: config.query.workers } : {}),
-  });
-  const engine: QueryEngine =
-    config.query.cacheMb > 0
-      ? withResultCache(sqlite, { maxBytes: config.query.cacheMb * 2 ** 20, epoch: () => sqlite.dataEpoch() })
-      : sqlite;
-  const store = openSqliteAccountStore(config.db);
-  const accounts = new AccountService({ store });
-  const rateLimitStore = new MemoryRateLimitStore();
+  const backends = await openServiceBackends(config);
+  const accounts = new AccountService({ store: backends.accountStore, sessions: backends.sessions });
   let app: FastifyInstance;
   try {
-    // The token-signing secret lives beside the database (or in QUARRY_JWT_SECRET), never in it.
-    const jwtSecret = config.tokens.jwtSecret ?? readOrCreateSecretFile(secretFileFor(config.db));
     app = await build({
-      config: { ...config, tokens: { ...config.tokens, jwtSecret } },
-      engine,
+      config: { ...config, tokens: { ...config.tokens, jwtSecret: backends.jwtSecret ?? null } },
+      engine: backends.engine,
       accounts,
-      rateLimitStore,
-      recordsNotReady: () => {
-        const run = unfinishedImport(config.db);
-        return run === undefined ? undefined : describeUnfinished(run);
-      },
+      rateLimitStore: backends.rateLimitStore,
+      webStore: backends.webStore,
+      loginCodes: backends.loginCodes,
+      recordsNotReady: backends.recordsNotReady,
       ...(options.web ? { web: options.web } : {}),
     });
-    if (upgraded.length > 0) app.log.info({ versions: upgraded }, 'record tables upgraded to the current layout');
+    if (backends.upgraded.length > 0)
+      app.log.info({ versions: backends.upgraded }, 'record tables upgraded to the current layout');
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await engine.close();
-    await store.close();
+    await accounts.shutdown();
+    await backends.close();
     throw error;
   }
   const address = app.server.address() as AddressInfo;
@@ -102,10 +68,8 @@ export async function startService(
     close() {
       closing ??= (async () => {
         await app.close();
-        await engine.close();
         await accounts.shutdown();
-        await rateLimitStore.close();
-        await store.close();
+        await backends.close();
       })();
       return closing;
     },
@@ -151,10 +115,11 @@ export async function prepareDemo(
   config: QuarryConfig,
   write: (text: string) => void,
 ): Promise<{ key: string; instructions(url: string): string }> {
-  if (!existsSync(config.db)) {
-    mkdirSync(dirname(config.db), { recursive: true });
+  const target = databaseTarget(config.database);
+  if (target.kind === 'sqlite' && !existsSync(target.path)) {
+    mkdirSync(dirname(target.path), { recursive: true });
     write(
-      `Creating ${config.db} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`,
+      `Creating ${target.path} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`,
     );
     const { default: progress } = await import('cli-progress');
     const bar = new progress.SingleBar(
@@ -164,7 +129,8 @@ export async function prepareDemo(
     bar.start(100, 0, { phase: '' });
     try {
       await buildDemoDatabase({
-        dbPath: config.db,
+        dbPath: target.path,
+        writerFor: recordWriterFor,
         publications: DEMO_PUBLICATIONS,
         seed: DEMO_SEED,
         onProgress: ({ done, total, phase }) => bar.update(Math.round((100 * done) / Math.max(1, total)), { phase }),
@@ -174,14 +140,14 @@ export async function prepareDemo(
       bar.stop();
     }
   }
-  const store = openSqliteAccountStore(config.db);
-  const accounts = new AccountService({ store });
+  const backends = await openAccountBackends(config);
+  const accounts = new AccountService({ store: backends.accountStore, sessions: backends.sessions });
   try {
     if (!(await accounts.findAccount(DEMO_EMAIL)))
       await accounts.createAccount({ email: DEMO_EMAIL, name: 'Demo account', activate: true });
     const account = await accounts.getAccount(DEMO_EMAIL);
     if (account.state !== 'active') await accounts.activate(DEMO_EMAIL);
-    const keyFile = `${config.db}.demo-key`;
+    const keyFile = `${config.database}.demo-key`;
     let key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
     const resolved = key === '' ? undefined : await accounts.resolveKey(key);
     if (resolved?.account.email !== DEMO_EMAIL) {
@@ -192,15 +158,15 @@ export async function prepareDemo(
       key = (await accounts.createKey(DEMO_EMAIL, taken ? `demo ${new Date().toISOString()}` : 'demo')).key;
       writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
     }
-    return { key, instructions: (url) => demoInstructions(url, key, config.db) };
+    return { key, instructions: (url) => demoInstructions(url, key, config.database) };
   } finally {
     await accounts.shutdown();
-    await store.close();
+    await backends.close();
   }
 }
 
 function demoInstructions(url: string, key: string, db: string): string {
-  const dbFlag = db === DEFAULT_CONFIG.db ? '' : ` --db ${db}`;
+  const dbFlag = db === DEFAULT_CONFIG.database ? '' : ` --db ${db}`;
   return [
     '',
     `Demo API key: ${key}`,

@@ -2,7 +2,7 @@ import { QuarryError } from '../errors/index.ts';
 import { systemClock, type Clock } from '../auth/clock.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { displayPrefix, hashSecret, newApiKey, randomSecret } from '../auth/secrets.ts';
-import type { AccountRow, AccountStore, KeyRow } from './store.ts';
+import type { AccountRow, AccountStore, KeyRow, SessionStore } from '../store/accounts.ts';
 import {
   FAMILIES,
   type Account,
@@ -50,19 +50,22 @@ const DAY_MS = 24 * 3600 * 1000;
  * the rows.
  *
  * @example
- * const accounts = new AccountService({ store: openSqliteAccountStore('quarry.db') });
+ * const accounts = new AccountService({ store: (await openAccountBackends(config)).accountStore });
  * await accounts.createAccount({ email: 'ana@example.org', activate: true });
  * const { key } = await accounts.createKey('ana@example.org', 'laptop'); // shown once
  */
 export class AccountService {
   readonly store: AccountStore;
+  readonly #sessions: SessionStore;
   readonly #clock: Clock;
   /** Usage counts not yet written, keyed by `accountId|day`; flushed in batches. */
   readonly #pendingUsage = new Map<string, { accountId: number; day: string; requests: number; rejections: number }>();
   readonly #flushTimer: NodeJS.Timeout;
 
-  constructor(options: { store: AccountStore; clock?: Clock; usageFlushMs?: number }) {
+  /** `sessions` defaults to the account store; a shared store (Redis) can hold them instead. */
+  constructor(options: { store: AccountStore; sessions?: SessionStore; clock?: Clock; usageFlushMs?: number }) {
     this.store = options.store;
+    this.#sessions = options.sessions ?? options.store;
     this.#clock = options.clock ?? systemClock;
     this.#flushTimer = setInterval(() => void this.flushUsage(), options.usageFlushMs ?? 2000);
     this.#flushTimer.unref();
@@ -317,7 +320,7 @@ export class AccountService {
     const row = await this.#row(ref);
     const secret = randomSecret(32);
     const now = this.#clock.now();
-    await this.store.insertSession({
+    await this.#sessions.insertSession({
       id: hashSecret(secret),
       accountId: row.id,
       createdAt: now,
@@ -328,14 +331,14 @@ export class AccountService {
 
   /** The account of a live session, or undefined when the session is unknown or expired. */
   async resolveSession(sessionId: string): Promise<Account | undefined> {
-    const session = await this.store.sessionById(hashSecret(sessionId));
+    const session = await this.#sessions.sessionById(hashSecret(sessionId));
     if (!session || session.expiresAt <= this.#clock.now()) return undefined;
     const row = await this.store.accountById(session.accountId);
     return row ? toAccount(row) : undefined;
   }
 
   async endSession(sessionId: string): Promise<void> {
-    await this.store.deleteSession(hashSecret(sessionId));
+    await this.#sessions.deleteSession(hashSecret(sessionId));
   }
 
   /** Writes pending usage and stops the flush timer; the store stays open (its owner closes it). */

@@ -1,5 +1,5 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { AccountStore } from '../accounts/store.ts';
+import type { AccountStore } from '../store/accounts.ts';
 import type { Family } from '../accounts/types.ts';
 import { randomSecret } from './secrets.ts';
 

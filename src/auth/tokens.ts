@@ -137,14 +137,17 @@ export class TokenService {
       throw QuarryError.of('SERVICE_TOKEN_REVOKED', { params: { loginPath } });
     const account = await this.#o.accounts.findAccount(token.accountId);
     if (!account) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
+    return this.principalFor(account, family, token.keyId);
+  }
+
+  /**
+   * The principal of an account acting in a family without a token (the web console, for a
+   * signed-in holder), after the same checks a token gets: an active account subscribed to
+   * the family, else 403.
+   */
+  principalFor(account: Account, family: Family, keyId: number | null = null): Principal {
     this.#requireStanding(account.state, account.subscription.families, family);
-    return {
-      accountId: account.id,
-      keyId: token.keyId,
-      family,
-      subscription: account.subscription,
-      limits: account.limits,
-    };
+    return { accountId: account.id, keyId, family, subscription: account.subscription, limits: account.limits };
   }
 
   /** Only an active account subscribed to the family may get or use a token. */

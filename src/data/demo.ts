@@ -4,13 +4,13 @@
  * interrupted build never leaves a half-made file where the service looks for one).
  *
  * @example
- *   await buildDemoDatabase({ dbPath: '.quarry/records.db', publications: 10_000, seed: 20240601 });
+ *   await buildDemoDatabase({ dbPath: '.quarry/records.db', writerFor: recordWriterFor, publications: 10_000, seed: 20240601 });
  */
 import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SEED, generate, type Manifest } from './generate/index.ts';
-import { importFiles, type ImportReport } from './import/index.ts';
+import { importFiles, type ImportReport, type RecordTarget } from './import/index.ts';
 
 /** Share of the generation half each generator phase takes (start, end), so progress never moves back. */
 const GENERATE_BANDS: Readonly<Record<string, readonly [number, number]>> = {
@@ -31,6 +31,8 @@ export interface DemoProgress {
 
 export interface BuildDemoOptions {
   readonly dbPath: string;
+  /** The record writer for a database file; the composition root's `recordWriterFor`. */
+  readonly writerFor: (dbPath: string) => RecordTarget;
   readonly publications?: number;
   readonly seed?: number;
   readonly onProgress?: (progress: DemoProgress) => void;
@@ -63,7 +65,7 @@ export async function buildDemoDatabase(
     });
     const report = await importFiles({
       paths: [dataDir],
-      dbPath: building,
+      open: options.writerFor(building),
       format: 'quarry',
       onError: 'abort',
       onProgress: (p) =>

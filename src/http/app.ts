@@ -9,8 +9,8 @@ import type { QueryEngine } from '../engine/types.ts';
 import { QuarryError } from '../errors/index.ts';
 import { packageVersion } from '../package-root.ts';
 import { RateLimiter } from '../ratelimit/limiter.ts';
-import { MemoryRateLimitStore } from '../ratelimit/memory-store.ts';
 import type { RateLimitStore } from '../ratelimit/store.ts';
+import type { LoginCodeStore, WebStore } from '../store/web.ts';
 import type { ServiceContext } from './context.ts';
 import { AllowedMethods } from './allowed-methods.ts';
 import { clientErrorHandler } from './client-errors.ts';
@@ -32,8 +32,13 @@ export interface WebPluginOptions {
   readonly tokens: TokenService;
   readonly config: QuarryConfig;
   readonly clock: Clock;
-  /** The API's rate limiter, so the console's queries share the auth-path budget. */
-  readonly limiter?: RateLimiter;
+  /**
+   * The API's own context: the console runs queries through the API's query handler and
+   * counts sign-ins and queries in the API's rate limiter (one budget per caller).
+   */
+  readonly service: ServiceContext;
+  readonly webStore: WebStore;
+  readonly loginCodes: LoginCodeStore;
 }
 
 /** The web pages (API home at `/`, account section, console): a plugin from `src/web/`. */
@@ -44,7 +49,12 @@ export interface AppDeps {
   readonly engine: QueryEngine;
   readonly accounts: AccountService;
   readonly clock?: Clock;
-  readonly rateLimitStore?: RateLimitStore;
+  /** Where rate-limit counters live (memory for one instance, Redis for several). */
+  readonly rateLimitStore: RateLimitStore;
+  /** The web pages' store; required with `web`. */
+  readonly webStore?: WebStore;
+  /** Login codes; the web store unless a shared store (Redis) holds them. */
+  readonly loginCodes?: LoginCodeStore;
   /** Log destination and level; false silences the log (tests). Defaults to stdout at config.logLevel. */
   readonly logger?: false | { readonly level?: string; readonly stream?: NodeJS.WritableStream };
   /** Registered when given and `config.web.enabled`. */
@@ -66,7 +76,7 @@ function redactUrl(url: string): string {
  * and (when given) the web pages. It does not listen; `src/main.ts` does, tests `inject`.
  *
  * @example
- * const app = await build({ config: loadConfig(), engine, accounts, clock: manualClock('2022-01-01') });
+ * const app = await build({ config: loadConfig(), engine, accounts, rateLimitStore: new MemoryRateLimitStore(), clock: manualClock('2022-01-01') });
  * const res = await app.inject({ method: 'GET', url: '/healthz' });
  */
 export async function build(deps: AppDeps): Promise<FastifyInstance> {
@@ -132,7 +142,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     accounts,
     tokens,
     clock,
-    limiter: new RateLimiter({ store: deps.rateLimitStore ?? new MemoryRateLimitStore(), clock }),
+    limiter: new RateLimiter({ store: deps.rateLimitStore, clock }),
     metrics: createMetrics(engine),
     versions: versionPolicy(config.versions),
     recordsNotReady: deps.recordsNotReady ?? ((): undefined => undefined),
@@ -190,7 +200,17 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   if (config.docs.enabled) await registerDocsPages(app);
 
   if (deps.web && config.web.enabled) {
-    await app.register(deps.web, { accounts, engine, tokens, config, clock, limiter: ctx.limiter });
+    if (!deps.webStore) throw new Error('build(): the web pages need deps.webStore');
+    await app.register(deps.web, {
+      accounts,
+      engine,
+      tokens,
+      config,
+      clock,
+      service: ctx,
+      webStore: deps.webStore,
+      loginCodes: deps.loginCodes ?? deps.webStore,
+    });
   }
 
   // Graceful shutdown: once closing starts, answers in flight still go out, but tell

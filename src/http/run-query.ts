@@ -19,30 +19,49 @@ import { LOGIN_PATHS } from '../auth/tokens.ts';
  */
 const backstopMs = (timeoutMs: number) => 2 * timeoutMs + 2000;
 
+/**
+ * One caller of the query handler: an API endpoint of either family, or the web console.
+ * The defaults are the API's; the console supplies its own principal, text and version.
+ */
 export interface QueryRouteOptions {
   readonly family: Family;
   readonly rule: LimitRule;
-  /** Auth-path endpoints choose their DSL version by date; token-path always runs v2. */
-  readonly endpoint?: AuthPathEndpoint;
+  /**
+   * Auth-path endpoints choose their DSL version by date; token-path always runs v2. A
+   * function chooses per request (the console's version switch).
+   */
+  readonly endpoint?: AuthPathEndpoint | ((request: FastifyRequest) => AuthPathEndpoint);
+  /** Who is asking; by default the token in the Authorization header. */
+  readonly principal?: (request: FastifyRequest) => Promise<Principal>;
+  /** The query text; by default the raw body (or the `query` member of a JSON body). */
+  readonly text?: (request: FastifyRequest) => string;
 }
 
 /**
- * The handler shared by every query endpoint of both families: version → token → rate
- * limit → query text → engine → JSON result with a Server-Timing header.
+ * The handler shared by every query endpoint of both families and by the web console:
+ * version → principal (token or session, with the account's standing and subscription) →
+ * rate limit → query text → engine (with a deadline backstop) → JSON result with a
+ * Server-Timing header, and the query-duration metric either way.
  */
 export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
+  const principalOf = options.principal ?? ((request: FastifyRequest) => authenticate(ctx, request, options.family));
+  const textOf =
+    options.text ??
+    ((request: FastifyRequest) =>
+      queryTextOf(request.body, request.headers['content-type'], ctx.config.query.maxBytes));
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const started = performance.now();
     let dslVersion: DslVersion = 2;
-    if (options.endpoint !== undefined) {
-      const resolved = resolveVersion(options.endpoint, ctx.clock.now(), ctx.versions);
+    const endpoint = typeof options.endpoint === 'function' ? options.endpoint(request) : options.endpoint;
+    if (endpoint !== undefined) {
+      const resolved = resolveVersion(endpoint, ctx.clock.now(), ctx.versions);
       dslVersion = resolved.dslVersion;
       reply.headers(resolved.headers);
     }
     request.dslVersion = dslVersion;
     let principal: Principal;
     try {
-      principal = await authenticate(ctx, request, options.family);
+      principal = await principalOf(request);
     } catch (error) {
       await enforceLimit(ctx, request, reply, options.rule, null);
       throw error;
@@ -50,7 +69,7 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
     request.principal = principal;
     await enforceLimit(ctx, request, reply, options.rule, principal);
     ctx.accounts.recordUsage(principal.accountId, { requests: 1 });
-    const text = queryTextOf(request.body, request.headers['content-type'], ctx.config.query.maxBytes);
+    const text = textOf(request);
     let outcome: QueryOutcome;
     try {
       outcome = await runWithDeadline(ctx, request, reply, text, dslVersion, principal);

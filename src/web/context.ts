@@ -4,11 +4,11 @@ import type { AccountService } from '../accounts/service.ts';
 import type { Clock } from '../auth/clock.ts';
 import type { QuarryConfig } from '../config.ts';
 import type { QueryEngine } from '../engine/types.ts';
+import type { ServiceContext } from '../http/context.ts';
+import type { LoginCodeStore, WebStore } from '../store/web.ts';
 import type { Assets } from './assets.ts';
 import type { PageContext } from './layout.ts';
-import type { WebLimits } from './rate-limit.ts';
 import { cookieOptions } from './session.ts';
-import type { WebStore } from './store.ts';
 
 export interface WebContext {
   readonly accounts: AccountService;
@@ -16,7 +16,9 @@ export interface WebContext {
   readonly engine: QueryEngine;
   readonly clock: Clock;
   readonly store: WebStore;
-  readonly limits: WebLimits;
+  readonly loginCodes: LoginCodeStore;
+  /** The API's context: its query handler and rate limiter serve the pages too. */
+  readonly service: ServiceContext;
   readonly assets: Assets;
 }
 

@@ -10,7 +10,7 @@
  * the API's JSON error body).
  *
  * @example
- * const app = await build({ config, engine, accounts, web: webPlugin });
+ * const app = await build({ config, engine, accounts, rateLimitStore, webStore, web: webPlugin });
  */
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -20,8 +20,6 @@ import type { WebPluginOptions } from '../http/app.ts';
 import { toQuarryError } from '../http/error-handler.ts';
 import { STATUS_BY_CATEGORY } from '../http/status.ts';
 import { QuarryError, renderErrorBody } from '../errors/index.ts';
-import { RateLimiter } from '../ratelimit/limiter.ts';
-import { MemoryRateLimitStore } from '../ratelimit/memory-store.ts';
 import { loadAssets, type Asset } from './assets.ts';
 import { pageContext, type WebContext } from './context.ts';
 import { errorBox, page } from './layout.ts';
@@ -32,17 +30,6 @@ import { consoleRoutes } from './routes/console.ts';
 import { homeRoutes } from './routes/home.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { cookieOptions, SESSION_COOKIE, type WebState } from './session.ts';
-import { WebStore } from './store.ts';
-
-export interface WebOptions extends WebPluginOptions {
-  /**
-   * The API's rate limiter, so console queries share the auth-path budget with the API.
-   * Without it the pages count in a limiter of their own with the same rules.
-   */
-  readonly limiter?: RateLimiter;
-  /** The web tables; by default opened on `config.db`. */
-  readonly webStore?: WebStore;
-}
 
 /**
  * Pages are never cached, may only load this server's own scripts and styles, and may not be
@@ -68,18 +55,11 @@ function webError(error: unknown, request: FastifyRequest): QuarryError {
   return toQuarryError(error, request);
 }
 
-export async function webPlugin(app: FastifyInstance, options: WebOptions): Promise<void> {
-  const { accounts, config, engine, clock } = options;
-  const store = options.webStore ?? WebStore.open(config.db);
-  if (!options.webStore) {
-    app.addHook('onClose', (_instance, done) => {
-      store.close();
-      done();
-    });
-  }
-  const limiter = options.limiter ?? new RateLimiter({ store: new MemoryRateLimitStore(), clock });
+export async function webPlugin(app: FastifyInstance, options: WebPluginOptions): Promise<void> {
+  const { accounts, config, engine, clock, service, loginCodes } = options;
+  const store = options.webStore;
   const assets = await loadAssets();
-  const ctx: WebContext = { accounts, config, engine, clock, store, assets, limits: { limiter, config, accounts } };
+  const ctx: WebContext = { accounts, config, engine, clock, store, loginCodes, assets, service };
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
@@ -99,7 +79,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions): Prom
       if (account) {
         state.account = account;
         state.sessionId = sessionId;
-        state.isAdmin = store.isAdmin(account.id);
+        state.isAdmin = await store.isAdmin(account.id);
       }
     }
     request.web = state;

@@ -7,7 +7,7 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/types.ts';
-import { QuarryError, type ErrorCode } from '../errors/index.ts';
+import { QuarryError } from '../errors/index.ts';
 
 export const SESSION_COOKIE = 'quarry_session';
 
@@ -53,21 +53,6 @@ export function requireAccount(request: FastifyRequest): Account {
   const { account } = request.web;
   if (!account) throw QuarryError.of('WEB_SIGN_IN_REQUIRED');
   return account;
-}
-
-/**
- * Why an account may not run queries, as the API would say it (403), or undefined for an
- * active account.
- */
-export function standingError(account: Account, contact: string): QuarryError | undefined {
-  const byState: Record<Account['state'], ErrorCode | undefined> = {
-    active: undefined,
-    pending: 'SERVICE_ACCOUNT_PENDING',
-    suspended: 'SERVICE_ACCOUNT_SUSPENDED',
-    closed: 'SERVICE_ACCOUNT_CLOSED',
-  };
-  const code = byState[account.state];
-  return code ? QuarryError.of(code, { params: { contact } }) : undefined;
 }
 
 /** A local path to return to after signing in; anything else (other hosts, `//x`) becomes `/`. */

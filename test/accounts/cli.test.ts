@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../src/accounts/store.ts';
+import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 
 const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
-import { openSqliteAccountStore, type AccountStore } from '../../src/accounts/store.ts';
+import type { AccountStore } from '../../src/store/accounts.ts';
+import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 import { manualClock } from '../../src/auth/clock.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
 import { isQuarryError } from '../../src/errors/index.ts';

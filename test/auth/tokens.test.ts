@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../src/accounts/store.ts';
+import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 import { manualClock } from '../../src/auth/clock.ts';
 import { TokenService } from '../../src/auth/tokens.ts';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AccountService } from '../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../src/accounts/store.ts';
+import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startService, type RunningService } from '../../src/main.ts';
 import { demoDatabase } from '../fixtures/demo-db.ts';

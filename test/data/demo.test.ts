@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { buildDemoDatabase, type DemoProgress } from '../../src/data/demo.ts';
+import { recordWriterFor } from '../../src/backends.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'quarry-demo-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -14,6 +15,7 @@ test('buildDemoDatabase generates, imports and moves the finished database into 
   const seen: DemoProgress[] = [];
   const { manifest, report } = await buildDemoDatabase({
     dbPath,
+    writerFor: recordWriterFor,
     publications: 4000,
     seed: 5,
     onProgress: (p) => seen.push(p),

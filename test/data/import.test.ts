@@ -16,6 +16,7 @@ import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
 import type { PublicationRecord } from '../../src/model/native-records.ts';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 import { readFileSync } from 'node:fs';
+import { recordWriterFor } from '../../src/backends.ts';
 
 // Small real samples of each format, cut from the open data by scripts/vendor-data.ts.
 const DATA = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
@@ -122,7 +123,7 @@ describe('readers map the real samples', () => {
         join(DATA, 'openalex/works_flat.jsonl'),
         join(DATA, 'crossref/works.jsonl'),
       ],
-      dbPath: db,
+      open: recordWriterFor(db),
       onError: 'abort',
     });
     assert.equal(report.skipped, 0);
@@ -194,7 +195,7 @@ describe('malformed records', () => {
 
   test('--on-error skip imports the rest and reports each bad record as file:line', async () => {
     const db = join(work, 'skip.db');
-    const report = await importFiles({ paths: [shard], dbPath: db, onError: 'skip', batchSize: 5 });
+    const report = await importFiles({ paths: [shard], open: recordWriterFor(db), onError: 'skip', batchSize: 5 });
     assert.equal(report.skipped, 2);
     assert.deepEqual(
       report.problems.map((p) => `${p.file}:${p.line}`),
@@ -208,7 +209,7 @@ describe('malformed records', () => {
   test('--on-error abort stops at the bad line and keeps every record before it', async () => {
     const db = join(work, 'abort.db');
     await assert.rejects(
-      importFiles({ paths: [shard], dbPath: db, onError: 'abort', batchSize: 5 }),
+      importFiles({ paths: [shard], open: recordWriterFor(db), onError: 'abort', batchSize: 5 }),
       (err: { code?: string; message: string }) => {
         assert.equal(err.code, 'DATA_IMPORT_ABORTED');
         assert.ok(err.message.includes(`${shard}:7`), err.message);
@@ -223,12 +224,18 @@ describe('malformed records', () => {
   });
 
   test('bad options are coded errors', async () => {
-    await assert.rejects(importFiles({ paths: [shard], dbPath: join(work, 'x.db'), onError: 'ignore' as 'skip' }), {
-      code: 'DATA_BAD_ON_ERROR_OPTION',
-    });
-    await assert.rejects(importFiles({ paths: [shard], dbPath: join(work, 'x.db'), format: 'csv' as 'nih' }), {
-      code: 'DATA_BAD_FORMAT_OPTION',
-    });
+    await assert.rejects(
+      importFiles({ paths: [shard], open: recordWriterFor(join(work, 'x.db')), onError: 'ignore' as 'skip' }),
+      {
+        code: 'DATA_BAD_ON_ERROR_OPTION',
+      },
+    );
+    await assert.rejects(
+      importFiles({ paths: [shard], open: recordWriterFor(join(work, 'x.db')), format: 'csv' as 'nih' }),
+      {
+        code: 'DATA_BAD_FORMAT_OPTION',
+      },
+    );
   });
 });
 
@@ -247,7 +254,7 @@ describe('malformed records in CSV and JSON arrays', () => {
         '',
       ].join('\n'),
     );
-    const report = await importFiles({ paths: [csv], dbPath: join(work, 'csv.db'), onError: 'skip' });
+    const report = await importFiles({ paths: [csv], open: recordWriterFor(join(work, 'csv.db')), onError: 'skip' });
     assert.equal(report.records.grants, 2);
     assert.deepEqual(
       report.problems.map((p) => p.line),
@@ -264,7 +271,7 @@ describe('malformed records in CSV and JSON arrays', () => {
       file,
       '[\n  {"id": "https://ror.org/000000001", "names": [{"value": "One", "types": ["ror_display"]}], "types": ["education"]},\n  {\n    "names": []\n  }\n]\n',
     );
-    const report = await importFiles({ paths: [file], dbPath: join(work, 'json.db'), onError: 'skip' });
+    const report = await importFiles({ paths: [file], open: recordWriterFor(join(work, 'json.db')), onError: 'skip' });
     assert.equal(report.records.organizations, 1);
     assert.deepEqual(
       report.problems.map((p) => `${p.file}:${p.line}`),
@@ -277,10 +284,10 @@ describe('native import', () => {
   test('re-importing the same generated data updates, never duplicates', async () => {
     const dir = await demoDataDir({ publications: 1000 });
     const db = join(work, 'twice.db');
-    const first = await importFiles({ paths: [dir], dbPath: db, onError: 'abort' });
+    const first = await importFiles({ paths: [dir], open: recordWriterFor(db), onError: 'abort' });
     assert.equal(first.records.publications, 1000);
     const before = counts(db);
-    const second = await importFiles({ paths: [dir], dbPath: db, onError: 'abort' });
+    const second = await importFiles({ paths: [dir], open: recordWriterFor(db), onError: 'abort' });
     assert.deepEqual(second.records, first.records);
     assert.deepEqual(counts(db), before);
     assert.equal(before['publications'], 1000);

@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
 import { detectFormat } from '../../src/data/import/detect.ts';
 import { importFiles } from '../../src/data/import/index.ts';
+import { recordWriterFor } from '../../src/backends.ts';
 
 const DATA = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
 const SNAPSHOT = join(DATA, 'openalex-snapshot');
@@ -57,7 +58,7 @@ describe('OpenAlex snapshot', () => {
 
   test('a snapshot folder imports every partition; counts match the manifest and the files', async () => {
     const db = freshDb();
-    const report = await importFiles({ paths: [SNAPSHOT], dbPath: db });
+    const report = await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
     assert.equal(works.length, manifest.meta.record_count);
     assert.equal(report.records.publications, works.length);
     assert.deepEqual(report.problems, []);
@@ -89,7 +90,7 @@ describe('OpenAlex snapshot', () => {
     const copy = join(work, 'snapshot-update');
     cpSync(SNAPSHOT, copy, { recursive: true });
     const db = freshDb();
-    await importFiles({ paths: [copy], dbPath: db });
+    await importFiles({ paths: [copy], open: recordWriterFor(db) });
     const before = count(db, 'publications');
     const [changed, merged, into] = [works[0]!, works[1]!, works[2]!];
     // A later snapshot: a partition with a newer version of one work, and a merged-ids file.
@@ -105,7 +106,7 @@ describe('OpenAlex snapshot', () => {
       join(mergedDir, '2099-01-01.csv.gz'),
       gzipSync(`merge_date,id,merge_into_id\n2099-01-01,${shortId(merged['id'])},${shortId(into['id'])}\n`),
     );
-    const report = await importFiles({ paths: [copy], dbPath: db });
+    const report = await importFiles({ paths: [copy], open: recordWriterFor(db) });
     assert.deepEqual(report.removed, { publications: 1 });
     assert.equal(count(db, 'publications'), before - 1);
     assert.deepEqual(query(db, 'SELECT title FROM publications WHERE id = ?', shortId(changed['id'])), [
@@ -132,7 +133,7 @@ describe('OpenAlex snapshot', () => {
     const m = JSON.parse(readFileSync(file, 'utf8')) as { entries: { meta: { record_count: number } }[] };
     m.entries[0]!.meta.record_count += 5;
     writeFileSync(file, JSON.stringify(m));
-    const report = await importFiles({ paths: [copy], dbPath: freshDb() });
+    const report = await importFiles({ paths: [copy], open: recordWriterFor(freshDb()) });
     assert.equal(report.problems.length, 1);
     assert.match(report.problems[0]!.message, /manifest lists \d+ records for this partition; \d+ were read/);
   });
@@ -144,7 +145,7 @@ describe('ROR data dump (zip of JSON, schema 2)', () => {
 
   test('the zip imports its schema-2 JSON: every record, with names and places', async () => {
     const db = freshDb();
-    const report = await importFiles({ paths: [zip], dbPath: db });
+    const report = await importFiles({ paths: [zip], open: recordWriterFor(db) });
     assert.equal(report.records.organizations, records.length);
     assert.equal(report.files[0]!.path, `${zip}!v1.55-2024-10-31-ror-data_schema_v2.json`);
     assert.equal(count(db, 'organizations'), records.length);
@@ -158,14 +159,14 @@ describe('ROR data dump (zip of JSON, schema 2)', () => {
   test('a zip with nothing Quarry reads, and a file that is not a zip, are refused with a code', async () => {
     const empty = join(work, 'nothing.zip');
     writeFileSync(empty, zipSync({ 'README.txt': strToU8('no data here') }));
-    await assert.rejects(importFiles({ paths: [empty], dbPath: freshDb() }), (e: Error & { code?: string }) => {
+    await assert.rejects(importFiles({ paths: [empty], open: recordWriterFor(freshDb()) }), (e: Error & { code?: string }) => {
       assert.equal(e.code, 'DATA_ZIP_NOTHING_READABLE');
       assert.match(e.message, /README\.txt/);
       return true;
     });
     const fake = join(work, 'fake.zip');
     writeFileSync(fake, 'not a zip');
-    await assert.rejects(importFiles({ paths: [fake], dbPath: freshDb() }), { code: 'DATA_ZIP_UNREADABLE' });
+    await assert.rejects(importFiles({ paths: [fake], open: recordWriterFor(freshDb()) }), { code: 'DATA_ZIP_UNREADABLE' });
   });
 });
 
@@ -174,7 +175,7 @@ describe('ANZSRC FoR 2020 codes', () => {
     const csv = join(DATA, 'anzsrc_for_2020/for2020_codes.csv');
     const rows = readFileSync(csv, 'utf8').trim().split('\n').length - 1;
     const db = freshDb();
-    const report = await importFiles({ paths: [csv], dbPath: db });
+    const report = await importFiles({ paths: [csv], open: recordWriterFor(db) });
     assert.equal(report.files[0]!.format, 'anzsrc');
     assert.equal(report.records.categories, rows);
     assert.equal(count(db, 'categories'), rows);
@@ -191,7 +192,7 @@ describe('NIH RePORTER and ExPORTER', () => {
     const lines = readFileSync(csv, 'utf8').trim().split('\n').slice(1);
     const projects = new Map(lines.map((l) => [l.split(',')[1]!, l.split(',')[2]!]));
     const db = freshDb();
-    const report = await importFiles({ paths: [csv], dbPath: db });
+    const report = await importFiles({ paths: [csv], open: recordWriterFor(db) });
     assert.equal(report.records.grants, lines.length);
     assert.equal(count(db, 'grants'), projects.size);
     const [project, amount] = [...projects][0]!;
@@ -218,7 +219,7 @@ describe('NIH RePORTER and ExPORTER', () => {
       'APPLICATION_ID,ABSTRACT_TEXT\r\n10300001,"Bacteria exploit host factors; this project maps them."\r\n',
     );
     const db = freshDb();
-    const report = await importFiles({ paths: [dir], dbPath: db });
+    const report = await importFiles({ paths: [dir], open: recordWriterFor(db) });
     assert.deepEqual(
       report.files.map((f) => f.format),
       ['nih', 'nih'],
@@ -256,7 +257,7 @@ describe('NIH RePORTER and ExPORTER', () => {
   test('an ExPORTER file without a needed column is refused at file:1 with the column named', async () => {
     const csv = join(work, 'RePORTER_PRJ_C_FY2021.csv');
     writeFileSync(csv, [HEADER.replace('FULL_PROJECT_NUM,', ''), ROW[0]!.replace('5R01AI130470-05,', '')].join('\n'));
-    await assert.rejects(importFiles({ paths: [csv], dbPath: freshDb() }), (e: Error & { code?: string }) => {
+    await assert.rejects(importFiles({ paths: [csv], open: recordWriterFor(freshDb()) }), (e: Error & { code?: string }) => {
       assert.equal(e.code, 'DATA_CSV_MISSING_COLUMN');
       assert.ok(e.message.startsWith(`${csv}:1: the NIH projects header has no FULL_PROJECT_NUM column`), e.message);
       return true;
@@ -270,7 +271,7 @@ describe('Crossref works', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     const first = JSON.parse(lines[0]!) as { DOI: string; title: string[] };
     const db = freshDb();
-    const report = await importFiles({ paths: [file], dbPath: db });
+    const report = await importFiles({ paths: [file], open: recordWriterFor(db) });
     assert.equal(report.files[0]!.format, 'crossref');
     assert.equal(report.records.publications, lines.length);
     assert.deepEqual(query(db, 'SELECT title FROM publications WHERE id = ?', `doi:${first.DOI.toLowerCase()}`), [
@@ -290,7 +291,7 @@ describe('bad input', () => {
     mkdirSync(join(work, 'cut'));
     writeFileSync(cut, all.subarray(0, Math.floor(all.length * 0.6)));
     const db = freshDb();
-    await assert.rejects(importFiles({ paths: [cut], dbPath: db, batchSize: 5 }), (e: Error & { code?: string }) => {
+    await assert.rejects(importFiles({ paths: [cut], open: recordWriterFor(db), batchSize: 5 }), (e: Error & { code?: string }) => {
       assert.equal(e.code, 'DATA_FILE_TRUNCATED');
       assert.match(e.message, new RegExp(`^${cut}:\\d+: the compressed data ends early`));
       return true;
@@ -303,10 +304,10 @@ describe('bad input', () => {
     const empty = join(work, 'empty', 'works.jsonl');
     mkdirSync(join(work, 'empty'));
     writeFileSync(empty, '\n\n');
-    await assert.rejects(importFiles({ paths: [empty], dbPath: freshDb() }), { code: 'DATA_FILE_EMPTY' });
+    await assert.rejects(importFiles({ paths: [empty], open: recordWriterFor(freshDb()) }), { code: 'DATA_FILE_EMPTY' });
     const report = await importFiles({
       paths: [empty, join(DATA, 'crossref/works.jsonl')],
-      dbPath: freshDb(),
+      open: recordWriterFor(freshDb()),
       onError: 'skip',
     });
     assert.deepEqual(

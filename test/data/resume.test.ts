@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startService } from '../../src/main.ts';
 import { unfinishedImport } from '../../src/store/sqlite/import-journal.ts';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
+import { recordWriterFor } from '../../src/backends.ts';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
@@ -78,7 +79,7 @@ describe('an import killed with SIGKILL', () => {
     const generated = await demoDataDir({ publications: 1000 });
     const paths = [big, generated];
     const clean = join(work, 'clean.db');
-    await importFiles({ paths, dbPath: clean, batchSize: 10 });
+    await importFiles({ paths, open: recordWriterFor(clean), batchSize: 10 });
     const expected = counts(clean);
     assert.ok((expected['publication_researchers'] ?? 0) > 0 && (expected['researchers'] ?? 0) > 0);
 
@@ -115,16 +116,16 @@ describe('an import killed with SIGKILL', () => {
       },
     );
 
-    const resumed = await importFiles({ paths: [], dbPath: db, resume: true });
+    const resumed = await importFiles({ paths: [], open: recordWriterFor(db), resume: true });
     assert.ok(Object.values(resumed.records).reduce((s, n) => s + n, 0) > 0);
     assert.equal(unfinishedImport(db), undefined);
     assert.deepEqual(counts(db), expected);
-    await assert.rejects(importFiles({ paths: [], dbPath: db, resume: true }), { code: 'DATA_NOTHING_TO_RESUME' });
+    await assert.rejects(importFiles({ paths: [], open: recordWriterFor(db), resume: true }), { code: 'DATA_NOTHING_TO_RESUME' });
   });
 
   test('a running service answers /readyz 503 while an import into its database is unfinished', async () => {
     const db = join(work, 'served.db');
-    await importFiles({ paths: [SNAPSHOT], dbPath: db });
+    await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
     const service = await startService(loadConfig({ overrides: { db, ...QUIET } }), {});
     try {
       assert.equal((await fetch(`${service.url}/readyz`)).status, 200);
@@ -152,7 +153,7 @@ describe('an import killed with SIGKILL', () => {
     const copy = join(work, 'snapshot-changed');
     cpSync(SNAPSHOT, copy, { recursive: true });
     const db = join(work, 'changed.db');
-    await importFiles({ paths: [copy], dbPath: db });
+    await importFiles({ paths: [copy], open: recordWriterFor(db) });
     const conn = new Database(db);
     conn.prepare("UPDATE import_runs SET state = 'running', finished_at = NULL").run();
     conn.close();
@@ -161,7 +162,7 @@ describe('an import killed with SIGKILL', () => {
       .filter((d) => d.startsWith('updated_date='))
       .sort()[0]!;
     rmSync(join(partitions, first), { recursive: true });
-    await assert.rejects(importFiles({ paths: [], dbPath: db, resume: true }), { code: 'DATA_RESUME_INPUTS_CHANGED' });
+    await assert.rejects(importFiles({ paths: [], open: recordWriterFor(db), resume: true }), { code: 'DATA_RESUME_INPUTS_CHANGED' });
     const none = spawnSync(process.execPath, [BIN, 'import', '--db', join(work, 'none.db')], { encoding: 'utf8' });
     assert.notEqual(none.status, 0);
     assert.ok(none.stderr.includes('DATA_NO_INPUT'), none.stderr);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../src/accounts/store.ts';
+import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_EMAIL, prepareDemo } from '../../src/main.ts';
 import { tinyDatabase } from '../engine/fixtures/tiny-db.ts';

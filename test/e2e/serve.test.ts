@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../src/accounts/store.ts';
+import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 import { syntheticDatabase } from './records-db.ts';
 
 const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;

@@ -75,8 +75,45 @@ describe('configuration', () => {
     }
   });
 
-  test('an unreadable file and a Redis URL are clear errors', () => {
+  test('an unreadable file is a clear error', () => {
     assert.throws(() => loadConfig({ file: '/nonexistent/quarry.json' }), /could not be read as JSON/);
-    assert.throws(() => loadConfig({ env: { QUARRY_REDIS_URL: 'redis://127.0.0.1:6379' } }), /not part of this build/);
+  });
+
+  test('database is a file or a postgres URL; db and QUARRY_DB are its earlier names', () => {
+    assert.equal(loadConfig({ overrides: { db: '/srv/q.db' } }).database, '/srv/q.db');
+    assert.equal(loadConfig({ env: { QUARRY_DB: '/srv/q.db' } }).database, '/srv/q.db');
+    const pg = loadConfig({
+      env: { QUARRY_DB: '/srv/old.db', QUARRY_DATABASE_URL: 'postgresql://quarry@db.internal:5432/quarry' },
+    });
+    assert.equal(pg.database, 'postgresql://quarry@db.internal:5432/quarry', 'the URL variable wins');
+    assert.equal(pg.db, pg.database, 'db always mirrors database');
+    const replicas = loadConfig({
+      env: {
+        QUARRY_DATABASE_URL: 'postgres://p@primary/quarry',
+        QUARRY_READ_URLS: 'postgres://r@replica1/quarry, postgres://r@replica2/quarry',
+      },
+    });
+    assert.deepEqual(replicas.readUrls, ['postgres://r@replica1/quarry', 'postgres://r@replica2/quarry']);
+    assert.throws(() => loadConfig({ overrides: { database: 'mysql://x@y/z' } }), /mysql:\/\/ is not a database/);
+    assert.throws(() => loadConfig({ overrides: { db: 'a.db', database: 'b.db' } }), /both database and db/);
+    assert.throws(
+      () => loadConfig({ overrides: { readUrls: ['postgres://r@replica/quarry'] } }),
+      /need a PostgreSQL database/,
+    );
+    assert.throws(
+      () => loadConfig({ overrides: { database: 'postgres://p@primary/q', readUrls: ['replica'] } }),
+      /"replica" is not a postgres:\/\/ URL/,
+    );
+  });
+
+  test('redisUrl is a redis:// or rediss:// URL', () => {
+    assert.equal(
+      loadConfig({ env: { QUARRY_REDIS_URL: 'redis://127.0.0.1:6379/2' } }).redisUrl,
+      'redis://127.0.0.1:6379/2',
+    );
+    assert.throws(
+      () => loadConfig({ env: { QUARRY_REDIS_URL: '127.0.0.1:6379' } }),
+      /redisUrl must be null or a redis:\/\//,
+    );
   });
 });

@@ -116,14 +116,25 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
     let received: string[] = [];
     const web: WebPlugin = (app, options) => {
       received = Object.keys(options)
-        .filter((k) => ['accounts', 'engine', 'tokens', 'config', 'clock', 'limiter'].includes(k))
+        .filter((k) =>
+          ['accounts', 'engine', 'tokens', 'config', 'clock', 'service', 'webStore', 'loginCodes'].includes(k),
+        )
         .sort();
       app.post('/web-echo', (request) => ({ got: request.body }));
       return Promise.resolve();
     };
     const withWeb = await testApp({ web });
     try {
-      assert.deepEqual(received, ['accounts', 'clock', 'config', 'engine', 'limiter', 'tokens']);
+      assert.deepEqual(received, [
+        'accounts',
+        'clock',
+        'config',
+        'engine',
+        'loginCodes',
+        'service',
+        'tokens',
+        'webStore',
+      ]);
       const res = await withWeb.app.inject({ method: 'POST', url: '/web-echo', payload: { a: 1 } });
       assert.deepEqual(res.json(), { got: { a: 1 } });
     } finally {

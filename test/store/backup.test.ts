@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { importFiles } from '../../src/data/import/index.ts';
 import { backupDatabase } from '../../src/store/sqlite/backup.ts';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
+import { recordWriterFor } from '../../src/backends.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
 const SNAPSHOT = fileURLToPath(new URL('../fixtures/data/openalex-snapshot/', import.meta.url));
@@ -29,7 +30,7 @@ function counts(db: string): Record<string, number> {
 describe('backup', () => {
   test('the copy equals the database, is private, and is made while another connection writes', async () => {
     const db = join(work, 'records.db');
-    await importFiles({ paths: [SNAPSHOT], dbPath: db });
+    await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
     assert.equal(statSync(db).mode & 0o777, 0o600);
     const writer = new Database(db);
     try {
@@ -53,7 +54,7 @@ describe('backup', () => {
 
   test('quarry backup --db --out copies and says so; a missing database is a coded error', async () => {
     const db = join(work, 'cli.db');
-    await importFiles({ paths: [SNAPSHOT], dbPath: db });
+    await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
     const out = join(work, 'cli-copy.db');
     const ok = spawnSync(process.execPath, [BIN, 'backup', '--db', db, '--out', out], { encoding: 'utf8' });
     assert.equal(ok.status, 0, ok.stderr);

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../src/accounts/store.ts';
-import { WebStore } from '../../src/web/store.ts';
+import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
+import { consumeLoginCode } from '../../src/accounts/login-codes.ts';
+import { openSqliteWebStore } from '../../src/store/sqlite/web-store.ts';
 
 const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
 
@@ -32,16 +33,16 @@ test('login-code prints a code that signs in once; admin grants and withdraws th
 
   const granted = quarry(['accounts', 'admin', 'ana@example.org', '--db', db]);
   assert.equal(granted.status, 0, granted.stderr);
-  const web = WebStore.open(db);
-  assert.equal(web.isAdmin(account.id), true);
-  assert.equal(web.consumeLoginCode(code, Date.now()), account.id);
-  assert.equal(web.consumeLoginCode(code, Date.now()), undefined);
-  web.close();
+  const web = openSqliteWebStore(db);
+  assert.equal(await web.isAdmin(account.id), true);
+  assert.equal(await consumeLoginCode(web, code, Date.now()), account.id);
+  assert.equal(await consumeLoginCode(web, code, Date.now()), undefined);
+  await web.close();
 
   assert.equal(quarry(['accounts', 'admin', 'ana@example.org', '--revoke', '--db', db]).status, 0);
-  const after = WebStore.open(db);
-  assert.equal(after.isAdmin(account.id), false);
-  after.close();
+  const after = openSqliteWebStore(db);
+  assert.equal(await after.isAdmin(account.id), false);
+  await after.close();
 
   const unknown = quarry(['accounts', 'login-code', 'nobody@example.org', '--db', db]);
   assert.equal(unknown.status, 1);

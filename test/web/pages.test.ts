@@ -333,6 +333,48 @@ describe('the console endpoint', () => {
     assert.match(account.text, /<span class="state state-pending" id="account-state">pending<\/span>/);
     assert.match(account.text, /not activated yet/);
   });
+
+  test('an account not subscribed to the auth-path family is refused, as its JWT would be', async () => {
+    const email = 'token.only@example.org';
+    const password = 'token only password';
+    await server.accounts.createAccount({ email, password, activate: true, subscription: { families: ['token'] } });
+    const client = new FormClient(server.url);
+    assert.equal((await client.signIn(email, password)).status, 303);
+    await client.get('/console');
+    const res = await client.postJson('/console/api/query', { query: 'describe version', version: 2 });
+    assert.equal(res.status, 403);
+    assert.equal(JSON.parse(res.text).errors.query.code, 'SERVICE_FAMILY_NOT_SUBSCRIBED');
+    // The API says the same to the same account.
+    const { key } = await server.accounts.createKey(email, 'compare');
+    const login = await fetch(`${server.url}/api/auth`, {
+      method: 'POST',
+      body: JSON.stringify({ key }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(login.status, 403);
+    assert.equal((await login.json()).errors.query.code, 'SERVICE_FAMILY_NOT_SUBSCRIBED');
+  });
+
+  test('console queries are timed in the query-duration metric like the API', async () => {
+    const count = async () => {
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      const line = metrics
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('quarry_query_duration_seconds_count{') &&
+            l.includes('outcome="ok"') &&
+            l.includes('family="auth"'),
+        );
+      return Number(line?.split(' ').at(-1) ?? 0);
+    };
+    const before = await count();
+    const client = await holderClient();
+    const res = await client.postJson('/console/api/query', { query: 'describe version', version: 2 });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('server-timing') ?? '', /total;dur=/);
+    assert.equal(await count(), before + 1);
+  });
 });
 
 describe('rate limits and usage', () => {

@@ -3,10 +3,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { LOGIN_CODE_LIFETIME_MS, newLoginCode, normaliseLoginCode, WebStore } from '../../src/web/store.ts';
+import {
+  consumeLoginCode,
+  issueLoginCode,
+  LOGIN_CODE_LIFETIME_MS,
+  newLoginCode,
+  normaliseLoginCode,
+} from '../../src/accounts/login-codes.ts';
+import { openSqliteWebStore } from '../../src/store/sqlite/web-store.ts';
+import type { WebStore } from '../../src/store/web.ts';
 
 function freshStore(): WebStore {
-  return WebStore.open(join(mkdtempSync(join(tmpdir(), 'quarry-web-')), 'web.db'));
+  return openSqliteWebStore(join(mkdtempSync(join(tmpdir(), 'quarry-web-')), 'web.db'));
 }
 
 describe('login codes', () => {
@@ -16,31 +24,41 @@ describe('login codes', () => {
     assert.equal(normaliseLoginCode(' abcd-efgh jkmn '), 'ABCDEFGHJKMN');
   });
 
-  test('work once, for their lifetime, and a new code replaces the old one', () => {
+  test('work once, for their lifetime, and a new code replaces the old one', async () => {
     const store = freshStore();
     const now = Date.parse('2026-01-01T00:00:00Z');
-    const first = store.issueLoginCode(7, now);
-    const second = store.issueLoginCode(7, now);
-    assert.equal(store.consumeLoginCode(first.code, now), undefined, 'replaced');
-    assert.equal(store.consumeLoginCode(second.code.toLowerCase(), now + 1000), 7);
-    assert.equal(store.consumeLoginCode(second.code, now + 2000), undefined, 'used');
-    const third = store.issueLoginCode(7, now);
-    assert.equal(store.consumeLoginCode(third.code, now + LOGIN_CODE_LIFETIME_MS), undefined, 'expired');
-    assert.equal(store.consumeLoginCode('', now), undefined);
-    store.close();
+    const first = await issueLoginCode(store, 7, now);
+    const second = await issueLoginCode(store, 7, now);
+    assert.equal(await consumeLoginCode(store, first.code, now), undefined, 'replaced');
+    assert.equal(await consumeLoginCode(store, second.code.toLowerCase(), now + 1000), 7);
+    assert.equal(await consumeLoginCode(store, second.code, now + 2000), undefined, 'used');
+    const third = await issueLoginCode(store, 7, now);
+    assert.equal(await consumeLoginCode(store, third.code, now + LOGIN_CODE_LIFETIME_MS), undefined, 'expired');
+    assert.equal(await consumeLoginCode(store, '', now), undefined);
+    await store.close();
+  });
+
+  test('of one account leave the codes of another working', async () => {
+    const store = freshStore();
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const ana = await issueLoginCode(store, 7, now);
+    const ben = await issueLoginCode(store, 8, now);
+    assert.equal(await consumeLoginCode(store, ana.code, now), 7);
+    assert.equal(await consumeLoginCode(store, ben.code, now), 8);
+    await store.close();
   });
 });
 
 describe('administrators', () => {
-  test('are granted and withdrawn per account', () => {
+  test('are granted and withdrawn per account', async () => {
     const store = freshStore();
-    assert.equal(store.isAdmin(1), false);
-    store.setAdmin(1, true, 0);
-    store.setAdmin(1, true, 0);
-    assert.equal(store.isAdmin(1), true);
-    assert.deepEqual([...store.adminIds()], [1]);
-    store.setAdmin(1, false, 0);
-    assert.equal(store.isAdmin(1), false);
-    store.close();
+    assert.equal(await store.isAdmin(1), false);
+    await store.setAdmin(1, true, 0);
+    await store.setAdmin(1, true, 0);
+    assert.equal(await store.isAdmin(1), true);
+    assert.deepEqual([...(await store.adminIds())], [1]);
+    await store.setAdmin(1, false, 0);
+    assert.equal(await store.isAdmin(1), false);
+    await store.close();
   });
 });

@@ -1,17 +1,15 @@
 /**
  * `quarry accounts ...`: the operator's account administration. Every sub-command takes
- * `--db FILE` (and `--config FILE`) like `serve`.
+ * `--db FILE|URL` (and `--config FILE`) like `serve`.
  */
 import type { Command } from 'commander';
 import type { Account, Family } from '../../accounts/types.ts';
 import { QuarryError } from '../../errors/index.ts';
 import { exitWithError } from '../exit.ts';
-import { withAccounts, type AdminFlags } from './admin-store.ts';
+import { DB_OPTION_HELP, withAccounts, type AdminFlags } from './admin-store.ts';
 
 function dbOptions(command: Command): Command {
-  return command
-    .option('--db <file>', 'the Quarry database (default ./data/quarry.db)')
-    .option('--config <file>', 'a JSON configuration file');
+  return command.option('--db <file|url>', DB_OPTION_HELP).option('--config <file>', 'a JSON configuration file');
 }
 
 /** Runs an action and reports a QuarryError the CLI way (message + exit code by category). */

@@ -1,5 +1,5 @@
 /**
- * `quarry import PATH... --db FILE [--format auto|quarry|openalex|ror|crossref|nih|anzsrc]
+ * `quarry import PATH... --db FILE|URL [--format auto|quarry|openalex|ror|crossref|nih|anzsrc]
  * [--on-error skip|abort] [--batch-size N]`: streams records into a record database.
  * Re-importing the same records updates them. Skipped records are listed as file:line.
  */
@@ -8,6 +8,7 @@ import { QuarryError } from '../../errors/index.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/detect.ts';
 import type { ImportReport } from '../../data/import/index.ts';
 import { exitWithError } from '../exit.ts';
+import { recordWriterFor } from '../../backends.ts';
 
 /** The human summary of an import. */
 export function formatImportReport(r: ImportReport, dbPath: string): string {
@@ -38,7 +39,7 @@ export function register(program: Command): void {
         '[paths...]',
         'files or folders, told apart by their layout (a folder from `quarry generate` is read through its manifest; an OpenAlex snapshot folder partition by partition, merged ids last)',
       )
-      .requiredOption('--db <file>', 'record database (created when missing)')
+      .requiredOption('--db <file|url>', 'the database: a SQLite file (created when missing) or a postgres:// URL')
       .addOption(new Option('--format <format>', 'source format').default('auto'))
       .addOption(
         new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'),
@@ -67,7 +68,7 @@ export function register(program: Command): void {
             const report = await importFiles({
               paths,
               resume: raw.resume === true,
-              dbPath: raw.db,
+              open: recordWriterFor(raw.db),
               format: raw.format as ImportFormat | 'auto',
               onError: raw.onError,
               ...(Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { exitWithError } from '../exit.ts';
-import { withAccounts, type AdminFlags } from './admin-store.ts';
+import { DB_OPTION_HELP, withAccounts, type AdminFlags } from './admin-store.ts';
 
 type KeyFlags = AdminFlags & { account: string; name?: string };
 
@@ -13,7 +13,7 @@ export function register(program: Command): void {
   const withDb = (c: Command) =>
     c
       .requiredOption('--account <email>', 'the account e-mail address')
-      .option('--db <file>', 'the Quarry database (default ./data/quarry.db)')
+      .option('--db <file|url>', DB_OPTION_HELP)
       .option('--config <file>', 'a JSON configuration file');
 
   withDb(

@@ -5,10 +5,9 @@
  * administrator role that opens the administration page at /admin.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.ts';
-import type { WebStore } from '../../web/store.ts';
+import { issueLoginCode } from '../../accounts/login-codes.ts';
 import { exitWithError } from '../exit.ts';
-import { withAccounts, type AdminFlags } from './admin-store.ts';
+import { DB_OPTION_HELP, withAccounts, type AdminFlags } from './admin-store.ts';
 
 /** The `accounts` command `accounts.ts` registered (or a new one, should it be missing). */
 function accountsCommand(program: Command): Command {
@@ -18,38 +17,18 @@ function accountsCommand(program: Command): Command {
   );
 }
 
-async function withWebStore<T>(
-  flags: AdminFlags,
-  work: (store: WebStore, accountId: (email: string) => Promise<number>) => Promise<T>,
-): Promise<T> {
-  return withAccounts(flags, async (accounts) => {
-    const config = loadConfig({
-      file: flags.config,
-      env: process.env,
-      overrides: flags.db === undefined ? {} : { db: flags.db },
-    });
-    const { WebStore } = await import('../../web/store.ts');
-    const store = WebStore.open(config.db);
-    try {
-      return await work(store, async (email) => (await accounts.getAccount(email)).id);
-    } finally {
-      store.close();
-    }
-  });
-}
-
 export function register(program: Command): void {
   const accounts = accountsCommand(program);
   accounts
     .command('login-code')
     .description('issue a one-time code to sign in to the web pages (valid 30 minutes; earlier codes stop working)')
     .argument('<email>', 'the account e-mail address')
-    .option('--db <file>', 'the Quarry database (default ./data/quarry.db)')
+    .option('--db <file|url>', DB_OPTION_HELP)
     .option('--config <file>', 'a JSON configuration file')
     .action(async (email: string, flags: AdminFlags) => {
       try {
-        const { code, expiresAt } = await withWebStore(flags, async (store, accountId) =>
-          store.issueLoginCode(await accountId(email), Date.now()),
+        const { code, expiresAt } = await withAccounts(flags, async (accounts, backends) =>
+          issueLoginCode(backends.loginCodes, (await accounts.getAccount(email)).id, Date.now()),
         );
         process.stdout.write(
           `Login code for ${email} (sign in at / with "With a login code"), valid until ${new Date(expiresAt).toISOString()}:\n${code}\n`,
@@ -63,12 +42,12 @@ export function register(program: Command): void {
     .description('let an account use the administration page (/admin); --revoke withdraws it')
     .argument('<email>', 'the account e-mail address')
     .option('--revoke', 'withdraw the administrator role')
-    .option('--db <file>', 'the Quarry database (default ./data/quarry.db)')
+    .option('--db <file|url>', DB_OPTION_HELP)
     .option('--config <file>', 'a JSON configuration file')
     .action(async (email: string, flags: AdminFlags & { revoke?: boolean }) => {
       try {
-        await withWebStore(flags, async (store, accountId) =>
-          store.setAdmin(await accountId(email), !flags.revoke, Date.now()),
+        await withAccounts(flags, async (accounts, backends) =>
+          backends.webStore.setAdmin((await accounts.getAccount(email)).id, !flags.revoke, Date.now()),
         );
         process.stdout.write(`${email} ${flags.revoke ? 'is no longer' : 'is'} an administrator\n`);
       } catch (error) {

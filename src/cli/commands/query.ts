@@ -20,10 +20,10 @@ export interface QueryCommandOptions {
 }
 
 /** Runs the command on a local database: the client's paging and export over in-process queries. */
-async function runLocal(dbPath: string, text: string, options: QueryCommandOptions): Promise<void> {
+async function runLocal(database: string, text: string, options: QueryCommandOptions): Promise<void> {
   // Loaded on use: the database driver would slow the start of every other command.
-  const { openLocalQueries } = await import('../local-queries.ts');
-  const local = openLocalQueries(dbPath, options.dslVersion);
+  const { openLocalQueries } = await import('../../backends.ts');
+  const local = await openLocalQueries(database, options.dslVersion);
   try {
     await runQueryWith(text, options, (onEvent) => new QuarryClient(local, { emit: onEvent }));
   } finally {
@@ -35,10 +35,10 @@ async function runLocal(dbPath: string, text: string, options: QueryCommandOptio
 export function queryCommand(): Command {
   return addRemoteQueryOptions(new Command('query'))
     .description(
-      'run one query and print the result (on a local database with --db FILE, else on the service of --url, $QUARRY_URL or a stored profile)',
+      'run one query and print the result (on a local database with --db FILE|URL, else on the service of --url, $QUARRY_URL or a stored profile)',
     )
     .argument('<query>', 'the query text, e.g. "search publications return year"')
-    .option('--db <file>', 'a Quarry record database to query in this process')
+    .option('--db <file|url>', 'a Quarry database (SQLite file or postgres:// URL) to query in this process')
     .addOption(new Option('--dsl-version <version>', 'language version').choices(['1', '2']).default('2'))
     .action(async function (this: Command, text: string, raw: Record<string, unknown>) {
       const options: QueryCommandOptions = { ...raw, dslVersion: raw.dslVersion === '1' ? 1 : 2 };

@@ -1,5 +1,5 @@
 /**
- * `quarry serve [--db FILE] [--host H] [--port N] [--config FILE] [--demo]`: runs the HTTP
+ * `quarry serve [--db FILE|URL] [--host H] [--port N] [--config FILE] [--demo]`: runs the HTTP
  * service until SIGINT/SIGTERM. With `--demo` (what `npm start` uses) a missing database is
  * generated with a demo dataset, and a demo account with a key is made ready.
  */
@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../config.ts';
 import { QuarryError } from '../../errors/index.ts';
 import { exitWithError } from '../exit.ts';
+import { DB_OPTION_HELP } from './admin-store.ts';
 
 interface ServeFlags {
   readonly db?: string;
@@ -24,7 +25,7 @@ export function configFromFlags(flags: {
   config?: string | undefined;
 }): QuarryConfig {
   const overrides: DeepPartial<QuarryConfig> = {};
-  if (flags.db !== undefined) overrides.db = flags.db;
+  if (flags.db !== undefined) overrides.database = flags.db;
   if (flags.host !== undefined) overrides.host = flags.host;
   if (flags.port !== undefined) {
     const port = Number(flags.port);
@@ -41,7 +42,7 @@ export function register(program: Command): void {
   program
     .command('serve')
     .description('run the HTTP service (both protocol families, web pages, /docs, /metrics)')
-    .option('--db <file>', 'the SQLite database with records and accounts (default ./data/quarry.db)')
+    .option('--db <file|url>', DB_OPTION_HELP)
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--port <port>', 'port to listen on; 0 picks a free one (default 8080)')
     .option('--config <file>', 'a JSON configuration file (see docs/operations.md)')

@@ -5,14 +5,12 @@
  * record before it committed, as `onError` says.
  *
  * @example
- *   const report = await importFiles({ paths: ['/tmp/q1k'], dbPath: '/tmp/q.db', format: 'auto', onError: 'skip' });
+ *   const report = await importFiles({ paths: ['/tmp/q1k'], open: recordWriterFor('/tmp/q.db'), format: 'auto', onError: 'skip' });
  *   report.records.publications; // 1000
  */
-import { existsSync } from 'node:fs';
 import { QuarryError } from '../../errors/index.ts';
 import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
-import { importJournal, unfinishedImport, type ImportRun } from '../../store/sqlite/import-journal.ts';
-import { openRecordStore, type RecordStore } from '../../store/sqlite/records-store.ts';
+import type { ImportRun, RecordTarget, RecordWriter } from '../../store/record-writer.ts';
 import { CsvLineReader } from '../csv.ts';
 import { detectFormat, expandInputs, IMPORT_FORMATS, snapshotManifestCounts, type ImportFormat } from './detect.ts';
 import { AnzsrcReader } from './formats/anzsrc.ts';
@@ -40,9 +38,12 @@ export interface ImportProgress {
   readonly file?: string;
 }
 
+export type { RecordTarget } from '../../store/record-writer.ts';
+
 export interface ImportOptions {
   readonly paths: readonly string[];
-  readonly dbPath: string;
+  /** The database to import into, from the composition root (`recordWriterFor()` in src/backends.ts). */
+  readonly open: RecordTarget;
   readonly format?: ImportFormat | 'auto';
   readonly onError?: OnError;
   readonly onProgress?: (progress: ImportProgress) => void;
@@ -200,21 +201,23 @@ interface ImportRequest {
 }
 
 /** The request of the unfinished run to resume, or a coded error saying there is none. */
-function resumable(dbPath: string): { request: ImportRequest; run: ImportRun } {
-  const run = existsSync(dbPath) ? unfinishedImport(dbPath) : undefined;
-  if (run === undefined) throw QuarryError.of('DATA_NOTHING_TO_RESUME', { params: { db: dbPath } });
+async function resumable(target: RecordTarget): Promise<{ request: ImportRequest; run: ImportRun }> {
+  const run = await target.unfinished();
+  if (run === undefined) throw QuarryError.of('DATA_NOTHING_TO_RESUME', { params: { db: target.name } });
   return { request: run.request as ImportRequest, run };
 }
 
 /**
- * Imports the files into `dbPath` (created when missing) and returns what was written.
+ * Imports the files into the database `open` names (a SQLite file is created when missing)
+ * and returns what was written.
  * Records and the journal's checkpoint commit together, batch by batch; with `resume` the
  * last unfinished run of the database is completed from its checkpoints.
  */
 export async function importFiles(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
-  const resuming = options.resume === true ? resumable(options.dbPath) : undefined;
-  const fresh = !existsSync(options.dbPath);
+  const target = options.open;
+  const resuming = options.resume === true ? await resumable(target) : undefined;
+  const fresh = resuming === undefined && (await target.isNew());
   const request: ImportRequest = resuming?.request ?? {
     paths: options.paths,
     format: options.format ?? 'auto',
@@ -234,7 +237,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   if (resuming !== undefined) {
     const was = resuming.run.inputs.map((i) => i.name).join('\n');
     if (was !== inputs.map((i) => i.name).join('\n'))
-      throw QuarryError.of('DATA_RESUME_INPUTS_CHANGED', { params: { db: options.dbPath } });
+      throw QuarryError.of('DATA_RESUME_INPUTS_CHANGED', { params: { db: target.name } });
   }
   const problems: ImportProblem[] = [];
   let skipped = 0;
@@ -257,14 +260,19 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   const report = options.onProgress ?? ((): void => undefined);
   const abstracts = await readNihAbstracts(inputs.filter((i) => formats.get(i) === 'nih'));
 
-  const store: RecordStore = openRecordStore(options.dbPath, { bulk: request.bulk, batchSize });
-  const journal = importJournal(store.db);
-  const runId =
-    resuming?.run.id ??
-    journal.begin(
-      request,
-      inputs.map((i) => i.name),
-    );
+  const store: RecordWriter = await target.open({ bulk: request.bulk, batchSize });
+  let runId: number;
+  try {
+    runId =
+      resuming?.run.id ??
+      (await store.begin(
+        request,
+        inputs.map((i) => i.name),
+      ));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const written: Partial<Record<NativeKind, number>> = {};
   const removed: Partial<Record<NativeKind, number>> = {};
   let total = 0;
@@ -273,16 +281,10 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   const removals: { kind: NativeKind; id: string }[] = [];
   let pendingCount = 0;
   /** Writes every pending record and removal with the input's checkpoint, in one transaction. */
-  const commit = (position: number, line: number, done: boolean): void => {
-    store.transaction(() => {
-      for (const [kind, batch] of pending) {
-        if (batch.length === 0) continue;
-        store.upsert(kind, batch);
-        written[kind] = (written[kind] ?? 0) + batch.length;
-      }
-      for (const { kind, id } of removals) removed[kind] = (removed[kind] ?? 0) + store.remove(kind, [id]);
-      journal.checkpoint(runId, position, line, done);
-    });
+  const commit = async (position: number, line: number, done: boolean): Promise<void> => {
+    const gone = await store.commit(runId, { upserts: pending, removals }, { position, line, done });
+    for (const [kind, batch] of pending) written[kind] = (written[kind] ?? 0) + batch.length;
+    for (const [kind, n] of Object.entries(gone) as [NativeKind, number][]) removed[kind] = (removed[kind] ?? 0) + n;
     pending.clear();
     removals.length = 0;
     pendingCount = 0;
@@ -298,14 +300,14 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
     total++;
   };
   const fileReports: { path: string; format: ImportFormat; records: number; skipped: number }[] = [];
-  const finishStore = (): void => {
+  const finishStore = async (): Promise<void> => {
     report({ phase: 'finish', done: totalBytes, total: totalBytes, records: total });
-    if (request.finish) store.finish();
+    if (request.finish) await store.finish();
   };
   /** Ends the run early: what is committed gets its derived data, and the run is marked stopped. */
-  const stop = (problem: QuarryError): never => {
-    finishStore();
-    journal.end(runId, 'stopped');
+  const stop = async (problem: QuarryError): Promise<never> => {
+    await finishStore();
+    await store.end(runId, 'stopped');
     throw problem;
   };
   try {
@@ -332,18 +334,18 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
         }
       };
       /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
-      const refuse = (problem: QuarryError, line: number): void => {
+      const refuse = async (problem: QuarryError, line: number): Promise<void> => {
         if (onError === 'abort') {
-          commit(position, lastLine, false);
-          stop(problem);
+          await commit(position, lastLine, false);
+          await stop(problem);
         }
         note({ file: input.name, line, message: problem.message, code: problem.code });
       };
-      const fail = (line: number, message: string): void => {
+      const fail = async (line: number, message: string): Promise<void> => {
         if (line <= resumeLine) return;
         if (onError === 'abort') {
-          commit(position, lastLine, false);
-          stop(
+          await commit(position, lastLine, false);
+          await stop(
             QuarryError.of('DATA_IMPORT_ABORTED', {
               params: { file: input.name, line, reason: message, committed: total },
             }),
@@ -356,7 +358,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
       try {
         for await (const item of sourceRecords(reader, input, onBytes, at)) {
           if ('missing' in item) {
-            refuse(
+            await refuse(
               QuarryError.of('DATA_CSV_MISSING_COLUMN', {
                 params: {
                   file: input.name,
@@ -370,7 +372,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
             break;
           }
           if ('error' in item) {
-            fail(item.line, item.error);
+            await fail(item.line, item.error);
             continue;
           }
           let mapped;
@@ -378,7 +380,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
             mapped = reader.map(item.source);
           } catch (err) {
             if (!(err instanceof MalformedRecord)) throw err;
-            fail(item.line, err.message);
+            await fail(item.line, err.message);
             continue;
           }
           fileRecords++;
@@ -390,13 +392,13 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
             } else add(m.kind, m.record);
           }
           lastLine = item.line;
-          if (pendingCount >= batchSize) commit(position, lastLine, false);
+          if (pendingCount >= batchSize) await commit(position, lastLine, false);
         }
       } catch (err) {
         if (err instanceof QuarryError || !isTruncation(err)) throw err;
         // Everything read before the break is kept: committed now, before the report or the throw.
-        commit(position, lastLine, false);
-        refuse(
+        await commit(position, lastLine, false);
+        await refuse(
           QuarryError.of('DATA_FILE_TRUNCATED', {
             params: { file: input.name, line: at.line + 1, reason: (err as Error).message, committed: total },
           }),
@@ -404,9 +406,9 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
         );
       }
       if (at.blank && format !== 'quarry')
-        refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
+        await refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
       for (const m of reader.end()) if (!('remove' in m)) add(m.kind, m.record);
-      commit(position, lastLine, true);
+      await commit(position, lastLine, true);
       const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
       if (listed !== undefined && listed !== fileRecords)
         note({
@@ -417,10 +419,10 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
       bytesBefore += input.size;
       fileReports.push({ path: input.name, format, records: fileRecords, skipped: fileSkipped });
     }
-    finishStore();
-    journal.end(runId, 'done');
+    await finishStore();
+    await store.end(runId, 'done');
   } finally {
-    store.close();
+    await store.close();
   }
   return {
     files: fileReports,

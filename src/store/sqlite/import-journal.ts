@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import type { ImportRun, ImportRunState } from '../record-writer.ts';
 import { migrate, type Migration } from './migrate.ts';
 
 const IMPORT_MIGRATIONS: readonly Migration[] = [
@@ -33,25 +34,7 @@ const IMPORT_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** How a run ended: `running` (not ended: its process died or is still at work), `done`, or `stopped` by an error. */
-export type ImportRunState = 'running' | 'done' | 'stopped';
-
-/** One input's checkpoint: records of lines up to `line` are committed; `done` when the input is complete. */
-export interface InputCheckpoint {
-  readonly position: number;
-  readonly name: string;
-  readonly line: number;
-  readonly done: boolean;
-}
-
-export interface ImportRun {
-  readonly id: number;
-  readonly startedAt: string;
-  readonly state: ImportRunState;
-  /** What was asked, as the importer stored it (paths and options). */
-  readonly request: unknown;
-  readonly inputs: readonly InputCheckpoint[];
-}
+export type { ImportRun, ImportRunState, InputCheckpoint } from '../record-writer.ts';
 
 export interface ImportJournal {
   /** Starts a run over the inputs (in import order). */

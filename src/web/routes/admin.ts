@@ -1,4 +1,5 @@
 /** `/admin`: administrators list, activate and suspend accounts, edit subscriptions, issue login codes. */
+import { issueLoginCode } from '../../accounts/login-codes.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account, Subscription } from '../../accounts/types.ts';
 import { isQuarryError, QuarryError } from '../../errors/index.ts';
@@ -26,7 +27,7 @@ async function sendAdmin(
 ): Promise<FastifyReply> {
   const data: AdminData = {
     accounts: await ctx.accounts.listAccounts(),
-    adminIds: ctx.store.adminIds(),
+    adminIds: await ctx.store.adminIds(),
     selfId: request.web.account?.id ?? -1,
     filter: accountFilterOf(request.query as Record<string, unknown>),
     ...extra,
@@ -170,7 +171,7 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
     withCsrf,
     change(async (id, request, reply) => {
       const account = await ctx.accounts.getAccount(id);
-      const { code, expiresAt } = ctx.store.issueLoginCode(account.id, ctx.clock.now());
+      const { code, expiresAt } = await issueLoginCode(ctx.loginCodes, account.id, ctx.clock.now());
       // POST-redirect-GET: the code is shown once; a reload issues no new one.
       setFlash(request, reply, {
         kind: 'login-code',

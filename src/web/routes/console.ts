@@ -1,17 +1,16 @@
 /**
- * `/console` and its JSON endpoint `/console/api/query`: the signed-in holder's queries run
- * through the same engine as the API, answer the same result and error bodies, and count
- * against the auth-path family's rate limit and the account's usage.
+ * `/console` and its JSON endpoint `/console/api/query`. The endpoint is the API's own query
+ * handler (src/http/run-query.ts) with the signed-in holder as the principal: the same
+ * standing and subscription checks as a token (the console is an auth-path client), the
+ * same rate limit and usage counts, the same deadline, metric, result and error bodies.
  */
-import type { FastifyInstance } from 'fastify';
-import type { DslVersion } from '../../engine/types.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { QuarryError } from '../../errors/index.ts';
 import { queryTextOf } from '../../http/query-text.ts';
-import { resolveVersion, versionPolicy } from '../../http/versions.ts';
+import { queryHandler } from '../../http/run-query.ts';
 import { baseUrlOf, pageContext, type WebContext } from '../context.ts';
 import { consolePage } from '../pages/console.ts';
-import { enforceWebLimit } from '../rate-limit.ts';
-import { requireAccount, standingError } from '../session.ts';
+import { requireAccount } from '../session.ts';
 import { signInRedirect } from './account.ts';
 
 interface ConsoleQueryBody {
@@ -19,8 +18,12 @@ interface ConsoleQueryBody {
   readonly version?: unknown;
 }
 
+function bodyOf(request: FastifyRequest): ConsoleQueryBody {
+  return request.body ?? {};
+}
+
 export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
-  const versions = versionPolicy(ctx.config.versions);
+  const { versions } = ctx.service;
 
   app.get('/console', async (request, reply) => {
     const account = request.web.account;
@@ -33,39 +36,22 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
     );
   });
 
-  app.post('/console/api/query', { preHandler: app.csrfProtection.bind(app) }, async (request, reply) => {
-    const body = (request.body ?? {}) as ConsoleQueryBody;
-    const version: DslVersion = body.version === 1 || body.version === '1' ? 1 : 2;
-    request.dslVersion = version;
-    const account = requireAccount(request);
-    if (version === 1) reply.headers(resolveVersion('v1', ctx.clock.now(), versions).headers);
-    const refusal = standingError(account, ctx.config.adminContact);
-    if (refusal) throw refusal;
-    await enforceWebLimit(ctx.limits, request, reply, 'authPath', account);
-    ctx.accounts.recordUsage(account.id, { requests: 1 });
-    if (typeof body.query !== 'string') throw QuarryError.of('SERVICE_QUERY_EMPTY');
-    const text = queryTextOf(body.query, 'text/plain', ctx.config.query.maxBytes);
-    const controller = new AbortController();
-    const onClose = () => {
-      if (!reply.raw.writableFinished) controller.abort(new Error('the browser closed the connection'));
-    };
-    reply.raw.once('close', onClose);
-    const { sources } = account.subscription;
-    try {
-      const outcome = await ctx.engine.run(text, {
-        dslVersion: version,
-        permissions: sources === 'all' ? {} : { sources },
-        signal: controller.signal,
-        timeoutMs: ctx.config.query.timeoutMs,
-        principal: String(account.id),
-      });
-      reply.header(
-        'Server-Timing',
-        `parse;dur=${outcome.timings.parseMs.toFixed(2)}, execute;dur=${outcome.timings.executeMs.toFixed(2)}`,
-      );
-      return await reply.type('application/json; charset=utf-8').send(outcome.json);
-    } finally {
-      reply.raw.off('close', onClose);
-    }
-  });
+  app.post(
+    '/console/api/query',
+    { preHandler: app.csrfProtection.bind(app) },
+    queryHandler(ctx.service, {
+      family: 'auth',
+      rule: 'authPath',
+      endpoint: (request) => {
+        const { version } = bodyOf(request);
+        return version === 1 || version === '1' ? 'v1' : 'v2';
+      },
+      principal: (request) => Promise.resolve(ctx.service.tokens.principalFor(requireAccount(request), 'auth')),
+      text: (request) => {
+        const { query } = bodyOf(request);
+        if (typeof query !== 'string') throw QuarryError.of('SERVICE_QUERY_EMPTY');
+        return queryTextOf(query, 'text/plain', ctx.config.query.maxBytes);
+      },
+    }),
+  );
 }

@@ -4,7 +4,8 @@ import { isQuarryError, QuarryError } from '../../errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../http/status.ts';
 import { baseUrlOf, field, noticeOf, pageContext, type WebContext } from '../context.ts';
 import { homePage, type HomeData } from '../pages/home.ts';
-import { enforceWebLimit } from '../rate-limit.ts';
+import { consumeLoginCode } from '../../accounts/login-codes.ts';
+import { enforceLimit } from '../../http/rate-limit.ts';
 import { clearSessionCookie, safeNext, setSessionCookie } from '../session.ts';
 import { takeFlash } from '../flash.ts';
 
@@ -56,7 +57,7 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
     const email = field(request.body, 'email');
     const next = field(request.body, 'next');
     try {
-      await enforceWebLimit(ctx.limits, request, reply, 'authentication', undefined);
+      await enforceLimit(ctx.service, request, reply, 'authentication', null);
       const password = (request.body as Record<string, unknown>).password;
       const account =
         email !== '' && typeof password === 'string' && password !== ''
@@ -74,8 +75,8 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
     const email = field(request.body, 'email');
     const next = field(request.body, 'next');
     try {
-      await enforceWebLimit(ctx.limits, request, reply, 'authentication', undefined);
-      const accountId = ctx.store.consumeLoginCode(field(request.body, 'code'), ctx.clock.now());
+      await enforceLimit(ctx.service, request, reply, 'authentication', null);
+      const accountId = await consumeLoginCode(ctx.loginCodes, field(request.body, 'code'), ctx.clock.now());
       const account = accountId === undefined ? undefined : await ctx.accounts.findAccount(accountId);
       if (!account || account.email.toLowerCase() !== email.toLowerCase()) {
         throw QuarryError.of('WEB_LOGIN_CODE_INVALID', { params: { contact: ctx.config.adminContact } });
@@ -95,7 +96,7 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
 
   app.post('/request-access', withCsrf, async (request, reply) => {
     try {
-      await enforceWebLimit(ctx.limits, request, reply, 'authentication', undefined);
+      await enforceLimit(ctx.service, request, reply, 'authentication', null);
       const name = field(request.body, 'name').slice(0, 200);
       await ctx.accounts.createAccount({ email: field(request.body, 'email'), ...(name ? { name } : {}) });
     } catch (error) {

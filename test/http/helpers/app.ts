@@ -1,11 +1,13 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../../src/accounts/store.ts';
+import { openSqliteAccountStore } from '../../../src/store/sqlite/account-store.ts';
 import type { Subscription } from '../../../src/accounts/types.ts';
 import { manualClock } from '../../../src/auth/clock.ts';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../../src/config.ts';
 import { build, type WebPlugin } from '../../../src/http/app.ts';
+import { MemoryRateLimitStore } from '../../../src/ratelimit/memory-store.ts';
+import { openSqliteWebStore } from '../../../src/store/sqlite/web-store.ts';
 import { fakeEngine, type FakeEngine } from './fake-engine.ts';
 
 export interface TestApp {
@@ -57,13 +59,15 @@ export async function testApp(
       done();
     },
   });
+  const webStore = openSqliteWebStore(':memory:');
   const app = await build({
     config,
     engine,
     accounts,
     clock,
     logger: { stream },
-    ...(options.web ? { web: options.web } : {}),
+    rateLimitStore: new MemoryRateLimitStore(),
+    ...(options.web ? { web: options.web, webStore } : {}),
   });
   return {
     app,
@@ -77,6 +81,7 @@ export async function testApp(
     async close() {
       await app.close();
       await accounts.shutdown();
+      await webStore.close();
       await store.close();
     },
   };

@@ -1,6 +1,6 @@
-// A real Quarry server for the web tests: build() with the web plugin, the SQLite engine on
-// a private copy of the small generated demo database (test/fixtures/demo-db.ts), accounts
-// in the same file, listening on 127.0.0.1:0. Three accounts: an active holder with a
+// A real Quarry server for the web tests: build() with the web plugin, on the back ends the
+// composition root opens for a private copy of the small generated demo database
+// (test/fixtures/demo-db.ts), accounts in the same file, listening on 127.0.0.1:0. Three accounts: an active holder with a
 // password, a pending one, and an administrator.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../../src/accounts/service.ts';
-import { openSqliteAccountStore, type AccountStore } from '../../../src/accounts/store.ts';
+import { openServiceBackends } from '../../../src/backends.ts';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../../src/config.ts';
-import { createSqliteEngine } from '../../../src/engine/backends/sqlite/engine.ts';
 import type { QueryEngine } from '../../../src/engine/types.ts';
 import { build } from '../../../src/http/app.ts';
 import { webPlugin } from '../../../src/web/plugin.ts';
-import { WebStore } from '../../../src/web/store.ts';
+import type { WebStore } from '../../../src/store/web.ts';
 import { smallDatabase } from '../../fixtures/demo-db.ts';
 
 export const HOLDER = { email: 'ana@example.org', password: 'correct horse battery' };
@@ -49,15 +48,23 @@ export async function startWebServer(options: { config?: DeepPartial<QuarryConfi
   const config = loadConfig({
     overrides: { db, logLevel: 'silent', adminContact: 'data-office@example.org', ...options.config },
   });
-  const engine = createSqliteEngine({ dbPath: db, workers: 1 });
-  const store: AccountStore = openSqliteAccountStore(db);
-  const accounts = new AccountService({ store });
+  const backends = await openServiceBackends({ ...config, query: { ...config.query, workers: 1 } });
+  const { engine, webStore } = backends;
+  const accounts = new AccountService({ store: backends.accountStore, sessions: backends.sessions });
   await accounts.createAccount({ email: HOLDER.email, name: 'Ana Silva', password: HOLDER.password, activate: true });
   await accounts.createAccount({ email: PENDING.email, password: PENDING.password });
   const admin = await accounts.createAccount({ email: ADMIN.email, password: ADMIN.password, activate: true });
-  const webStore = WebStore.open(db);
-  webStore.setAdmin(admin.id, true, Date.now());
-  const app = await build({ config, engine, accounts, logger: false, web: webPlugin });
+  await webStore.setAdmin(admin.id, true, Date.now());
+  const app = await build({
+    config,
+    engine,
+    accounts,
+    rateLimitStore: backends.rateLimitStore,
+    webStore,
+    loginCodes: backends.loginCodes,
+    logger: false,
+    web: webPlugin,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
@@ -69,10 +76,8 @@ export async function startWebServer(options: { config?: DeepPartial<QuarryConfi
     config,
     async close() {
       await app.close();
-      await engine.close();
       await accounts.shutdown();
-      webStore.close();
-      await store.close();
+      await backends.close();
     },
   };
 }

@@ -1,128 +1,24 @@
-import Database from 'better-sqlite3';
-import { createPrivateFile } from '../store/sqlite/private-file.ts';
-import type { Database as Db } from 'better-sqlite3';
-import { migrate, type Migration } from '../store/sqlite/migrate.ts';
-import type { AccountState, Family } from './types.ts';
-
 /**
- * Persistence for accounts, API keys, tokens, web sessions, usage counters and service
- * settings. The interface is asynchronous so a networked back end can implement it; the
- * SQLite implementation below keeps these tables (migration set 'accounts') in the same
- * file as the records, on a read-write connection owned by the main thread.
- * All times are milliseconds since the epoch.
+ * The account tables in SQLite (migration set 'accounts'), in the same file as the records,
+ * on a read-write connection owned by the main thread. better-sqlite3 is synchronous; the
+ * methods wrap their answers in Promises to meet the asynchronous `AccountStore`.
  */
-export interface AccountStore {
-  insertAccount(row: NewAccountRow): Promise<number>;
-  accountById(id: number): Promise<AccountRow | undefined>;
-  accountByEmail(email: string): Promise<AccountRow | undefined>;
-  accountByUsername(username: string): Promise<AccountRow | undefined>;
-  listAccounts(): Promise<AccountRow[]>;
-  updateAccount(id: number, patch: AccountPatch): Promise<void>;
-
-  insertKey(row: NewKeyRow): Promise<number>;
-  keyByHash(hash: string): Promise<KeyRow | undefined>;
-  keysOf(accountId: number): Promise<KeyRow[]>;
-  /** Sets when the key stops working (now to revoke, later for a grace period); an earlier end stands. */
-  revokeKey(id: number, at: number): Promise<void>;
-  touchKey(id: number, at: number): Promise<void>;
-
-  insertToken(row: TokenRow): Promise<void>;
-  /** The token with the state of its account and key, in one indexed lookup. */
-  tokenById(id: string): Promise<TokenView | undefined>;
-  deleteTokensExpiredBefore(at: number): Promise<number>;
-
-  insertSession(row: SessionRow): Promise<void>;
-  sessionById(id: string): Promise<SessionRow | undefined>;
-  deleteSession(id: string): Promise<void>;
-
-  addUsage(accountId: number, day: string, requests: number, rejections: number): Promise<void>;
-  usageOf(accountId: number, fromDay: string): Promise<UsageRow[]>;
-
-  setting(name: string): Promise<string | undefined>;
-  /** Stores a setting unless one exists; returns the value that is stored afterwards. */
-  settingOrInsert(name: string, value: string): Promise<string>;
-
-  /** True when the database answers a trivial query. */
-  ping(): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-export interface NewAccountRow {
-  readonly email: string;
-  readonly name: string | null;
-  readonly username: string | null;
-  readonly passwordHash: string | null;
-  readonly state: AccountState;
-  /** JSON array of families. */
-  readonly families: string;
-  /** JSON array of sources, or null for all. */
-  readonly sources: string | null;
-  /** JSON object of limit overrides. */
-  readonly limits: string;
-  readonly createdAt: number;
-}
-
-export interface AccountRow extends NewAccountRow {
-  readonly id: number;
-  readonly stateChangedAt: number;
-}
-
-export type AccountPatch = Partial<
-  Pick<
-    AccountRow,
-    'name' | 'username' | 'passwordHash' | 'state' | 'stateChangedAt' | 'families' | 'sources' | 'limits'
-  >
->;
-
-export interface NewKeyRow {
-  readonly accountId: number;
-  readonly name: string;
-  readonly keyHash: string;
-  readonly prefix: string;
-  readonly createdAt: number;
-  /** When the key stops working, if that is known at creation (an expiry). */
-  readonly revokedAt?: number | null;
-}
-
-export interface KeyRow extends NewKeyRow {
-  readonly id: number;
-  readonly lastUsedAt: number | null;
-  /**
-   * When the key stops (or stopped) working: a past instant for a revoked key, a future one
-   * for a key that expires or was rotated and is in its grace period; null: no end.
-   */
-  readonly revokedAt: number | null;
-}
-
-export interface TokenRow {
-  /** SHA-256 of an opaque token, or the `jti` of a JWT. */
-  readonly id: string;
-  readonly kind: 'opaque' | 'jwt';
-  readonly accountId: number;
-  readonly keyId: number | null;
-  readonly family: Family;
-  readonly issuedAt: number;
-  readonly expiresAt: number;
-}
-
-export interface TokenView extends TokenRow {
-  readonly accountState: AccountState;
-  readonly keyRevokedAt: number | null;
-}
-
-export interface SessionRow {
-  /** SHA-256 of the session secret held in the browser's cookie. */
-  readonly id: string;
-  readonly accountId: number;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-}
-
-export interface UsageRow {
-  readonly day: string;
-  readonly requests: number;
-  readonly rejections: number;
-}
+import Database from 'better-sqlite3';
+import { createPrivateFile } from './private-file.ts';
+import type { Database as Db } from 'better-sqlite3';
+import type {
+  AccountPatch,
+  AccountRow,
+  AccountStore,
+  KeyRow,
+  NewAccountRow,
+  NewKeyRow,
+  SessionRow,
+  TokenRow,
+  TokenView,
+  UsageRow,
+} from '../accounts.ts';
+import { migrate, type Migration } from './migrate.ts';
 
 export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
   {
@@ -275,8 +171,8 @@ class SqliteAccountStore implements AccountStore {
 
   insertKey(row: NewKeyRow): Promise<number> {
     const result = this.#prepare(
-      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at, revoked_at) VALUES (@accountId, @name, @keyHash, @prefix, @createdAt, @revokedAt)`,
-    ).run({ ...row, revokedAt: row.revokedAt ?? null });
+      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at) VALUES (@accountId, @name, @keyHash, @prefix, @createdAt)`,
+    ).run(row);
     return Promise.resolve(Number(result.lastInsertRowid));
   }
 
@@ -293,12 +189,7 @@ class SqliteAccountStore implements AccountStore {
   }
 
   revokeKey(id: number, at: number): Promise<void> {
-    // An earlier end stands; a later one (an expiry after a revocation) never extends it.
-    this.#prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)').run(
-      at,
-      id,
-      at,
-    );
+    this.#prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
     return Promise.resolve();
   }
 

@@ -1,0 +1,238 @@
+/**
+ * The composition root's back ends: the one module that reads the configured `database`
+ * (a SQLite file or a PostgreSQL URL) and `redisUrl`, and opens the concrete query engine,
+ * account store, web store, session and login-code stores, rate-limit store and record
+ * writer. `src/main.ts` (the service) and the command line (`quarry accounts`, `keys`,
+ * `query --db`, `import --db`, `migrate`) get every back end from here; nothing else in
+ * `src/` imports a concrete back end, and the lint checks it (eslint.config.js).
+ *
+ * @example
+ * const backends = await openServiceBackends(loadConfig({ env: process.env }));
+ * const app = await build({ config, engine: backends.engine, accounts: new AccountService({ store: backends.accountStore }), ... });
+ */
+import { existsSync } from 'node:fs';
+import { isPostgresUrl, type QuarryConfig } from './config.ts';
+import { runQuery } from './engine/run-query.ts';
+import { createSqliteEngine } from './engine/sqlite-engine.ts';
+import type { DslVersion, QueryEngine } from './engine/types.ts';
+import type { QueryChannel } from './client/client.ts';
+import { QuarryError } from './errors/index.ts';
+import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
+import type { RateLimitStore } from './ratelimit/store.ts';
+import { readOrCreateSecretFile, secretFileFor } from './auth/secret-file.ts';
+import type { AccountStore, SessionStore } from './store/accounts.ts';
+import type { RecordTarget } from './store/record-writer.ts';
+import { describeUnfinished, unfinishedImport } from './store/sqlite/import-journal.ts';
+import { openSqliteRecordWriter } from './store/sqlite/record-writer.ts';
+import { openSqliteAccountStore } from './store/sqlite/account-store.ts';
+import { openReadOnly } from './store/sqlite/open.ts';
+import { openRecordStore, upgradeRecordDatabase } from './store/sqlite/records-store.ts';
+import { openSqliteWebStore } from './store/sqlite/web-store.ts';
+import type { LoginCodeStore, WebStore } from './store/web.ts';
+
+/** Which database a `database` setting (or a `--db` flag) names. */
+export type DatabaseTarget =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly readUrls: readonly string[] };
+
+/**
+ * A `postgres://` / `postgresql://` URL names PostgreSQL; anything else is a SQLite file path.
+ *
+ * @example databaseTarget('postgres://postgres@127.0.0.1/quarry') // { kind: 'postgres', url: ..., readUrls: [] }
+ */
+export function databaseTarget(database: string, readUrls: readonly string[] = []): DatabaseTarget {
+  return isPostgresUrl(database) ? { kind: 'postgres', url: database, readUrls } : { kind: 'sqlite', path: database };
+}
+
+/** A URL fit for messages and logs: the password replaced. */
+export function redactUrl(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
+}
+
+/** What this build cannot open yet, as a coded configuration error naming the setting. */
+function notInThisBuild(what: string, url: string): QuarryError {
+  return QuarryError.of('SERVICE_CONFIG_INVALID', {
+    params: {
+      detail: `${what} (${redactUrl(url)}) is not available in this build yet; use a SQLite file for database and leave redisUrl unset`,
+    },
+  });
+}
+
+/** Everything `quarry serve` runs on. */
+export interface ServiceBackends {
+  readonly engine: QueryEngine;
+  readonly accountStore: AccountStore;
+  /** Web sessions: the account store itself, or Redis when `redisUrl` is set. */
+  readonly sessions: SessionStore;
+  readonly webStore: WebStore;
+  /** Login codes: the web store itself, or Redis when `redisUrl` is set. */
+  readonly loginCodes: LoginCodeStore;
+  readonly rateLimitStore: RateLimitStore;
+  /** Record-table migrations applied while opening, for the start-up log. */
+  readonly upgraded: readonly number[];
+  /**
+   * The token-signing secret kept beside the database (SQLite: `<db>.jwt-secret`), unless
+   * configured; undefined: the account store's settings keep it.
+   */
+  readonly jwtSecret: string | undefined;
+  /** Why the records must not be served now (an import that did not finish), or undefined. */
+  readonly recordsNotReady: () => string | undefined;
+  /** Closes the engine (after in-flight queries), then every store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the service's back ends from the configuration. The engine opens first: it refuses
+ * a missing or foreign SQLite file with a clear coded error, before the account store would
+ * create an empty file in its place.
+ */
+export async function openServiceBackends(config: QuarryConfig): Promise<ServiceBackends> {
+  const target = databaseTarget(config.database, config.readUrls);
+  if (target.kind === 'postgres') throw notInThisBuild('PostgreSQL', target.url);
+  if (config.redisUrl !== null) throw notInThisBuild('Redis', config.redisUrl);
+  // A database whose last import did not finish is incomplete (records without their links):
+  // refuse it before anything is served.
+  const unfinished = unfinishedImport(target.path);
+  if (unfinished !== undefined)
+    throw QuarryError.of('DATA_IMPORT_UNFINISHED', {
+      params: { db: target.path, detail: describeUnfinished(unfinished) },
+    });
+  // A database from an older Quarry gets the layout's later migrations (indexes) first.
+  const upgraded = upgradeRecordDatabase(target.path);
+  const sqlite = createSqliteEngine({
+    dbPath: target.path,
+    timeoutMs: config.query.timeoutMs,
+    pageCacheMb: config.query.pageCacheMb,
+    mmapMb: config.query.mmapMb,
+    ...(config.query.workers > 0 ? { workers: config.query.workers } : {}),
+  });
+  const engine: QueryEngine =
+    config.query.cacheMb > 0
+      ? withResultCache(sqlite, { maxBytes: config.query.cacheMb * 2 ** 20, epoch: () => sqlite.dataEpoch() })
+      : sqlite;
+  const closers: Array<() => Promise<void>> = [() => engine.close()];
+  try {
+    const accountStore = openSqliteAccountStore(target.path);
+    closers.push(() => accountStore.close());
+    const webStore = openSqliteWebStore(target.path);
+    closers.push(() => webStore.close());
+    const rateLimitStore = new MemoryRateLimitStore();
+    closers.push(() => rateLimitStore.close());
+    return {
+      engine,
+      accountStore,
+      sessions: accountStore,
+      webStore,
+      loginCodes: webStore,
+      rateLimitStore,
+      upgraded,
+      // Beside the database, never in it: a copied or backed-up database does not carry it.
+      jwtSecret: config.tokens.jwtSecret ?? readOrCreateSecretFile(secretFileFor(target.path)),
+      recordsNotReady: () => {
+        const run = unfinishedImport(target.path);
+        return run === undefined ? undefined : describeUnfinished(run);
+      },
+      close: () => closeInOrder(closers),
+    };
+  } catch (error) {
+    await closeInOrder(closers);
+    throw error;
+  }
+}
+
+/** What the administration commands (`quarry accounts`, `quarry keys`) work on. */
+export interface AccountBackends {
+  readonly accountStore: AccountStore;
+  readonly sessions: SessionStore;
+  readonly webStore: WebStore;
+  readonly loginCodes: LoginCodeStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the account side only. A SQLite file must exist: administering a mistyped path
+ * would silently create an empty database.
+ */
+export function openAccountBackends(config: QuarryConfig): Promise<AccountBackends> {
+  const target = databaseTarget(config.database, config.readUrls);
+  if (target.kind === 'postgres') return Promise.reject(notInThisBuild('PostgreSQL', target.url));
+  if (config.redisUrl !== null) return Promise.reject(notInThisBuild('Redis', config.redisUrl));
+  if (!existsSync(target.path)) {
+    return Promise.reject(
+      QuarryError.of('SERVICE_CONFIG_INVALID', {
+        params: {
+          detail: `the database ${target.path} does not exist; pass --db FILE (or a postgres:// URL), or create it with \`npm start\` or \`quarry import\``,
+        },
+      }),
+    );
+  }
+  const accountStore = openSqliteAccountStore(target.path);
+  const webStore = openSqliteWebStore(target.path);
+  return Promise.resolve({
+    accountStore,
+    sessions: accountStore,
+    webStore,
+    loginCodes: webStore,
+    close: () => closeInOrder([() => webStore.close(), () => accountStore.close()]),
+  });
+}
+
+/** Queries on a database run in this process: a client QueryChannel, so `--all`, `--out` and `--resume` page it as they page a service. */
+export interface LocalQueries extends QueryChannel {
+  close(): void;
+}
+
+/**
+ * `quarry query --db`: queries in language version `dslVersion` on a database, in this
+ * process. A SQLite database from an older Quarry first gets its missing migrations, as
+ * `quarry serve` does.
+ *
+ * @example
+ * const local = await openLocalQueries('records.db', 2);
+ * await local.post('search publications return year'); // { year: [...], _stats: {...} }
+ * local.close();
+ */
+export function openLocalQueries(database: string, dslVersion: DslVersion): Promise<LocalQueries> {
+  const target = databaseTarget(database);
+  if (target.kind === 'postgres') return Promise.reject(notInThisBuild('PostgreSQL', target.url));
+  upgradeRecordDatabase(target.path);
+  const db = openReadOnly(target.path);
+  return Promise.resolve({
+    login: () => Promise.resolve(),
+    post: (text: string) => Promise.resolve().then(() => runQuery(db, text, { dslVersion })),
+    close: () => db.close(),
+  });
+}
+
+/**
+ * The record database `importFiles()` loads into, for `quarry import --db` and the demo.
+ * A new SQLite file loads in bulk (indexes built once at the end); an existing one stays
+ * queryable while it loads.
+ */
+export function recordWriterFor(database: string): RecordTarget {
+  const target = databaseTarget(database);
+  if (target.kind === 'postgres') throw notInThisBuild('PostgreSQL', target.url);
+  const path = target.path;
+  return {
+    name: path,
+    unfinished: () => Promise.resolve(unfinishedImport(path)),
+    isNew: () => Promise.resolve(!existsSync(path)),
+    open: (options) => Promise.resolve(openSqliteRecordWriter(path, options)),
+  };
+}
+
+/** Runs every closer even when one fails, then rethrows the first failure. */
+async function closeInOrder(closers: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  let first: Error | undefined;
+  for (const close of closers) {
+    try {
+      await close();
+    } catch (error) {
+      first ??= error instanceof Error ? error : new Error('closing a back end failed', { cause: error });
+    }
+  }
+  if (first !== undefined) throw first;
+}

@@ -1,0 +1,81 @@
+/**
+ * Where imported records go, whatever the database: the importer (`src/data/import/`) writes
+ * through these interfaces and the composition root (`recordWriterFor()` in src/backends.ts)
+ * picks the implementation, SQLite (store/sqlite/record-writer.ts) or PostgreSQL
+ * (store/postgres/record-writer.ts).
+ *
+ * Every batch of records and its import-journal checkpoint commit in one transaction, so
+ * after a crash the checkpoint names exactly what is in the database and `--resume` goes on
+ * from there.
+ */
+import type { NativeKind, NativeRecord } from '../model/native-records.ts';
+
+/** How a run ended: `running` (not ended: its process died or is still at work), `done`, or `stopped` by an error. */
+export type ImportRunState = 'running' | 'done' | 'stopped';
+
+/** One input's checkpoint: records of lines up to `line` are committed; `done` when the input is complete. */
+export interface InputCheckpoint {
+  readonly position: number;
+  readonly name: string;
+  readonly line: number;
+  readonly done: boolean;
+}
+
+export interface ImportRun {
+  readonly id: number;
+  readonly startedAt: string;
+  readonly state: ImportRunState;
+  /** What was asked, as the importer stored it (paths and options). */
+  readonly request: unknown;
+  readonly inputs: readonly InputCheckpoint[];
+}
+
+/** One batch: records to insert or replace, per kind, and ids to remove (merged-away OpenAlex ids). */
+export interface RecordBatch {
+  readonly upserts: ReadonlyMap<NativeKind, readonly NativeRecord[]>;
+  readonly removals: readonly { readonly kind: NativeKind; readonly id: string }[];
+}
+
+/** How far input `position` of a run is committed. */
+export interface BatchCheckpoint {
+  readonly position: number;
+  readonly line: number;
+  readonly done: boolean;
+}
+
+/**
+ * An open writer. A SQLite writer answers at once; a networked one answers with Promises,
+ * which the importer awaits (one batch at a time, so reading never runs far ahead of writing).
+ */
+export interface RecordWriter {
+  /** Starts a journal run over the inputs (in import order); its id. */
+  begin(request: unknown, inputs: readonly string[]): number | Promise<number>;
+  /**
+   * Writes the batch (upserts, then removals) and the run's checkpoint in one transaction:
+   * all or none. Answers the number of records removed, per kind.
+   */
+  commit(
+    run: number,
+    batch: RecordBatch,
+    checkpoint: BatchCheckpoint,
+  ): Partial<Record<NativeKind, number>> | Promise<Partial<Record<NativeKind, number>>>;
+  end(run: number, state: Exclude<ImportRunState, 'running'>): void | Promise<void>;
+  /** Derived data, indexes and statistics once everything is written. */
+  finish(): void | Promise<void>;
+  close(): void | Promise<void>;
+}
+
+/** A record database to import into, before it is opened. */
+export interface RecordTarget {
+  /** The database as messages name it: a file path, or a URL with its password hidden. */
+  readonly name: string;
+  /** The last import run when it did not finish; undefined for a new database or one whose last run ended. */
+  unfinished(): Promise<ImportRun | undefined>;
+  /** True when the database does not exist or holds no records yet: it then loads in bulk. */
+  isNew(): Promise<boolean>;
+  /**
+   * Opens the writer. `bulk` drops the secondary indexes and rebuilds them in `finish()`;
+   * `batchSize` is the number of records the importer hands over per batch.
+   */
+  open(options: { readonly batchSize: number; readonly bulk: boolean }): Promise<RecordWriter>;
+}

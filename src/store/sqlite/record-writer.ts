@@ -1,0 +1,35 @@
+/**
+ * The importer's writer over a SQLite record database: each batch's upserts, removals and
+ * import-journal checkpoint in one transaction (store/record-writer.ts).
+ *
+ * @example
+ *   const writer = openSqliteRecordWriter('/tmp/q.db', { bulk: true, batchSize: 5000 });
+ *   const run = writer.begin({ paths }, ['a.jsonl']);
+ */
+import type { NativeKind } from '../../model/native-records.ts';
+import type { RecordWriter } from '../record-writer.ts';
+import { importJournal } from './import-journal.ts';
+import { openRecordStore } from './records-store.ts';
+
+export function openSqliteRecordWriter(
+  dbPath: string,
+  options: { readonly bulk: boolean; readonly batchSize: number },
+): RecordWriter {
+  const store = openRecordStore(dbPath, options);
+  const journal = importJournal(store.db);
+  return {
+    begin: (request, inputs) => journal.begin(request, inputs),
+    commit(run, batch, checkpoint) {
+      const removed: Partial<Record<NativeKind, number>> = {};
+      store.transaction(() => {
+        for (const [kind, records] of batch.upserts) if (records.length > 0) store.upsert(kind, records);
+        for (const { kind, id } of batch.removals) removed[kind] = (removed[kind] ?? 0) + store.remove(kind, [id]);
+        journal.checkpoint(run, checkpoint.position, checkpoint.line, checkpoint.done);
+      });
+      return removed;
+    },
+    end: (run, state) => journal.end(run, state),
+    finish: () => void store.finish(),
+    close: () => store.close(),
+  };
+}
