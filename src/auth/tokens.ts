@@ -1,5 +1,5 @@
 import type { AccountService } from '../accounts/service.ts';
-import type { TokenRow } from '../accounts/store.ts';
+import type { TokenRow } from '../store/accounts.ts';
 import type { Account, Family } from '../accounts/types.ts';
 import { QuarryError, type ErrorCode } from '../errors/index.ts';
 import type { Clock } from './clock.ts';
