@@ -24,7 +24,12 @@ import type { AccountStore, SessionStore } from './store/accounts.ts';
 import type { RecordTarget } from './store/record-writer.ts';
 import { describeUnfinished, unfinishedImport } from './store/sqlite/import-journal.ts';
 import { openSqliteRecordWriter } from './store/sqlite/record-writer.ts';
+import { openPostgres, type PostgresPools } from './store/postgres/pool.ts';
+import { migratePostgres, type MigrationStep } from './store/postgres/migrate.ts';
+import { postgresAccountStore } from './store/postgres/account-store.ts';
+import { postgresWebStore } from './store/postgres/web-store.ts';
 import { openSqliteAccountStore } from './store/sqlite/account-store.ts';
+import { migrateSqliteDatabase } from './store/sqlite/migrate-database.ts';
 import { openReadOnly } from './store/sqlite/open.ts';
 import { openRecordStore, upgradeRecordDatabase } from './store/sqlite/records-store.ts';
 import { openSqliteWebStore } from './store/sqlite/web-store.ts';
@@ -59,6 +64,47 @@ function notInThisBuild(what: string, url: string): QuarryError {
       detail: `${what} (${redactUrl(url)}) is not available in this build yet; use a SQLite file for database and leave redisUrl unset`,
     },
   });
+}
+
+/** A SQLite file that should exist and does not: a mistyped path must not become an empty database. */
+function missingFile(path: string): QuarryError {
+  return QuarryError.of('SERVICE_CONFIG_INVALID', {
+    params: {
+      detail: `the database ${path} does not exist; pass --db FILE (or a postgres:// URL), or create it with \`npm start\` or \`quarry import\``,
+    },
+  });
+}
+
+/** A back end that did not answer at start, as the coded error an operator can act on. */
+export function unreachable(backend: string, url: string, cause: unknown): QuarryError {
+  const reason = cause instanceof Error ? cause.message || cause.constructor.name : String(cause);
+  return QuarryError.of('SERVICE_BACKEND_UNREACHABLE', { params: { backend, url: redactUrl(url), reason } }, { cause });
+}
+
+/**
+ * Opens the PostgreSQL pools, checks that the primary and every replica answer, and brings
+ * the primary's schema up to date (numbered migrations, src/store/postgres/migrate.ts).
+ */
+async function openPostgresDatabase(
+  target: Extract<DatabaseTarget, { kind: 'postgres' }>,
+  options: { migrate: boolean },
+): Promise<PostgresPools> {
+  const pools = openPostgres({ url: target.url, readUrls: target.readUrls });
+  const urls = [target.url, ...target.readUrls];
+  try {
+    for (const [i, pool] of pools.all.entries()) {
+      try {
+        await pool.query('SELECT 1');
+      } catch (error) {
+        throw unreachable(i === 0 ? 'PostgreSQL database' : 'PostgreSQL read replica', urls[i] as string, error);
+      }
+    }
+    if (options.migrate) await migratePostgres(pools.primary);
+    return pools;
+  } catch (error) {
+    await pools.close();
+    throw error;
+  }
 }
 
 /** Everything `quarry serve` runs on. */
@@ -158,16 +204,10 @@ export interface AccountBackends {
  */
 export function openAccountBackends(config: QuarryConfig): Promise<AccountBackends> {
   const target = databaseTarget(config.database, config.readUrls);
-  if (target.kind === 'postgres') return Promise.reject(notInThisBuild('PostgreSQL', target.url));
   if (config.redisUrl !== null) return Promise.reject(notInThisBuild('Redis', config.redisUrl));
+  if (target.kind === 'postgres') return openPostgresAccountBackends(target);
   if (!existsSync(target.path)) {
-    return Promise.reject(
-      QuarryError.of('SERVICE_CONFIG_INVALID', {
-        params: {
-          detail: `the database ${target.path} does not exist; pass --db FILE (or a postgres:// URL), or create it with \`npm start\` or \`quarry import\``,
-        },
-      }),
-    );
+    return Promise.reject(missingFile(target.path));
   }
   const accountStore = openSqliteAccountStore(target.path);
   const webStore = openSqliteWebStore(target.path);
@@ -178,6 +218,45 @@ export function openAccountBackends(config: QuarryConfig): Promise<AccountBacken
     loginCodes: webStore,
     close: () => closeInOrder([() => webStore.close(), () => accountStore.close()]),
   });
+}
+
+async function openPostgresAccountBackends(
+  target: Extract<DatabaseTarget, { kind: 'postgres' }>,
+): Promise<AccountBackends> {
+  const pools = await openPostgresDatabase(target, { migrate: true });
+  const accountStore = postgresAccountStore(pools.primary);
+  const webStore = postgresWebStore(pools.primary);
+  return {
+    accountStore,
+    sessions: accountStore,
+    webStore,
+    loginCodes: webStore,
+    close: () => closeInOrder([() => webStore.close(), () => accountStore.close(), () => pools.close()]),
+  };
+}
+
+/**
+ * `quarry migrate [--dry-run]`: applies (or lists) the schema migrations the database has not
+ * seen, PostgreSQL or SQLite. A SQLite file must exist (\`quarry import\` creates one); a
+ * PostgreSQL database must exist (\`createdb\`), its tables are made here.
+ */
+export async function migrateDatabase(
+  config: QuarryConfig,
+  options: { dryRun?: boolean } = {},
+): Promise<{ target: string; steps: MigrationStep[] }> {
+  const target = databaseTarget(config.database, config.readUrls);
+  if (target.kind === 'sqlite') {
+    if (!existsSync(target.path)) {
+      throw missingFile(target.path);
+    }
+    return { target: target.path, steps: migrateSqliteDatabase(target.path, options) };
+  }
+  const pools = await openPostgresDatabase(target, { migrate: false });
+  try {
+    return { target: redactUrl(target.url), steps: await migratePostgres(pools.primary, options) };
+  } finally {
+    await pools.close();
+  }
 }
 
 /** Queries on a database run in this process: a client QueryChannel, so `--all`, `--out` and `--resume` page it as they page a service. */

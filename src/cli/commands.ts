@@ -10,6 +10,7 @@ import { register as registerGenerate } from './commands/generate.ts';
 import { register as registerImport } from './commands/import.ts';
 import { register as registerLoginCode } from './commands/login-code.ts';
 import { register as registerBackup } from './commands/backup.ts';
+import { register as registerMigrate } from './commands/migrate.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -27,4 +28,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerGenerate,
   registerImport,
   registerBackup,
+  registerMigrate,
 ];

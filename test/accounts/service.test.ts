@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
 import type { AccountStore } from '../../src/store/accounts.ts';
-import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 import { manualClock } from '../../src/auth/clock.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
+import { accountBackends } from '../fixtures/account-backends.ts';
 
 function rejectsWith(code: string) {
   return (error: unknown) => {
@@ -15,147 +15,150 @@ function rejectsWith(code: string) {
   };
 }
 
-describe('AccountService', () => {
-  let store: AccountStore;
-  let accounts: AccountService;
-  const clock = manualClock('2024-02-03T10:00:00Z');
-  beforeEach(() => {
-    store = openSqliteAccountStore(':memory:');
-    accounts = new AccountService({ store, clock });
-  });
-  afterEach(async () => {
-    await accounts.shutdown();
-    await store.close();
-  });
-
-  test('a new account is pending and subscribed to every family and source', async () => {
-    const a = await accounts.createAccount({ email: ' Ana@Example.org ', name: 'Ana' });
-    assert.equal(a.email, 'Ana@Example.org');
-    assert.equal(a.state, 'pending');
-    assert.deepEqual(a.subscription, { families: ['token', 'auth'], sources: 'all' });
-    assert.deepEqual(a.limits, {});
-    assert.equal(a.createdAt, '2024-02-03T10:00:00.000Z');
-    assert.equal((await accounts.getAccount('ana@example.org')).id, a.id, 'e-mail look-up ignores case');
-  });
-
-  test('states move pending → active ⇄ suspended → closed, and closed stays closed', async () => {
-    await accounts.createAccount({ email: 'a@example.org' });
-    await assert.rejects(accounts.suspend('a@example.org'), rejectsWith('SERVICE_ACCOUNT_STATE_CHANGE'));
-    assert.equal((await accounts.activate('a@example.org')).state, 'active');
-    assert.equal((await accounts.suspend('a@example.org')).state, 'suspended');
-    assert.equal((await accounts.activate('a@example.org')).state, 'active');
-    assert.equal((await accounts.close('a@example.org')).state, 'closed');
-    await assert.rejects(accounts.activate('a@example.org'), rejectsWith('SERVICE_ACCOUNT_STATE_CHANGE'));
-    await assert.rejects(accounts.suspend('a@example.org'), rejectsWith('SERVICE_ACCOUNT_STATE_CHANGE'));
-  });
-
-  test('duplicate e-mail addresses and usernames are conflicts; bad input is coded', async () => {
-    await accounts.createAccount({ email: 'a@example.org', username: 'ana', password: 'long enough pw' });
-    await assert.rejects(accounts.createAccount({ email: 'A@example.org' }), rejectsWith('SERVICE_ACCOUNT_EXISTS'));
-    await assert.rejects(
-      accounts.createAccount({ email: 'b@example.org', username: 'ANA', password: 'long enough pw' }),
-      rejectsWith('SERVICE_ACCOUNT_EXISTS'),
-    );
-    await assert.rejects(
-      accounts.createAccount({ email: 'not-an-address' }),
-      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
-    );
-    await assert.rejects(
-      accounts.createAccount({ email: 'c@example.org', username: 'cee' }),
-      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
-    );
-    await assert.rejects(
-      accounts.createAccount({ email: 'd@example.org', username: 'dee', password: 'short' }),
-      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
-    );
-    await assert.rejects(accounts.getAccount('nobody@example.org'), rejectsWith('SERVICE_ACCOUNT_NOT_FOUND'));
-  });
-
-  test('passwords are stored with scrypt and verified by username or e-mail', async () => {
-    await accounts.createAccount({ email: 'a@example.org', username: 'ana', password: 'correct horse' });
-    const row = await store.accountByEmail('a@example.org');
-    assert.match(row?.passwordHash ?? '', /^scrypt\$32768\$8\$1\$/);
-    assert.ok(!row?.passwordHash?.includes('correct horse'));
-    assert.equal((await accounts.verifyPassword('ana', 'correct horse'))?.email, 'a@example.org');
-    assert.equal((await accounts.verifyPassword('a@example.org', 'correct horse'))?.email, 'a@example.org');
-    assert.equal(await accounts.verifyPassword('ana', 'wrong horse'), undefined);
-    assert.equal(await accounts.verifyPassword('nobody', 'correct horse'), undefined);
-    await accounts.setPassword('a@example.org', 'another password');
-    assert.equal(await accounts.verifyPassword('ana', 'correct horse'), undefined);
-    assert.ok(await accounts.verifyPassword('ana', 'another password'));
-  });
-
-  test('API keys: prefixed, random, shown once, stored only as a hash, several per account, revocable by id or name', async () => {
-    await accounts.createAccount({ email: 'a@example.org', activate: true });
-    const first = await accounts.createKey('a@example.org', 'laptop');
-    const second = await accounts.createKey('a@example.org');
-    assert.match(first.key, /^qry_[A-Za-z0-9_-]{43}$/);
-    assert.notEqual(first.key, second.key);
-    assert.equal(second.info.name, 'key 2');
-    assert.equal(first.info.prefix, first.key.slice(0, 10));
-    const rows = await store.keysOf(first.info.accountId);
-    assert.equal(rows.length, 2);
-    assert.equal(rows[0]?.keyHash, hashSecret(first.key));
-    assert.ok(!JSON.stringify(rows).includes(first.key), 'the key itself is never stored');
-    assert.ok(!JSON.stringify(await accounts.listKeys('a@example.org')).includes(first.key));
-
-    assert.equal((await accounts.resolveKey(first.key))?.key.id, first.info.id);
-    await accounts.revokeKey('a@example.org', 'laptop');
-    assert.equal(await accounts.resolveKey(first.key), undefined);
-    assert.ok(await accounts.resolveKey(second.key), 'other keys stay valid');
-    await accounts.revokeKey('a@example.org', second.info.id);
-    assert.equal(await accounts.resolveKey(second.key), undefined);
-    await assert.rejects(accounts.revokeKey('a@example.org', 'no such key'), rejectsWith('SERVICE_KEY_NOT_FOUND'));
-  });
-
-  test('subscriptions: families and sources, checked', async () => {
-    await accounts.createAccount({ email: 'a@example.org', subscription: { families: ['auth'] } });
-    let a = await accounts.subscribe('a@example.org', { sources: ['grants', 'publications', 'grants'] });
-    assert.deepEqual(a.subscription, { families: ['auth'], sources: ['grants', 'publications'] });
-    a = await accounts.subscribe('a@example.org', { families: ['auth', 'token'], sources: 'all' });
-    assert.deepEqual(a.subscription, { families: ['token', 'auth'], sources: 'all' });
-    await assert.rejects(
-      accounts.subscribe('a@example.org', { families: ['smoke-signals' as 'auth'] }),
-      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
-    );
-  });
-
-  test('per-account limit overrides', async () => {
-    await accounts.createAccount({ email: 'a@example.org' });
-    assert.deepEqual((await accounts.setLimits('a@example.org', { queriesPerWindow: 100 })).limits, {
-      queriesPerWindow: 100,
+for (const backend of accountBackends()) {
+  describe(`AccountService on ${backend.name}`, () => {
+    let store: AccountStore;
+    let accounts: AccountService;
+    const clock = manualClock('2024-02-03T10:00:00Z');
+    before(() => backend.setUp());
+    after(() => backend.tearDown());
+    beforeEach(async () => {
+      store = (await backend.fresh()).accountStore;
+      accounts = new AccountService({ store, clock });
     });
-    await assert.rejects(
-      accounts.setLimits('a@example.org', { queriesPerWindow: 0 }),
-      rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
-    );
-    assert.deepEqual((await accounts.setLimits('a@example.org', {})).limits, {});
-  });
+    afterEach(async () => {
+      await accounts.shutdown();
+    });
 
-  test('usage counters: requests and rejections per UTC day', async () => {
-    const a = await accounts.createAccount({ email: 'a@example.org' });
-    accounts.recordUsage(a.id, { requests: 1 });
-    accounts.recordUsage(a.id, { requests: 1 });
-    accounts.recordUsage(a.id, { rejections: 1 });
-    await accounts.flushUsage();
-    clock.advance(24 * 3600 * 1000);
-    accounts.recordUsage(a.id, { requests: 1 });
-    assert.deepEqual(await accounts.usage('a@example.org'), [
-      { day: '2024-02-03', requests: 2, rejections: 1 },
-      { day: '2024-02-04', requests: 1, rejections: 0 },
-    ]);
-    assert.deepEqual(await accounts.usage('a@example.org', 1), [{ day: '2024-02-04', requests: 1, rejections: 0 }]);
-  });
+    test('a new account is pending and subscribed to every family and source', async () => {
+      const a = await accounts.createAccount({ email: ' Ana@Example.org ', name: 'Ana' });
+      assert.equal(a.email, 'Ana@Example.org');
+      assert.equal(a.state, 'pending');
+      assert.deepEqual(a.subscription, { families: ['token', 'auth'], sources: 'all' });
+      assert.deepEqual(a.limits, {});
+      assert.equal(a.createdAt, '2024-02-03T10:00:00.000Z');
+      assert.equal((await accounts.getAccount('ana@example.org')).id, a.id, 'e-mail look-up ignores case');
+    });
 
-  test('web sessions: the secret is returned once, stored hashed, and expires', async () => {
-    await accounts.createAccount({ email: 'a@example.org', activate: true });
-    const { sessionId } = await accounts.createSession('a@example.org');
-    assert.equal(await store.sessionById(sessionId), undefined);
-    assert.equal((await accounts.resolveSession(sessionId))?.email, 'a@example.org');
-    await accounts.endSession(sessionId);
-    assert.equal(await accounts.resolveSession(sessionId), undefined);
-    const later = await accounts.createSession('a@example.org');
-    clock.advance(8 * 24 * 3600 * 1000);
-    assert.equal(await accounts.resolveSession(later.sessionId), undefined);
+    test('states move pending → active ⇄ suspended → closed, and closed stays closed', async () => {
+      await accounts.createAccount({ email: 'a@example.org' });
+      await assert.rejects(accounts.suspend('a@example.org'), rejectsWith('SERVICE_ACCOUNT_STATE_CHANGE'));
+      assert.equal((await accounts.activate('a@example.org')).state, 'active');
+      assert.equal((await accounts.suspend('a@example.org')).state, 'suspended');
+      assert.equal((await accounts.activate('a@example.org')).state, 'active');
+      assert.equal((await accounts.close('a@example.org')).state, 'closed');
+      await assert.rejects(accounts.activate('a@example.org'), rejectsWith('SERVICE_ACCOUNT_STATE_CHANGE'));
+      await assert.rejects(accounts.suspend('a@example.org'), rejectsWith('SERVICE_ACCOUNT_STATE_CHANGE'));
+    });
+
+    test('duplicate e-mail addresses and usernames are conflicts; bad input is coded', async () => {
+      await accounts.createAccount({ email: 'a@example.org', username: 'ana', password: 'long enough pw' });
+      await assert.rejects(accounts.createAccount({ email: 'A@example.org' }), rejectsWith('SERVICE_ACCOUNT_EXISTS'));
+      await assert.rejects(
+        accounts.createAccount({ email: 'b@example.org', username: 'ANA', password: 'long enough pw' }),
+        rejectsWith('SERVICE_ACCOUNT_EXISTS'),
+      );
+      await assert.rejects(
+        accounts.createAccount({ email: 'not-an-address' }),
+        rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+      );
+      await assert.rejects(
+        accounts.createAccount({ email: 'c@example.org', username: 'cee' }),
+        rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+      );
+      await assert.rejects(
+        accounts.createAccount({ email: 'd@example.org', username: 'dee', password: 'short' }),
+        rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+      );
+      await assert.rejects(accounts.getAccount('nobody@example.org'), rejectsWith('SERVICE_ACCOUNT_NOT_FOUND'));
+    });
+
+    test('passwords are stored with scrypt and verified by username or e-mail', async () => {
+      await accounts.createAccount({ email: 'a@example.org', username: 'ana', password: 'correct horse' });
+      const row = await store.accountByEmail('a@example.org');
+      assert.match(row?.passwordHash ?? '', /^scrypt\$32768\$8\$1\$/);
+      assert.ok(!row?.passwordHash?.includes('correct horse'));
+      assert.equal((await accounts.verifyPassword('ana', 'correct horse'))?.email, 'a@example.org');
+      assert.equal((await accounts.verifyPassword('a@example.org', 'correct horse'))?.email, 'a@example.org');
+      assert.equal(await accounts.verifyPassword('ana', 'wrong horse'), undefined);
+      assert.equal(await accounts.verifyPassword('nobody', 'correct horse'), undefined);
+      await accounts.setPassword('a@example.org', 'another password');
+      assert.equal(await accounts.verifyPassword('ana', 'correct horse'), undefined);
+      assert.ok(await accounts.verifyPassword('ana', 'another password'));
+    });
+
+    test('API keys: prefixed, random, shown once, stored only as a hash, several per account, revocable by id or name', async () => {
+      await accounts.createAccount({ email: 'a@example.org', activate: true });
+      const first = await accounts.createKey('a@example.org', 'laptop');
+      const second = await accounts.createKey('a@example.org');
+      assert.match(first.key, /^qry_[A-Za-z0-9_-]{43}$/);
+      assert.notEqual(first.key, second.key);
+      assert.equal(second.info.name, 'key 2');
+      assert.equal(first.info.prefix, first.key.slice(0, 10));
+      const rows = await store.keysOf(first.info.accountId);
+      assert.equal(rows.length, 2);
+      assert.equal(rows[0]?.keyHash, hashSecret(first.key));
+      assert.ok(!JSON.stringify(rows).includes(first.key), 'the key itself is never stored');
+      assert.ok(!JSON.stringify(await accounts.listKeys('a@example.org')).includes(first.key));
+
+      assert.equal((await accounts.resolveKey(first.key))?.key.id, first.info.id);
+      await accounts.revokeKey('a@example.org', 'laptop');
+      assert.equal(await accounts.resolveKey(first.key), undefined);
+      assert.ok(await accounts.resolveKey(second.key), 'other keys stay valid');
+      await accounts.revokeKey('a@example.org', second.info.id);
+      assert.equal(await accounts.resolveKey(second.key), undefined);
+      await assert.rejects(accounts.revokeKey('a@example.org', 'no such key'), rejectsWith('SERVICE_KEY_NOT_FOUND'));
+    });
+
+    test('subscriptions: families and sources, checked', async () => {
+      await accounts.createAccount({ email: 'a@example.org', subscription: { families: ['auth'] } });
+      let a = await accounts.subscribe('a@example.org', { sources: ['grants', 'publications', 'grants'] });
+      assert.deepEqual(a.subscription, { families: ['auth'], sources: ['grants', 'publications'] });
+      a = await accounts.subscribe('a@example.org', { families: ['auth', 'token'], sources: 'all' });
+      assert.deepEqual(a.subscription, { families: ['token', 'auth'], sources: 'all' });
+      await assert.rejects(
+        accounts.subscribe('a@example.org', { families: ['smoke-signals' as 'auth'] }),
+        rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+      );
+    });
+
+    test('per-account limit overrides', async () => {
+      await accounts.createAccount({ email: 'a@example.org' });
+      assert.deepEqual((await accounts.setLimits('a@example.org', { queriesPerWindow: 100 })).limits, {
+        queriesPerWindow: 100,
+      });
+      await assert.rejects(
+        accounts.setLimits('a@example.org', { queriesPerWindow: 0 }),
+        rejectsWith('SERVICE_INVALID_ACCOUNT_INPUT'),
+      );
+      assert.deepEqual((await accounts.setLimits('a@example.org', {})).limits, {});
+    });
+
+    test('usage counters: requests and rejections per UTC day', async () => {
+      const a = await accounts.createAccount({ email: 'a@example.org' });
+      accounts.recordUsage(a.id, { requests: 1 });
+      accounts.recordUsage(a.id, { requests: 1 });
+      accounts.recordUsage(a.id, { rejections: 1 });
+      await accounts.flushUsage();
+      clock.advance(24 * 3600 * 1000);
+      accounts.recordUsage(a.id, { requests: 1 });
+      assert.deepEqual(await accounts.usage('a@example.org'), [
+        { day: '2024-02-03', requests: 2, rejections: 1 },
+        { day: '2024-02-04', requests: 1, rejections: 0 },
+      ]);
+      assert.deepEqual(await accounts.usage('a@example.org', 1), [{ day: '2024-02-04', requests: 1, rejections: 0 }]);
+    });
+
+    test('web sessions: the secret is returned once, stored hashed, and expires', async () => {
+      await accounts.createAccount({ email: 'a@example.org', activate: true });
+      const { sessionId } = await accounts.createSession('a@example.org');
+      assert.equal(await store.sessionById(sessionId), undefined);
+      assert.equal((await accounts.resolveSession(sessionId))?.email, 'a@example.org');
+      await accounts.endSession(sessionId);
+      assert.equal(await accounts.resolveSession(sessionId), undefined);
+      const later = await accounts.createSession('a@example.org');
+      clock.advance(8 * 24 * 3600 * 1000);
+      assert.equal(await accounts.resolveSession(later.sessionId), undefined);
+    });
   });
-});
+}

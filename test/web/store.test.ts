@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import {
   consumeLoginCode,
   issueLoginCode,
@@ -10,12 +7,7 @@ import {
   newLoginCode,
   normaliseLoginCode,
 } from '../../src/accounts/login-codes.ts';
-import { openSqliteWebStore } from '../../src/store/sqlite/web-store.ts';
-import type { WebStore } from '../../src/store/web.ts';
-
-function freshStore(): WebStore {
-  return openSqliteWebStore(join(mkdtempSync(join(tmpdir(), 'quarry-web-')), 'web.db'));
-}
+import { accountBackends } from '../fixtures/account-backends.ts';
 
 describe('login codes', () => {
   test('look like ABCD-EFGH-JKMN with no easily confused characters', () => {
@@ -23,42 +15,45 @@ describe('login codes', () => {
       assert.match(newLoginCode(), /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
     assert.equal(normaliseLoginCode(' abcd-efgh jkmn '), 'ABCDEFGHJKMN');
   });
-
-  test('work once, for their lifetime, and a new code replaces the old one', async () => {
-    const store = freshStore();
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    const first = await issueLoginCode(store, 7, now);
-    const second = await issueLoginCode(store, 7, now);
-    assert.equal(await consumeLoginCode(store, first.code, now), undefined, 'replaced');
-    assert.equal(await consumeLoginCode(store, second.code.toLowerCase(), now + 1000), 7);
-    assert.equal(await consumeLoginCode(store, second.code, now + 2000), undefined, 'used');
-    const third = await issueLoginCode(store, 7, now);
-    assert.equal(await consumeLoginCode(store, third.code, now + LOGIN_CODE_LIFETIME_MS), undefined, 'expired');
-    assert.equal(await consumeLoginCode(store, '', now), undefined);
-    await store.close();
-  });
-
-  test('of one account leave the codes of another working', async () => {
-    const store = freshStore();
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    const ana = await issueLoginCode(store, 7, now);
-    const ben = await issueLoginCode(store, 8, now);
-    assert.equal(await consumeLoginCode(store, ana.code, now), 7);
-    assert.equal(await consumeLoginCode(store, ben.code, now), 8);
-    await store.close();
-  });
 });
 
-describe('administrators', () => {
-  test('are granted and withdrawn per account', async () => {
-    const store = freshStore();
-    assert.equal(await store.isAdmin(1), false);
-    await store.setAdmin(1, true, 0);
-    await store.setAdmin(1, true, 0);
-    assert.equal(await store.isAdmin(1), true);
-    assert.deepEqual([...(await store.adminIds())], [1]);
-    await store.setAdmin(1, false, 0);
-    assert.equal(await store.isAdmin(1), false);
-    await store.close();
+for (const backend of accountBackends()) {
+  describe(`the web store on ${backend.name}`, () => {
+    before(() => backend.setUp());
+    after(() => backend.tearDown());
+    const freshStore = async () => (await backend.fresh()).webStore;
+
+    test('work once, for their lifetime, and a new code replaces the old one', async () => {
+      const store = await freshStore();
+      const now = Date.parse('2026-01-01T00:00:00Z');
+      const first = await issueLoginCode(store, 7, now);
+      const second = await issueLoginCode(store, 7, now);
+      assert.equal(await consumeLoginCode(store, first.code, now), undefined, 'replaced');
+      assert.equal(await consumeLoginCode(store, second.code.toLowerCase(), now + 1000), 7);
+      assert.equal(await consumeLoginCode(store, second.code, now + 2000), undefined, 'used');
+      const third = await issueLoginCode(store, 7, now);
+      assert.equal(await consumeLoginCode(store, third.code, now + LOGIN_CODE_LIFETIME_MS), undefined, 'expired');
+      assert.equal(await consumeLoginCode(store, '', now), undefined);
+    });
+
+    test('of one account leave the codes of another working', async () => {
+      const store = await freshStore();
+      const now = Date.parse('2026-01-01T00:00:00Z');
+      const ana = await issueLoginCode(store, 7, now);
+      const ben = await issueLoginCode(store, 8, now);
+      assert.equal(await consumeLoginCode(store, ana.code, now), 7);
+      assert.equal(await consumeLoginCode(store, ben.code, now), 8);
+    });
+
+    test('administrators are granted and withdrawn per account', async () => {
+      const store = await freshStore();
+      assert.equal(await store.isAdmin(1), false);
+      await store.setAdmin(1, true, 0);
+      await store.setAdmin(1, true, 0);
+      assert.equal(await store.isAdmin(1), true);
+      assert.deepEqual([...(await store.adminIds())], [1]);
+      await store.setAdmin(1, false, 0);
+      assert.equal(await store.isAdmin(1), false);
+    });
   });
-});
+}

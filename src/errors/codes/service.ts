@@ -160,6 +160,11 @@ export const SERVICE_CODES = {
     message: 'The service cannot answer right now: {reason}. Retry in a moment.',
     fix: 'Retry later; the operator should check that the database file is reachable and the service is not shutting down.',
   },
+  SERVICE_BACKEND_UNREACHABLE: {
+    category: 'unavailable',
+    message: 'The {backend} at {url} cannot be reached: {reason}.',
+    fix: 'Start it, or correct the URL in the configuration (database, readUrls, redisUrl or QUARRY_DATABASE_URL / QUARRY_REDIS_URL), then start again.',
+  },
   SERVICE_ACCOUNT_NOT_FOUND: {
     category: 'not_found',
     message: "There is no account '{account}'.",

@@ -1,65 +1,137 @@
 /**
- * Numbered migrations for PostgreSQL, the counterpart of `../sqlite/migrate.ts`: each named
- * set (`records`, `accounts`, ...) applies the versions the database has not seen, each in its
- * own transaction, recorded in `schema_migrations`. An advisory lock per set makes two
- * instances starting at once apply each version exactly once.
+ * Numbered schema migrations for PostgreSQL, the counterpart of `../sqlite/migrate.ts`, run
+ * by `quarry migrate` and at `quarry serve` start.
  *
- * @example await migratePg(pool, 'records', RECORD_PG_MIGRATIONS) // → [1, 2] the first time, [] after
+ * A set is a part of the schema that evolves on its own (`accounts`, `web`, `records`);
+ * versions within a set are 1, 2, 3, ... without gaps, and a released version is never
+ * edited: a change is the next version. A set comes from one of two places:
+ * - files: `src/store/postgres/migrations/<set>/<NNNN>-<what-it-does>.<sql|ts>`. A `.sql`
+ *   file runs as written (several statements are fine); a `.ts` file exports
+ *   `default async function up(client: pg.PoolClient)` for what SQL alone cannot express.
+ * - code: a `PgMigration[]` list, for DDL generated from the storage layout
+ *   (`records-schema.ts`), given to `migratePostgres({ code: { records: [...] } })` or run
+ *   alone with `migratePg(pool, 'records', list)`.
+ * Each migration runs in its own transaction, so a failed one leaves nothing of itself.
+ * Applied versions are recorded in `schema_migrations` (migration_set, version, name,
+ * applied_at). An advisory lock makes instances that start together apply each version once.
+ *
+ * @example
+ * await migratePostgres(pool, { code: { records: RECORD_PG_MIGRATIONS } }); // [{ set: 'accounts', version: 1, name: ... }, ...]
+ * await migratePostgres(pool, { dryRun: true });                              // what would run; nothing changes
+ * await migratePg(pool, 'records', RECORD_PG_MIGRATIONS);                     // → [1, 2] the first time, [] after
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
+
+export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 export interface PgMigration {
   readonly version: number;
   readonly name: string;
-  /** Statements run in order inside the migration's transaction. */
+  /** Statements run in order inside the migration's transaction, or a function that runs them. */
   readonly up: readonly string[] | ((client: pg.PoolClient) => Promise<void>);
 }
 
-/** @returns the versions applied by this call */
-export async function migratePg(pool: pg.Pool, set: string, migrations: readonly PgMigration[]): Promise<number[]> {
+export interface MigrationStep {
+  readonly set: string;
+  readonly version: number;
+  readonly name: string;
+}
+
+/**
+ * The file-defined sets (all, or those named in `sets`), each as its ordered list. Throws
+ * when a set's numbers are not 1, 2, 3, ...
+ */
+export function listMigrations(
+  options: { sets?: readonly string[]; dir?: URL } = {},
+): Map<string, readonly PgMigration[]> {
+  const dir = options.dir ?? MIGRATIONS_DIR;
+  const sets = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && (options.sets === undefined || options.sets.includes(e.name)))
+    .map((e) => e.name)
+    .sort();
+  const out = new Map<string, readonly PgMigration[]>();
+  for (const set of sets) {
+    const setDir = new URL(`${set}/`, dir);
+    const migrations = readdirSync(setDir)
+      .filter((f) => /^\d+-[\w-]+\.(sql|ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+      .map((f): PgMigration => {
+        const match = /^(\d+)-([\w-]+)\./.exec(f) as RegExpExecArray;
+        const file = new URL(f, setDir);
+        return {
+          version: Number(match[1]),
+          name: (match[2] as string).replace(/-/g, ' '),
+          up: f.endsWith('.sql') ? [readFileSync(file, 'utf8')] : (client) => runModule(file, client),
+        };
+      });
+    out.set(set, checkNumbering(set, migrations));
+  }
+  return out;
+}
+
+async function runModule(file: URL, client: pg.PoolClient): Promise<void> {
+  const module = (await import(file.href)) as { default?: (client: pg.PoolClient) => Promise<void> };
+  if (typeof module.default !== 'function')
+    throw new Error(`${file.pathname} must export default async function up(client)`);
+  await module.default(client);
+}
+
+function checkNumbering(set: string, migrations: readonly PgMigration[]): PgMigration[] {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
     if (m.version !== i + 1)
-      throw new Error(`migration set '${set}' must number its versions 1, 2, 3, ...; found ${m.version}`);
+      throw new Error(
+        `PostgreSQL migration set '${set}' must number its files 1, 2, 3, ...; found ${m.version} at position ${i + 1}`,
+      );
   });
+  return sorted;
+}
+
+/** An arbitrary constant: the advisory lock that serialises migration runs. */
+const MIGRATION_LOCK = 7_402_114_555;
+
+/**
+ * Applies what the database has not seen of every file-defined set plus the `code` sets, or
+ * with `dryRun` only lists it (creating nothing, not even `schema_migrations`). Returns the
+ * steps applied (or pending).
+ */
+export async function migratePostgres(
+  pool: pg.Pool,
+  options: {
+    sets?: readonly string[];
+    dir?: URL;
+    code?: Readonly<Record<string, readonly PgMigration[]>>;
+    dryRun?: boolean;
+  } = {},
+): Promise<MigrationStep[]> {
+  const all = listMigrations(options);
+  for (const [set, migrations] of Object.entries(options.code ?? {})) all.set(set, checkNumbering(set, migrations));
   const client = await pool.connect();
   try {
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      migration_set text NOT NULL,
-      version integer NOT NULL,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (migration_set, version)
-    )`);
-    const applied: number[] = [];
-    for (const m of sorted) {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`quarry-migrate-${set}`]);
-        const seen = await client.query('SELECT 1 FROM schema_migrations WHERE migration_set = $1 AND version = $2', [
-          set,
-          m.version,
-        ]);
-        if (seen.rowCount === 0) {
-          if (typeof m.up === 'function') await m.up(client);
-          else for (const statement of m.up) await client.query(statement);
-          await client.query('INSERT INTO schema_migrations (migration_set, version, name) VALUES ($1, $2, $3)', [
-            set,
-            m.version,
-            m.name,
-          ]);
-          applied.push(m.version);
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      const done = await appliedVersions(client, options.dryRun !== true);
+      const steps: MigrationStep[] = [];
+      for (const [set, migrations] of all) {
+        for (const m of migrations) {
+          if (done.has(`${set}:${m.version}`)) continue;
+          steps.push({ set, version: m.version, name: m.name });
+          if (options.dryRun !== true) await apply(client, set, m);
         }
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
       }
+      return steps;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
-    return applied;
   } finally {
     client.release();
   }
+}
+
+/** Applies the versions of one set the database has not seen; returns the versions applied. */
+export async function migratePg(pool: pg.Pool, set: string, migrations: readonly PgMigration[]): Promise<number[]> {
+  const steps = await migratePostgres(pool, { sets: [], code: { [set]: migrations } });
+  return steps.map((s) => s.version);
 }
 
 /** The highest applied version of a set (0 when none), e.g. to refuse a database older than the code. */
@@ -70,4 +142,40 @@ export async function pgSchemaVersion(pool: pg.Pool, set: string): Promise<numbe
     set,
   ]);
   return (r.rows[0] as { v: number }).v;
+}
+
+async function appliedVersions(client: pg.PoolClient, create: boolean): Promise<Set<string>> {
+  const exists = await client.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS ok");
+  if ((exists.rows[0] as { ok: boolean }).ok !== true) {
+    if (create)
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        migration_set text NOT NULL,
+        version integer NOT NULL,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (migration_set, version)
+      )`);
+    return new Set();
+  }
+  const { rows } = await client.query<{ migration_set: string; version: number }>(
+    'SELECT migration_set, version FROM schema_migrations',
+  );
+  return new Set(rows.map((r) => `${r.migration_set}:${r.version}`));
+}
+
+async function apply(client: pg.PoolClient, set: string, m: PgMigration): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    if (typeof m.up === 'function') await m.up(client);
+    else for (const statement of m.up) await client.query(statement);
+    await client.query('INSERT INTO schema_migrations (migration_set, version, name) VALUES ($1, $2, $3)', [
+      set,
+      m.version,
+      m.name,
+    ]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }

@@ -1,7 +1,20 @@
 /**
- * PostgreSQL connection pools. Numbers come back as numbers (`count(*)` is bigint and
- * `avg()` numeric, which node-postgres would otherwise hand over as strings); `json`
- * columns come back as their text, parsed only by whoever needs the object.
+ * Connections to PostgreSQL. `openPgPool` makes one pool over one server; `openPostgres`
+ * makes the set a deployment uses: a pool on the primary (every write, and reads that must
+ * see the latest write: tokens, keys, sessions) and, when `readUrls` name replicas, one pool
+ * per replica for reads that may lag (record queries), taken in turn. Without replicas,
+ * reads go to the primary.
+ *
+ * Numbers come back as numbers (`count(*)` is bigint and `avg()` numeric, which
+ * node-postgres would otherwise hand over as strings; Quarry's bigints are ids, counts and
+ * millisecond times, far below 2^53); `json` columns come back as their text, parsed only by
+ * whoever needs the object.
+ *
+ * @example
+ * const pg = openPostgres({ url: 'postgres://postgres@127.0.0.1/quarry', readUrls: [replica] });
+ * await pg.primary.query('SELECT 1');
+ * await pg.reader().query('SELECT count(*) FROM publications');
+ * await pg.close();
  */
 import pg from 'pg';
 
@@ -36,13 +49,67 @@ export function openPgPool(url: string, options: PgPoolOptions = {}): pg.Pool {
     max: options.max ?? 10,
     types,
     application_name: options.applicationName ?? 'quarry',
+    // A server that is down must fail a request, not hang it.
+    connectionTimeoutMillis: 10_000,
   });
   // An idle connection the server drops (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
   return pool;
 }
 
-/** Whether a `--db` / `database` value names a PostgreSQL server rather than a file. */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(value);
+export interface PostgresOptions extends PgPoolOptions {
+  readonly url: string;
+  /** Read replicas; reads are spread over them in turn. */
+  readonly readUrls?: readonly string[];
+}
+
+export interface PostgresPools {
+  /** Writes, and reads that must see the latest write. */
+  readonly primary: pg.Pool;
+  /** A pool for reads that may lag behind the primary: the next replica, or the primary. */
+  reader(): pg.Pool;
+  /** Every pool, primary first, for start-up checks and health. */
+  readonly all: readonly pg.Pool[];
+  close(): Promise<void>;
+}
+
+/** Opens the pools (lazily: no connection is made before the first query). */
+export function openPostgres(options: PostgresOptions): PostgresPools {
+  const primary = openPgPool(options.url, options);
+  const replicas = (options.readUrls ?? []).map((url) => openPgPool(url, options));
+  let next = 0;
+  let closed: Promise<void> | undefined;
+  return {
+    primary,
+    reader() {
+      if (replicas.length === 0) return primary;
+      const chosen = replicas[next % replicas.length] as pg.Pool;
+      next++;
+      return chosen;
+    },
+    all: [primary, ...replicas],
+    close() {
+      closed ??= Promise.all([primary, ...replicas].map((p) => p.end())).then(() => undefined);
+      return closed;
+    },
+  };
+}
+
+/**
+ * Runs `work` in one transaction on one connection of `pool`: COMMIT when it resolves,
+ * ROLLBACK when it throws.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -50,3 +50,17 @@ export function migrate(db: Database, set: string, migrations: readonly Migratio
   }
   return applied;
 }
+
+/** The migrations of a set the database has not applied yet (nothing is changed). */
+export function pendingMigrations(db: Database, set: string, migrations: readonly Migration[]): Migration[] {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  const current =
+    table === undefined
+      ? 0
+      : (db
+          .prepare<[string], { v: number | null }>(
+            'SELECT MAX(version) AS v FROM schema_migrations WHERE migration_set = ?',
+          )
+          .get(set)?.v ?? 0);
+  return [...migrations].sort((a, b) => a.version - b.version).filter((m) => m.version > current);
+}
