@@ -24,7 +24,7 @@ export const LAYERS = {
   client: ['./errors', './dsl', './model'],
   data: [...CORE, './store'],
   http: [...CORE, ...IDENTITY, './engine', './config.ts'],
-  web: [...CORE, ...IDENTITY, './engine', './config.ts', './http'],
+  web: [...CORE, ...IDENTITY, './engine', './config.ts', './http', './client'],
   cli: [...CORE, ...IDENTITY, './engine', './config.ts', './data', './client', './main.ts', './backends.ts'],
   'config.ts': ['./errors'],
   'index.ts': ['./client'],
@@ -42,8 +42,6 @@ const CONCRETE = [
   './src/store/sqlite',
   './src/store/postgres',
   './src/store/redis',
-  './src/engine/sqlite-engine.ts',
-  './src/engine/sqlite-worker.ts',
   './src/engine/backends',
   './src/ratelimit/memory-store.ts',
 ];

@@ -12,8 +12,8 @@
  */
 import { existsSync } from 'node:fs';
 import { isPostgresUrl, type QuarryConfig } from './config.ts';
-import { runQuery } from './engine/run-query.ts';
-import { createSqliteEngine } from './engine/sqlite-engine.ts';
+import { runQuery } from './engine/backends/sqlite/query-context.ts';
+import { createSqliteEngine } from './engine/backends/sqlite/engine.ts';
 import type { DslVersion, QueryEngine } from './engine/types.ts';
 import type { QueryChannel } from './client/client.ts';
 import { QuarryError } from './errors/index.ts';
