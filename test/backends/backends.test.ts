@@ -34,4 +34,15 @@ describe('the composition root', () => {
       return true;
     });
   });
+
+  test('a PostgreSQL server that does not answer is SERVICE_BACKEND_UNREACHABLE, its password hidden', async () => {
+    const config = loadConfig({ overrides: { database: 'postgres://quarry:s3cret@127.0.0.1:1/quarry' } });
+    await assert.rejects(openAccountBackends(config), (error: unknown) => {
+      assert.ok(isQuarryError(error));
+      assert.equal(error.code, 'SERVICE_BACKEND_UNREACHABLE');
+      assert.match(error.message, /PostgreSQL database at postgres:\/\/quarry:\*\*\*@127\.0\.0\.1:1\/quarry/);
+      assert.doesNotMatch(error.message, /s3cret/);
+      return true;
+    });
+  });
 });
