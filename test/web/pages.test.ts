@@ -9,8 +9,9 @@ import { ADMIN, FormClient, HOLDER, PENDING, startWebServer, type WebServer } fr
 
 let server: WebServer;
 before(async () => {
+  // Every sign-in of this file comes from 127.0.0.1: the default 30 a minute would make the
+  // outcome depend on where the minute boundary falls. The limits have tests of their own.
   server = await startWebServer({
-    // Many sign-ins and queries from one address within a minute; the limits have tests of their own.
     config: {
       rateLimits: {
         authPath: { max: 1000, windowSeconds: 60, scope: 'ip' },
