@@ -21,9 +21,12 @@
  * await migratePg(pool, 'records', RECORD_PG_MIGRATIONS);                     // → [1, 2] the first time, [] after
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
+import { packageFile } from '../../package-root.ts';
 
-export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+/** Found from the package root: compiled, this module lives in a bundle chunk under dist/. */
+export const MIGRATIONS_DIR = pathToFileURL(packageFile('src/store/postgres/migrations/'));
 
 export interface PgMigration {
   readonly version: number;
