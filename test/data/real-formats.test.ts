@@ -159,14 +159,19 @@ describe('ROR data dump (zip of JSON, schema 2)', () => {
   test('a zip with nothing Quarry reads, and a file that is not a zip, are refused with a code', async () => {
     const empty = join(work, 'nothing.zip');
     writeFileSync(empty, zipSync({ 'README.txt': strToU8('no data here') }));
-    await assert.rejects(importFiles({ paths: [empty], open: recordWriterFor(freshDb()) }), (e: Error & { code?: string }) => {
-      assert.equal(e.code, 'DATA_ZIP_NOTHING_READABLE');
-      assert.match(e.message, /README\.txt/);
-      return true;
-    });
+    await assert.rejects(
+      importFiles({ paths: [empty], open: recordWriterFor(freshDb()) }),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'DATA_ZIP_NOTHING_READABLE');
+        assert.match(e.message, /README\.txt/);
+        return true;
+      },
+    );
     const fake = join(work, 'fake.zip');
     writeFileSync(fake, 'not a zip');
-    await assert.rejects(importFiles({ paths: [fake], open: recordWriterFor(freshDb()) }), { code: 'DATA_ZIP_UNREADABLE' });
+    await assert.rejects(importFiles({ paths: [fake], open: recordWriterFor(freshDb()) }), {
+      code: 'DATA_ZIP_UNREADABLE',
+    });
   });
 });
 
@@ -257,11 +262,14 @@ describe('NIH RePORTER and ExPORTER', () => {
   test('an ExPORTER file without a needed column is refused at file:1 with the column named', async () => {
     const csv = join(work, 'RePORTER_PRJ_C_FY2021.csv');
     writeFileSync(csv, [HEADER.replace('FULL_PROJECT_NUM,', ''), ROW[0]!.replace('5R01AI130470-05,', '')].join('\n'));
-    await assert.rejects(importFiles({ paths: [csv], open: recordWriterFor(freshDb()) }), (e: Error & { code?: string }) => {
-      assert.equal(e.code, 'DATA_CSV_MISSING_COLUMN');
-      assert.ok(e.message.startsWith(`${csv}:1: the NIH projects header has no FULL_PROJECT_NUM column`), e.message);
-      return true;
-    });
+    await assert.rejects(
+      importFiles({ paths: [csv], open: recordWriterFor(freshDb()) }),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'DATA_CSV_MISSING_COLUMN');
+        assert.ok(e.message.startsWith(`${csv}:1: the NIH projects header has no FULL_PROJECT_NUM column`), e.message);
+        return true;
+      },
+    );
   });
 });
 
@@ -291,11 +299,14 @@ describe('bad input', () => {
     mkdirSync(join(work, 'cut'));
     writeFileSync(cut, all.subarray(0, Math.floor(all.length * 0.6)));
     const db = freshDb();
-    await assert.rejects(importFiles({ paths: [cut], open: recordWriterFor(db), batchSize: 5 }), (e: Error & { code?: string }) => {
-      assert.equal(e.code, 'DATA_FILE_TRUNCATED');
-      assert.match(e.message, new RegExp(`^${cut}:\\d+: the compressed data ends early`));
-      return true;
-    });
+    await assert.rejects(
+      importFiles({ paths: [cut], open: recordWriterFor(db), batchSize: 5 }),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'DATA_FILE_TRUNCATED');
+        assert.match(e.message, new RegExp(`^${cut}:\\d+: the compressed data ends early`));
+        return true;
+      },
+    );
     const kept = count(db, 'publications');
     assert.ok(kept > 0 && kept < snapshotWorks().length, `${kept} records kept`);
   });
@@ -304,7 +315,9 @@ describe('bad input', () => {
     const empty = join(work, 'empty', 'works.jsonl');
     mkdirSync(join(work, 'empty'));
     writeFileSync(empty, '\n\n');
-    await assert.rejects(importFiles({ paths: [empty], open: recordWriterFor(freshDb()) }), { code: 'DATA_FILE_EMPTY' });
+    await assert.rejects(importFiles({ paths: [empty], open: recordWriterFor(freshDb()) }), {
+      code: 'DATA_FILE_EMPTY',
+    });
     const report = await importFiles({
       paths: [empty, join(DATA, 'crossref/works.jsonl')],
       open: recordWriterFor(freshDb()),
