@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { recordWriterFor } from '../src/backends.ts';
 import { createSqliteEngine, DEFAULT_MMAP_MB, DEFAULT_PAGE_CACHE_MB } from '../src/engine/backends/sqlite/engine.ts';
 import { runQuery } from '../src/engine/backends/sqlite/query-context.ts';
 import { withResultCache } from '../src/engine/result-cache.ts';
@@ -193,7 +194,7 @@ if (importCount > 0) {
     const c0 = process.cpuUsage();
     await importFiles({
       paths: [join(dir, 'data')],
-      dbPath: join(dir, 'records.db'),
+      open: recordWriterFor(join(dir, 'records.db')),
       format: 'quarry',
       onError: 'abort',
     });

@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { isPostgresUrl, type QuarryConfig } from './config.ts';
 import { runQuery } from './engine/backends/sqlite/query-context.ts';
 import { createSqliteEngine } from './engine/backends/sqlite/engine.ts';
+import { withResultCache } from './engine/result-cache.ts';
 import type { DslVersion, QueryEngine } from './engine/types.ts';
 import type { QueryChannel } from './client/client.ts';
 import { QuarryError } from './errors/index.ts';
