@@ -32,7 +32,8 @@ import { postgresWebStore } from './store/postgres/web-store.ts';
 import { openSqliteAccountStore } from './store/sqlite/account-store.ts';
 import { migrateSqliteDatabase } from './store/sqlite/migrate-database.ts';
 import { openReadOnly } from './store/sqlite/open.ts';
-import { openRecordStore, upgradeRecordDatabase } from './store/sqlite/records-store.ts';
+import { upgradeRecordDatabase } from './store/sqlite/records-store.ts';
+import { backupDatabase as backupSqlite, type BackupReport } from './store/sqlite/backup.ts';
 import { openSqliteWebStore } from './store/sqlite/web-store.ts';
 import type { LoginCodeStore, WebStore } from './store/web.ts';
 
@@ -302,6 +303,27 @@ export function recordWriterFor(database: string): RecordTarget {
     isNew: () => Promise.resolve(!existsSync(path)),
     open: (options) => Promise.resolve(openSqliteRecordWriter(path, options)),
   };
+}
+
+/**
+ * `quarry backup`: an online, consistent copy of a SQLite database. A PostgreSQL database is
+ * backed up with PostgreSQL's own tools (pg_dump, base backups), not by Quarry.
+ */
+export function backupDatabase(
+  database: string,
+  outPath: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<BackupReport> {
+  const target = databaseTarget(database);
+  if (target.kind === 'postgres')
+    return Promise.reject(
+      QuarryError.of('SERVICE_CONFIG_INVALID', {
+        params: {
+          detail: `quarry backup copies a SQLite file; back up the PostgreSQL database ${redactUrl(target.url)} with pg_dump or base backups`,
+        },
+      }),
+    );
+  return backupSqlite(target.path, outPath, onProgress);
 }
 
 /** Runs every closer even when one fails, then rethrows the first failure. */

@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import { progressBar } from '../../data/progress-bar.ts';
-import { backupDatabase } from '../../store/sqlite/backup.ts';
+import { backupDatabase } from '../../backends.ts';
 import { exitWithError } from '../exit.ts';
 
 export function register(program: Command): void {
