@@ -22,6 +22,7 @@ export interface AccountStore extends SessionStore {
   insertKey(row: NewKeyRow): Promise<number>;
   keyByHash(hash: string): Promise<KeyRow | undefined>;
   keysOf(accountId: number): Promise<KeyRow[]>;
+  /** Sets when the key stops working (now to revoke, later for a grace period); an earlier end stands. */
   revokeKey(id: number, at: number): Promise<void>;
   touchKey(id: number, at: number): Promise<void>;
 
@@ -86,11 +87,17 @@ export interface NewKeyRow {
   readonly keyHash: string;
   readonly prefix: string;
   readonly createdAt: number;
+  /** When the key stops working, if that is known at creation (an expiry). */
+  readonly revokedAt?: number | null;
 }
 
 export interface KeyRow extends NewKeyRow {
   readonly id: number;
   readonly lastUsedAt: number | null;
+  /**
+   * When the key stops (or stopped) working: a past instant for a revoked key, a future one
+   * for a key that expires or was rotated and is in its grace period; null: no end.
+   */
   readonly revokedAt: number | null;
 }
 

@@ -110,6 +110,22 @@ for (const backend of accountBackends()) {
       await assert.rejects(accounts.revokeKey('a@example.org', 'no such key'), rejectsWith('SERVICE_KEY_NOT_FOUND'));
     });
 
+    test("the store keeps a key's end as given: set at creation, moved earlier, never later", async () => {
+      const a = await accounts.createAccount({ email: 'a@example.org' });
+      const base = { accountId: a.id, prefix: 'qk_', createdAt: 1000 };
+      const ending = await store.insertKey({ ...base, name: 'ending', keyHash: 'h1', revokedAt: 5000 });
+      const open = await store.insertKey({ ...base, name: 'open', keyHash: 'h2' });
+      const endOf = async (id: number) => (await store.keysOf(a.id)).find((k) => k.id === id)?.revokedAt;
+      assert.equal(await endOf(ending), 5000);
+      assert.equal(await endOf(open), null);
+      await store.revokeKey(ending, 9000);
+      assert.equal(await endOf(ending), 5000, 'a later end does not extend the key');
+      await store.revokeKey(ending, 3000);
+      assert.equal(await endOf(ending), 3000, 'an earlier end replaces it');
+      await store.revokeKey(open, 7000);
+      assert.equal(await endOf(open), 7000);
+    });
+
     test('subscriptions: families and sources, checked', async () => {
       await accounts.createAccount({ email: 'a@example.org', subscription: { families: ['auth'] } });
       let a = await accounts.subscribe('a@example.org', { sources: ['grants', 'publications', 'grants'] });

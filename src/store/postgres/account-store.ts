@@ -104,8 +104,8 @@ class PostgresAccountStore implements AccountStore {
 
   async insertKey(row: NewKeyRow): Promise<number> {
     const inserted = await this.#one<{ id: number }>(
-      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [row.accountId, row.name, row.keyHash, row.prefix, row.createdAt],
+      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [row.accountId, row.name, row.keyHash, row.prefix, row.createdAt, row.revokedAt ?? null],
     );
     return (inserted as { id: number }).id;
   }
@@ -119,7 +119,11 @@ class PostgresAccountStore implements AccountStore {
   }
 
   async revokeKey(id: number, at: number): Promise<void> {
-    await this.#pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id]);
+    // An earlier end stands; a later one (an expiry after a revocation) never extends it.
+    await this.#pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND (revoked_at IS NULL OR revoked_at > $1)', [
+      at,
+      id,
+    ]);
   }
 
   async touchKey(id: number, at: number): Promise<void> {

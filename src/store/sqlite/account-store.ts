@@ -171,8 +171,8 @@ class SqliteAccountStore implements AccountStore {
 
   insertKey(row: NewKeyRow): Promise<number> {
     const result = this.#prepare(
-      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at) VALUES (@accountId, @name, @keyHash, @prefix, @createdAt)`,
-    ).run(row);
+      `INSERT INTO api_keys (account_id, name, key_hash, prefix, created_at, revoked_at) VALUES (@accountId, @name, @keyHash, @prefix, @createdAt, @revokedAt)`,
+    ).run({ ...row, revokedAt: row.revokedAt ?? null });
     return Promise.resolve(Number(result.lastInsertRowid));
   }
 
@@ -189,7 +189,12 @@ class SqliteAccountStore implements AccountStore {
   }
 
   revokeKey(id: number, at: number): Promise<void> {
-    this.#prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+    // An earlier end stands; a later one (an expiry after a revocation) never extends it.
+    this.#prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)').run(
+      at,
+      id,
+      at,
+    );
     return Promise.resolve();
   }
 
