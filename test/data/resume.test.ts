@@ -120,7 +120,9 @@ describe('an import killed with SIGKILL', () => {
     assert.ok(Object.values(resumed.records).reduce((s, n) => s + n, 0) > 0);
     assert.equal(unfinishedImport(db), undefined);
     assert.deepEqual(counts(db), expected);
-    await assert.rejects(importFiles({ paths: [], open: recordWriterFor(db), resume: true }), { code: 'DATA_NOTHING_TO_RESUME' });
+    await assert.rejects(importFiles({ paths: [], open: recordWriterFor(db), resume: true }), {
+      code: 'DATA_NOTHING_TO_RESUME',
+    });
   });
 
   test('a running service answers /readyz 503 while an import into its database is unfinished', async () => {
@@ -162,7 +164,9 @@ describe('an import killed with SIGKILL', () => {
       .filter((d) => d.startsWith('updated_date='))
       .sort()[0]!;
     rmSync(join(partitions, first), { recursive: true });
-    await assert.rejects(importFiles({ paths: [], open: recordWriterFor(db), resume: true }), { code: 'DATA_RESUME_INPUTS_CHANGED' });
+    await assert.rejects(importFiles({ paths: [], open: recordWriterFor(db), resume: true }), {
+      code: 'DATA_RESUME_INPUTS_CHANGED',
+    });
     const none = spawnSync(process.execPath, [BIN, 'import', '--db', join(work, 'none.db')], { encoding: 'utf8' });
     assert.notEqual(none.status, 0);
     assert.ok(none.stderr.includes('DATA_NO_INPUT'), none.stderr);

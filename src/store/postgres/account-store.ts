@@ -120,10 +120,10 @@ class PostgresAccountStore implements AccountStore {
 
   async revokeKey(id: number, at: number): Promise<void> {
     // An earlier end stands; a later one (an expiry after a revocation) never extends it.
-    await this.#pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND (revoked_at IS NULL OR revoked_at > $1)', [
-      at,
-      id,
-    ]);
+    await this.#pool.query(
+      'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND (revoked_at IS NULL OR revoked_at > $1)',
+      [at, id],
+    );
   }
 
   async touchKey(id: number, at: number): Promise<void> {
