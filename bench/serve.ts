@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { AccountService } from '../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../src/accounts/store.ts';
+import { openSqliteAccountStore } from '../src/store/sqlite/account-store.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
