@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { strFromU8, unzipSync } from 'fflate';
+import { recordWriterFor } from '../src/backends.ts';
 import { importFiles } from '../src/data/import/index.ts';
 
 const DATA = fileURLToPath(new URL('../test/fixtures/data/', import.meta.url));
@@ -110,7 +111,7 @@ const rows: string[][] = [];
 try {
   for (const [k, sample] of samples.entries()) {
     const db = join(work, `${k}.db`);
-    const report = await importFiles({ paths: [sample.path], dbPath: db });
+    const report = await importFiles({ paths: [sample.path], open: recordWriterFor(db) });
     const read = report.files.reduce((n, f) => n + f.records, 0);
     const written = Object.entries(report.records)
       .map(([kind, n]) => `${kind} ${n}`)

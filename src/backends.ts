@@ -155,6 +155,8 @@ export async function openServiceBackends(config: QuarryConfig): Promise<Service
     timeoutMs: config.query.timeoutMs,
     pageCacheMb: config.query.pageCacheMb,
     mmapMb: config.query.mmapMb,
+    maxPerPrincipal: config.query.maxPerPrincipal,
+    cheapRowLimit: config.query.cheapRowLimit,
     ...(config.query.workers > 0 ? { workers: config.query.workers } : {}),
   });
   const engine: QueryEngine =

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
 import { detectFormat, expandInputs } from '../../src/data/import/detect.ts';
+import { recordWriterFor } from '../../src/backends.ts';
 import { importFiles } from '../../src/data/import/index.ts';
 
 const DATA = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
@@ -73,7 +74,7 @@ test('zipped ExPORTER years import without --format; OPPORTUNITY NUMBER is the F
   assert.equal(await detectFormat(input!), 'nih');
 
   const db = join(work, 'exporter.db');
-  const report = await importFiles({ paths: [dir], dbPath: db });
+  const report = await importFiles({ paths: [dir], open: recordWriterFor(db) });
   assert.deepEqual(report.problems, []);
   assert.equal(report.records.grants, awards.length);
   const conn = new Database(db, { readonly: true });

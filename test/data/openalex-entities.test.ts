@@ -10,6 +10,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { recordWriterFor } from '../../src/backends.ts';
 import { importFiles } from '../../src/data/import/index.ts';
 
 const SNAPSHOT = fileURLToPath(new URL('../fixtures/data/openalex-snapshot/', import.meta.url));
@@ -57,7 +58,7 @@ describe('OpenAlex snapshot entities', () => {
 
   test('every entity partition is read; counts match each folder manifest and the files', async () => {
     const db = freshDb();
-    const report = await importFiles({ paths: [SNAPSHOT], dbPath: db });
+    const report = await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
     assert.deepEqual(report.problems, []);
     for (const entity of ['works', 'authors', 'institutions', 'funders', 'sources', 'publishers', 'topics']) {
       const manifest = JSON.parse(readFileSync(join(SNAPSHOT, 'data', entity, 'manifest'), 'utf8')) as {
@@ -82,7 +83,7 @@ describe('OpenAlex snapshot entities', () => {
 
   test('researchers, organizations and journals hold the entity records’ values, linked from the works', async () => {
     const db = freshDb();
-    await importFiles({ paths: [SNAPSHOT], dbPath: db });
+    await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
 
     // An author a work also names: the author record replaces the researcher gathered from the work.
     const priem = byName(authors, 'Jason Priem');
@@ -159,7 +160,7 @@ describe('OpenAlex snapshot entities', () => {
     const copy = join(work, 'snapshot-update');
     cpSync(SNAPSHOT, copy, { recursive: true });
     const db = freshDb();
-    await importFiles({ paths: [copy], dbPath: db });
+    await importFiles({ paths: [copy], open: recordWriterFor(db) });
     const before = { researchers: count(db, 'researchers'), journals: count(db, 'journals') };
     const priem = byName(authors, 'Jason Priem');
     const inst = institutions[0]!;
@@ -182,7 +183,7 @@ describe('OpenAlex snapshot entities', () => {
     merged('authors', abbott['id']);
     merged('sources', dropped['id']);
 
-    const report = await importFiles({ paths: [copy], dbPath: db });
+    const report = await importFiles({ paths: [copy], open: recordWriterFor(db) });
     assert.deepEqual(report.removed, { researchers: 1, journals: 1 });
     assert.equal(count(db, 'researchers'), before.researchers - 1);
     assert.equal(count(db, 'journals'), before.journals - 1);
