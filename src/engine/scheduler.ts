@@ -1,12 +1,12 @@
 /**
  * Fair scheduling in front of any engine's executor. Queries are admitted per principal
  * (at most `maxPerPrincipal` running or waiting at once; past that ENGINE_PRINCIPAL_BUSY,
- * answered 429 with Retry-After; queries that name no principal are not capped), wait in one of two lanes by their estimated cost, and
- * within a lane take turns by principal (round robin), so one caller's backlog never
- * delays another caller's next query. Cheap queries go first whenever a slot frees, and
- * expensive ones may hold at most `expensiveSlots` of the `slots`, so a slot is always
- * kept for cheap queries: a cheap query waits for other cheap queries at most, never for
- * a whole-corpus facet to finish.
+ * answered 429 with Retry-After; queries that name no principal are not capped), wait in
+ * one of two lanes by their estimated cost, and within a lane take turns by principal
+ * (round robin), so one caller's backlog never delays another caller's next query. Each
+ * lane has slots of its own (the back end gives each its own workers), so a cheap query
+ * waits for other cheap queries at most, never for a whole-corpus facet to finish, and
+ * never for a worker that an expensive query left to be replaced.
  *
  * The scheduler knows nothing of SQL or workers: a back end hands `run()` a function that
  * starts the query (on a worker, a connection) and calls it when a slot is free.
@@ -16,10 +16,8 @@ import type { CostClass } from './cost.ts';
 import type { EngineLoad } from './types.ts';
 
 export interface SchedulerOptions {
-  /** Queries that run at once (the back end's workers or connections). */
-  readonly slots: number;
-  /** Of `slots`, at most this many run expensive queries (default slots − 1, at least 1). */
-  readonly expensiveSlots?: number;
+  /** Queries of each lane that run at once (the back end's workers or connections for it). */
+  readonly slots: Readonly<Record<CostClass, number>>;
   /** Queries one principal may have running or waiting at once. */
   readonly maxPerPrincipal: number;
 }
@@ -81,16 +79,14 @@ class Lane {
 }
 
 export class FairScheduler {
-  readonly #slots: number;
-  readonly #expensiveSlots: number;
+  readonly #slots: Readonly<Record<CostClass, number>>;
   readonly #maxPerPrincipal: number;
   readonly #lanes: Readonly<Record<CostClass, Lane>> = { cheap: new Lane(), expensive: new Lane() };
   readonly #perPrincipal = new Map<string, number>();
   #running: Record<CostClass, number> = { cheap: 0, expensive: 0 };
 
   constructor(options: SchedulerOptions) {
-    this.#slots = Math.max(1, options.slots);
-    this.#expensiveSlots = Math.max(1, Math.min(this.#slots, options.expensiveSlots ?? this.#slots - 1));
+    this.#slots = { cheap: Math.max(1, options.slots.cheap), expensive: Math.max(1, options.slots.expensive) };
     this.#maxPerPrincipal = Math.max(1, options.maxPerPrincipal);
   }
 
@@ -130,7 +126,7 @@ export class FairScheduler {
     return {
       queued: this.#lanes.cheap.size + this.#lanes.expensive.size,
       active: this.#running.cheap + this.#running.expensive,
-      workers: this.#slots,
+      workers: this.#slots.cheap + this.#slots.expensive,
     };
   }
 
@@ -159,22 +155,14 @@ export class FairScheduler {
   }
 
   #mayStart(costClass: CostClass): boolean {
-    const running = this.#running.cheap + this.#running.expensive;
-    if (running >= this.#slots) return false;
-    return costClass === 'cheap' || this.#running.expensive < this.#expensiveSlots;
+    return this.#running[costClass] < this.#slots[costClass];
   }
 
-  /** Fills free slots: cheap queries first, then expensive ones within their share. */
+  /** Fills free slots of both lanes. */
   #dispatch(): void {
-    for (;;) {
-      const lane: CostClass | undefined =
-        this.#lanes.cheap.size > 0 && this.#mayStart('cheap')
-          ? 'cheap'
-          : this.#lanes.expensive.size > 0 && this.#mayStart('expensive')
-            ? 'expensive'
-            : undefined;
-      if (lane === undefined) return;
-      this.#lanes[lane].shift()?.start();
+    for (const costClass of ['cheap', 'expensive'] as const) {
+      const lane = this.#lanes[costClass];
+      while (lane.size > 0 && this.#mayStart(costClass)) lane.shift()?.start();
     }
   }
 

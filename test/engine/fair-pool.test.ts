@@ -23,86 +23,95 @@ const TASKS: Readonly<Record<'cheap' | 'expensive', BusyTask>> = {
 };
 const LOAD = { loopsPerPrincipal: 3, idleMs: 3000, loadMs: 3000 } as const;
 
-describe('fair scheduling under load (fixture workers of known cost, 2 workers)', { timeout: 120_000 }, () => {
-  let pool: FairPool<BusyTask, string>;
-  before(async () => {
-    pool = new FairPool<BusyTask, string>({
-      filename: WORKER,
-      workers: 2,
-      warmUpTask: { kind: 'echo', value: 'warm' } satisfies BusyTask,
-      maxPerPrincipal: 2,
+describe(
+  'fair scheduling under load (fixture workers of known cost, one worker per lane)',
+  { timeout: 120_000 },
+  () => {
+    let pool: FairPool<BusyTask, string>;
+    before(async () => {
+      pool = new FairPool<BusyTask, string>({
+        filename: WORKER,
+        workers: 1,
+        expensiveWorkers: 1,
+        warmUpTask: { kind: 'echo', value: 'warm' } satisfies BusyTask,
+        maxPerPrincipal: 2,
+      });
+      await pool.warm();
     });
-    await pool.warm();
-  });
-  after(() => pool?.close());
+    after(() => pool?.close());
 
-  test('four principals keep expensive queries going; the fifth one’s cheap queries all succeed within the bounds', async () => {
-    const figures = await measureFairLoad(
-      (principal, kind, signal) =>
-        pool.run(TASKS[kind], { principal, costClass: kind, timeoutMs: 30_000, signal }).then(({ result }) => {
-          assert.equal(result, 'done');
-        }),
-      LOAD,
-    );
-    console.log(`with the scheduler: ${figures.summary}`);
-    assert.deepEqual(figures.cheapFailures, [], 'no cheap query fails');
-    assert.deepEqual(figures.expensiveFailures, [], 'expensive queries are answered or refused with 429, nothing else');
-    assert.ok(figures.expensiveRefused > 0, `three senders per principal against a cap of two: ${figures.summary}`);
-    // The expensive lane is not starved either (one worker is its own; how many finish in 3 s
-    // depends on how much CPU the neighbours leave).
-    assert.ok(figures.expensiveAnswered >= 1, `the expensive queries made progress: ${figures.summary}`);
-    assert.ok(figures.cheapSent >= 50, figures.summary);
-    assert.ok(figures.p50 <= figures.medianBound, figures.summary);
-    assert.ok(figures.p99 <= figures.bound, figures.summary);
-    assert.deepEqual(pool.load(), { queued: 0, active: 0, workers: 2 });
-  });
-
-  test('the same load straight on the worker pool, without the lanes, breaks that bound (the test can fail)', async () => {
-    const plain = new WorkerPool<BusyTask, string>({
-      filename: WORKER,
-      workers: 2,
-      warmUpTask: { kind: 'echo', value: 'warm' } satisfies BusyTask,
-    });
-    try {
-      await plain.warm();
+    test('four principals keep expensive queries going; the fifth one’s cheap queries all succeed within the bounds', async () => {
       const figures = await measureFairLoad(
-        async (_principal, kind, signal) => {
-          await plain.run(TASKS[kind], { timeoutMs: 30_000, signal });
-        },
-        { loopsPerPrincipal: 1, idleMs: 1000, loadMs: 2000 },
+        (principal, kind, signal) =>
+          pool.run(TASKS[kind], { principal, costClass: kind, timeoutMs: 30_000, signal }).then(({ result }) => {
+            assert.equal(result, 'done');
+          }),
+        LOAD,
       );
-      console.log(`without the scheduler: ${figures.summary}`);
-      assert.ok(figures.p99 > figures.bound, figures.summary);
-    } finally {
-      await plain.close();
-    }
-  });
+      console.log(`with the scheduler: ${figures.summary}`);
+      assert.deepEqual(figures.cheapFailures, [], 'no cheap query fails');
+      assert.deepEqual(
+        figures.expensiveFailures,
+        [],
+        'expensive queries are answered or refused with 429, nothing else',
+      );
+      assert.ok(figures.expensiveRefused > 0, `three senders per principal against a cap of two: ${figures.summary}`);
+      // The expensive lane is not starved either (one worker is its own; how many finish in 3 s
+      // depends on how much CPU the neighbours leave).
+      assert.ok(figures.expensiveAnswered >= 1, `the expensive queries made progress: ${figures.summary}`);
+      assert.ok(figures.cheapSent >= 50, figures.summary);
+      assert.ok(figures.p50 <= figures.medianBound, figures.summary);
+      assert.ok(figures.p99 <= figures.bound, figures.summary);
+      assert.deepEqual(pool.load(), { queued: 0, active: 0, workers: 2 });
+    });
 
-  test('a principal past its cap is refused at once with ENGINE_PRINCIPAL_BUSY; its running queries finish', async () => {
-    const first = pool.run(TASKS.expensive, { principal: 'p', costClass: 'expensive' });
-    const second = pool.run(TASKS.expensive, { principal: 'p', costClass: 'expensive' });
-    const t0 = performance.now();
-    await assert.rejects(
-      pool.run(TASKS.cheap, { principal: 'p', costClass: 'cheap' }),
-      (e: unknown) => isQuarryError(e) && e.code === 'ENGINE_PRINCIPAL_BUSY' && e.category === 'rate_limit',
-    );
-    assert.ok(performance.now() - t0 < 100, 'refused without waiting for a worker');
-    assert.deepEqual(
-      (await Promise.all([first, second])).map((r) => r.result),
-      ['done', 'done'],
-    );
-    const { result } = await pool.run(TASKS.cheap, { principal: 'p', costClass: 'cheap' });
-    assert.equal(result, 'done');
-  });
+    test('the same load straight on one pool of as many workers, without the lanes, breaks that bound (the test can fail)', async () => {
+      const plain = new WorkerPool<BusyTask, string>({
+        filename: WORKER,
+        workers: 2,
+        warmUpTask: { kind: 'echo', value: 'warm' } satisfies BusyTask,
+      });
+      try {
+        await plain.warm();
+        const figures = await measureFairLoad(
+          async (_principal, kind, signal) => {
+            await plain.run(TASKS[kind], { timeoutMs: 30_000, signal });
+          },
+          { loopsPerPrincipal: 1, idleMs: 1000, loadMs: 2000 },
+        );
+        console.log(`without the scheduler: ${figures.summary}`);
+        assert.ok(figures.p99 > figures.bound, figures.summary);
+      } finally {
+        await plain.close();
+      }
+    });
 
-  test('queue wait is reported from hand-in to start: a cheap query beside an expensive one barely waits', async () => {
-    const expensive = pool.run(TASKS.expensive, { principal: 'h', costClass: 'expensive' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const cheap = await pool.run(TASKS.cheap, { principal: 'c', costClass: 'cheap' });
-    const second = pool.run(TASKS.expensive, { principal: 'h2', costClass: 'expensive' });
-    const { queueMs } = await second;
-    await expensive;
-    assert.ok(cheap.queueMs < 100, `the cheap query waited ${cheap.queueMs.toFixed(1)} ms`);
-    assert.ok(queueMs > 100, `the second expensive query waited for the first: ${queueMs.toFixed(1)} ms`);
-  });
-});
+    test('a principal past its cap is refused at once with ENGINE_PRINCIPAL_BUSY; its running queries finish', async () => {
+      const first = pool.run(TASKS.expensive, { principal: 'p', costClass: 'expensive' });
+      const second = pool.run(TASKS.expensive, { principal: 'p', costClass: 'expensive' });
+      const t0 = performance.now();
+      await assert.rejects(
+        pool.run(TASKS.cheap, { principal: 'p', costClass: 'cheap' }),
+        (e: unknown) => isQuarryError(e) && e.code === 'ENGINE_PRINCIPAL_BUSY' && e.category === 'rate_limit',
+      );
+      assert.ok(performance.now() - t0 < 100, 'refused without waiting for a worker');
+      assert.deepEqual(
+        (await Promise.all([first, second])).map((r) => r.result),
+        ['done', 'done'],
+      );
+      const { result } = await pool.run(TASKS.cheap, { principal: 'p', costClass: 'cheap' });
+      assert.equal(result, 'done');
+    });
+
+    test('queue wait is reported from hand-in to start: a cheap query beside an expensive one barely waits', async () => {
+      const expensive = pool.run(TASKS.expensive, { principal: 'h', costClass: 'expensive' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const cheap = await pool.run(TASKS.cheap, { principal: 'c', costClass: 'cheap' });
+      const second = pool.run(TASKS.expensive, { principal: 'h2', costClass: 'expensive' });
+      const { queueMs } = await second;
+      await expensive;
+      assert.ok(cheap.queueMs < 100, `the cheap query waited ${cheap.queueMs.toFixed(1)} ms`);
+      assert.ok(queueMs > 100, `the second expensive query waited for the first: ${queueMs.toFixed(1)} ms`);
+    });
+  },
+);

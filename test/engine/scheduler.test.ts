@@ -26,7 +26,7 @@ function jobs() {
 
 describe('FairScheduler', () => {
   test('a principal past its cap gets ENGINE_PRINCIPAL_BUSY (429) at once, others still queue; a finished query frees a place', async () => {
-    const scheduler = new FairScheduler({ slots: 1, maxPerPrincipal: 2 });
+    const scheduler = new FairScheduler({ slots: { cheap: 1, expensive: 1 }, maxPerPrincipal: 2 });
     const { log, job, finish } = jobs();
     const a = scheduler.run({ principal: 'p', costClass: 'cheap' }, job('a'));
     const b = scheduler.run({ principal: 'p', costClass: 'cheap' }, job('b'));
@@ -37,7 +37,7 @@ describe('FairScheduler', () => {
     const q = scheduler.run({ principal: 'q', costClass: 'cheap' }, job('q'));
     await settle();
     assert.deepEqual(log, ['a']);
-    assert.deepEqual(scheduler.load(), { queued: 2, active: 1, workers: 1 });
+    assert.deepEqual(scheduler.load(), { queued: 2, active: 1, workers: 2 });
     await finish('a');
     await finish('b');
     await finish('q');
@@ -49,7 +49,7 @@ describe('FairScheduler', () => {
   });
 
   test('within a lane principals take turns: one caller’s backlog does not delay another’s next query', async () => {
-    const scheduler = new FairScheduler({ slots: 1, maxPerPrincipal: 10 });
+    const scheduler = new FairScheduler({ slots: { cheap: 1, expensive: 1 }, maxPerPrincipal: 10 });
     const { log, job, finish } = jobs();
     const all = [
       scheduler.run({ principal: 'busy', costClass: 'cheap' }, job('busy1')),
@@ -63,8 +63,8 @@ describe('FairScheduler', () => {
     assert.deepEqual(log, ['busy1', 'busy2', 'late1', 'busy3', 'busy4']);
   });
 
-  test('expensive queries hold at most slots − 1: a cheap query starts at once beside them, and goes first when a slot frees', async () => {
-    const scheduler = new FairScheduler({ slots: 2, maxPerPrincipal: 10 });
+  test('each lane has its own slots: a cheap query starts at once beside expensive ones and waits only for cheap ones', async () => {
+    const scheduler = new FairScheduler({ slots: { cheap: 1, expensive: 1 }, maxPerPrincipal: 10 });
     const { log, job, finish } = jobs();
     const all = [
       scheduler.run({ principal: 'h1', costClass: 'expensive' }, job('e1')),
@@ -72,14 +72,15 @@ describe('FairScheduler', () => {
       scheduler.run({ principal: 'h3', costClass: 'expensive' }, job('e3')),
     ];
     await settle();
-    assert.deepEqual(log, ['e1'], 'one slot stays free for cheap queries');
+    assert.deepEqual(log, ['e1'], 'one expensive query at a time on its one slot');
     all.push(scheduler.run({ principal: 'c', costClass: 'cheap' }, job('c1')));
     await settle();
     assert.deepEqual(log, ['e1', 'c1'], 'the cheap query did not wait for the expensive ones');
     all.push(scheduler.run({ principal: 'c', costClass: 'cheap' }, job('c2')));
-    await finish('e1');
-    assert.deepEqual(log, ['e1', 'c1', 'c2'], 'the freed slot went to the waiting cheap query');
     await finish('c1');
+    assert.deepEqual(log, ['e1', 'c1', 'c2'], 'the next cheap query waited for the cheap one only');
+    assert.deepEqual(scheduler.load(), { queued: 2, active: 2, workers: 2 });
+    await finish('e1');
     assert.deepEqual(log, ['e1', 'c1', 'c2', 'e2']);
     for (const name of ['c2', 'e2', 'e3']) await finish(name);
     await Promise.all(all);
@@ -87,14 +88,14 @@ describe('FairScheduler', () => {
   });
 
   test('a query aborted while it waits leaves its lane and its principal’s count, and never starts', async () => {
-    const scheduler = new FairScheduler({ slots: 1, maxPerPrincipal: 2 });
+    const scheduler = new FairScheduler({ slots: { cheap: 1, expensive: 1 }, maxPerPrincipal: 2 });
     const { log, job, finish } = jobs();
     const running = scheduler.run({ principal: 'p', costClass: 'cheap' }, job('running'));
     const controller = new AbortController();
     const waiting = scheduler.run({ principal: 'p', costClass: 'cheap', signal: controller.signal }, job('waiting'));
     controller.abort(new Error('client went away'));
     await assert.rejects(waiting, (e: unknown) => e instanceof QuarryError && e.code === 'ENGINE_CANCELLED');
-    assert.deepEqual(scheduler.load(), { queued: 0, active: 1, workers: 1 });
+    assert.deepEqual(scheduler.load(), { queued: 0, active: 1, workers: 2 });
     const next = scheduler.run({ principal: 'p', costClass: 'cheap' }, job('next'));
     await finish('running');
     await finish('next');
@@ -103,11 +104,11 @@ describe('FairScheduler', () => {
   });
 
   test('a failing query frees its slot and its place', async () => {
-    const scheduler = new FairScheduler({ slots: 1, maxPerPrincipal: 1 });
+    const scheduler = new FairScheduler({ slots: { cheap: 1, expensive: 1 }, maxPerPrincipal: 1 });
     await assert.rejects(
       scheduler.run({ principal: 'p', costClass: 'cheap' }, () => Promise.reject(new Error('boom'))),
     );
     assert.equal(await scheduler.run({ principal: 'p', costClass: 'cheap' }, () => Promise.resolve('ok')), 'ok');
-    assert.deepEqual(scheduler.load(), { queued: 0, active: 0, workers: 1 });
+    assert.deepEqual(scheduler.load(), { queued: 0, active: 0, workers: 2 });
   });
 });

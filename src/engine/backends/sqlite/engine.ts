@@ -11,7 +11,7 @@ import { RECORD_KINDS } from '../../../model/storage.ts';
 import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
 import { DEFAULT_CHEAP_ROW_LIMIT, estimateCost, type TableStatistics } from '../../cost.ts';
-import { FairPool } from '../../fair-pool.ts';
+import { expensiveWorkersFor, FairPool } from '../../fair-pool.ts';
 import { outcomeFromJson, outcomeFromResult } from '../../outcome.ts';
 import { workerModule } from '../../pool.ts';
 import { labelsOf } from '../../query-labels.ts';
@@ -21,8 +21,10 @@ import type { QueryEngine, QueryOptions, QueryOutcome } from '../../types.ts';
 
 export interface SqliteEngineOptions {
   readonly dbPath: string;
-  /** Worker threads (default 2). */
+  /** Worker threads of the cheap lane (default 2). */
   readonly workers?: number;
+  /** Worker threads of the expensive lane (default one fewer than `workers`, at least one). */
+  readonly expensiveWorkers?: number;
   /** Default per-query time limit in ms (default 30 000); `QueryOptions.timeoutMs` overrides it. */
   readonly timeoutMs?: number;
   /** SQLite page cache for all workers together, in MiB (default 256); each worker gets its share. */
@@ -59,19 +61,22 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
   const readEpoch = dataEpochReader(epochDb);
   const statistics = tableStatistics(epochDb, readEpoch);
   const workers = options.workers ?? 2;
-  // One memory budget, split between the workers: the serving process's size is set by
-  // configuration, not by how many workers it runs.
+  const expensiveWorkers = options.expensiveWorkers ?? expensiveWorkersFor(workers);
+  const threads = workers + expensiveWorkers;
+  // One memory budget, split between the workers of both lanes: the serving process's size
+  // is set by configuration, not by how many workers it runs.
   const workerData: SqliteWorkerData = {
     dbPath: options.dbPath,
     tuning: {
-      cacheMb: (options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB) / workers,
-      mmapMb: (options.mmapMb ?? DEFAULT_MMAP_MB) / workers,
+      cacheMb: (options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB) / threads,
+      mmapMb: (options.mmapMb ?? DEFAULT_MMAP_MB) / threads,
       tempStore: 'file',
     },
   };
   const pool = new FairPool<SqliteTask, string>({
     filename: workerModule('worker', import.meta.url),
     workers,
+    expensiveWorkers,
     workerData,
     warmUpTask: { kind: 'ping' } satisfies SqliteTask,
     maxPerPrincipal: options.maxPerPrincipal ?? DEFAULT_MAX_PER_PRINCIPAL,
