@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runCheck } from '../../src/cli/commands/check.ts';
+import { runCheck } from '../../src/cli/check-run.ts';
 
 // `quarry check` run as the real command, on the conformance file and on small files.
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
