@@ -96,6 +96,29 @@ describe('the compiled command', { timeout: 120_000 }, () => {
     assert.equal(source.stdout, `${version}\n`);
   });
 
+  test('--help loads commander and no other package (database drivers, zip reader, progress bar load per command)', () => {
+    // CommonJS packages imported from ESM enter require.cache, so it lists what was loaded.
+    const entry = join(root, outdir, 'cli.js');
+    const script = [
+      "import { createRequire } from 'node:module';",
+      'const cache = createRequire(import.meta.url).cache;',
+      "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(Object.keys(cache)) + '\\n'));",
+      `const { main } = await import(${JSON.stringify(entry)});`,
+      "await main(['node', 'quarry', '--help']);",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /Usage: quarry/);
+    const loaded = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)?.[1] ?? '[]') as string[];
+    const packages = new Set(
+      loaded.flatMap((path) => {
+        const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+        return match ? [match[1]!] : [];
+      }),
+    );
+    assert.deepEqual([...packages], ['commander']);
+  });
+
   test('compiled: serve starts, its workers (compiled JavaScript) answer, and the pages are served', async () => {
     const db = tinyDatabase();
     await serveAndCheck(compiledArgv(['serve', '--db', db, '--host', '127.0.0.1', '--port', '0']), {});

@@ -5,8 +5,6 @@
  * with the backup if issued tokens must stay valid after a restore.
  */
 import { Command } from 'commander';
-import { progressBar } from '../../data/progress-bar.ts';
-import { backupDatabase } from '../../backends.ts';
 import { exitWithError } from '../exit.ts';
 
 export function register(program: Command): void {
@@ -16,6 +14,11 @@ export function register(program: Command): void {
       .requiredOption('--db <file>', 'the database to copy')
       .requiredOption('--out <file>', 'the copy to write (must not exist; created with mode 600)')
       .action(async (raw: { db: string; out: string }) => {
+        // The back ends and the progress bar load only for this command (quarry --help stays quick).
+        const [{ progressBar }, { backupDatabase }] = await Promise.all([
+          import('../../data/progress-bar.ts'),
+          import('../../backends.ts'),
+        ]);
         const bar = progressBar('backup');
         try {
           const report = await backupDatabase(raw.db, raw.out, (done, total) => bar.update(done, total, 'pages'));

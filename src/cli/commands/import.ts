@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
-import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/detect.ts';
+import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/format-names.ts';
 import type { ImportReport } from '../../data/import/index.ts';
 import { exitWithError } from '../exit.ts';
 import { recordWriterFor } from '../../backends.ts';

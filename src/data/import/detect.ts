@@ -14,9 +14,8 @@ import { parseCsvLine } from '../csv.ts';
 import { kindOfShard } from './formats/native.ts';
 import { fileInput, zipEntries, type ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
-
-export const IMPORT_FORMATS = ['quarry', 'openalex', 'ror', 'crossref', 'nih', 'anzsrc'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+import type { ImportFormat } from './format-names.ts';
+export { IMPORT_FORMATS, type ImportFormat } from './format-names.ts';
 
 const DATA_FILE = /\.(jsonl|json|csv)(\.gz)?$/i;
 /** An OpenAlex snapshot partition: `works/updated_date=2024-01-31/part_000.gz`. */
