@@ -8,7 +8,6 @@ import { QuarryError } from '../../errors/index.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/format-names.ts';
 import type { ImportReport } from '../../data/import/index.ts';
 import { exitWithError } from '../exit.ts';
-import { recordWriterFor } from '../../backends.ts';
 
 /** The human summary of an import. */
 export function formatImportReport(r: ImportReport, dbPath: string): string {
@@ -63,8 +62,11 @@ export function register(program: Command): void {
             if (raw.resume !== true && paths.length === 0)
               throw QuarryError.of('DATA_NO_INPUT', { params: { db: raw.db } });
             const batchSize = Number(raw.batchSize);
-            // Loaded on use: the database driver would slow the start of every other command.
-            const { importFiles } = await import('../../data/import/index.ts');
+            // Loaded on use: the readers and the back ends would slow the start of every other command.
+            const [{ importFiles }, { recordWriterFor }] = await Promise.all([
+              import('../../data/import/index.ts'),
+              import('../../backends.ts'),
+            ]);
             const report = await importFiles({
               paths,
               resume: raw.resume === true,

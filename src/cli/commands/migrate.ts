@@ -5,7 +5,6 @@
  * this command lets an operator do it (or look) first, e.g. before starting several instances.
  */
 import type { Command } from 'commander';
-import { migrateDatabase } from '../../backends.ts';
 import { loadConfig } from '../../config.ts';
 import { exitWithError } from '../exit.ts';
 import { DB_OPTION_HELP, type AdminFlags } from './admin-store.ts';
@@ -25,6 +24,8 @@ export function register(program: Command): void {
           overrides: flags.db === undefined ? {} : { database: flags.db },
         });
         const dryRun = flags.dryRun === true;
+        // Loaded on use: the back ends would slow the start of every other command.
+        const { migrateDatabase } = await import('../../backends.ts');
         const { target, steps } = await migrateDatabase(config, { dryRun });
         const lines =
           steps.length === 0
