@@ -79,3 +79,12 @@ export interface RecordTarget {
    */
   open(options: { readonly batchSize: number; readonly bulk: boolean }): Promise<RecordWriter>;
 }
+
+/** One line saying how far an unfinished run got, for errors and /readyz. */
+export function describeUnfinished(run: ImportRun): string {
+  const done = run.inputs.filter((i) => i.done).length;
+  const current = run.inputs.find((i) => !i.done);
+  return `the import started ${run.startedAt} did not finish (${done} of ${run.inputs.length} inputs complete${
+    current === undefined ? '' : `; ${current.name} committed to line ${current.line}`
+  })`;
+}

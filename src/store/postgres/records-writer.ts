@@ -31,15 +31,24 @@ import {
   ownerKey,
   type RecordKind,
 } from '../../model/storage.ts';
+import type { BatchCheckpoint, ImportRunState, RecordBatch } from '../record-writer.ts';
 import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
 import { derivePg, type PgFinishOptions, type PgFinishReport } from './derive.ts';
-import { migratePg } from './migrate.ts';
+import { beginImport, checkpointImport, endImport } from './import-journal.ts';
+import { migratePostgres } from './migrate.ts';
 import { openPgPool } from './pool.ts';
 import { PG_RECORD_INDEXES, RECORD_PG_MIGRATIONS } from './records-schema.ts';
 
 export interface PgRecordWriter {
   /** Inserts or replaces one batch of records of a kind by id, in one transaction: all or none. */
   writeBatch(kind: RecordKind, records: readonly object[]): Promise<void>;
+  /** Removes records by id (merged-away OpenAlex ids) with their link rows; the number removed. */
+  remove(kind: RecordKind, ids: readonly string[]): Promise<number>;
+  /** Starts an import-journal run over the inputs; its id. */
+  begin(request: unknown, inputs: readonly string[]): Promise<number>;
+  /** One batch (upserts, then removals) and its journal checkpoint in one transaction; the number removed per kind. */
+  commit(run: number, batch: RecordBatch, checkpoint: BatchCheckpoint): Promise<Partial<Record<RecordKind, number>>>;
+  end(run: number, state: Exclude<ImportRunState, 'running'>): Promise<void>;
   /** Derived data, indexes, word lists and statistics once everything is written. */
   finish(options?: PgFinishOptions): Promise<PgFinishReport>;
   close(): Promise<void>;
@@ -134,7 +143,8 @@ function planFor(kind: RecordKind): KindPlan {
 export async function openPgRecordWriter(url: string, options: PgRecordWriterOptions = {}): Promise<PgRecordWriter> {
   const pool = openPgPool(url, { max: 2, applicationName: 'quarry import' });
   try {
-    await migratePg(pool, 'records', RECORD_PG_MIGRATIONS);
+    // Every set: the records, and the import journal that commits with them.
+    await migratePostgres(pool, { code: { records: RECORD_PG_MIGRATIONS } });
   } catch (error) {
     await pool.end();
     throw error;
@@ -162,7 +172,14 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
   const knownJournals = new Set<string>();
   const knownCategories = new Set<string>();
 
-  async function writeBatch(kind: RecordKind, records: readonly object[]): Promise<void> {
+  /** The vocabulary ids one transaction wrote: known once it commits. */
+  interface Written {
+    readonly journals: string[];
+    readonly categories: string[];
+  }
+
+  /** Writes one kind's records inside the caller's transaction. */
+  async function writeKind(kind: RecordKind, records: readonly object[], written: Written): Promise<void> {
     const plan = plans.get(kind);
     if (plan === undefined) throw new Error(`unknown record kind ${String(kind)}`);
     // A record given twice in one batch ends as its last version (as in SQLite).
@@ -174,90 +191,113 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     }
     if (byId.size === 0) return;
     const batch = [...byId.values()];
-    await client.query('BEGIN');
-    try {
-      await copyRows(
-        client,
-        plan.stage,
-        ['id', ...plan.columns.map((c) => c.name), 'doc', ...plan.textColumns.map((t) => `t_${t}`)],
-        batch.map((r) => [
-          r.id,
-          ...r.columns.map((v, k) => forColumn(plan.columns[k]?.type ?? 'text', v)),
-          r.doc,
-          ...(r.fullText ?? []).map(pgIndexText),
-        ]),
-      );
-      const upserted = await client.query<{ id: string; pk: number }>(plan.upsert);
-      const pkOf = new Map(upserted.rows.map((r) => [r.id, Number(r.pk)]));
-      const pks = [...pkOf.values()];
-      const owner = ownerKey(kind);
-      for (const link of LINK_TABLES.filter((l) => l.owner === kind)) {
-        await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
-        const rows: SqlValue[][] = [];
-        for (const r of batch) {
-          const pk = pkOf.get(r.id);
-          const linkRows = r.links.get(link.table) ?? [];
-          if (pk === undefined || linkRows.length === 0) continue;
-          const seen = new Set<string>();
-          const width = link.key.length;
-          for (const row of linkRows) {
-            const key = JSON.stringify(row.slice(0, width));
-            if (seen.has(key)) continue;
-            seen.add(key);
-            rows.push([pk, ...row.map((v) => (v === null || typeof v === 'number' ? v : String(v)))]);
-          }
+    await copyRows(
+      client,
+      plan.stage,
+      ['id', ...plan.columns.map((c) => c.name), 'doc', ...plan.textColumns.map((t) => `t_${t}`)],
+      batch.map((r) => [
+        r.id,
+        ...r.columns.map((v, k) => forColumn(plan.columns[k]?.type ?? 'text', v)),
+        r.doc,
+        ...(r.fullText ?? []).map(pgIndexText),
+      ]),
+    );
+    const upserted = await client.query<{ id: string; pk: number }>(plan.upsert);
+    const pkOf = new Map(upserted.rows.map((r) => [r.id, Number(r.pk)]));
+    const pks = [...pkOf.values()];
+    const owner = ownerKey(kind);
+    for (const link of LINK_TABLES.filter((l) => l.owner === kind)) {
+      await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
+      const rows: SqlValue[][] = [];
+      for (const r of batch) {
+        const pk = pkOf.get(r.id);
+        const linkRows = r.links.get(link.table) ?? [];
+        if (pk === undefined || linkRows.length === 0) continue;
+        const seen = new Set<string>();
+        const width = link.key.length;
+        for (const row of linkRows) {
+          const key = JSON.stringify(row.slice(0, width));
+          if (seen.has(key)) continue;
+          seen.add(key);
+          rows.push([pk, ...row.map((v) => (v === null || typeof v === 'number' ? v : String(v)))]);
         }
-        const names = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
-        await copyRows(client, link.table, names, rows);
       }
-      const journals = batch.flatMap((r) => r.journals ?? []).filter(([id]) => !knownJournals.has(id));
-      if (journals.length > 0) {
-        await client.query(
-          `INSERT INTO journals (id, title) SELECT DISTINCT ON (id) id, title FROM unnest($1::text[], $2::text[]) AS j(id, title)
-           ON CONFLICT (id) DO UPDATE SET title = coalesce(journals.title, EXCLUDED.title)`,
-          [journals.map(([id]) => id), journals.map(([, title]) => title)],
-        );
-      }
-      const categories = batch.flatMap((r) => r.categories ?? []).filter(([id]) => !knownCategories.has(id));
-      if (categories.length > 0) {
-        await client.query(
-          `INSERT INTO categories (id, name, scheme) SELECT DISTINCT ON (id) id, name, scheme FROM unnest($1::text[], $2::text[], $3::text[]) AS c(id, name, scheme)
-           ON CONFLICT (id) DO UPDATE SET name = coalesce(categories.name, EXCLUDED.name), scheme = coalesce(categories.scheme, EXCLUDED.scheme)`,
-          [categories.map(([id]) => id), categories.map(([, name]) => name), categories.map(([, , scheme]) => scheme)],
-        );
-      }
+      const names = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
+      await copyRows(client, link.table, names, rows);
+    }
+    const journals = batch.flatMap((r) => r.journals ?? []).filter(([id]) => !knownJournals.has(id));
+    if (journals.length > 0) {
+      await client.query(
+        `INSERT INTO journals (id, title) SELECT DISTINCT ON (id) id, title FROM unnest($1::text[], $2::text[]) AS j(id, title)
+         ON CONFLICT (id) DO UPDATE SET title = coalesce(journals.title, EXCLUDED.title)`,
+        [journals.map(([id]) => id), journals.map(([, title]) => title)],
+      );
+    }
+    const categories = batch.flatMap((r) => r.categories ?? []).filter(([id]) => !knownCategories.has(id));
+    if (categories.length > 0) {
+      await client.query(
+        `INSERT INTO categories (id, name, scheme) SELECT DISTINCT ON (id) id, name, scheme FROM unnest($1::text[], $2::text[], $3::text[]) AS c(id, name, scheme)
+         ON CONFLICT (id) DO UPDATE SET name = coalesce(categories.name, EXCLUDED.name), scheme = coalesce(categories.scheme, EXCLUDED.scheme)`,
+        [categories.map(([id]) => id), categories.map(([, name]) => name), categories.map(([, , scheme]) => scheme)],
+      );
+    }
+    for (const [id] of journals) written.journals.push(id);
+    for (const [id] of categories) written.categories.push(id);
+  }
+
+  /** Removes records of a kind by id, with their link rows, inside the caller's transaction. */
+  async function removeKind(kind: RecordKind, ids: readonly string[]): Promise<number> {
+    const owner = ownerKey(kind);
+    const found = await client.query<{ pk: number }>(
+      `SELECT pk FROM ${SOURCE_TABLES[kind].table} WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    const pks = found.rows.map((r) => r.pk);
+    if (pks.length === 0) return 0;
+    for (const link of LINK_TABLES.filter((l) => l.owner === kind))
+      await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
+    const deleted = await client.query(`DELETE FROM ${SOURCE_TABLES[kind].table} WHERE pk = ANY($1::bigint[])`, [pks]);
+    return deleted.rowCount ?? 0;
+  }
+
+  /** Runs `work` in one transaction on the writer's connection; the vocabulary it wrote is known after COMMIT. */
+  async function transaction<T>(work: (written: Written) => Promise<T>): Promise<T> {
+    const written: Written = { journals: [], categories: [] };
+    await client.query('BEGIN');
+    let result: T;
+    try {
+      result = await work(written);
       await client.query('COMMIT');
-      for (const [id] of journals) knownJournals.add(id);
-      for (const [id] of categories) knownCategories.add(id);
     } catch (error) {
-      await client.query('ROLLBACK');
+      await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    for (const id of written.journals) knownJournals.add(id);
+    for (const id of written.categories) knownCategories.add(id);
+    return result;
   }
+
+  const writeBatch = (kind: RecordKind, records: readonly object[]): Promise<void> =>
+    transaction((written) => writeKind(kind, records, written));
 
   return {
     writeBatch,
+    remove: (kind, ids) => transaction(() => removeKind(kind, ids)),
+    begin: (request, inputs) => beginImport(client, request, inputs),
+    commit: (run, batch, checkpoint) =>
+      transaction(async (written) => {
+        for (const [kind, records] of batch.upserts) await writeKind(kind, records, written);
+        const removed: Partial<Record<RecordKind, number>> = {};
+        for (const { kind, id } of batch.removals)
+          removed[kind] = (removed[kind] ?? 0) + (await removeKind(kind, [id]));
+        await checkpointImport(client, run, checkpoint.position, checkpoint.line, checkpoint.done);
+        return removed;
+      }),
+    end: (run, state) => endImport(client, run, state),
     finish: (finishOptions) => derivePg(client, finishOptions),
     async close() {
       client.release();
       await pool.end();
-    },
-  };
-}
-
-/**
- * A writer that opens (and migrates) on its first use: for callers that must hand over a
- * writer synchronously, such as the importer's `open` hook (`recordWriterFor` in the
- * composition root).
- */
-export function lazyPgRecordWriter(url: string, options: PgRecordWriterOptions = {}): PgRecordWriter {
-  let opened: Promise<PgRecordWriter> | undefined;
-  const writer = (): Promise<PgRecordWriter> => (opened ??= openPgRecordWriter(url, options));
-  return {
-    writeBatch: async (kind, records) => (await writer()).writeBatch(kind, records),
-    finish: async (finishOptions) => (await writer()).finish(finishOptions),
-    async close() {
-      if (opened !== undefined) await (await opened).close();
     },
   };
 }

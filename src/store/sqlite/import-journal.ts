@@ -34,7 +34,7 @@ const IMPORT_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export type { ImportRun, ImportRunState, InputCheckpoint } from '../record-writer.ts';
+export { describeUnfinished, type ImportRun, type ImportRunState, type InputCheckpoint } from '../record-writer.ts';
 
 export interface ImportJournal {
   /** Starts a run over the inputs (in import order). */
@@ -124,13 +124,4 @@ export function unfinishedImport(dbPath: string): ImportRun | undefined {
   } finally {
     db.close();
   }
-}
-
-/** One line saying how far an unfinished run got, for errors and /readyz. */
-export function describeUnfinished(run: ImportRun): string {
-  const done = run.inputs.filter((i) => i.done).length;
-  const current = run.inputs.find((i) => !i.done);
-  return `the import started ${run.startedAt} did not finish (${done} of ${run.inputs.length} inputs complete${
-    current === undefined ? '' : `; ${current.name} committed to line ${current.line}`
-  })`;
 }
