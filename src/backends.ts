@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { isPostgresUrl, type QuarryConfig } from './config.ts';
 import { runQuery } from './engine/backends/sqlite/query-context.ts';
 import { createSqliteEngine } from './engine/backends/sqlite/engine.ts';
+import { createPostgresEngine } from './engine/backends/postgres/engine.ts';
 import { withResultCache } from './engine/result-cache.ts';
 import type { DslVersion, QueryEngine } from './engine/types.ts';
 import type { QueryChannel } from './client/client.ts';
@@ -22,11 +23,14 @@ import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
 import { readOrCreateSecretFile, secretFileFor } from './auth/secret-file.ts';
 import type { AccountStore, SessionStore } from './store/accounts.ts';
-import type { RecordTarget } from './store/record-writer.ts';
-import { describeUnfinished, unfinishedImport } from './store/sqlite/import-journal.ts';
+import { describeUnfinished, type RecordTarget } from './store/record-writer.ts';
+import { unfinishedImport } from './store/sqlite/import-journal.ts';
 import { openSqliteRecordWriter } from './store/sqlite/record-writer.ts';
 import { openPostgres, type PostgresPools } from './store/postgres/pool.ts';
 import { migratePostgres, type MigrationStep } from './store/postgres/migrate.ts';
+import { unfinishedPgImport } from './store/postgres/import-journal.ts';
+import { RECORD_PG_MIGRATIONS } from './store/postgres/records-schema.ts';
+import { openPgRecordWriter } from './store/postgres/records-writer.ts';
 import { postgresAccountStore } from './store/postgres/account-store.ts';
 import { postgresWebStore } from './store/postgres/web-store.ts';
 import { openSqliteAccountStore } from './store/sqlite/account-store.ts';
@@ -84,13 +88,26 @@ export function unreachable(backend: string, url: string, cause: unknown): Quarr
 }
 
 /**
+ * Applies (or with `dryRun` lists) every PostgreSQL migration the database has not seen: the
+ * file sets (accounts, web, imports) and the record tables generated from the layout.
+ */
+function migrateAll(pool: PostgresPools['primary'], options: { dryRun?: boolean } = {}): Promise<MigrationStep[]> {
+  return migratePostgres(pool, { ...options, code: { records: RECORD_PG_MIGRATIONS } });
+}
+
+/** The import that did not finish, as the coded start-up error. */
+function importUnfinished(db: string, detail: string): QuarryError {
+  return QuarryError.of('DATA_IMPORT_UNFINISHED', { params: { db, detail } });
+}
+
+/**
  * Opens the PostgreSQL pools, checks that the primary and every replica answer, and brings
  * the primary's schema up to date (numbered migrations, src/store/postgres/migrate.ts).
  */
 async function openPostgresDatabase(
   target: Extract<DatabaseTarget, { kind: 'postgres' }>,
   options: { migrate: boolean },
-): Promise<PostgresPools> {
+): Promise<{ pools: PostgresPools; applied: readonly MigrationStep[] }> {
   const pools = openPostgres({ url: target.url, readUrls: target.readUrls });
   const urls = [target.url, ...target.readUrls];
   try {
@@ -101,8 +118,8 @@ async function openPostgresDatabase(
         throw unreachable(i === 0 ? 'PostgreSQL database' : 'PostgreSQL read replica', urls[i] as string, error);
       }
     }
-    if (options.migrate) await migratePostgres(pools.primary);
-    return pools;
+    const applied = options.migrate ? await migrateAll(pools.primary) : [];
+    return { pools, applied };
   } catch (error) {
     await pools.close();
     throw error;
@@ -139,15 +156,12 @@ export interface ServiceBackends {
  */
 export async function openServiceBackends(config: QuarryConfig): Promise<ServiceBackends> {
   const target = databaseTarget(config.database, config.readUrls);
-  if (target.kind === 'postgres') throw notInThisBuild('PostgreSQL', target.url);
   if (config.redisUrl !== null) throw notInThisBuild('Redis', config.redisUrl);
+  if (target.kind === 'postgres') return openPostgresServiceBackends(config, target);
   // A database whose last import did not finish is incomplete (records without their links):
   // refuse it before anything is served.
   const unfinished = unfinishedImport(target.path);
-  if (unfinished !== undefined)
-    throw QuarryError.of('DATA_IMPORT_UNFINISHED', {
-      params: { db: target.path, detail: describeUnfinished(unfinished) },
-    });
+  if (unfinished !== undefined) throw importUnfinished(target.path, describeUnfinished(unfinished));
   // A database from an older Quarry gets the layout's later migrations (indexes) first.
   const upgraded = upgradeRecordDatabase(target.path);
   const sqlite = createSqliteEngine({
@@ -193,6 +207,69 @@ export async function openServiceBackends(config: QuarryConfig): Promise<Service
   }
 }
 
+/** How often a PostgreSQL service looks for an unfinished import (an import elsewhere may start or stop). */
+const IMPORT_WATCH_MS = 5_000;
+
+/**
+ * The service on PostgreSQL: every migration applied first (instances starting together
+ * apply each once, under an advisory lock), then the engine (reads on the replicas when
+ * `readUrls` names any) and the account stores on the primary. The result cache is left
+ * out: its key is a data epoch that only the SQLite store keeps, and several instances
+ * would each need to see an import elsewhere. The token-signing secret, unless configured,
+ * is kept in the database's settings, so every instance signs with the same one.
+ */
+async function openPostgresServiceBackends(
+  config: QuarryConfig,
+  target: Extract<DatabaseTarget, { kind: 'postgres' }>,
+): Promise<ServiceBackends> {
+  const { pools, applied } = await openPostgresDatabase(target, { migrate: true });
+  const closers: Array<() => Promise<void>> = [() => pools.close()];
+  try {
+    const name = redactUrl(target.url);
+    const unfinished = await unfinishedPgImport(pools.primary);
+    if (unfinished !== undefined) throw importUnfinished(name, describeUnfinished(unfinished));
+    // /readyz follows an import started (or completed) after start-up.
+    let notReady: string | undefined;
+    const watch = setInterval(() => {
+      unfinishedPgImport(pools.primary).then(
+        (run) => (notReady = run === undefined ? undefined : describeUnfinished(run)),
+        () => undefined, // an unreachable database shows in /readyz through the engine
+      );
+    }, IMPORT_WATCH_MS);
+    watch.unref();
+    closers.unshift(() => Promise.resolve(clearInterval(watch)));
+    const engine = createPostgresEngine({
+      url: target.url,
+      readUrls: target.readUrls,
+      timeoutMs: config.query.timeoutMs,
+    });
+    closers.unshift(() => engine.close());
+    const accountStore = postgresAccountStore(pools.primary);
+    const webStore = postgresWebStore(pools.primary);
+    const rateLimitStore = new MemoryRateLimitStore();
+    closers.push(
+      () => webStore.close(),
+      () => accountStore.close(),
+      () => rateLimitStore.close(),
+    );
+    return {
+      engine,
+      accountStore,
+      sessions: accountStore,
+      webStore,
+      loginCodes: webStore,
+      rateLimitStore,
+      upgraded: applied.filter((step) => step.set === 'records').map((step) => step.version),
+      jwtSecret: config.tokens.jwtSecret ?? undefined,
+      recordsNotReady: () => notReady,
+      close: () => closeInOrder(closers),
+    };
+  } catch (error) {
+    await closeInOrder(closers);
+    throw error;
+  }
+}
+
 /** What the administration commands (`quarry accounts`, `quarry keys`) work on. */
 export interface AccountBackends {
   readonly accountStore: AccountStore;
@@ -227,7 +304,7 @@ export function openAccountBackends(config: QuarryConfig): Promise<AccountBacken
 async function openPostgresAccountBackends(
   target: Extract<DatabaseTarget, { kind: 'postgres' }>,
 ): Promise<AccountBackends> {
-  const pools = await openPostgresDatabase(target, { migrate: true });
+  const { pools } = await openPostgresDatabase(target, { migrate: true });
   const accountStore = postgresAccountStore(pools.primary);
   const webStore = postgresWebStore(pools.primary);
   return {
@@ -255,9 +332,9 @@ export async function migrateDatabase(
     }
     return { target: target.path, steps: migrateSqliteDatabase(target.path, options) };
   }
-  const pools = await openPostgresDatabase(target, { migrate: false });
+  const { pools } = await openPostgresDatabase(target, { migrate: false });
   try {
-    return { target: redactUrl(target.url), steps: await migratePostgres(pools.primary, options) };
+    return { target: redactUrl(target.url), steps: await migrateAll(pools.primary, options) };
   } finally {
     await pools.close();
   }
@@ -265,7 +342,7 @@ export async function migrateDatabase(
 
 /** Queries on a database run in this process: a client QueryChannel, so `--all`, `--out` and `--resume` page it as they page a service. */
 export interface LocalQueries extends QueryChannel {
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -278,16 +355,28 @@ export interface LocalQueries extends QueryChannel {
  * await local.post('search publications return year'); // { year: [...], _stats: {...} }
  * local.close();
  */
-export function openLocalQueries(database: string, dslVersion: DslVersion): Promise<LocalQueries> {
+export async function openLocalQueries(database: string, dslVersion: DslVersion): Promise<LocalQueries> {
   const target = databaseTarget(database);
-  if (target.kind === 'postgres') return Promise.reject(notInThisBuild('PostgreSQL', target.url));
+  if (target.kind === 'postgres') {
+    // As `quarry serve` does: the database answers and has every migration.
+    await (await openPostgresDatabase(target, { migrate: true })).pools.close();
+    const engine = createPostgresEngine({ url: target.url });
+    return {
+      login: () => Promise.resolve(),
+      post: async (text: string) => (await engine.run(text, { dslVersion })).result,
+      close: () => engine.close(),
+    };
+  }
   upgradeRecordDatabase(target.path);
   const db = openReadOnly(target.path);
-  return Promise.resolve({
+  return {
     login: () => Promise.resolve(),
     post: (text: string) => Promise.resolve().then(() => runQuery(db, text, { dslVersion })),
-    close: () => db.close(),
-  });
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  };
 }
 
 /**
@@ -297,13 +386,46 @@ export function openLocalQueries(database: string, dslVersion: DslVersion): Prom
  */
 export function recordWriterFor(database: string): RecordTarget {
   const target = databaseTarget(database);
-  if (target.kind === 'postgres') throw notInThisBuild('PostgreSQL', target.url);
+  if (target.kind === 'postgres') return postgresRecordTarget(target);
   const path = target.path;
   return {
     name: path,
     unfinished: () => Promise.resolve(unfinishedImport(path)),
     isNew: () => Promise.resolve(!existsSync(path)),
     open: (options) => Promise.resolve(openSqliteRecordWriter(path, options)),
+  };
+}
+
+/**
+ * A PostgreSQL database to import into: loaded with COPY, one transaction per batch with its
+ * journal checkpoint. The database must exist (`createdb`); its tables are made here.
+ */
+function postgresRecordTarget(target: Extract<DatabaseTarget, { kind: 'postgres' }>): RecordTarget {
+  /** Runs `look` on a short-lived connection that has every migration. */
+  const inspect = async <T>(look: (pools: PostgresPools) => Promise<T>): Promise<T> => {
+    const { pools } = await openPostgresDatabase(target, { migrate: true });
+    try {
+      return await look(pools);
+    } finally {
+      await pools.close();
+    }
+  };
+  return {
+    name: redactUrl(target.url),
+    unfinished: () => inspect((pools) => unfinishedPgImport(pools.primary)),
+    isNew: () =>
+      inspect(async (pools) => {
+        const { rows } = await pools.primary.query<{ empty: boolean }>(
+          'SELECT NOT EXISTS (SELECT 1 FROM publications) AND NOT EXISTS (SELECT 1 FROM grants) AS empty',
+        );
+        return rows[0]?.empty === true;
+      }),
+    open: async ({ bulk }) => {
+      // The reachability check gives an unreachable server its coded error.
+      await (await openPostgresDatabase(target, { migrate: false })).pools.close();
+      const writer = await openPgRecordWriter(target.url, { bulk });
+      return { ...writer, finish: async () => void (await writer.finish()) };
+    },
   };
 }
 

@@ -27,7 +27,7 @@ async function runLocal(database: string, text: string, options: QueryCommandOpt
   try {
     await runQueryWith(text, options, (onEvent) => new QuarryClient(local, { emit: onEvent }));
   } finally {
-    local.close();
+    await local.close();
   }
 }
 
