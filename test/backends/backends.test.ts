@@ -4,7 +4,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { databaseTarget, openAccountBackends, redactUrl } from '../../src/backends.ts';
+import {
+  databaseTarget,
+  openAccountBackends,
+  openServiceBackends,
+  recordWriterFor,
+  redactUrl,
+} from '../../src/backends.ts';
 import { loadConfig } from '../../src/config.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
 
@@ -44,5 +50,19 @@ describe('the composition root', () => {
       assert.doesNotMatch(error.message, /s3cret/);
       return true;
     });
+  });
+
+  test('serve and import on an unreachable PostgreSQL stop with the same coded error', async () => {
+    const url = 'postgres://quarry:s3cret@127.0.0.1:1/quarry';
+    const unreachable = (error: unknown) => {
+      assert.ok(isQuarryError(error));
+      assert.equal(error.code, 'SERVICE_BACKEND_UNREACHABLE');
+      assert.doesNotMatch(error.message, /s3cret/);
+      return true;
+    };
+    await assert.rejects(openServiceBackends(loadConfig({ overrides: { database: url } })), unreachable);
+    const target = recordWriterFor(url);
+    assert.equal(target.name, 'postgres://quarry:***@127.0.0.1:1/quarry');
+    await assert.rejects(target.isNew(), unreachable);
   });
 });
