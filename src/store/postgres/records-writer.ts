@@ -150,24 +150,34 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     throw error;
   }
   const client = await pool.connect();
-  const empty = (
-    await client.query('SELECT NOT EXISTS (SELECT 1 FROM publications) AND NOT EXISTS (SELECT 1 FROM grants) AS empty')
-  ).rows[0] as { empty: boolean };
-  const bulk = options.bulk ?? empty.empty;
-  // A bulk load builds the indexes once at the end; any other open restores them, so an
-  // interrupted bulk load never leaves a database without them.
-  for (const index of PG_RECORD_INDEXES) await client.query(bulk ? `DROP INDEX IF EXISTS ${index.name}` : index.sql);
+  // A failure here (a read-only standby, a lost server) must not leave the connection open.
+  client.on('error', () => undefined);
   const plans = new Map<RecordKind, KindPlan>();
-  for (const kind of RECORD_KINDS) {
-    const plan = planFor(kind);
-    plans.set(kind, plan);
-    const cols = plan.columns.map(
-      (c) => `${c.name} ${c.type === 'integer' ? 'bigint' : c.type === 'real' ? 'double precision' : 'text'}`,
-    );
-    const texts = plan.textColumns.map((t) => `t_${t} text`);
-    await client.query(
-      `CREATE TEMP TABLE ${plan.stage} (id text, ${[...cols, 'doc text', ...texts].join(', ')}) ON COMMIT DELETE ROWS`,
-    );
+  try {
+    const empty = (
+      await client.query(
+        'SELECT NOT EXISTS (SELECT 1 FROM publications) AND NOT EXISTS (SELECT 1 FROM grants) AS empty',
+      )
+    ).rows[0] as { empty: boolean };
+    const bulk = options.bulk ?? empty.empty;
+    // A bulk load builds the indexes once at the end; any other open restores them, so an
+    // interrupted bulk load never leaves a database without them.
+    for (const index of PG_RECORD_INDEXES) await client.query(bulk ? `DROP INDEX IF EXISTS ${index.name}` : index.sql);
+    for (const kind of RECORD_KINDS) {
+      const plan = planFor(kind);
+      plans.set(kind, plan);
+      const cols = plan.columns.map(
+        (c) => `${c.name} ${c.type === 'integer' ? 'bigint' : c.type === 'real' ? 'double precision' : 'text'}`,
+      );
+      const texts = plan.textColumns.map((t) => `t_${t} text`);
+      await client.query(
+        `CREATE TEMP TABLE ${plan.stage} (id text, ${[...cols, 'doc text', ...texts].join(', ')}) ON COMMIT DELETE ROWS`,
+      );
+    }
+  } catch (error) {
+    client.release(true);
+    await pool.end();
+    throw error;
   }
   const knownJournals = new Set<string>();
   const knownCategories = new Set<string>();
