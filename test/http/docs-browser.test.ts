@@ -44,6 +44,13 @@ async function execute(operation: Locator): Promise<{ status: string; body: stri
     await operation.locator('.opblock-summary').first().click();
   const tryOut = operation.locator('button.try-out__btn').first();
   if ((await tryOut.count()) > 0 && (await tryOut.innerText()).trim() === 'Try it out') await tryOut.click();
+  // A second run would otherwise read the previous response's row before the new one is
+  // drawn: clear it first and wait until it is gone.
+  const clear = operation.locator('button.btn-clear');
+  if ((await clear.count()) > 0 && (await clear.isVisible())) {
+    await clear.click();
+    await operation.locator('.live-responses-table').waitFor({ state: 'detached', timeout: 10_000 });
+  }
   await operation.locator('button.execute').click();
   const row = operation.locator('.live-responses-table tbody tr.response').first();
   await row.waitFor({ timeout: 20_000 });
