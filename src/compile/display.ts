@@ -15,7 +15,7 @@ export function displayColumns(dialect: Dialect, display: EntityDisplay): string
   const columns = Object.entries(display.columns).map(([out, col]) => `e.${ident(col)} AS ${ident(out)}`);
   for (const [out, list] of Object.entries(display.lists ?? {})) {
     columns.push(
-      `(SELECT ${dialect.jsonArrayAgg('v."value"')} FROM ${ident(list.table)} v WHERE v.${ident(list.ownerColumn)} = e.${ident(list.entityKey)} AND v."field" = ${literal(list.field)}) AS ${ident(LIST_COLUMN_PREFIX + out)}`,
+      `(SELECT ${dialect.jsonArrayAgg(`v.${ident(list.valueColumn)}`)} FROM ${ident(list.table)} v WHERE v.${ident(list.ownerColumn)} = e.${ident(list.entityKey)}${list.field === undefined ? '' : ` AND v."field" = ${literal(list.field)}`}) AS ${ident(LIST_COLUMN_PREFIX + out)}`,
     );
   }
   return columns;

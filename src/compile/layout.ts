@@ -91,11 +91,22 @@ export interface EntityDisplay {
   readonly idColumn: string;
   /** Output key → column of `table`. */
   readonly columns: Readonly<Record<string, string>>;
-  /** Output key → a list kept in a `*_values` link table of the entity (organization `types`). */
+  /**
+   * Output key → a list kept in a link table of the entity: its `*_values` table by `field`
+   * (organization `types`), or a link table of its own (researcher `research_orgs`).
+   */
   readonly lists?: Readonly<
     Record<
       string,
-      { readonly table: string; readonly ownerColumn: string; readonly entityKey: string; readonly field: string }
+      {
+        readonly table: string;
+        readonly ownerColumn: string;
+        readonly entityKey: string;
+        /** The value column (`value`, `org_id`). */
+        readonly valueColumn: string;
+        /** The `field` discriminator of a `*_values` table; absent for a link table of one field. */
+        readonly field?: string;
+      }
     >
   >;
 }

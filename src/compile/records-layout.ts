@@ -41,33 +41,36 @@ function entityLayout(kind: EntityName): EntityLayout | undefined {
   return { table, idColumn: ID, columns: Object.fromEntries(fields.map((f) => [f, f])) };
 }
 
-/** What a facet row or a returned entity shows: display fields that are columns, and lists kept in `<entity>_values`. */
+/**
+ * What a facet row or a returned entity shows: display fields that are columns, and lists
+ * kept in a link table of the entity's table (`<entity>_values` by field, or a link table
+ * of one field such as `researcher_research_orgs`).
+ */
 function entityDisplay(kind: EntityName): EntityDisplay | undefined {
   const table = ENTITY_TABLES[kind]?.table;
   if (table === undefined) return undefined;
   const columns = tableColumns(table);
-  const values = LINK_TABLES.find(
-    (l) => l.table === `${singularOf(table)}_values` && 'discriminator' in l.holds && l.holds.discriminator === 'field',
-  );
+  const owner = Object.values(SOURCE_TABLES).find((s) => s.table === table)?.kind;
   const shown = ENTITY_SPECS[kind].display;
-  const lists = shown.filter((f) => !columns.has(f) && values !== undefined);
   const display: EntityDisplay = {
     table,
     idColumn: ID,
     columns: Object.fromEntries(shown.filter((f) => columns.has(f)).map((f) => [f, f])),
   };
-  if (lists.length === 0 || values === undefined) return display;
-  return {
-    ...display,
-    lists: Object.fromEntries(
-      lists.map((f) => [f, { table: values.table, ownerColumn: ownerKey(values.owner), entityKey: KEY, field: f }]),
-    ),
-  };
-}
-
-function singularOf(table: string): string {
-  const owner = Object.values(SOURCE_TABLES).find((s) => s.table === table);
-  return owner === undefined ? table : ownerKey(owner.kind).replace(/_pk$/, '');
+  const lists = shown.flatMap((f) => {
+    if (columns.has(f) || owner === undefined) return [];
+    for (const link of LINK_TABLES.filter((l) => l.owner === owner)) {
+      const valueColumn = link.key[link.key.length - 1]?.name;
+      if (valueColumn === undefined) continue;
+      const base = { table: link.table, ownerColumn: ownerKey(link.owner), entityKey: KEY, valueColumn };
+      const holds = link.holds;
+      if ('field' in holds && holds.field === f) return [[f, base] as const];
+      if ('discriminator' in holds && holds.discriminator === 'field' && holds.fields[f] !== undefined)
+        return [[f, { ...base, field: holds.fields[f] }] as const];
+    }
+    return [];
+  });
+  return lists.length === 0 ? display : { ...display, lists: Object.fromEntries(lists) };
 }
 
 function wholeSourceCount(entity: EntityName, countedIn: string | undefined): LinkLayout['wholeSourceCount'] {

@@ -53,7 +53,7 @@ export function applyHydrate(
 ): void {
   const byKey = new Map<unknown, unknown[]>();
   for (const { __key, ...value } of linked) {
-    const item = step.entity === undefined ? value.id : entityRow(value);
+    const item = step.entity === undefined ? value.id : entityRow(value, step.entity);
     const list = byKey.get(__key);
     if (list === undefined) byKey.set(__key, [item]);
     else list.push(item);
@@ -84,9 +84,12 @@ export function facetRows(compiled: CompiledFacet, rows: readonly DbRow[]): DbRo
 export function withDisplay(compiled: CompiledFacet, rows: readonly DbRow[], details: readonly DbRow[]): ExecutedFacet {
   const byId = new Map<unknown, DbRow>();
   for (const d of details) byId.set(d.id, entityRow(d));
+  const entity = compiled.output.entity;
   const shaped = rows.map((r): Row => {
     const { id, count, ...indicators } = r;
-    return { id, count, ...(byId.get(id) ?? {}), ...indicators };
+    // The looked-up row again through entityRow: the id becomes a number for cities.
+    const { id: shownId = id, ...display } = entityRow({ id, ...(byId.get(id) ?? {}) }, entity);
+    return { id: shownId, count, ...display, ...indicators };
   });
   return { output: compiled.output, rows: shaped };
 }
@@ -129,11 +132,28 @@ export function withEntityRecords(
   return { output: compiled.output, rows: shaped };
 }
 
-/** An entity's display row: nulls dropped, list columns parsed (empty lists dropped). */
-export function entityRow(row: DbRow): DbRow {
+/**
+ * Entities whose ids are numbers in the hosted service's answers: cities are GeoNames ids
+ * (`research_org_cities[].id`), kept as text by the store (a city without one is keyed by
+ * its name, which stays text).
+ */
+const NUMERIC_ID_ENTITIES: ReadonlySet<string> = new Set(['cities']);
+
+/** An entity's display row: nulls dropped, list columns parsed (empty lists dropped), numeric ids as numbers. */
+export function entityRow(row: DbRow, entity?: string): DbRow {
   const out: DbRow = {};
   for (const [k, v] of Object.entries(row)) {
     if (v === null) continue;
+    if (
+      k === 'id' &&
+      entity !== undefined &&
+      NUMERIC_ID_ENTITIES.has(entity) &&
+      typeof v === 'string' &&
+      /^\d+$/.test(v)
+    ) {
+      out[k] = Number(v);
+      continue;
+    }
     if (k.startsWith(LIST_COLUMN_PREFIX)) {
       const list = typeof v === 'string' ? (JSON.parse(v) as unknown[]) : [];
       if (list.length > 0) out[k.slice(LIST_COLUMN_PREFIX.length)] = list;

@@ -12,7 +12,11 @@ export type SubRow = readonly [name: string, type: ScalarType, multi: boolean, d
 export interface EntitySpec {
   readonly description: string;
   readonly fields: readonly SubRow[];
-  /** Shown beside `id` (and `count`) in a facet row, and in a returned entity. */
+  /**
+   * Shown beside `id` (and `count`) in a facet row, and in a returned entity. May name
+   * lists kept in the entity's link tables (organization `linkout`, researcher
+   * `research_orgs`) that are not sub-fields (filters use the entity's own source for them).
+   */
   readonly display: readonly string[];
 }
 
@@ -83,11 +87,24 @@ export const ENTITY_SPECS: Readonly<Record<EntityName, EntitySpec>> = {
       ['city_name', 'string', false, 'City.'],
       ['country_name', 'string', false, 'Country.'],
       ['id', 'string', false, 'Organization identifier.'],
+      ['latitude', 'float', false, 'Latitude of the organization.'],
+      ['longitude', 'float', false, 'Longitude of the organization.'],
       ['name', 'string', false, 'Name.'],
       ['state_name', 'string', false, 'State or region.'],
       ['types', 'string', true, 'Types (Education, Healthcare, Company, Funder, ...).'],
     ],
-    display: ['name', 'acronym', 'city_name', 'country_name', 'types'],
+    // The organizations basics of the current schema (spec/schema-2026.md §5).
+    display: [
+      'name',
+      'acronym',
+      'city_name',
+      'state_name',
+      'country_name',
+      'latitude',
+      'longitude',
+      'linkout',
+      'types',
+    ],
   },
   researchers: {
     description: 'A researcher (see the researchers source).',
@@ -97,7 +114,8 @@ export const ENTITY_SPECS: Readonly<Record<EntityName, EntitySpec>> = {
       ['last_name', 'string', false, 'Last name.'],
       ['orcid_id', 'string', false, 'ORCID identifier, when known.'],
     ],
-    display: ['first_name', 'last_name', 'orcid_id'],
+    // As the hosted service's researcher facet rows: research_orgs as organization ids.
+    display: ['first_name', 'last_name', 'orcid_id', 'research_orgs'],
   },
   source_titles: {
     description: 'A journal, book series or proceedings a publication appeared in.',

@@ -87,7 +87,7 @@ describe('compiler layout matches the store', () => {
     for (const e of Object.values(RECORDS_LAYOUT.entities)) {
       assertColumns(e.table, [e.idColumn, ...Object.values(e.columns)]);
       for (const list of Object.values(e.lists ?? {})) {
-        assertColumns(list.table, [list.ownerColumn, 'field', 'value']);
+        assertColumns(list.table, [list.ownerColumn, list.valueColumn, ...(list.field === undefined ? [] : ['field'])]);
         assertColumns(e.table, [list.entityKey]);
       }
     }

@@ -293,4 +293,26 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     query: 'search publications in raw_affiliations for "paris" return publications',
     fixture: 'search-index-raw-affiliations-not-offered',
   },
+  // Result shapes: organization and researcher facet rows, nested researchers, city ids as numbers.
+  {
+    construct: 'organization facet rows',
+    query: 'search publications return research_orgs limit 2',
+    fixture: 'shape-research-orgs-facet',
+  },
+  {
+    construct: 'researcher facet rows',
+    query: 'search publications return researchers limit 2',
+    fixture: 'shape-researchers-facet',
+  },
+  {
+    construct: 'nested researchers and organizations',
+    query:
+      'search publications where id = "pub.1900000001" return publications[researchers + research_orgs + research_org_cities]',
+    fixture: 'shape-nested-researchers-orgs',
+  },
+  {
+    construct: 'research_org_cities ids',
+    query: 'search publications return research_org_cities',
+    fixture: 'shape-research-org-cities-facet',
+  },
 ];

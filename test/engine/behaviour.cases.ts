@@ -554,7 +554,11 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
           name: 'Saarland University',
           acronym: 'UdS',
           city_name: 'Saarbrücken',
+          state_name: 'Saarland',
           country_name: 'Germany',
+          latitude: 49.2553,
+          longitude: 7.0406,
+          linkout: ['https://www.uni-saarland.de'],
           types: ['Education'],
         },
       ]);

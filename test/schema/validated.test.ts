@@ -199,7 +199,17 @@ describe('facet returns', () => {
     assert.equal(f.key, 'funders');
     assert.equal(f.facetKind, 'entity');
     assert.equal(f.entity?.name, 'organizations');
-    assert.deepEqual(f.entity?.displayFields, ['name', 'acronym', 'city_name', 'country_name', 'types']);
+    assert.deepEqual(f.entity?.displayFields, [
+      'name',
+      'acronym',
+      'city_name',
+      'state_name',
+      'country_name',
+      'latitude',
+      'longitude',
+      'linkout',
+      'types',
+    ]);
     assert.equal(f.idType, 'string');
     assert.deepEqual(f.indicators, ['count', 'citations_total', 'altmetric_median']);
     assert.equal(f.sortBy, 'citations_total');
@@ -219,7 +229,7 @@ describe('facet returns', () => {
   });
   test('search publications return researchers', () => {
     const f = facet(search('search publications return researchers'));
-    assert.deepEqual(f.entity?.displayFields, ['first_name', 'last_name', 'orcid_id']);
+    assert.deepEqual(f.entity?.displayFields, ['first_name', 'last_name', 'orcid_id', 'research_orgs']);
   });
   test('search grants return funders aggregate funding sort by funding asc', () => {
     const f = facet(search('search grants return funders aggregate funding sort by funding asc'));
