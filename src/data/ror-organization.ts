@@ -53,7 +53,7 @@ export function organizationDescription(org: RorOrganization): OrganizationDescr
   return {
     ...(org.acronym === undefined ? {} : { acronym: org.acronym }),
     ...(org.aliases.length === 0 ? {} : { aliases: org.aliases }),
-    types: org.types,
+    types: org.types.map(organizationType),
     ...(org.cityId === undefined ? {} : { city_id: org.cityId }),
     ...(org.cityName === undefined ? {} : { city_name: org.cityName }),
     ...(org.stateCode === undefined ? {} : { state_code: org.stateCode }),
@@ -64,6 +64,17 @@ export function organizationDescription(org: RorOrganization): OrganizationDescr
     ...(org.longitude === undefined ? {} : { longitude: org.longitude }),
     ...(org.established === undefined ? {} : { established: org.established }),
   };
+}
+
+/**
+ * An organization type as the hosted service writes it (`Education`, `Government`,
+ * `Funder`): ROR and OpenAlex give them in lower case (`education`). Filters compare types
+ * exactly, so every importer and the generator store this form.
+ *
+ * @example organizationType('education') // 'Education'
+ */
+export function organizationType(type: string): string {
+  return type.length === 0 ? type : type.charAt(0).toUpperCase() + type.slice(1).toLowerCase();
 }
 
 type Loose = Record<string, unknown>;

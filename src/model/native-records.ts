@@ -34,8 +34,15 @@ export interface Affiliation {
   /** The affiliation's name as written. */
   readonly name: string;
   readonly city?: string;
+  /** GeoNames id of the city (a number, as the hosted service gives it). */
+  readonly city_id?: number;
   readonly country?: string;
   readonly country_code?: string;
+  readonly state?: string;
+  /** ISO 3166-2 code (`US-CA`). */
+  readonly state_code?: string;
+  /** The affiliation string as printed in the publication. */
+  readonly raw_affiliation?: string;
 }
 
 /** One author of a publication, in byline order. */
@@ -48,7 +55,11 @@ export interface Author {
   readonly orcid?: string;
   /** Is this the corresponding author. */
   readonly corresponding?: boolean;
+  /** The author's current organization id (the hosted service marks it deprecated; kept for its clients). */
+  readonly current_organization_id?: string;
   readonly affiliations: readonly Affiliation[];
+  /** The author's affiliation strings as printed. */
+  readonly raw_affiliation?: readonly string[];
 }
 
 /** One investigator of a grant. */

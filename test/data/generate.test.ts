@@ -206,7 +206,9 @@ describe('generator at 1k', () => {
       assert.match(o.ror_ids![0]!, /^https:\/\/ror\.org\/0[a-z0-9]{8}$/);
       assert.ok(o.name.length > 0 && (o.country_name ?? '').length > 0);
     }
-    assert.ok(orgs.some((o) => o.types.includes('funder')));
+    // Types as the hosted service writes them (`Education`, `Funder`), not ROR's lower case.
+    assert.ok(orgs.some((o) => o.types.includes('Funder')));
+    assert.ok(orgs.every((o) => o.types.every((t) => /^[A-Z][a-z]+$/.test(t))));
   });
 
   test('categories are the real FoR 2020 divisions and groups', () => {

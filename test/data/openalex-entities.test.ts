@@ -138,7 +138,7 @@ describe('OpenAlex snapshot entities', () => {
       n_funded_publications: funded.length,
     });
     const funderDoc = JSON.parse(one(db, 'SELECT doc FROM organizations WHERE id = ?', ror)!['doc'] as string) as Row;
-    assert.deepEqual(funderDoc['types'], ['funder']);
+    assert.deepEqual(funderDoc['types'], ['Funder']);
     assert.deepEqual(funderDoc['external_ids_fundref'], [(funder['ids'] as Row)['crossref']]);
 
     // The full source record: title, publisher and ISSNs, and the works published in it.

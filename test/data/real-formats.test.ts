@@ -73,6 +73,23 @@ describe('OpenAlex snapshot', () => {
       0,
     );
     assert.equal(count(db, 'publication_researchers'), authorships);
+    // Authors keep the affiliation strings as printed (raw_affiliation), where the work has them.
+    const printed = works.find((w) =>
+      (w['authorships'] as Row[]).some(
+        (a) => ((a['raw_affiliation_strings'] as string[] | undefined) ?? []).length > 0,
+      ),
+    );
+    if (printed !== undefined) {
+      const [doc] = query(db, 'SELECT doc FROM publications WHERE id = ?', shortId(printed['id']));
+      const authors = (JSON.parse(String(doc?.['doc'])) as { authors: Array<{ raw_affiliation?: string[] }> }).authors;
+      const expected = (printed['authorships'] as Row[]).map((a) =>
+        ((a['raw_affiliation_strings'] as string[] | undefined) ?? []).map((x) => x.trim()).filter(Boolean),
+      );
+      assert.deepEqual(
+        authors.map((a) => a.raw_affiliation ?? []),
+        expected,
+      );
+    }
   });
 
   test('a single partition file is recognised without --format', async () => {
@@ -154,6 +171,16 @@ describe('ROR data dump (zip of JSON, schema 2)', () => {
     assert.deepEqual(query(db, 'SELECT name FROM organizations WHERE id = ?', first['id']), [
       { name: display['value'] },
     ]);
+    // ROR's lower-case types are stored as the hosted service writes them (`Education`).
+    const types = query(db, "SELECT DISTINCT value FROM organization_values WHERE field = 'types' ORDER BY 1");
+    assert.ok(types.length > 0);
+    const expected = [...new Set(records.flatMap((r) => r['types'] as string[]))]
+      .map((t) => t.charAt(0).toUpperCase() + t.slice(1))
+      .sort();
+    assert.deepEqual(
+      types.map((t) => t['value']),
+      expected,
+    );
   });
 
   test('a zip with nothing Quarry reads, and a file that is not a zip, are refused with a code', async () => {
@@ -285,6 +312,22 @@ describe('Crossref works', () => {
     assert.deepEqual(query(db, 'SELECT title FROM publications WHERE id = ?', `doi:${first.DOI.toLowerCase()}`), [
       { title: first.title[0] },
     ]);
+    // Deposited affiliation names are the authors' raw affiliations too.
+    const withAff = lines
+      .map((l) => JSON.parse(l) as { DOI: string; author?: Array<{ affiliation?: Array<{ name?: string }> }> })
+      .find((w) => (w.author ?? []).some((a) => (a.affiliation ?? []).length > 0));
+    assert.ok(withAff !== undefined);
+    const [doc] = query(db, 'SELECT doc FROM publications WHERE id = ?', `doi:${withAff.DOI.toLowerCase()}`);
+    const authors = (
+      JSON.parse(String(doc?.['doc'])) as {
+        authors: Array<{ raw_affiliation?: string[]; affiliations: Array<{ raw_affiliation?: string }> }>;
+      }
+    ).authors;
+    assert.deepEqual(
+      authors.map((a) => a.raw_affiliation ?? []),
+      (withAff.author ?? []).map((a) => (a.affiliation ?? []).flatMap((f) => (f.name === undefined ? [] : [f.name]))),
+    );
+    assert.ok(authors.every((a) => a.affiliations.every((f) => typeof f.raw_affiliation === 'string')));
   });
 });
 

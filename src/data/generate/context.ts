@@ -3,7 +3,7 @@
  * the per-entity typed arrays, and the researcher statistics gathered while papers and
  * grants are written (so researcher records are counted, never sampled).
  */
-import type { OrganizationRecord } from '../../model/native-records.ts';
+import type { Affiliation, OrganizationRecord } from '../../model/native-records.ts';
 import type { CitationModel } from './citations.ts';
 import type { Fields } from './fields.ts';
 import type { JournalSet } from './journals.ts';
@@ -68,19 +68,22 @@ export function noteOrganization(stats: ResearcherStats, r: number, org: number)
   }
 }
 
-/** An organization as an affiliation object. */
-export function affiliation(org: OrganizationRecord): {
-  id: string;
-  name: string;
-  city?: string;
-  country?: string;
-  country_code?: string;
-} {
+/**
+ * An organization as an affiliation object, in the hosted service's shape (`city_id` a
+ * GeoNames number, `state`, `state_code`), with the string a publication would print.
+ */
+export function affiliation(org: OrganizationRecord): Affiliation {
+  const cityId = org.city_id === undefined || !/^\d+$/.test(org.city_id) ? undefined : Number(org.city_id);
+  const raw = [org.name, org.city_name, org.state_name, org.country_name].filter((p) => p !== undefined).join(', ');
   return {
+    raw_affiliation: raw,
     id: org.id,
     name: org.name,
     ...(org.city_name === undefined ? {} : { city: org.city_name }),
+    ...(cityId === undefined ? {} : { city_id: cityId }),
     ...(org.country_name === undefined ? {} : { country: org.country_name }),
     ...(org.country_code === undefined ? {} : { country_code: org.country_code }),
+    ...(org.state_name === undefined ? {} : { state: org.state_name }),
+    ...(org.state_code === undefined ? {} : { state_code: org.state_code }),
   };
 }

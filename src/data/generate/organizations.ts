@@ -81,7 +81,7 @@ export function buildOrganizations(plan: Plan, ror: readonly RorOrganization[], 
   for (let k = 0; k < plan.funders; k++) {
     const org = pool[k % pool.length] as RorOrganization;
     const rec = toRecord(plan.organizations + k, org, Math.floor(k / pool.length));
-    records.push(rec.types.includes('funder') ? rec : { ...rec, types: [...rec.types, 'funder'] });
+    records.push(rec.types.includes('Funder') ? rec : { ...rec, types: [...rec.types, 'Funder'] });
   }
   return { records, research: new Weighted(weights), firstFunder: plan.organizations };
 }

@@ -152,12 +152,16 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
         last_name: ctx.names.last[people.last[w] as number] as string,
         researcher_id: researcherId(w),
         ...(hasOrcid(ctx, w) ? { orcid: syntheticOrcid(w) } : {}),
+        // The first author is the corresponding one; the home organization is the current one.
+        ...(k === 0 ? { corresponding: true } : {}),
+        current_organization_id: org(people.home[w] as number).id,
         affiliations: affs,
       });
     } else {
       authors.push({
         first_name: ctx.names.first[Math.floor(r.next() * ctx.names.first.length)] as string,
         last_name: ctx.names.last[Math.floor(r.next() * ctx.names.last.length)] as string,
+        ...(k === 0 ? { corresponding: true } : {}),
         affiliations: affs,
       });
     }
@@ -169,6 +173,12 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     if (used.has(o)) continue;
     affLists[extra % n]?.push(affiliation(org(o)));
     extra++;
+  }
+  // Each author's affiliation strings as printed, once the affiliations are complete.
+  for (let k = 0; k < n; k++) {
+    const a = authors[k];
+    if (a !== undefined)
+      authors[k] = { ...a, raw_affiliation: (affLists[k] ?? []).flatMap((f) => f.raw_affiliation ?? []) };
   }
 
   // Categories: 1-3 groups, mostly of the paper's own division, with their divisions.

@@ -50,15 +50,17 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
     .map(obj)
     .map((a) => {
       const orcid = bareOrcid(a['ORCID']);
+      // Crossref's affiliation names are the strings as deposited: they are also the raw affiliations.
+      const names = arr(a['affiliation'])
+        .map(obj)
+        .map((f) => str(f['name']))
+        .filter((n): n is string => n !== undefined);
       return {
         first_name: str(a['given']) ?? '',
         last_name: str(a['family']) ?? str(a['name']) ?? '',
         ...(orcid === undefined ? {} : { orcid }),
-        affiliations: arr(a['affiliation'])
-          .map(obj)
-          .map((f) => str(f['name']))
-          .filter((n): n is string => n !== undefined)
-          .map((name) => ({ name })),
+        affiliations: names.map((name) => ({ name, raw_affiliation: name })),
+        ...(names.length === 0 ? {} : { raw_affiliation: names }),
       };
     });
   const funders: string[] = [];

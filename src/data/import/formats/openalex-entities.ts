@@ -11,6 +11,7 @@
  * Entities no table holds (publishers, topics, concepts, ...) are read and left out.
  */
 import type { JournalRecord, OrganizationRecord, ResearcherRecord } from '../../../model/native-records.ts';
+import { organizationType } from '../../ror-organization.ts';
 import {
   arr,
   bareOrcid,
@@ -108,7 +109,7 @@ export function institutionToOrganization(raw: Loose, id: string): OrganizationR
     name,
     ...(acronym === undefined ? {} : { acronym }),
     ...(aliases.length === 0 ? {} : { aliases }),
-    types: type === undefined ? [] : [type],
+    types: type === undefined ? [] : [organizationType(type)],
     ...(cityId === undefined ? {} : { city_id: cityId }),
     ...(city === undefined ? {} : { city_name: city }),
     ...(region === undefined ? {} : { state_name: region }),
@@ -144,7 +145,7 @@ export function funderToOrganization(raw: Loose, id: string): OrganizationRecord
     name,
     ...(acronym === undefined ? {} : { acronym }),
     ...(aliases.length === 0 ? {} : { aliases }),
-    types: ['funder'],
+    types: ['Funder'],
     ...(country === undefined ? {} : { country_code: country }),
     status: 'active',
     ...(ror === undefined ? {} : { ror_ids: [ror] }),

@@ -92,6 +92,9 @@ export class OpenAlexReader implements FormatReader {
         if (ror !== undefined && !orgs.includes(ror)) orgs.push(ror);
       }
       const { first_name, last_name } = splitName(name);
+      const raw = arr(a['raw_affiliation_strings'])
+        .map((x) => str(x)?.trim())
+        .filter((x): x is string => x !== undefined && x !== '');
       authors.push({
         first_name,
         last_name,
@@ -99,6 +102,8 @@ export class OpenAlexReader implements FormatReader {
         ...(orcid === undefined ? {} : { orcid }),
         ...(a['is_corresponding'] === true ? { corresponding: true } : {}),
         affiliations,
+        // The affiliation strings as printed (OpenAlex keeps them beside the matched institutions).
+        ...(raw.length === 0 ? {} : { raw_affiliation: raw }),
       });
       if (authorId !== undefined) this.notePerson(authorId, first_name, last_name, orcid, affiliations, year);
     }
