@@ -174,15 +174,3 @@ export const RECORDS_LAYOUT: StorageLayout = {
     }),
   ),
 };
-
-/**
- * The same layout without the narrow side tables, for a store that does not keep them (the
- * PostgreSQL store, until it does): counts, facets and `count()` filters read the source
- * tables and link rows.
- */
-export const WIDE_RECORDS_LAYOUT: StorageLayout = {
-  ...RECORDS_LAYOUT,
-  sources: Object.fromEntries(
-    Object.entries(RECORDS_LAYOUT.sources).map(([name, { narrow: _narrow, ...wide }]) => [name, wide]),
-  ),
-};

@@ -8,7 +8,7 @@ import type { Dialect } from '../../src/compile/dialect.ts';
 import { compileFilter } from '../../src/compile/filters.ts';
 import { narrowView } from '../../src/compile/narrow.ts';
 import type { FacetOutput, FilterPlan, PlanField, RecordsOutput, SearchPlan } from '../../src/compile/plan.ts';
-import { RECORDS_LAYOUT, WIDE_RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
+import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import type { SourceLayout, StorageLayout } from '../../src/compile/layout.ts';
 import type { Sql } from '../../src/compile/sql.ts';
 import { postgresDialect } from '../../src/compile/postgres/dialect.ts';
@@ -18,8 +18,8 @@ import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
 const DIALECTS = { sqlite: sqliteDialect, postgres: postgresDialect } as const satisfies Record<string, Dialect>;
 type DialectName = keyof typeof DIALECTS;
 
-/** The layout each dialect's engine compiles with (the PostgreSQL store keeps no narrow side tables yet). */
-const LAYOUTS: Readonly<Record<DialectName, StorageLayout>> = { sqlite: RECORDS_LAYOUT, postgres: WIDE_RECORDS_LAYOUT };
+/** The layout each dialect's engine compiles with: both stores keep the narrow side tables. */
+const LAYOUTS: Readonly<Record<DialectName, StorageLayout>> = { sqlite: RECORDS_LAYOUT, postgres: RECORDS_LAYOUT };
 const layoutOf = (d: Dialect): StorageLayout => LAYOUTS[d.name];
 const pubsOf = (d: Dialect): SourceLayout => layoutOf(d).sources.publications!;
 const pubs = RECORDS_LAYOUT.sources.publications!;

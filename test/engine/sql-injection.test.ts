@@ -11,7 +11,7 @@ import { postgresDialect } from '../../src/compile/postgres/dialect.ts';
 import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
 import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import type { QueryEngine, QueryResult } from '../../src/engine/types.ts';
-import { RECORDS_LAYOUT, WIDE_RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
+import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import { parse, printString } from '../../src/dsl/index.ts';
 import { validate } from '../../src/schema/index.ts';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
@@ -207,7 +207,7 @@ describe('SQL injection: postgres', () => {
         try {
           const { query } = validate(parse(text), { dslVersion: 2, source: text });
           if (query.kind !== 'search') continue;
-          const compiled = compileSearch(postgresDialect, WIDE_RECORDS_LAYOUT, lowerValidated(query), {
+          const compiled = compileSearch(postgresDialect, RECORDS_LAYOUT, lowerValidated(query), {
             expandPattern: () => [],
           });
           for (const st of [

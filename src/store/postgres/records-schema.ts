@@ -15,6 +15,7 @@ import {
   type ColumnType,
 } from '../../model/storage.ts';
 import type { PgMigration } from './migrate.ts';
+import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
 
 function sqlType(type: ColumnType): string {
   switch (type) {
@@ -73,8 +74,8 @@ export interface PgIndexDefinition {
   readonly sql: string;
 }
 
-/** Every secondary index: the layout's, the reverse keys of link tables (with the owner, for index-only scans), the ordered-page indexes, and GIN over each vector. */
-export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
+/** The indexes of version 1: the layout's, the reverse keys of link tables (with the owner, for index-only scans), the ordered-page indexes, and GIN over each vector. */
+const VERSION_1_INDEXES: readonly PgIndexDefinition[] = [
   ...Object.values(SOURCE_TABLES).flatMap((s) =>
     s.indexes.map((cols) => {
       const name = `${s.table}_${cols.join('_')}`;
@@ -120,6 +121,9 @@ export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
   ),
 ];
 
+/** Every secondary index (a bulk load drops them and finish() builds them): version 1's and the narrow tables'. */
+export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [...VERSION_1_INDEXES, ...PG_NARROW_INDEXES];
+
 /** The record store's PostgreSQL migrations. Append new versions; never edit old ones. */
 export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
   {
@@ -131,7 +135,19 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
       ...placeTablesSql(),
       ...vocabularyTablesSql(),
       `CREATE TABLE store_meta (key text PRIMARY KEY, value text)`,
-      ...PG_RECORD_INDEXES.map((i) => i.sql),
+      ...VERSION_1_INDEXES.map((i) => i.sql),
+    ],
+  },
+  {
+    version: 2,
+    name: 'narrow side tables with per-record link counts, for facets, aggregates and count filters',
+    // Filled from the records already in, so a database loaded before gets them too.
+    up: [
+      ...pgNarrowTables().flatMap(({ kind, narrow }) => [
+        pgNarrowTableSql(kind, narrow),
+        pgNarrowFillSql(kind, narrow, ''),
+      ]),
+      ...PG_NARROW_INDEXES.map((i) => i.sql),
     ],
   },
 ];

@@ -37,6 +37,7 @@ import { derivePg, type PgFinishOptions, type PgFinishReport } from './derive.ts
 import { beginImport, checkpointImport, endImport } from './import-journal.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPgPool } from './pool.ts';
+import { pgNarrowFillSql } from './narrow-tables.ts';
 import { PG_RECORD_INDEXES, RECORD_PG_MIGRATIONS } from './records-schema.ts';
 
 export interface PgRecordWriter {
@@ -182,6 +183,16 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
   const knownJournals = new Set<string>();
   const knownCategories = new Set<string>();
 
+  /** Per kind with a narrow table: the statement rewriting the narrow rows of some `pk`s. */
+  const narrowFill = new Map(
+    RECORD_KINDS.flatMap((kind) => {
+      const narrow = SOURCE_TABLES[kind].narrow;
+      return narrow === undefined
+        ? []
+        : [[kind, pgNarrowFillSql(kind, narrow, 'WHERE s.pk = ANY($1::bigint[])')] as const];
+    }),
+  );
+
   /** The vocabulary ids one transaction wrote: known once it commits. */
   interface Written {
     readonly journals: string[];
@@ -235,6 +246,9 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
       const names = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
       await copyRows(client, link.table, names, rows);
     }
+    // After the links: the narrow rows count them.
+    const fill = narrowFill.get(kind);
+    if (fill !== undefined) await client.query(fill, [pks]);
     const journals = batch.flatMap((r) => r.journals ?? []).filter(([id]) => !knownJournals.has(id));
     if (journals.length > 0) {
       await client.query(
@@ -258,12 +272,14 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
   /** Removes records of a kind by id, with their link rows, inside the caller's transaction. */
   async function removeKind(kind: RecordKind, ids: readonly string[]): Promise<number> {
     const owner = ownerKey(kind);
+    const narrow = SOURCE_TABLES[kind].narrow;
     const found = await client.query<{ pk: number }>(
       `SELECT pk FROM ${SOURCE_TABLES[kind].table} WHERE id = ANY($1::text[])`,
       [ids],
     );
     const pks = found.rows.map((r) => r.pk);
     if (pks.length === 0) return 0;
+    if (narrow !== undefined) await client.query(`DELETE FROM ${narrow.table} WHERE pk = ANY($1::bigint[])`, [pks]);
     for (const link of LINK_TABLES.filter((l) => l.owner === kind))
       await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
     const deleted = await client.query(`DELETE FROM ${SOURCE_TABLES[kind].table} WHERE pk = ANY($1::bigint[])`, [pks]);

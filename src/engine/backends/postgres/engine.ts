@@ -20,8 +20,7 @@ import type pg from 'pg';
 import { compileSearch } from '../../../compile/compile-search.ts';
 import type { SearchPlan } from '../../../compile/plan.ts';
 import { postgresDialect } from '../../../compile/postgres/dialect.ts';
-// The PostgreSQL store keeps no narrow side tables yet (model/storage.ts NarrowTableSpec).
-import { WIDE_RECORDS_LAYOUT } from '../../../compile/records-layout.ts';
+import { RECORDS_LAYOUT } from '../../../compile/records-layout.ts';
 import { QuarryError } from '../../../errors/index.ts';
 import { openPgPool } from '../../../store/postgres/pool.ts';
 import { outcomeFromResult } from '../../outcome.ts';
@@ -101,7 +100,7 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
       }
       const warnings: string[] = [];
       const expanded = await expandPatterns(client, plan, warnings);
-      const compiled = compileSearch(postgresDialect, WIDE_RECORDS_LAYOUT, plan, {
+      const compiled = compileSearch(postgresDialect, RECORDS_LAYOUT, plan, {
         expandPattern: (vocabulary, glob) => expanded.get(`${vocabulary}\u0000${glob}`) ?? [],
       });
       const executed = await executePg(client, compiled);
