@@ -263,7 +263,7 @@ const FILTERS: readonly Row[] = [
         params: [5],
       },
       postgres: {
-        text: '(SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > $1',
+        text: 's."pk" IN (SELECT n."pk" FROM "publications_narrow" n WHERE n."n_research_orgs" > $1)',
         params: [5],
       },
     },
@@ -421,7 +421,7 @@ const STATEMENTS: readonly Row[] = [
         params: [2020, 5],
       },
       postgres: {
-        text: 'SELECT l."org_id" AS id, count(*) AS count, coalesce(sum(s."times_cited"), 0) AS "citations_total", exp(avg(ln(s."field_citation_ratio" + 1))) - 1 AS "fcr_gavg" FROM "publications" s JOIN "publication_funders" l ON l."publication_pk" = s."pk" WHERE (s."year" = $1) AND l."org_id" IS NOT NULL GROUP BY 1 ORDER BY "citations_total" DESC NULLS LAST, count DESC, id ASC LIMIT $2',
+        text: 'SELECT l."org_id" AS id, count(*) AS count, coalesce(sum(s."times_cited"), 0) AS "citations_total", exp(avg(ln(s."field_citation_ratio" + 1))) - 1 AS "fcr_gavg" FROM "publications_narrow" s JOIN "publication_funders" l ON l."publication_pk" = s."pk" WHERE (s."year" = $1) AND l."org_id" IS NOT NULL GROUP BY 1 ORDER BY "citations_total" DESC NULLS LAST, count DESC, id ASC LIMIT $2',
         params: [2020, 5],
       },
     },
@@ -436,7 +436,7 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       postgres: {
-        text: 'SELECT count(*) AS n FROM "publications" s WHERE ((s."year" = $1) AND (SELECT count(*) FROM "publication_research_orgs" l WHERE l."publication_pk" = s."pk") > $2)',
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE ((s."year" = $1) AND s."n_research_orgs" > $2)',
         params: [2020, 2],
       },
       sqlite: {
@@ -473,7 +473,7 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       postgres: {
-        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications" s WHERE (s."year" = $1)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r CROSS JOIN "publications" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk" AND c."year" BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
+        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = $1)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk" AND c."year" BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
       },
       sqlite: {
@@ -497,7 +497,7 @@ const STATEMENTS: readonly Row[] = [
         params: [2010, 2020],
       },
       postgres: {
-        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants" s WHERE TRUE AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants_narrow" s WHERE TRUE AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
         params: [2010, 2020],
       },
     },
@@ -565,7 +565,7 @@ const STATEMENTS: readonly Row[] = [
         params: [1000],
       },
       postgres: {
-        text: `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE TRUE AND (s."year" IS NOT NULL AND s."year"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1`,
+        text: `SELECT s."year" AS id, count(*) AS count FROM "publications_narrow" s WHERE TRUE AND (s."year" IS NOT NULL AND s."year"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1`,
         params: [1000],
       },
     },
