@@ -28,9 +28,13 @@ export interface JsonRows {
  * by the dialect's one escaping function, never pasted). `column` is where the dialect
  * searches when one table holds several indexes (PostgreSQL's vector columns).
  */
+/**
+ * What a full-text search keeps. `column` (PostgreSQL) is the vector column, in the row of
+ * `table`: a condition on another table of the source (its narrow side table) reaches it by key.
+ */
 export type FullTextMatch =
-  | { readonly kind: 'match'; readonly query: string; readonly column?: string }
-  | { readonly kind: 'except'; readonly query: string; readonly column?: string }
+  | { readonly kind: 'match'; readonly query: string; readonly column?: string; readonly table?: string }
+  | { readonly kind: 'except'; readonly query: string; readonly column?: string; readonly table?: string }
   | { readonly kind: 'none' }
   | { readonly kind: 'all' };
 

@@ -34,11 +34,27 @@ export const postgresFullText: FullTextDialect = {
       ...(index.labels === undefined ? {} : { labels: index.labels }),
       expandPattern: (glob) => options.expandPattern(`${layout.owner}_vocab`, glob),
     });
-    return m.kind === 'match' || m.kind === 'except' ? { kind: m.kind, query: m.query, column: index.column } : m;
+    return m.kind === 'match' || m.kind === 'except'
+      ? { kind: m.kind, query: m.query, column: index.column, table: source.table }
+      : m;
   },
 
-  /** `s."fts" @@ to_tsquery('simple', $1)`: the GIN index finds the rows. */
-  restriction(_source, match) {
+  /**
+   * `s."fts" @@ to_tsquery('simple', $1)`: the GIN index finds the rows. On the narrow side
+   * table, which has no vectors, the matching keys of the source table:
+   * `s."pk" IN (SELECT "pk" FROM "publications" WHERE "fts" @@ ...)`.
+   */
+  restriction(source, match) {
+    if (
+      (match.kind === 'match' || match.kind === 'except') &&
+      match.table !== undefined &&
+      match.table !== source.table
+    ) {
+      if (match.column === undefined) throw new Error('a PostgreSQL full-text match names its vector column');
+      const keys = `SELECT ${ident(source.key)} FROM ${ident(match.table)} WHERE ${ident(match.column)} @@ ${QUERY}`;
+      const test = match.kind === 'match' ? 'IN' : 'NOT IN';
+      return frag(`${SOURCE_ALIAS}.${ident(source.key)} ${test} (${keys})`, [match.query]);
+    }
     switch (match.kind) {
       case 'match':
         return frag(`${columnOf(match)} @@ ${QUERY}`, [match.query]);
