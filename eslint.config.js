@@ -16,7 +16,7 @@ export const LAYERS = {
   model: [],
   schema: ['./errors', './dsl', './model'],
   compile: CORE,
-  store: [...CORE, './accounts/types.ts'],
+  store: [...CORE, './accounts/types.ts', './ratelimit/store.ts'],
   engine: [...CORE, './store'],
   accounts: [...IDENTITY, './errors'],
   auth: [...IDENTITY, './errors'],

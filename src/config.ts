@@ -95,6 +95,8 @@ export interface QuarryConfig {
    * sessions and codes in the database).
    */
   readonly redisUrl: string | null;
+  /** Starts every Redis key Quarry writes, so deployments can share one Redis. */
+  readonly redisKeyPrefix: string;
 }
 
 export const DEFAULT_CONFIG: QuarryConfig = {
@@ -142,6 +144,7 @@ export const DEFAULT_CONFIG: QuarryConfig = {
     maxConnectionsPerIp: 100,
   },
   redisUrl: null,
+  redisKeyPrefix: 'quarry:',
 };
 
 export type DeepPartial<T> = {
@@ -193,6 +196,7 @@ export const ENV_VARIABLES: Readonly<
   QUARRY_HTTP_MAX_HEADER_BYTES: { path: 'http.maxHeaderBytes', kind: 'number' },
   QUARRY_HTTP_MAX_CONNECTIONS: { path: 'http.maxConnections', kind: 'number' },
   QUARRY_HTTP_MAX_CONNECTIONS_PER_IP: { path: 'http.maxConnectionsPerIp', kind: 'number' },
+  QUARRY_REDIS_KEY_PREFIX: { path: 'redisKeyPrefix', kind: 'string' },
 };
 
 /**
@@ -313,6 +317,7 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   checkHttpLimits(c.http, int, bad);
   if (c.redisUrl !== null && !(typeof c.redisUrl === 'string' && isUrlOf(c.redisUrl, ['redis:', 'rediss:'])))
     bad('redisUrl must be null or a redis:// (or rediss://) URL such as redis://127.0.0.1:6379/0');
+  nonEmpty(c.redisKeyPrefix, 'redisKeyPrefix');
 }
 
 /** True for a parseable `postgres://` or `postgresql://` URL. */

@@ -7,6 +7,7 @@ import { manualClock } from '../../../src/auth/clock.ts';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../../src/config.ts';
 import { build, type WebPlugin } from '../../../src/http/app.ts';
 import { MemoryRateLimitStore } from '../../../src/ratelimit/memory-store.ts';
+import type { RateLimitStore } from '../../../src/ratelimit/store.ts';
 import { openSqliteWebStore } from '../../../src/store/sqlite/web-store.ts';
 import { fakeEngine, type FakeEngine } from './fake-engine.ts';
 
@@ -37,6 +38,8 @@ export async function testApp(
     at?: string;
     subscription?: Partial<Subscription>;
     web?: WebPlugin;
+    /** Where rate-limit counters live; memory by default. */
+    rateLimitStore?: RateLimitStore;
   } = {},
 ): Promise<TestApp> {
   const clock = manualClock(options.at ?? AFTER_REMOVAL);
@@ -66,7 +69,7 @@ export async function testApp(
     accounts,
     clock,
     logger: { stream },
-    rateLimitStore: new MemoryRateLimitStore(),
+    rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
     ...(options.web ? { web: options.web, webStore } : {}),
   });
   return {
