@@ -40,6 +40,10 @@ import { upgradeRecordDatabase } from './store/sqlite/records-store.ts';
 import { backupDatabase as backupSqlite, type BackupReport } from './store/sqlite/backup.ts';
 import { openSqliteWebStore } from './store/sqlite/web-store.ts';
 import type { LoginCodeStore, WebStore } from './store/web.ts';
+import { connectRedis, type Redis } from './store/redis/connect.ts';
+import { redisLoginCodeStore } from './store/redis/login-code-store.ts';
+import { RedisRateLimitStore } from './store/redis/rate-limit-store.ts';
+import { redisSessionStore } from './store/redis/session-store.ts';
 
 /** Which database a `database` setting (or a `--db` flag) names. */
 export type DatabaseTarget =
@@ -61,15 +65,6 @@ export function redactUrl(url: string): string {
   const parsed = new URL(url);
   if (parsed.password !== '') parsed.password = '***';
   return parsed.toString();
-}
-
-/** What this build cannot open yet, as a coded configuration error naming the setting. */
-function notInThisBuild(what: string, url: string): QuarryError {
-  return QuarryError.of('SERVICE_CONFIG_INVALID', {
-    params: {
-      detail: `${what} (${redactUrl(url)}) is not available in this build yet; use a SQLite file for database and leave redisUrl unset`,
-    },
-  });
 }
 
 /** A SQLite file that should exist and does not: a mistyped path must not become an empty database. */
@@ -155,8 +150,55 @@ export interface ServiceBackends {
  * create an empty file in its place.
  */
 export async function openServiceBackends(config: QuarryConfig): Promise<ServiceBackends> {
+  // Redis first: connecting is quick, and an instance that cannot share its counters must
+  // not start counting alone.
+  const redis = config.redisUrl === null ? undefined : await openRedis(config.redisUrl);
+  if (redis === undefined) return openDatabaseBackends(config);
+  try {
+    return sharingRedis(await openDatabaseBackends(config), redis, config.redisKeyPrefix);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+}
+
+/** Connects to Redis, or fails with the coded start-up error naming it. */
+async function openRedis(url: string): Promise<Redis> {
+  try {
+    return await connectRedis(url);
+  } catch (error) {
+    throw unreachable('Redis server', url, error);
+  }
+}
+
+/**
+ * The back ends with the state several instances must share moved to Redis: rate-limit
+ * counters, web sessions and login codes. Accounts, keys and tokens stay in the database
+ * every instance reads on each request, so a revocation through one instance is refused by
+ * all on their next request.
+ */
+function sharingRedis(backends: ServiceBackends, redis: Redis, prefix: string): ServiceBackends {
+  return {
+    ...backends,
+    sessions: redisSessionStore(redis, prefix),
+    loginCodes: redisLoginCodeStore(redis, prefix),
+    rateLimitStore: new RedisRateLimitStore(redis, prefix),
+    close: () => closeInOrder([() => backends.close(), () => quitRedis(redis)]),
+  };
+}
+
+/** Closes the connection politely, or at once when Redis does not answer. */
+async function quitRedis(redis: Redis): Promise<void> {
+  try {
+    await redis.quit();
+  } catch {
+    redis.disconnect();
+  }
+}
+
+/** The service's back ends on the configured database alone (no Redis). */
+async function openDatabaseBackends(config: QuarryConfig): Promise<ServiceBackends> {
   const target = databaseTarget(config.database, config.readUrls);
-  if (config.redisUrl !== null) throw notInThisBuild('Redis', config.redisUrl);
   if (target.kind === 'postgres') return openPostgresServiceBackends(config, target);
   // A database whose last import did not finish is incomplete (records without their links):
   // refuse it before anything is served.
@@ -283,9 +325,34 @@ export interface AccountBackends {
  * Opens the account side only. A SQLite file must exist: administering a mistyped path
  * would silently create an empty database.
  */
-export function openAccountBackends(config: QuarryConfig): Promise<AccountBackends> {
+export async function openAccountBackends(config: QuarryConfig): Promise<AccountBackends> {
+  const backends = await openDatabaseAccountBackends(config);
+  if (config.redisUrl === null) return backends;
+  // Login codes made here (`quarry accounts login-code`) must be where the service reads
+  // them. Without Redis the other commands still work (revoking a key during an outage):
+  // only what needs Redis fails, with the coded error.
+  let redis: Redis;
+  try {
+    redis = await openRedis(config.redisUrl);
+  } catch (error) {
+    const refusal = error as QuarryError; // openRedis fails only with its coded error
+    const fail = () => Promise.reject(refusal);
+    return {
+      ...backends,
+      sessions: { insertSession: fail, sessionById: fail, deleteSession: fail },
+      loginCodes: { saveLoginCode: fail, consumeLoginCode: fail },
+    };
+  }
+  return {
+    ...backends,
+    sessions: redisSessionStore(redis, config.redisKeyPrefix),
+    loginCodes: redisLoginCodeStore(redis, config.redisKeyPrefix),
+    close: () => closeInOrder([() => backends.close(), () => quitRedis(redis)]),
+  };
+}
+
+function openDatabaseAccountBackends(config: QuarryConfig): Promise<AccountBackends> {
   const target = databaseTarget(config.database, config.readUrls);
-  if (config.redisUrl !== null) return Promise.reject(notInThisBuild('Redis', config.redisUrl));
   if (target.kind === 'postgres') return openPostgresAccountBackends(target);
   if (!existsSync(target.path)) {
     return Promise.reject(missingFile(target.path));

@@ -59,9 +59,9 @@ describe('rate limits in Redis', () => {
     ]) {
       const res = await t.app.inject({ ...request, remoteAddress: '10.0.0.9' });
       assert.equal(res.statusCode, 503, res.body);
-      const body = res.json<{ errors: { query: { code: string; header: string; details: string } } }>();
+      const body = res.json<{ errors: { query: { code: string; header: string; details: string[] } } }>();
       assert.equal(body.errors.query.code, 'SERVICE_UNAVAILABLE');
-      assert.match(body.errors.query.details, /Redis/);
+      assert.match(body.errors.query.details.join(' '), /Redis/);
     }
     assert.equal(t.engine.calls.length, queriesRun, 'no query ran uncounted');
     await redis.start();

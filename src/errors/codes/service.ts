@@ -158,7 +158,7 @@ export const SERVICE_CODES = {
   SERVICE_UNAVAILABLE: {
     category: 'unavailable',
     message: 'The service cannot answer right now: {reason}. Retry in a moment.',
-    fix: 'Retry later; the operator should check that the database file is reachable and the service is not shutting down.',
+    fix: 'Retry later; the operator should check that the database (and Redis, when redisUrl is set) answers and the service is not shutting down.',
   },
   SERVICE_BACKEND_UNREACHABLE: {
     category: 'unavailable',
