@@ -11,6 +11,7 @@ import { connectRedis, type Redis } from '../../src/store/redis/connect.ts';
 import { RedisRateLimitStore } from '../../src/store/redis/rate-limit-store.ts';
 import { privateRedis, type PrivateRedis } from '../fixtures/redis.ts';
 import { jwtToken, opaqueToken, QUERY, testApp, type TestApp } from './helpers/app.ts';
+import { FormClient, HOLDER, startWebServer, type WebServer } from '../web/helpers/server.ts';
 
 describe('rate limits in Redis', () => {
   let redis: PrivateRedis;
@@ -84,5 +85,35 @@ test('a Redis that does not answer at start is a coded start-up error naming it'
     assert.equal(error.code, 'SERVICE_BACKEND_UNREACHABLE');
     assert.match(error.message, /The Redis server at redis:\/\/127\.0\.0\.1:1\/0 cannot be reached: .*ECONNREFUSED/);
     return true;
+  });
+});
+
+describe('web pages with sessions in Redis', () => {
+  let redis: PrivateRedis;
+  let server: WebServer;
+  before(async () => {
+    redis = await privateRedis();
+    server = await startWebServer({ config: { redisUrl: redis.url } });
+  });
+  after(async () => {
+    await server.close();
+    await redis.stop();
+  });
+
+  test('the session is kept in Redis, and a signed-in page answers 503 (not 500) while Redis is away', async () => {
+    const browser = new FormClient(server.url);
+    const signedIn = await browser.signIn(HOLDER.email, HOLDER.password);
+    assert.equal(signedIn.status, 303);
+    assert.match((await browser.get('/account')).text, new RegExp(HOLDER.email));
+    const sessions = await connectRedis(redis.url);
+    try {
+      assert.equal((await sessions.keys('quarry:session:*')).length, 1, 'the session is kept in Redis');
+    } finally {
+      sessions.disconnect();
+    }
+    await redis.stop();
+    const away = await browser.get('/account');
+    assert.equal(away.status, 503, away.text);
+    assert.match(away.text, /Redis/);
   });
 });
