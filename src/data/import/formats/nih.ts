@@ -86,6 +86,7 @@ export function nihToGrant(row: Readonly<Record<string, string>>): GrantRecord {
     research_orgs: [],
     grant_number: project,
     ...(row['award_type'] === undefined ? {} : { foa_number: `type ${row['award_type'].trim()}` }),
+    ...(activity === undefined ? {} : { funding_schemes: [activity] }),
     funding_org_name: 'National Institutes of Health',
     language: 'en',
   };
@@ -125,6 +126,18 @@ export function exporterToGrant(row: Readonly<Record<string, string>>, abstract?
   const text = abstract?.trim();
   // Files of recent fiscal years name the FOA_NUMBER column `OPPORTUNITY NUMBER`.
   const foa = (row['FOA_NUMBER'] ?? row['OPPORTUNITY NUMBER'])?.trim();
+  // The project's terms are its keywords; its activity code and mechanism its funding schemes.
+  const keywords = [
+    ...new Set(
+      (row['PROJECT_TERMS'] ?? '')
+        .split(';')
+        .map((t) => t.trim())
+        .filter((t) => t !== ''),
+    ),
+  ];
+  const schemes = [row['ACTIVITY']?.trim() ?? activityCode(project), row['FUNDING_MECHANISM']?.trim()].filter(
+    (x): x is string => x !== undefined && x !== '',
+  );
   return {
     id: `nih.${project}`,
     title: title === '' ? `NIH award ${project}` : title,
@@ -140,6 +153,8 @@ export function exporterToGrant(row: Readonly<Record<string, string>>, abstract?
     research_orgs: [],
     grant_number: project,
     ...(foa === undefined || foa === '' ? {} : { foa_number: foa }),
+    ...(keywords.length === 0 ? {} : { keywords }),
+    ...(schemes.length === 0 ? {} : { funding_schemes: schemes }),
     funding_org_name: 'National Institutes of Health',
     funding_org_acronym: 'NIH',
     language: 'en',
