@@ -40,10 +40,25 @@ export function workerModule(name: string, base: string): URL {
   return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
 }
 
-/** Worker threads do not inherit tsx from the main thread: a TypeScript worker loads it itself. */
+/**
+ * Worker threads do not inherit tsx from the main thread: a TypeScript worker loads it itself.
+ * The loader is named by its resolved address, not the bare name `tsx`, which Node would
+ * look up from the working directory: a service started from outside the project (`cd /srv
+ * && quarry serve`) must still find it.
+ */
 function workerExecArgv(filename: URL): string[] {
-  const inherited = process.execArgv.filter((a) => a !== '--test');
-  return filename.pathname.endsWith('.ts') ? [...inherited, '--import', 'tsx'] : inherited;
+  const inherited: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i] as string;
+    if (arg === '--test' || arg === '--import=tsx') continue;
+    // A bare `--import tsx` given to this process is replaced by the resolved one below.
+    if (arg === '--import' && process.execArgv[i + 1] === 'tsx') {
+      i++;
+      continue;
+    }
+    inherited.push(arg);
+  }
+  return filename.pathname.endsWith('.ts') ? [...inherited, '--import', import.meta.resolve('tsx')] : inherited;
 }
 
 export interface RunOptions {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { QuarryError } from '../../src/errors/index.ts';
 import { WorkerPool } from '../../src/engine/pool.ts';
@@ -133,4 +136,21 @@ describe('WorkerPool', () => {
     assert.ok(Math.max(...waits) > 200, `the tasks waited up to ${Math.max(...waits).toFixed(0)} ms for a worker`);
     assert.deepEqual(pool.load(), { queued: 0, active: 0, workers: 2 });
   });
+});
+
+test('a TypeScript worker starts when the process runs from outside the project (tsx found by address)', async () => {
+  const home = process.cwd();
+  const outside = mkdtempSync(join(tmpdir(), 'quarry-outside-'));
+  process.chdir(outside);
+  const pool = new WorkerPool<BusyTask, string>({
+    filename: new URL('./fixtures/busy-worker.ts', import.meta.url),
+    workers: 1,
+  });
+  try {
+    assert.equal(await pool.run({ kind: 'echo', value: 'from elsewhere' }), 'from elsewhere');
+  } finally {
+    process.chdir(home);
+    await pool.close();
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
