@@ -76,9 +76,23 @@ describe('OpenAlex snapshot entities', () => {
     // Researchers: every author a work names, and every author record (one researcher per id).
     const authorIds = new Set([
       ...works.flatMap((w) => (w['authorships'] as Row[]).map((a) => (a['author'] as Row)['id']).filter((id) => id)),
-      ...authors.map((a) => a['id']),
+      ...authors.filter((a) => a['display_name'] !== 'Deleted Author').map((a) => a['id']),
     ]);
     assert.equal(count(db, 'researchers'), authorIds.size);
+  });
+
+  test('an author OpenAlex deleted (its "Deleted Author" placeholder, no works) is not a researcher', async () => {
+    const deleted = authors.filter((a) => a['display_name'] === 'Deleted Author');
+    assert.ok(deleted.length > 0, 'the sample holds a deleted author');
+    const db = freshDb();
+    await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
+    for (const author of deleted) {
+      assert.equal(one(db, 'SELECT id FROM researchers WHERE id = ?', shortId(author['id'])), undefined);
+    }
+    assert.equal(
+      one(db, "SELECT id FROM researchers WHERE first_name || ' ' || last_name = 'Deleted Author'"),
+      undefined,
+    );
   });
 
   test('researchers, organizations and journals hold the entity records’ values, linked from the works', async () => {

@@ -168,11 +168,19 @@ export function sourceToJournal(raw: Loose, id: string): JournalRecord {
   };
 }
 
+/**
+ * OpenAlex keeps a removed author's id as a placeholder named "Deleted Author" with no works;
+ * it is no researcher, so it is not imported (works that still name the id keep their link).
+ */
+export function isDeletedAuthor(raw: Loose): boolean {
+  return raw['display_name'] === 'Deleted Author' && (raw['works_count'] ?? 0) === 0;
+}
+
 /** The records of one non-work entity (none for entities no table holds). */
 export function mapOpenAlexEntity(raw: Loose, id: string, entity: Exclude<OpenAlexEntity, 'work'>): Mapped[] {
   switch (entity) {
     case 'author':
-      return [{ kind: 'researchers', record: authorToResearcher(raw, id) }];
+      return isDeletedAuthor(raw) ? [] : [{ kind: 'researchers', record: authorToResearcher(raw, id) }];
     case 'institution':
       return [{ kind: 'organizations', record: institutionToOrganization(raw, id) }];
     case 'funder':
