@@ -143,7 +143,7 @@ for (const [goal, query] of [
   ],
   [
     'funding_per_year over the whole corpus ≤ 100 ms',
-    `search grants return funding_per_year(${newest - 10}, ${newest})`,
+    `search grants return funding_per_year(${newest - 10}, ${newest}, "USD")`,
   ],
 ] as const) {
   try {
