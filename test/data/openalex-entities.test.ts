@@ -3,34 +3,17 @@
 // entity records, keyed as the works name them; a newer partition updates a record in place
 // and merged ids remove the old entity. Expected counts and values are read from the fixture.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { recordWriterFor } from '../../src/backends.ts';
 import { importFiles } from '../../src/data/import/index.ts';
+import { count, one, tempRecordDbs, type Row } from './helpers/record-db.ts';
 
 const SNAPSHOT = fileURLToPath(new URL('../fixtures/data/openalex-snapshot/', import.meta.url));
-const work = mkdtempSync(join(tmpdir(), 'quarry-openalex-entities-'));
-after(() => rmSync(work, { recursive: true, force: true }));
-
-type Row = Record<string, unknown>;
-let dbs = 0;
-const freshDb = (): string => join(work, `db-${++dbs}.db`);
-
-function query(db: string, sql: string, ...params: unknown[]): Row[] {
-  const conn = new Database(db, { readonly: true });
-  try {
-    return conn.prepare(sql).all(...params) as Row[];
-  } finally {
-    conn.close();
-  }
-}
-const one = (db: string, sql: string, ...params: unknown[]): Row | undefined => query(db, sql, ...params)[0];
-const count = (db: string, table: string): number => one(db, `SELECT COUNT(*) AS n FROM ${table}`)!['n'] as number;
+const { work, freshDb } = tempRecordDbs('openalex-entities');
 
 /** The records of one entity folder of a snapshot, oldest partition first. */
 function entityRecords(entity: string, root = SNAPSHOT): Row[] {

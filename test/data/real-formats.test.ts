@@ -5,37 +5,21 @@
 // Bad input (truncated gzip, a CSV without a needed column, an empty file, a zip with
 // nothing Quarry reads) is refused with file:line and a code, keeping what was imported.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
 import { detectFormat } from '../../src/data/import/detect.ts';
 import { importFiles } from '../../src/data/import/index.ts';
+import { count, query, tempRecordDbs, type Row } from './helpers/record-db.ts';
 import { recordWriterFor } from '../../src/backends.ts';
 
 const DATA = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
 const SNAPSHOT = join(DATA, 'openalex-snapshot');
 const WORKS = join(SNAPSHOT, 'data/works');
-const work = mkdtempSync(join(tmpdir(), 'quarry-real-formats-'));
-after(() => rmSync(work, { recursive: true, force: true }));
-
-type Row = Record<string, unknown>;
-let dbs = 0;
-const freshDb = (): string => join(work, `db-${++dbs}.db`);
-
-function query(db: string, sql: string, ...params: unknown[]): Row[] {
-  const conn = new Database(db, { readonly: true });
-  try {
-    return conn.prepare(sql).all(...params) as Row[];
-  } finally {
-    conn.close();
-  }
-}
-const count = (db: string, table: string): number => query(db, `SELECT COUNT(*) AS n FROM ${table}`)[0]!['n'] as number;
+const { work, freshDb } = tempRecordDbs('real-formats');
 
 /** The raw works of every snapshot partition, oldest partition first. */
 function snapshotWorks(dir = WORKS): Row[] {
