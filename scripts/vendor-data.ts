@@ -1,6 +1,7 @@
 /**
  * Rebuilds the reference data vendored in the repository from the open-data folder it is
- * derived from (`../shared/data` beside the repository, or the folder given):
+ * derived from, named by `--from` (nothing outside the repository is read by default, so a
+ * clone on its own never depends on a folder beside it):
  *
  *   src/data/vendor/*.json.gz   what the generator and the demo read (FoR codes, a ROR
  *                               organization sample, person names, the text model)
@@ -8,7 +9,7 @@
  *
  * Deterministic: the same source folder gives byte-identical files.
  *
- *   npx tsx scripts/vendor-data.ts [--from ../shared/data]
+ *   npx tsx scripts/vendor-data.ts --from ../shared/data
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,12 +26,14 @@ type Loose = Record<string, unknown>;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const fromArg = process.argv.indexOf('--from');
-// The shared/ folder sits beside the checkout (or beside its parent for a worktree in a subfolder).
-const SOURCE =
-  fromArg > 0
-    ? (process.argv[fromArg + 1] ?? '')
-    : ([join(ROOT, '..', 'shared', 'data'), join(ROOT, '..', '..', 'shared', 'data')].find((d) => existsSync(d)) ??
-      join(ROOT, '..', 'shared', 'data'));
+const SOURCE = fromArg > 0 ? (process.argv[fromArg + 1] ?? '') : '';
+if (SOURCE === '' || !existsSync(SOURCE)) {
+  console.error(
+    'usage: npx tsx scripts/vendor-data.ts --from <open-data folder>\n' +
+      (SOURCE === '' ? 'The folder the vendored files are derived from is required.' : `No folder at ${SOURCE}.`),
+  );
+  process.exit(2);
+}
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'data');
 
 /** Research organizations and funders kept in the sample (enough for 1M publications' funders). */
