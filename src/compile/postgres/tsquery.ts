@@ -12,6 +12,7 @@
  */
 import { indexWords } from '../../model/index-words.ts';
 import type { PhrasePart, TextExpr } from '../text-expr.ts';
+import { ALL, EMPTY, NONE, negate, type Rendered } from '../rendered-match.ts';
 
 export type TsMatch =
   | { readonly kind: 'match'; readonly query: string }
@@ -35,17 +36,6 @@ export const MAX_NEAR_ALTERNATIVES = 256;
 export function quoteLexeme(word: string): string {
   return `'${word.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
-
-type Rendered =
-  | { readonly kind: 'pos'; readonly text: string }
-  | { readonly kind: 'neg'; readonly text: string }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'all' }
-  | { readonly kind: 'empty' };
-
-const NONE: Rendered = { kind: 'none' };
-const ALL: Rendered = { kind: 'all' };
-const EMPTY: Rendered = { kind: 'empty' };
 
 /**
  * @example toTsQuery({ kind: 'word', text: 'COVID-19' }, { labels: 'A', expandPattern })
@@ -170,21 +160,6 @@ function permutations(n: number): number[][] {
     [],
   );
   return out;
-}
-
-function negate(r: Rendered): Rendered {
-  switch (r.kind) {
-    case 'pos':
-      return { kind: 'neg', text: r.text };
-    case 'neg':
-      return { kind: 'pos', text: r.text };
-    case 'none':
-      return ALL;
-    case 'all':
-      return NONE;
-    case 'empty':
-      return EMPTY;
-  }
 }
 
 /** A AND B AND NOT C AND NOT D  =  (A & B) & !(C | D);  only negations: NOT (C | D). */

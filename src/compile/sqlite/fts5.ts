@@ -11,6 +11,7 @@
  */
 import { foldForIndex } from '../../model/index-words.ts';
 import type { PhrasePart, TextExpr } from '../text-expr.ts';
+import { ALL, EMPTY, NONE, negate, type Rendered } from '../rendered-match.ts';
 
 export { foldForIndex } from '../../model/index-words.ts';
 
@@ -76,21 +77,6 @@ export function toFts5Match(expr: TextExpr, options: Fts5Options): Fts5Match {
   }
 }
 
-/**
- * A rendered sub-expression: `pos` rows matching `text`; `neg` rows NOT matching `text`;
- * `none`/`all` constant; `empty` a word with no indexable characters (neutral, dropped).
- */
-type Rendered =
-  | { readonly kind: 'pos'; readonly text: string }
-  | { readonly kind: 'neg'; readonly text: string }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'all' }
-  | { readonly kind: 'empty' };
-
-const NONE: Rendered = { kind: 'none' };
-const ALL: Rendered = { kind: 'all' };
-const EMPTY: Rendered = { kind: 'empty' };
-
 /** Words with no letter or digit produce no token, and FTS5 would then match nothing. */
 function indexable(text: string): boolean {
   return /[\p{L}\p{N}]/u.test(text);
@@ -139,21 +125,6 @@ function renderPhrase(parts: readonly PhrasePart[], near: number | undefined): R
     return { kind: 'pos', text: `NEAR(${usable.map(one).join(' ')}, ${distance})` };
   }
   return { kind: 'pos', text: usable.map(one).join(' + ') };
-}
-
-function negate(r: Rendered): Rendered {
-  switch (r.kind) {
-    case 'pos':
-      return { kind: 'neg', text: r.text };
-    case 'neg':
-      return { kind: 'pos', text: r.text };
-    case 'none':
-      return ALL;
-    case 'all':
-      return NONE;
-    case 'empty':
-      return EMPTY;
-  }
 }
 
 const group = (texts: readonly string[], op: 'AND' | 'OR'): string =>
