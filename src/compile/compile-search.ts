@@ -9,7 +9,7 @@ import { compileCitationsPerYear, compileFundingPerYear, type CompiledPerYear } 
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
 import { compileFilter } from './filters.ts';
-import { narrowFor } from './narrow.ts';
+import { narrowFor, narrowForKeys, orderServed } from './narrow.ts';
 import type { SourceLayout, StorageLayout } from './layout.ts';
 import type { SearchPlan } from './plan.ts';
 import { compileRecords, type CompiledRecords } from './records.ts';
@@ -42,7 +42,10 @@ export function compileSearch(
     plan.fullText === undefined ? undefined : dialect.fullText.match(source, plan.fullText, options);
   // Counts, facets and aggregates read the narrow side table when it has every field they
   // touch (short rows: no document, no abstract); record pages read the wide rows.
-  const aggregated = narrowFor(source, plan) ?? source;
+  // A filter entered through a link table's keys checks each candidate against its row: the
+  // narrow rows then also count the matches and choose the pages' keys.
+  const keyed = narrowForKeys(source, plan);
+  const aggregated = narrowFor(source, plan) ?? keyed ?? source;
   const wide = conditions(dialect, source, plan, match);
   const lean = aggregated === source ? wide : conditions(dialect, aggregated, plan, match);
   const countMatches =
@@ -61,8 +64,17 @@ export function compileSearch(
     if (output.kind === 'citations_per_year') return compileCitationsPerYear(dialect, aggregated, output, leanWhere);
     if (output.kind === 'funding_per_year') return compileFundingPerYear(dialect, aggregated, output, leanWhere);
     // The relevance page ranks the index's matches itself; its restriction keeps only the filter.
-    const pageWhere = output.order.by === 'relevance' && match?.kind === 'match' ? wide.filter : wide.where;
-    return compileRecords(dialect, layout, source, output, pageWhere, match);
+    const ranked = output.order.by === 'relevance' && match?.kind === 'match';
+    const pageWhere = ranked ? wide.filter : wide.where;
+    const keys =
+      !ranked &&
+      keyed !== undefined &&
+      aggregated.table === keyed.table &&
+      lean.where !== undefined &&
+      orderServed(aggregated, output.order)
+        ? { source: aggregated, where: lean.where }
+        : undefined;
+    return compileRecords(dialect, layout, source, output, pageWhere, match, keys);
   });
   return { count: { text: dialect.placeholders(count.text), params: count.params }, outputs };
 }

@@ -6,7 +6,7 @@
  */
 import { indicatorField } from './aggregates.ts';
 import type { SourceLayout } from './layout.ts';
-import type { FacetOutput, FilterPlan, PlanField, SearchPlan } from './plan.ts';
+import type { FacetOutput, FilterPlan, OrderPlan, PlanField, SearchPlan } from './plan.ts';
 
 /** The narrow table seen as a source: its own columns and counts, the source's links and full text. */
 export function narrowView(source: SourceLayout): SourceLayout | undefined {
@@ -39,6 +39,53 @@ export function narrowFor(source: SourceLayout, plan: SearchPlan): SourceLayout 
     if (output.kind === 'funding_per_year' && !fundingServed(view, output.currency)) return undefined;
   }
   return view;
+}
+
+/**
+ * The narrow view when `plan`'s filter is entered through a link table (`research_orgs.id in
+ * [...]`: a key set read from the link table's reverse index) and the narrow table serves it:
+ * then every candidate key is checked against its record's row, and the narrow row is a
+ * fraction of the wide one (no document, no abstract), so the count and the choice of a
+ * page's keys read it; only the page's own records are read from the wide table. Filters
+ * that a wide table's index answers in order (`date > X`, `year = Y` by date) stay there.
+ */
+export function narrowForKeys(source: SourceLayout, plan: SearchPlan): SourceLayout | undefined {
+  const view = narrowView(source);
+  if (view === undefined || plan.filter === undefined) return undefined;
+  if (!enteredThroughLinks(source, plan.filter) || !filterServed(view, plan.filter)) return undefined;
+  return view;
+}
+
+/** Whether the narrow view can order a page as `order` asks (its columns hold every sort key). */
+export function orderServed(view: SourceLayout, order: OrderPlan): boolean {
+  const columns = new Set(Object.values(view.columns));
+  if (!columns.has('id')) return false;
+  if (order.by === 'field') return view.columns[order.field] !== undefined;
+  return view.defaultOrder.every((o) => columns.has(o.column));
+}
+
+/**
+ * Whether every record the filter keeps has a value that a link table's reverse index finds:
+ * a positive test of a link field, one item of an AND, or every item of an OR.
+ */
+function enteredThroughLinks(source: SourceLayout, filter: FilterPlan): boolean {
+  switch (filter.kind) {
+    case 'and':
+      return filter.items.some((f) => enteredThroughLinks(source, f));
+    case 'or':
+      return filter.items.length > 0 && filter.items.every((f) => enteredThroughLinks(source, f));
+    case 'compare':
+      return filter.op !== '!=' && source.links[filter.field.name] !== undefined;
+    case 'in':
+    case 'words':
+      return source.links[filter.field.name] !== undefined;
+    case 'range':
+      return source.links[filter.field.name] !== undefined;
+    case 'not':
+    case 'empty':
+    case 'count':
+      return false;
+  }
 }
 
 /** `funding_per_year` reads the currency's amount, the start year and the active-year link. */

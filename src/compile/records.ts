@@ -66,6 +66,7 @@ export function compileRecords(
   output: RecordsOutput,
   where: Sql | undefined,
   match: FullTextMatch | undefined,
+  keys?: PageKeys,
 ): CompiledRecords {
   const { selects, hydrate } = recordReads(dialect, layout, source, output.fields);
   const score = output.fields.some((f) => f.field === SCORE) ? scoreStep(dialect, source, match) : undefined;
@@ -98,6 +99,7 @@ export function compileRecords(
       hydrate,
     };
   }
+  if (keys !== undefined) return keyedPage(dialect, source, output, selects, hydrate, keys);
   const from = frag(`${ident(source.table)} ${s}`);
   const fullWhere = where ?? frag(dialect.true);
   const order = orderBy(dialect, source, output.order);
@@ -125,6 +127,58 @@ export function compileRecords(
       text: dialect.placeholders(withTotal.text),
       params: [...withTotal.params, output.limit, output.skip],
     },
+    totalFromPage: 'if-sorting-every-row',
+    hydrate,
+  };
+}
+
+/**
+ * Where a page's keys are chosen when not from the source table itself: another table with
+ * the same keys (the narrow side table) that holds the filter's columns and the sort keys.
+ */
+export interface PageKeys {
+  readonly source: SourceLayout;
+  readonly where: Sql;
+}
+
+/**
+ * A page whose keys (and the count beside them) are chosen in `keys.source`, ordered and cut
+ * there; the wide rows are read for the page's keys only.
+ *
+ * @example
+ * WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE ... ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?)
+ * SELECT s."pk" AS __key, s."doc" AS __doc, ... FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC
+ */
+function keyedPage(
+  dialect: Dialect,
+  source: SourceLayout,
+  output: RecordsOutput,
+  selects: readonly string[],
+  hydrate: HydrateStep[],
+  keys: PageKeys,
+): CompiledRecords {
+  const key = `${s}.${ident(keys.source.key)}`;
+  const chosen = (extra: string): Sql =>
+    concat(
+      `SELECT ${key} AS k${extra} FROM ${ident(keys.source.table)} ${s} WHERE `,
+      keys.where,
+      ` ORDER BY ${orderBy(dialect, keys.source, output.order)} LIMIT ? OFFSET ?`,
+    );
+  const rows = (extra: string): string =>
+    ` SELECT ${selects.join(', ')}${extra} FROM top JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = top.k ORDER BY ${orderBy(dialect, source, output.order)}`;
+  const page = concat('WITH top AS (', chosen(''), ')', rows(''));
+  const withTotal = concat(
+    'WITH top AS (',
+    chosen(', count(*) OVER () AS __total'),
+    ')',
+    rows(', top.__total AS __total'),
+  );
+  const paging = [output.limit, output.skip];
+  return {
+    kind: 'records',
+    output,
+    page: { text: dialect.placeholders(page.text), params: [...page.params, ...paging] },
+    pageWithTotal: { text: dialect.placeholders(withTotal.text), params: [...withTotal.params, ...paging] },
     totalFromPage: 'if-sorting-every-row',
     hydrate,
   };

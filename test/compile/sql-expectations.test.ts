@@ -100,6 +100,10 @@ const plan = (p: Partial<SearchPlan>): SearchPlan => ({
 const noExpand = { expandPattern: (): string[] => [] };
 const malaria = { index: 'title_only', expr: { kind: 'word', text: 'malaria' } } as const;
 const year2020: FilterPlan = { kind: 'compare', field: year, op: '=', value: 2020 };
+const orgAndYear: FilterPlan = {
+  kind: 'and',
+  items: [{ kind: 'compare', field: orgId, op: '=', value: 'grid.1' }, year2020],
+};
 
 const filter =
   (f: FilterPlan, options: { alone?: boolean } = {}) =>
@@ -343,6 +347,55 @@ const STATEMENTS: readonly Row[] = [
       postgres: {
         text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = $1) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $2 OFFSET $3',
         params: [2020, 20, 0],
+      },
+    },
+  },
+  {
+    name: 'a filter entered through a link table counts its matches in the narrow table',
+    compile: count(plan({ filter: orgAndYear })),
+    expect: {
+      sqlite: {
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?))',
+        params: ['grid.1', 2020],
+      },
+      postgres: {
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1) AND (s."year" = $2))',
+        params: ['grid.1', 2020],
+      },
+    },
+  },
+  {
+    name: 'a page under a link-table filter chooses its keys in the narrow table, then reads their wide rows',
+    compile: output(plan({ filter: orgAndYear }), page),
+    expect: {
+      sqlite: {
+        text:
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
+        params: ['grid.1', 2020, 20, 0],
+      },
+      postgres: {
+        text:
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1) AND (s."year" = $2)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $3 OFFSET $4) ' +
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC NULLS LAST, s."id" ASC',
+        params: ['grid.1', 2020, 20, 0],
+      },
+    },
+  },
+  {
+    name: 'a page sorted by a field the narrow table lacks keeps the wide table',
+    compile: output(
+      plan({ filter: orgAndYear, outputs: [records({ order: { by: 'field', field: 'title', direction: 'asc' } })] }),
+      page,
+    ),
+    expect: {
+      sqlite: {
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT ? OFFSET ?',
+        params: ['grid.1', 2020, 20, 0],
+      },
+      postgres: {
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1) AND (s."year" = $2)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT $3 OFFSET $4',
+        params: ['grid.1', 2020, 20, 0],
       },
     },
   },
