@@ -101,6 +101,34 @@ export interface NarrowTableSpec {
   readonly indexes: readonly (readonly string[])[];
 }
 
+/**
+ * The pre-aggregates of a source's per-year function (`citations_per_year` of publications,
+ * `funding_per_year` of grants), built by `finish()` from the records and links: a table per
+ * (record, year) that a filtered search sums over its matches, and a table of whole-corpus
+ * totals per year that a search without filter reads as it is. Both hold only what the
+ * direct SQL would compute from the records, so they are used only while the store's
+ * `store_meta` row `fresh` is present: `finish()` (and the migration that adds them) writes
+ * it, every write of the source's records deletes it, and until the next `finish()` the
+ * compiler's fallback (the direct SQL over the links) answers.
+ */
+export interface PerYearTablesSpec {
+  /** The per-year function these tables answer. */
+  readonly function: 'citations_per_year' | 'funding_per_year';
+  /** `store_meta.key` of the row present while the tables match the records. */
+  readonly fresh: string;
+  /**
+   * `(<owner>_pk, year, ...columns)`, primary key `(<owner>_pk, year)` (`WITHOUT ROWID`
+   * in SQLite): the rows of one record sit together, so the matches' rows are ranges.
+   */
+  readonly byRecord: { readonly table: string; readonly columns: readonly ColumnSpec[] };
+  /** `(...key, year, ...columns)`, primary key `(...key, year)`: the whole corpus per year. */
+  readonly corpus: {
+    readonly table: string;
+    readonly key: readonly ColumnSpec[];
+    readonly columns: readonly ColumnSpec[];
+  };
+}
+
 /** A source table: `pk INTEGER PRIMARY KEY`, `id TEXT UNIQUE`, scalar columns, `doc` JSON. */
 export interface SourceTableSpec {
   readonly kind: RecordKind;
@@ -112,6 +140,8 @@ export interface SourceTableSpec {
   readonly entityColumns?: Readonly<Record<string, EntityColumnSpec>>;
   /** The narrow side table for facets, aggregates and counts, if the source has one. */
   readonly narrow?: NarrowTableSpec;
+  /** The pre-aggregates of the source's per-year function, if it has one. */
+  readonly perYear?: PerYearTablesSpec;
 }
 
 /** A full-text table of a source: contentless FTS5 keyed by the source's `pk`. */
@@ -196,6 +226,14 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
       },
       indexes: [['year'], ['type'], ['journal_id']],
     },
+    perYear: {
+      function: 'citations_per_year',
+      fresh: 'per_year_publications',
+      // Citations a held publication received from held publications of each year (citing
+      // publications without a year are not in any year).
+      byRecord: { table: 'publication_citations_by_year', columns: [i('citations')] },
+      corpus: { table: 'citations_by_year', key: [], columns: [i('citations')] },
+    },
   },
   grants: {
     kind: 'grants',
@@ -239,6 +277,16 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
         concepts: 'n_concepts',
       },
       indexes: [['start_year'], ['funding_org_id']],
+    },
+    perYear: {
+      function: 'funding_per_year',
+      fresh: 'per_year_grants',
+      // A grant's funded years (its active years, or its start year when it lists none):
+      // `years` is how many it has, so a year's share of an amount is `amount * shares / years`
+      // (`shares` is 1 unless one year is listed twice).
+      byRecord: { table: 'grant_funding_years', columns: [i('shares'), i('years')] },
+      // Per currency with a column of its own (`funding_usd`: `USD`), the whole corpus's sum.
+      corpus: { table: 'funding_by_year', key: [t('currency')], columns: [r('amount')] },
     },
   },
   researchers: {
@@ -318,6 +366,17 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
     indexes: [['scheme', 'name']],
   },
 };
+
+/**
+ * Currencies whose grant amounts have a column of their own (`USD` → `funding_usd`): the
+ * whole-corpus funding totals (`funding_by_year`) hold these; another currency's amount is
+ * read from the grant's document.
+ */
+export const CORPUS_CURRENCIES: ReadonlyArray<{ readonly currency: string; readonly column: string }> =
+  SOURCE_TABLES.grants.columns.flatMap((c) => {
+    const code = /^funding_([a-z]{3})$/.exec(c.name)?.[1];
+    return code === undefined || c.type !== 'real' ? [] : [{ currency: code.toUpperCase(), column: c.name }];
+  });
 
 /** The classification schemes of the `category_<scheme>` fields (spec/data-model.md). */
 export const CATEGORY_SCHEMES = [

@@ -1,13 +1,19 @@
 /**
  * `finish()` for PostgreSQL: the same derived data as SQLite's (`../sqlite/derive.ts`:
- * citation counts, researcher and organization totals, places, the organization-derived
- * values of publications and grants), then the indexes a bulk load left out, each source's
+ * citation counts, the per-year pre-aggregates, researcher and organization totals, places,
+ * the organization-derived values of publications and grants), then the indexes a bulk load left out, each source's
  * word list (for wildcard patterns), the visibility map and the planner's statistics.
  */
 import type pg from 'pg';
 import { MAIN_VECTOR, PG_FULLTEXT } from '../../model/postgres-full-text.ts';
 import { DERIVED_VALUE_FIELDS, FUNDER_COUNTRIES } from '../../model/storage.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTables } from './narrow-tables.ts';
+import {
+  PG_CITING_YEARS,
+  pgCreateCitingYearsSql,
+  pgRefreshCitationsSql,
+  pgRefreshFundingSql,
+} from './per-year-tables.ts';
 import { PG_RECORD_INDEXES } from './records-schema.ts';
 
 export interface PgFinishOptions {
@@ -75,22 +81,26 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
     'indexes',
     PG_RECORD_INDEXES.map((i) => i.sql),
   );
+  // One pass over the references gives citations per (cited id, citing year): the
+  // citation counts and the per-year tables are both summed from it.
   await run(
     'citations',
     [
+      pgCreateCitingYearsSql,
       `UPDATE publications p SET
          times_cited = coalesce(p.times_cited, c.n, 0),
          recent_citations = coalesce(p.recent_citations, c.recent, 0)
-       FROM (SELECT pub.id, count(r.cited_id) AS n, count(*) FILTER (WHERE coalesce(citing.year, 0) >= $1) AS recent
+       FROM (SELECT pub.id, sum(y.n) AS n, sum(y.n) FILTER (WHERE coalesce(y.year, 0) >= $1) AS recent
              FROM publications pub
-             LEFT JOIN publication_references r ON r.cited_id = pub.id
-             LEFT JOIN publications citing ON citing.pk = r.publication_pk
+             LEFT JOIN ${PG_CITING_YEARS} y ON y.id = pub.id
              WHERE pub.times_cited IS NULL OR pub.recent_citations IS NULL
              GROUP BY pub.id) c
        WHERE c.id = p.id`,
+      ...pgRefreshCitationsSql(),
     ],
-    [[since]],
+    [[], [since]],
   );
+  await run('funding by year', pgRefreshFundingSql());
   await run('researcher totals', [
     `UPDATE researchers r SET n_publications = coalesce(c.n, 0) FROM researchers r2
        LEFT JOIN (SELECT researcher_id, count(*) AS n FROM publication_researchers GROUP BY researcher_id) c ON c.researcher_id = r2.id

@@ -16,6 +16,7 @@ import {
 } from '../../model/storage.ts';
 import type { PgMigration } from './migrate.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
+import { pgPerYearTablesSql, pgRebuildPerYearSql } from './per-year-tables.ts';
 
 function sqlType(type: ColumnType): string {
   switch (type) {
@@ -149,5 +150,12 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
       ]),
       ...PG_NARROW_INDEXES.map((i) => i.sql),
     ],
+  },
+  {
+    version: 3,
+    name: 'per-year pre-aggregates of citations_per_year and funding_per_year',
+    // Built from the records already in and marked fresh, so a database loaded by an older
+    // version answers from them at once (the next write marks them stale again).
+    up: [...pgPerYearTablesSql(), ...pgRebuildPerYearSql()],
   },
 ];

@@ -38,6 +38,7 @@ import { beginImport, checkpointImport, endImport } from './import-journal.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPgPool } from './pool.ts';
 import { pgNarrowFillSql } from './narrow-tables.ts';
+import { pgPerYearStaleSql } from './per-year-tables.ts';
 import { PG_RECORD_INDEXES, RECORD_PG_MIGRATIONS } from './records-schema.ts';
 
 export interface PgRecordWriter {
@@ -211,6 +212,9 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
       byId.set(rows.id, rows);
     }
     if (byId.size === 0) return;
+    // The records change: the source's per-year tables no longer hold until finish().
+    const stale = pgPerYearStaleSql(kind);
+    if (stale !== undefined) await client.query(stale);
     const batch = [...byId.values()];
     await copyRows(
       client,
@@ -279,6 +283,8 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     );
     const pks = found.rows.map((r) => r.pk);
     if (pks.length === 0) return 0;
+    const stale = pgPerYearStaleSql(kind);
+    if (stale !== undefined) await client.query(stale);
     if (narrow !== undefined) await client.query(`DELETE FROM ${narrow.table} WHERE pk = ANY($1::bigint[])`, [pks]);
     for (const link of LINK_TABLES.filter((l) => l.owner === kind))
       await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);

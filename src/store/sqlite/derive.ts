@@ -1,12 +1,20 @@
 /**
  * What `finish()` computes once the records are in: values that depend on other records
- * (citation counts, researcher totals, the places of a record's organizations), the facet
+ * (citation counts, researcher totals, the places of a record's organizations), the
+ * per-year functions' pre-aggregates (`per-year-tables.ts`), the facet
  * shortcuts (`n_publications`, ...), the entity lists of places, the indexes a bulk load
  * dropped, a merged full-text index and the planner's statistics.
  */
 import type { Database } from 'better-sqlite3';
 import { DERIVED_VALUE_FIELDS, FULLTEXT_TABLES, FUNDER_COUNTRIES } from '../../model/storage.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
+import {
+  CITING_YEARS,
+  createCitingYears,
+  dropCitingYears,
+  refreshCitationsByYear,
+  refreshFundingByYear,
+} from './per-year-tables.ts';
 import { RECORD_INDEXES } from './records-schema.ts';
 
 export interface FinishOptions {
@@ -54,7 +62,13 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
   });
+  // One pass over the references gives citations per (cited id, citing year): the
+  // citation counts and the per-year tables are both summed from it.
+  run('citing years', () => createCitingYears(db));
   run('citations', () => deriveCitations(db, since));
+  run('citations by year', () => refreshCitationsByYear(db));
+  dropCitingYears(db);
+  run('funding by year', () => refreshFundingByYear(db));
   // After the citation counts: the narrow tables copy them.
   run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
   run('researcher totals', () => deriveResearchers(db));
@@ -123,7 +137,8 @@ export function setFullTextMerging(db: Database, on: boolean): void {
 
 /**
  * `times_cited` and `recent_citations` for publications whose records do not carry them:
- * the held publications citing them (spec/data-model.md), recent ones from `since` on.
+ * the held publications citing them (spec/data-model.md), recent ones from `since` on;
+ * summed from `temp.citing_years` (citations per cited id and citing year).
  */
 function deriveCitations(db: Database, since: number): void {
   const missing = db
@@ -136,9 +151,7 @@ function deriveCitations(db: Database, since: number): void {
   );
   db.prepare(
     `INSERT INTO temp.cite_counts (id, n, recent)
-     SELECT r.cited_id, COUNT(*), SUM(coalesce(c.year, 0) >= ?)
-     FROM publication_references r JOIN publications c ON c.pk = r.publication_pk
-     GROUP BY r.cited_id`,
+     SELECT id, SUM(n), SUM(CASE WHEN coalesce(year, 0) >= ? THEN n ELSE 0 END) FROM ${CITING_YEARS} GROUP BY id`,
   ).run(since);
   db.exec(`UPDATE publications SET
       times_cited = coalesce(times_cited, (SELECT n FROM temp.cite_counts WHERE id = publications.id), 0),

@@ -15,6 +15,7 @@ import {
 } from '../../model/storage.ts';
 import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
+import { perYearTablesSql, rebuildPerYearTables } from './per-year-tables.ts';
 
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
 export interface IndexDefinition {
@@ -166,6 +167,16 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       for (const { kind, narrow } of narrowTables()) db.exec(narrowTableSql(kind, narrow));
       // Filled from the records already held (their indexes are built after the rows).
       refreshNarrowTables(db, VERSION_3_INDEXES);
+    },
+  },
+  {
+    version: 4,
+    name: 'per-year pre-aggregates of citations_per_year and funding_per_year',
+    up: (db) => {
+      for (const statement of perYearTablesSql()) db.exec(statement);
+      // Built from the records already held and marked fresh, so a database loaded by an
+      // older version answers from them at once (the next write marks them stale again).
+      rebuildPerYearTables(db);
     },
   },
 ];

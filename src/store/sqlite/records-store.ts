@@ -25,6 +25,7 @@ import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
 import { narrowRowWriter } from './narrow-tables.ts';
+import { perYearStaleMarker } from './per-year-tables.ts';
 import { recordSchemaVersion } from './open.ts';
 import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
 import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
@@ -76,6 +77,8 @@ interface KindStatements {
   readonly insertText?: Database.Statement<SqlValue[]>;
   /** Rewrites the record's row of the source's narrow table (after its links are in). */
   readonly writeNarrow?: (pk: number) => void;
+  /** Marks the source's per-year tables stale (once per write transaction of its records). */
+  readonly markPerYearStale?: () => void;
 }
 
 const DEFAULT_BATCH = 5000;
@@ -116,8 +119,10 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const text = FULLTEXT_TABLES.find((f) => f.owner === kind);
     const owner = ownerKey(kind);
     const writeNarrow = narrowRowWriter(db, kind);
+    const markPerYearStale = perYearStaleMarker(db, kind);
     const made: KindStatements = {
       ...(writeNarrow === undefined ? {} : { writeNarrow }),
+      ...(markPerYearStale === undefined ? {} : { markPerYearStale }),
       find: db.prepare(`SELECT pk FROM ${spec.table} WHERE id = ?`),
       insert: db.prepare<SqlValue[]>(
         `INSERT INTO ${spec.table} (id, ${cols.join(', ')}, doc) VALUES (?, ${cols.map(() => '?').join(', ')}, ?)`,
@@ -200,6 +205,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const texts = new Map<number, readonly string[]>();
     const replaced = new Set<number>();
     advanceDataEpoch(db);
+    s.markPerYearStale?.();
     for (const record of records) {
       const rows = recordToRows(kind, record);
       const { pk, existed } = writeOne(kind, s, rows);
@@ -227,6 +233,9 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const table = SOURCE_TABLES[kind].table;
       const deleteRow = db.prepare<[number]>(`DELETE FROM ${table} WHERE pk = ?`);
       return db.transaction(() => {
+        // Records go: results kept from before and the per-year tables no longer hold.
+        advanceDataEpoch(db);
+        s.markPerYearStale?.();
         let removed = 0;
         for (const id of ids) {
           const found = s.find.get(id);

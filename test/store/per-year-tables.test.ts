@@ -1,0 +1,132 @@
+// The per-year tables in SQLite: finish() builds them and marks them fresh; a write of the
+// source's records (upsert or removal) marks them stale, and until the next finish() the
+// per-year functions answer by the direct SQL, so they are right at every moment; a database
+// made before them gets them built by the records migration.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
+import { openRecordStore, upgradeRecordDatabase, type RecordStore } from '../../src/store/sqlite/records-store.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'quarry-per-year-'));
+let n = 0;
+const freshPath = (): string => join(dir, `t${++n}.db`);
+const options = { mmapMb: 0, cacheMb: 16 };
+
+const pub = (id: string, year: number, reference_ids: string[]) => ({
+  id,
+  title: `Title of ${id}`,
+  year,
+  reference_ids,
+});
+const PUBLICATIONS = [
+  pub('pub.1', 2019, []),
+  pub('pub.2', 2020, ['pub.1']),
+  pub('pub.3', 2021, ['pub.1', 'pub.2', 'pub.outside']),
+];
+const GRANTS = [
+  { id: 'grant.1', start_year: 2012, funding_usd: 900, funding_cny: 6000, active_year: [2012, 2013, 2014] },
+  // No active years: all of it in the start year.
+  { id: 'grant.2', start_year: 2014, funding_usd: 100, funding_cny: 700 },
+];
+
+const CITATIONS = 'search publications return citations_per_year(2019, 2022)';
+const CITED_BY_2021 = 'search publications where year = 2020 return citations_per_year(2019, 2022)';
+const FUNDING_USD = 'search grants return funding_per_year(2012, 2015, "USD")';
+const FUNDING_CNY = 'search grants where start_year >= 2010 return funding_per_year(2012, 2015, "CNY")';
+
+const answer = (store: RecordStore, query: string): unknown => {
+  const result = runQuery(store.db, query, { dslVersion: 2 }) as Record<string, unknown>;
+  return result[query.includes('citations') ? 'citations_per_year' : 'funding_per_year'];
+};
+const freshRows = (db: Database.Database): string[] =>
+  db.prepare("SELECT key FROM store_meta WHERE key LIKE 'per_year_%' ORDER BY key").pluck().all() as string[];
+
+function loaded(path: string): RecordStore {
+  const store = openRecordStore(path, options);
+  store.upsert('publications', PUBLICATIONS);
+  store.upsert('grants', GRANTS);
+  return store;
+}
+
+describe('per-year tables (SQLite)', () => {
+  test('finish() builds them: citations per cited publication and year, funding per grant and year, corpus totals', () => {
+    const store = loaded(freshPath());
+    assert.deepEqual(freshRows(store.db), []);
+    store.finish({ optimize: false, analyze: false });
+    assert.deepEqual(freshRows(store.db), ['per_year_grants', 'per_year_publications']);
+    assert.deepEqual(
+      store.db
+        .prepare(
+          'SELECT p.id, y.year, y.citations FROM publication_citations_by_year y JOIN publications p ON p.pk = y.publication_pk ORDER BY 1, 2',
+        )
+        .all(),
+      [
+        { id: 'pub.1', year: 2020, citations: 1 },
+        { id: 'pub.1', year: 2021, citations: 1 },
+        { id: 'pub.2', year: 2021, citations: 1 },
+      ],
+    );
+    assert.deepEqual(store.db.prepare('SELECT year, citations FROM citations_by_year ORDER BY year').all(), [
+      { year: 2020, citations: 1 },
+      { year: 2021, citations: 2 },
+    ]);
+    assert.deepEqual(store.db.prepare("SELECT year, amount FROM funding_by_year WHERE currency = 'USD'").all(), [
+      { year: 2012, amount: 300 },
+      { year: 2013, amount: 300 },
+      { year: 2014, amount: 400 },
+    ]);
+    assert.deepEqual(answer(store, CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 0 });
+    assert.deepEqual(answer(store, CITED_BY_2021), { '2019': 0, '2020': 0, '2021': 1, '2022': 0 });
+    assert.deepEqual(answer(store, FUNDING_USD), { '2012': 300, '2013': 300, '2014': 400, '2015': 0 });
+    // CNY has no column: the amounts are read from the grants' documents.
+    assert.deepEqual(answer(store, FUNDING_CNY), { '2012': 2000, '2013': 2000, '2014': 2700, '2015': 0 });
+    store.close();
+  });
+
+  test('an upsert or a removal marks its source stale: the answer follows the records before the next finish()', () => {
+    const store = loaded(freshPath());
+    store.finish({ optimize: false, analyze: false });
+    store.upsert('publications', [pub('pub.4', 2022, ['pub.1', 'pub.2'])]);
+    // Grants were not written: their tables still hold.
+    assert.deepEqual(freshRows(store.db), ['per_year_grants']);
+    assert.deepEqual(answer(store, CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 2 });
+    assert.deepEqual(answer(store, CITED_BY_2021), { '2019': 0, '2020': 0, '2021': 1, '2022': 1 });
+    store.finish({ optimize: false, analyze: false });
+    assert.deepEqual(freshRows(store.db), ['per_year_grants', 'per_year_publications']);
+    assert.deepEqual(answer(store, CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 2 });
+
+    assert.equal(store.remove('publications', ['pub.3']), 1);
+    assert.deepEqual(freshRows(store.db), ['per_year_grants']);
+    assert.deepEqual(answer(store, CITATIONS), { '2019': 0, '2020': 1, '2021': 0, '2022': 2 });
+
+    store.upsert('grants', [{ ...GRANTS[1], funding_usd: 300 }]);
+    assert.deepEqual(freshRows(store.db), []);
+    assert.deepEqual(answer(store, FUNDING_USD), { '2012': 300, '2013': 300, '2014': 600, '2015': 0 });
+    store.close();
+  });
+
+  test('a database made before the per-year tables gets them built when it is upgraded', () => {
+    const path = freshPath();
+    const store = loaded(path);
+    store.finish({ optimize: false, analyze: false });
+    store.close();
+    // Back to version 3: no per-year tables.
+    const db = new Database(path);
+    db.exec(`DROP TABLE publication_citations_by_year; DROP TABLE citations_by_year;
+      DROP TABLE grant_funding_years; DROP TABLE funding_by_year;
+      DELETE FROM store_meta WHERE key LIKE 'per_year_%';
+      DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 4`);
+    db.close();
+    assert.deepEqual(upgradeRecordDatabase(path), [4]);
+    const upgraded = openRecordStore(path, options);
+    assert.deepEqual(freshRows(upgraded.db), ['per_year_grants', 'per_year_publications']);
+    assert.equal(upgraded.db.prepare('SELECT count(*) FROM publication_citations_by_year').pluck().get(), 3);
+    assert.deepEqual(answer(upgraded, CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 0 });
+    assert.deepEqual(answer(upgraded, FUNDING_USD), { '2012': 300, '2013': 300, '2014': 400, '2015': 0 });
+    upgraded.close();
+  });
+});

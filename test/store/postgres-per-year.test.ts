@@ -1,0 +1,114 @@
+// The per-year tables in PostgreSQL, as in SQLite (per-year-tables.test.ts): finish() builds
+// them and marks them fresh, a write of the source's records marks them stale and the
+// engine answers by the direct SQL until the next finish(), and records migration 3 builds
+// them for a database loaded before them.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
+import type { QueryEngine } from '../../src/engine/types.ts';
+import { migratePostgres } from '../../src/store/postgres/migrate.ts';
+import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
+import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
+import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
+
+async function query<T>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+const pub = (id: string, year: number, reference_ids: string[]) => ({
+  id,
+  title: `Title of ${id}`,
+  year,
+  reference_ids,
+});
+const PUBLICATIONS = [
+  pub('pub.1', 2019, []),
+  pub('pub.2', 2020, ['pub.1']),
+  pub('pub.3', 2021, ['pub.1', 'pub.2', 'pub.outside']),
+];
+const GRANTS = [
+  { id: 'grant.1', start_year: 2012, funding_usd: 900, funding_cny: 6000, active_year: [2012, 2013, 2014] },
+  { id: 'grant.2', start_year: 2014, funding_usd: 100, funding_cny: 700 },
+];
+const CITATIONS = 'search publications return citations_per_year(2019, 2022)';
+const FUNDING_USD = 'search grants return funding_per_year(2012, 2015, "USD")';
+const FUNDING_CNY = 'search grants where start_year >= 2010 return funding_per_year(2012, 2015, "CNY")';
+
+describe('per-year tables (PostgreSQL)', { timeout: 120_000 }, () => {
+  let db: TestPgDatabase;
+  let engine: QueryEngine;
+  const answer = async (text: string): Promise<unknown> => {
+    const { result } = await engine.run(text, { dslVersion: 2 });
+    return (result as Record<string, unknown>)[text.includes('citations') ? 'citations_per_year' : 'funding_per_year'];
+  };
+  const freshRows = async (): Promise<string[]> =>
+    (await query<{ key: string }>(db.url, "SELECT key FROM store_meta WHERE key LIKE 'per_year_%' ORDER BY key")).map(
+      (r) => r.key,
+    );
+  before(async () => {
+    db = await createTestPgDatabase('per_year_store');
+    engine = createPostgresEngine({ url: db.url });
+  });
+  after(async () => {
+    await engine?.close();
+    await db?.drop();
+  });
+
+  test('finish() builds them, a write marks its source stale, migration 3 builds them for an older database', async () => {
+    const writer = await openPgRecordWriter(db.url);
+    try {
+      await writer.writeBatch('publications', PUBLICATIONS);
+      await writer.writeBatch('grants', GRANTS);
+      assert.deepEqual(await freshRows(), []);
+      await writer.finish();
+      assert.deepEqual(await freshRows(), ['per_year_grants', 'per_year_publications']);
+      assert.deepEqual(await query(db.url, 'SELECT year::int, citations::int FROM citations_by_year ORDER BY year'), [
+        { year: 2020, citations: 1 },
+        { year: 2021, citations: 2 },
+      ]);
+      assert.deepEqual(await answer(CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 0 });
+      assert.deepEqual(await answer(FUNDING_USD), { '2012': 300, '2013': 300, '2014': 400, '2015': 0 });
+      assert.deepEqual(await answer(FUNDING_CNY), { '2012': 2000, '2013': 2000, '2014': 2700, '2015': 0 });
+
+      await writer.writeBatch('publications', [pub('pub.4', 2022, ['pub.1', 'pub.2'])]);
+      assert.deepEqual(await freshRows(), ['per_year_grants']);
+      assert.deepEqual(await answer(CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 2 });
+      await writer.finish();
+      assert.deepEqual(await answer(CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 2 });
+
+      assert.equal(await writer.remove('publications', ['pub.3']), 1);
+      assert.deepEqual(await freshRows(), ['per_year_grants']);
+      assert.deepEqual(await answer(CITATIONS), { '2019': 0, '2020': 1, '2021': 0, '2022': 2 });
+      await writer.finish();
+    } finally {
+      await writer.close();
+    }
+    // A database loaded before the per-year tables: migration 3 builds them from its records.
+    await query(
+      db.url,
+      'DROP TABLE publication_citations_by_year, citations_by_year, grant_funding_years, funding_by_year',
+    );
+    await query(db.url, "DELETE FROM store_meta WHERE key LIKE 'per_year_%'");
+    await query(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 3");
+    const pool = new pg.Pool({ connectionString: db.url });
+    try {
+      const steps = await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS } });
+      assert.deepEqual(
+        steps.map((s) => `${s.set} ${s.version}`),
+        ['records 3'],
+      );
+    } finally {
+      await pool.end();
+    }
+    assert.deepEqual(await freshRows(), ['per_year_grants', 'per_year_publications']);
+    assert.deepEqual(await answer(CITATIONS), { '2019': 0, '2020': 1, '2021': 0, '2022': 2 });
+    assert.deepEqual(await answer(FUNDING_USD), { '2012': 300, '2013': 300, '2014': 400, '2015': 0 });
+  });
+});
