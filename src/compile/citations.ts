@@ -9,13 +9,22 @@ import { accessField, SOURCE_ALIAS } from './access.ts';
 import type { Dialect } from './dialect.ts';
 import type { SourceLayout } from './layout.ts';
 import type { CitationsPerYearOutput, FundingPerYearOutput, PerYearOutput } from './plan.ts';
-import { concat, ident, type Sql } from './sql.ts';
+import { concat, frag, ident, literal, type Sql } from './sql.ts';
 
 export interface CompiledPerYear {
   readonly kind: 'per_year';
   readonly output: PerYearOutput;
-  /** Columns `year`, `value`; years without a value are absent (the engine adds zeros). */
+  /**
+   * Columns `year`, `value`; years without a value are absent (the engine adds zeros). The
+   * direct SQL over the records and links: always right, the answer when `preAggregated`
+   * is absent or not fresh.
+   */
   readonly statement: Sql;
+  /**
+   * The same answer from the source's per-year tables (built by `finish()`), to run instead
+   * of `statement` when `fresh` returns a row: those tables then match the records.
+   */
+  readonly preAggregated?: { readonly fresh: Sql; readonly statement: Sql };
 }
 
 const s = SOURCE_ALIAS;
@@ -37,6 +46,7 @@ export function compileCitationsPerYear(
   source: SourceLayout,
   output: CitationsPerYearOutput,
   where: Sql,
+  wholeCorpus: boolean,
 ): CompiledPerYear {
   const refs = source.links.reference_ids;
   if (refs === undefined) throw new Error(`source table ${source.table} has no references`);
@@ -48,10 +58,47 @@ export function compileCitationsPerYear(
       ` WHERE r.${ident(refs.valueColumn)} = m.id AND c.${ident(source.key)} = r.${ident(refs.recordColumn)}` +
       ' AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
   );
+  const perYear = source.perYear?.function === 'citations_per_year' ? source.perYear : undefined;
+  const preAggregated =
+    perYear === undefined
+      ? undefined
+      : wholeCorpus
+        ? frag(
+            `SELECT year, citations AS value FROM ${ident(perYear.corpus.table)} WHERE year BETWEEN ? AND ? ORDER BY 1`,
+          )
+        : concat(
+            `WITH m AS MATERIALIZED (SELECT ${s}.${ident(source.key)} AS k FROM ${table} ${s} WHERE `,
+            where,
+            `) SELECT y.year AS year, sum(y.citations) AS value FROM m CROSS JOIN ${ident(perYear.byRecord.table)} y` +
+              ` WHERE y.${ident(perYear.byRecord.recordColumn)} = m.k AND y.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+          );
+  return perYearStatements(dialect, output, statement, perYear?.fresh, preAggregated);
+}
+
+/** The compiled per-year output: the years appended to each statement's parameters. */
+function perYearStatements(
+  dialect: Dialect,
+  output: PerYearOutput,
+  statement: Sql,
+  fresh: string | undefined,
+  preAggregated: Sql | undefined,
+): CompiledPerYear {
+  const withYears = (sql: Sql): Sql => ({
+    text: dialect.placeholders(sql.text),
+    params: [...sql.params, output.from, output.to],
+  });
   return {
     kind: 'per_year',
     output,
-    statement: { text: dialect.placeholders(statement.text), params: [...statement.params, output.from, output.to] },
+    statement: withYears(statement),
+    ...(fresh === undefined || preAggregated === undefined
+      ? {}
+      : {
+          preAggregated: {
+            fresh: { text: `SELECT 1 AS fresh FROM "store_meta" WHERE "key" = ${literal(fresh)}`, params: [] },
+            statement: withYears(preAggregated),
+          },
+        }),
   };
 }
 
@@ -73,6 +120,7 @@ export function compileFundingPerYear(
   source: SourceLayout,
   output: FundingPerYearOutput,
   where: Sql,
+  wholeCorpus: boolean,
 ): CompiledPerYear {
   const amount = accessField(dialect, source, {
     name: `funding_${output.currency.toLowerCase()}`,
@@ -84,11 +132,18 @@ export function compileFundingPerYear(
   if (amount.kind !== 'scalar' || startYear.kind !== 'scalar' || years.kind !== 'multi') {
     throw new Error(`grants funding or active years are not stored as expected in ${source.table}`);
   }
+  // An amount kept in the document (a currency without a column) is text in PostgreSQL's
+  // JSON access: read as a number, as SQLite's json_extract gives it.
+  const amountExpr =
+    source.columns[`funding_${output.currency.toLowerCase()}`] === undefined
+      ? `CAST(${amount.expr} AS DOUBLE PRECISION)`
+      : amount.expr;
   const key = ident(source.key);
+  const table = ident(source.table);
   const statement = concat(
-    `WITH m AS MATERIALIZED (SELECT ${s}.${key} AS ${key}, ${startYear.expr} AS start_year, ${amount.expr} AS amount FROM ${ident(source.table)} ${s} WHERE `,
+    `WITH m AS MATERIALIZED (SELECT ${s}.${key} AS ${key}, ${startYear.expr} AS start_year, ${amountExpr} AS amount FROM ${table} ${s} WHERE `,
     where,
-    ` AND ${amount.expr} > 0),` +
+    ` AND ${amountExpr} > 0),` +
       // Years are cast so both branches have one type (PostgreSQL keeps list values as text).
       ` a AS (SELECT ${s}.${key} AS pk, CAST(${years.value} AS INTEGER) AS year FROM m ${s} JOIN ${years.from} ON ${years.correlate}` +
       ` UNION ALL SELECT ${s}.${key}, CAST(${s}.start_year AS INTEGER) FROM m ${s} WHERE NOT EXISTS (SELECT 1 FROM ${years.from} WHERE ${years.correlate}) AND ${s}.start_year IS NOT NULL),` +
@@ -96,9 +151,22 @@ export function compileFundingPerYear(
       ` SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m.${key} = a.pk` +
       ' WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
   );
-  return {
-    kind: 'per_year',
-    output,
-    statement: { text: dialect.placeholders(statement.text), params: [...statement.params, output.from, output.to] },
-  };
+  const perYear = source.perYear?.function === 'funding_per_year' ? source.perYear : undefined;
+  const preAggregated =
+    perYear === undefined
+      ? undefined
+      : wholeCorpus && perYear.corpus.currencies.includes(output.currency)
+        ? frag(
+            `SELECT year, amount AS value FROM ${ident(perYear.corpus.table)}` +
+              ` WHERE currency = ${literal(output.currency)} AND year BETWEEN ? AND ? ORDER BY 1`,
+          )
+        : // Each match's funded years with their count: the direct SQL's shares, without its links.
+          concat(
+            `WITH m AS MATERIALIZED (SELECT ${s}.${key} AS k, ${amountExpr} AS amount FROM ${table} ${s} WHERE `,
+            where,
+            ` AND ${amountExpr} > 0) SELECT f.year AS year, sum(m.amount * f.shares * 1.0 / f.years) AS value` +
+              ` FROM m CROSS JOIN ${ident(perYear.byRecord.table)} f WHERE f.${ident(perYear.byRecord.recordColumn)} = m.k` +
+              ' AND f.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
+          );
+  return perYearStatements(dialect, output, statement, perYear?.fresh, preAggregated);
 }

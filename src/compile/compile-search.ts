@@ -61,8 +61,10 @@ export function compileSearch(
   const outputs = plan.outputs.map((output) => {
     if (output.kind === 'facet')
       return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined);
-    if (output.kind === 'citations_per_year') return compileCitationsPerYear(dialect, aggregated, output, leanWhere);
-    if (output.kind === 'funding_per_year') return compileFundingPerYear(dialect, aggregated, output, leanWhere);
+    if (output.kind === 'citations_per_year')
+      return compileCitationsPerYear(dialect, aggregated, output, leanWhere, lean.where === undefined);
+    if (output.kind === 'funding_per_year')
+      return compileFundingPerYear(dialect, aggregated, output, leanWhere, lean.where === undefined);
     // The relevance page ranks the index's matches itself; its restriction keeps only the filter.
     const ranked = output.order.by === 'relevance' && match?.kind === 'match';
     const pageWhere = ranked ? wide.filter : wide.where;

@@ -71,10 +71,28 @@ export interface SourceLayout {
    * aggregates read it when every field they touch is there (`narrow.ts`).
    */
   readonly narrow?: NarrowLayout;
+  /**
+   * The pre-aggregates of the source's per-year function (`model/storage.ts`,
+   * PerYearTablesSpec), read instead of the links while their freshness row is present.
+   */
+  readonly perYear?: PerYearLayout;
   /** Link field → this table's per-record count column (set on a narrow table's view only). */
   readonly countColumns?: Readonly<Record<string, string>>;
   /** The default order without full text, as columns (most significant first). */
   readonly defaultOrder: ReadonlyArray<{ readonly column: string; readonly direction: 'asc' | 'desc' }>;
+}
+
+/**
+ * A source's per-year tables: `byRecord` (`recordColumn`, `year`, then `citations`, or
+ * `shares` and `years`) and `corpus` (`year`, `citations`; or `currency`, `year`, `amount`
+ * for the `currencies` it holds), valid while `store_meta` has the row `fresh`.
+ */
+export interface PerYearLayout {
+  readonly function: 'citations_per_year' | 'funding_per_year';
+  /** The `store_meta` key present while the tables match the records. */
+  readonly fresh: string;
+  readonly byRecord: { readonly table: string; readonly recordColumn: string };
+  readonly corpus: { readonly table: string; readonly currencies: readonly string[] };
 }
 
 export interface NarrowLayout {

@@ -7,6 +7,7 @@
 import { ENTITY_SPECS } from '../model/entities.ts';
 import { SOURCE_FIELD_TABLES } from '../model/sources/index.ts';
 import {
+  CORPUS_CURRENCIES,
   ENTITY_TABLES,
   FULLTEXT_TABLES,
   LINK_TABLES,
@@ -18,7 +19,15 @@ import {
   type RecordKind,
 } from '../model/storage.ts';
 import { SOURCE_NAMES, type EntityName, type SourceName } from '../model/types.ts';
-import type { EntityDisplay, EntityLayout, FtsLayout, LinkLayout, SourceLayout, StorageLayout } from './layout.ts';
+import type {
+  EntityDisplay,
+  EntityLayout,
+  FtsLayout,
+  LinkLayout,
+  PerYearLayout,
+  SourceLayout,
+  StorageLayout,
+} from './layout.ts';
 
 /** The source row key and document columns every source table has (model/storage.ts). */
 const KEY = 'pk';
@@ -131,6 +140,32 @@ function fullText(kind: RecordKind): FtsLayout | undefined {
   };
 }
 
+/** The columns `compile/citations.ts` reads from each kind of per-year table. */
+const PER_YEAR_COLUMNS = {
+  citations_per_year: { byRecord: ['citations'], corpus: ['citations'] },
+  funding_per_year: { byRecord: ['shares', 'years'], corpus: ['currency', 'amount'] },
+} as const;
+
+function perYearLayout(name: SourceName): PerYearLayout | undefined {
+  const spec = SOURCE_TABLES[name].perYear;
+  if (spec === undefined) return undefined;
+  const names = (columns: readonly { name: string }[]): string[] => columns.map((c) => c.name);
+  const expected = PER_YEAR_COLUMNS[spec.function];
+  const byRecord = names(spec.byRecord.columns);
+  const corpus = [...names(spec.corpus.key), ...names(spec.corpus.columns)];
+  if (expected.byRecord.some((c) => !byRecord.includes(c)) || expected.corpus.some((c) => !corpus.includes(c)))
+    throw new Error(`per-year tables of ${name} lack the columns the compiler reads`);
+  return {
+    function: spec.function,
+    fresh: spec.fresh,
+    byRecord: { table: spec.byRecord.table, recordColumn: ownerKey(name) },
+    corpus: {
+      table: spec.corpus.table,
+      currencies: spec.function === 'funding_per_year' ? CORPUS_CURRENCIES.map((c) => c.currency) : [],
+    },
+  };
+}
+
 function sourceLayout(name: SourceName): SourceLayout {
   const table = SOURCE_TABLES[name];
   const fields = SOURCE_FIELD_TABLES[name];
@@ -144,6 +179,7 @@ function sourceLayout(name: SourceName): SourceLayout {
   const fts = fullText(name);
   const narrow = table.narrow;
   const narrowColumns = narrow?.columns.filter((c) => fieldTypes.has(c)) ?? [];
+  const perYear = perYearLayout(name);
   return {
     table: table.table,
     key: KEY,
@@ -161,6 +197,7 @@ function sourceLayout(name: SourceName): SourceLayout {
             counts: Object.fromEntries(Object.entries(narrow.counts).filter(([field]) => fieldTypes.has(field))),
           },
         }),
+    ...(perYear === undefined ? {} : { perYear }),
     defaultOrder: [{ column: fields.defaultOrder.field, direction: fields.defaultOrder.direction }],
   };
 }

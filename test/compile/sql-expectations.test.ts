@@ -126,6 +126,14 @@ const statement = (o: CompiledSearch['outputs'][number]): Sql => {
   assert.ok(o.kind !== 'records');
   return o.statement;
 };
+const preAggregated = (o: CompiledSearch['outputs'][number]): Sql => {
+  assert.ok(o.kind === 'per_year' && o.preAggregated !== undefined);
+  return o.preAggregated.statement;
+};
+const freshness = (o: CompiledSearch['outputs'][number]): Sql => {
+  assert.ok(o.kind === 'per_year' && o.preAggregated !== undefined);
+  return o.preAggregated.fresh;
+};
 
 interface Row {
   readonly name: string;
@@ -532,6 +540,94 @@ const STATEMENTS: readonly Row[] = [
       sqlite: {
         text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = ?)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk" AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
+      },
+    },
+  },
+  {
+    name: 'citations per year of matches sum their rows of the per-year table (the matches from the narrow table)',
+    compile: output(
+      plan({
+        filter: year2020,
+        outputs: [{ kind: 'citations_per_year', key: 'citations_per_year', from: 2010, to: 2020 }],
+      }),
+      preAggregated,
+    ),
+    expect: {
+      postgres: {
+        text: 'WITH m AS MATERIALIZED (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."year" = $1)) SELECT y.year AS year, sum(y.citations) AS value FROM m CROSS JOIN "publication_citations_by_year" y WHERE y."publication_pk" = m.k AND y.year BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
+        params: [2020, 2010, 2020],
+      },
+      sqlite: {
+        text: 'WITH m AS MATERIALIZED (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."year" = ?)) SELECT y.year AS year, sum(y.citations) AS value FROM m CROSS JOIN "publication_citations_by_year" y WHERE y."publication_pk" = m.k AND y.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
+        params: [2020, 2010, 2020],
+      },
+    },
+  },
+  {
+    name: 'citations per year of the whole corpus read the corpus totals',
+    compile: output(
+      plan({ outputs: [{ kind: 'citations_per_year', key: 'citations_per_year', from: 2010, to: 2020 }] }),
+      preAggregated,
+    ),
+    expect: {
+      postgres: {
+        text: 'SELECT year, citations AS value FROM "citations_by_year" WHERE year BETWEEN $1 AND $2 ORDER BY 1',
+        params: [2010, 2020],
+      },
+      sqlite: {
+        text: 'SELECT year, citations AS value FROM "citations_by_year" WHERE year BETWEEN ? AND ? ORDER BY 1',
+        params: [2010, 2020],
+      },
+    },
+  },
+  {
+    name: 'the per-year tables are read only while their freshness row is in store_meta',
+    compile: output(
+      plan({ outputs: [{ kind: 'citations_per_year', key: 'citations_per_year', from: 2010, to: 2020 }] }),
+      freshness,
+    ),
+    expect: {
+      postgres: { text: `SELECT 1 AS fresh FROM "store_meta" WHERE "key" = 'per_year_publications'`, params: [] },
+      sqlite: { text: `SELECT 1 AS fresh FROM "store_meta" WHERE "key" = 'per_year_publications'`, params: [] },
+    },
+  },
+  {
+    name: 'funding per year of the whole corpus in a currency with a column reads the corpus totals',
+    compile: output(
+      plan({
+        source: 'grants',
+        outputs: [{ kind: 'funding_per_year', key: 'funding_per_year', from: 2010, to: 2020, currency: 'EUR' }],
+      }),
+      preAggregated,
+    ),
+    expect: {
+      postgres: {
+        text: `SELECT year, amount AS value FROM "funding_by_year" WHERE currency = 'EUR' AND year BETWEEN $1 AND $2 ORDER BY 1`,
+        params: [2010, 2020],
+      },
+      sqlite: {
+        text: `SELECT year, amount AS value FROM "funding_by_year" WHERE currency = 'EUR' AND year BETWEEN ? AND ? ORDER BY 1`,
+        params: [2010, 2020],
+      },
+    },
+  },
+  {
+    name: "funding per year in a currency kept in the document spreads the amounts over each grant's funded years, read as numbers",
+    compile: output(
+      plan({
+        source: 'grants',
+        outputs: [{ kind: 'funding_per_year', key: 'funding_per_year', from: 2010, to: 2020, currency: 'CNY' }],
+      }),
+      preAggregated,
+    ),
+    expect: {
+      postgres: {
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS k, CAST((s."doc" ->> 'funding_cny') AS DOUBLE PRECISION) AS amount FROM "grants" s WHERE TRUE AND CAST((s."doc" ->> 'funding_cny') AS DOUBLE PRECISION) > 0) SELECT f.year AS year, sum(m.amount * f.shares * 1.0 / f.years) AS value FROM m CROSS JOIN "grant_funding_years" f WHERE f."grant_pk" = m.k AND f.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+        params: [2010, 2020],
+      },
+      sqlite: {
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS k, CAST(json_extract(s."doc", '$.funding_cny') AS DOUBLE PRECISION) AS amount FROM "grants" s WHERE 1 AND CAST(json_extract(s."doc", '$.funding_cny') AS DOUBLE PRECISION) > 0) SELECT f.year AS year, sum(m.amount * f.shares * 1.0 / f.years) AS value FROM m CROSS JOIN "grant_funding_years" f WHERE f."grant_pk" = m.k AND f.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+        params: [2010, 2020],
       },
     },
   },

@@ -77,9 +77,14 @@ export async function executePg(client: pg.PoolClient, compiled: CompiledSearch)
         results.push(withDisplay(o, rows, await all(client, o.display.sqlPrefix + marks(ids.length, 0), ids)));
         break;
       }
-      case 'per_year':
-        results.push(perYearValues(o, await all(client, o.statement.text, o.statement.params)));
+      case 'per_year': {
+        // From the per-year tables while they match the records (their freshness row is there).
+        const pre = o.preAggregated;
+        const fresh = pre !== undefined && (await all(client, pre.fresh.text, pre.fresh.params)).length > 0;
+        const statement = fresh ? pre.statement : o.statement;
+        results.push(perYearValues(o, await all(client, statement.text, statement.params)));
         break;
+      }
     }
   }
   // An empty page carries no count (skip past the end, or nothing matched).

@@ -153,6 +153,10 @@ function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedF
   return withDisplay(compiled, rows, all(cache, compiled.display.sqlPrefix + inList(ids.length), ids));
 }
 
+/** From the per-year tables while they match the records (their freshness row is there), else by the direct SQL. */
 function executePerYear(cache: StatementCache, compiled: CompiledPerYear): ExecutedPerYear {
-  return perYearValues(compiled, all(cache, compiled.statement.text, compiled.statement.params));
+  const pre = compiled.preAggregated;
+  const fresh = pre !== undefined && all(cache, pre.fresh.text, pre.fresh.params).length > 0;
+  const statement = fresh ? pre.statement : compiled.statement;
+  return perYearValues(compiled, all(cache, statement.text, statement.params));
 }
