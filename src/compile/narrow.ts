@@ -32,13 +32,17 @@ export function narrowFor(source: SourceLayout, plan: SearchPlan): SourceLayout 
   const view = narrowView(source);
   if (view === undefined || plan.outputs.every((o) => o.kind === 'records')) return undefined;
   if (plan.filter !== undefined && !filterServed(view, plan.filter)) return undefined;
-  for (const output of plan.outputs) {
-    if (output.kind === 'facet' && !facetServed(view, output)) return undefined;
-    if (output.kind === 'citations_per_year' && (view.columns.id === undefined || view.columns.year === undefined))
-      return undefined;
-    if (output.kind === 'funding_per_year' && !fundingServed(view, output.currency)) return undefined;
-  }
-  return view;
+  return aggregatesServed(view, plan) ? view : undefined;
+}
+
+/** Whether every facet and per-year output of `plan` reads only what the narrow view holds. */
+function aggregatesServed(view: SourceLayout, plan: SearchPlan): boolean {
+  return plan.outputs.every((output) => {
+    if (output.kind === 'facet') return facetServed(view, output);
+    if (output.kind === 'citations_per_year') return view.columns.id !== undefined && view.columns.year !== undefined;
+    if (output.kind === 'funding_per_year') return fundingServed(view, output.currency);
+    return true;
+  });
 }
 
 /**
@@ -53,7 +57,9 @@ export function narrowForKeys(source: SourceLayout, plan: SearchPlan): SourceLay
   const view = narrowView(source);
   if (view === undefined || plan.filter === undefined) return undefined;
   if (!enteredThroughLinks(source, plan.filter) || !filterServed(view, plan.filter)) return undefined;
-  return view;
+  // The count and the aggregates read one table: a facet or per-year output the narrow
+  // table cannot serve (a field or a currency it lacks) keeps them all on the wide one.
+  return aggregatesServed(view, plan) ? view : undefined;
 }
 
 /** Whether the narrow view can order a page as `order` asks (its columns hold every sort key). */

@@ -107,8 +107,13 @@ describe('the per-year tables answer as the direct SQL', { timeout: 600_000 }, (
   });
 
   test('SQLite: every query, from the tables and by the direct SQL', () => {
-    const run = (sql: Sql): Record<string, unknown>[] =>
-      sqlite.prepare(sql.text).all(...sql.params) as Record<string, unknown>[];
+    const run = (sql: Sql): Record<string, unknown>[] => {
+      try {
+        return sqlite.prepare(sql.text).all(...sql.params) as Record<string, unknown>[];
+      } catch (error) {
+        throw new Error(`${(error as Error).message}: ${sql.text}`);
+      }
+    };
     let nonZero = 0;
     for (const query of queries) {
       const compiled = perYearOf(context.compile(planOf(query)).outputs);
