@@ -29,10 +29,11 @@ export const LAYERS = {
   'config.ts': ['./errors'],
   'index.ts': ['./client'],
   'package-root.ts': [],
+  'worker-module.ts': [],
 };
 
 // Leaf modules with no imports of ours that any part may use.
-const LEAVES = ['./package-root.ts'];
+const LEAVES = ['./package-root.ts', './worker-module.ts'];
 
 const inward = (part, allowed) => ({
   target: `./src/${part}`,

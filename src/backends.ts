@@ -457,6 +457,7 @@ export function recordWriterFor(database: string): RecordTarget {
   const path = target.path;
   return {
     name: path,
+    preparation: 'sqlite',
     unfinished: () => Promise.resolve(unfinishedImport(path)),
     isNew: () => Promise.resolve(!existsSync(path)),
     open: (options) => Promise.resolve(openSqliteRecordWriter(path, options)),
@@ -467,7 +468,7 @@ export function recordWriterFor(database: string): RecordTarget {
  * A PostgreSQL database to import into: loaded with COPY, one transaction per batch with its
  * journal checkpoint. The database must exist (`createdb`); its tables are made here.
  */
-function postgresRecordTarget(target: Extract<DatabaseTarget, { kind: 'postgres' }>): RecordTarget {
+function postgresRecordTarget(target: Extract<DatabaseTarget, { kind: 'postgres' }>): RecordTarget<'native'> {
   /** Runs `look` on a short-lived connection that has every migration. */
   const inspect = async <T>(look: (pools: PostgresPools) => Promise<T>): Promise<T> => {
     const { pools } = await openPostgresDatabase(target, { migrate: true });
@@ -479,6 +480,7 @@ function postgresRecordTarget(target: Extract<DatabaseTarget, { kind: 'postgres'
   };
   return {
     name: redactUrl(target.url),
+    preparation: 'native',
     unfinished: () => inspect((pools) => unfinishedPgImport(pools.primary)),
     isNew: () =>
       inspect(async (pools) => {

@@ -8,8 +8,11 @@ import { performance } from 'node:perf_hooks';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuarryError } from '../errors/index.ts';
+import { workerExecArgv } from '../worker-module.ts';
 import type { TaskEnvelope } from './pool-task.ts';
 import { unpackReply, type WorkerReply } from './worker-reply.ts';
+
+export { workerModule } from '../worker-module.ts';
 
 export interface WorkerPoolOptions {
   /**
@@ -26,39 +29,6 @@ export interface WorkerPoolOptions {
    * second through tsx) before the first query needs it.
    */
   readonly warmUpTask?: unknown;
-}
-
-/**
- * The URL of the worker module `name` that sits beside the module at `base` (pass
- * `import.meta.url`): `./name.ts` when Quarry runs from its sources, `./name.js` when it runs
- * compiled, where scripts/build.mjs makes every `worker.ts` and `*-worker.ts` an entry of its own directly in
- * dist/, beside the chunk `base` then points to.
- *
- * @example new WorkerPool({ filename: workerModule('worker', import.meta.url) })
- */
-export function workerModule(name: string, base: string): URL {
-  return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
-}
-
-/**
- * Worker threads do not inherit tsx from the main thread: a TypeScript worker loads it itself.
- * The loader is named by its resolved address, not the bare name `tsx`, which Node would
- * look up from the working directory: a service started from outside the project (`cd /srv
- * && quarry serve`) must still find it.
- */
-function workerExecArgv(filename: URL): string[] {
-  const inherited: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i] as string;
-    if (arg === '--test' || arg === '--import=tsx') continue;
-    // A bare `--import tsx` given to this process is replaced by the resolved one below.
-    if (arg === '--import' && process.execArgv[i + 1] === 'tsx') {
-      i++;
-      continue;
-    }
-    inherited.push(arg);
-  }
-  return filename.pathname.endsWith('.ts') ? [...inherited, '--import', import.meta.resolve('tsx')] : inherited;
 }
 
 export interface RunOptions {

@@ -9,6 +9,7 @@
  * from there.
  */
 import type { NativeKind, NativeRecord } from '../model/native-records.ts';
+import type { PreparedRecord, RowPreparation } from './row-preparation.ts';
 
 /** How a run ended: `running` (not ended: its process died or is still at work), `done`, or `stopped` by an error. */
 export type ImportRunState = 'running' | 'done' | 'stopped';
@@ -30,9 +31,12 @@ export interface ImportRun {
   readonly inputs: readonly InputCheckpoint[];
 }
 
-/** One batch: records to insert or replace, per kind, and ids to remove (merged-away OpenAlex ids). */
-export interface RecordBatch {
-  readonly upserts: ReadonlyMap<NativeKind, readonly NativeRecord[]>;
+/**
+ * One batch: records to insert or replace, per kind, and ids to remove (merged-away OpenAlex
+ * ids). `Row` is a record as the writer's preparation left it (store/row-preparation.ts).
+ */
+export interface RecordBatch<Row = NativeRecord> {
+  readonly upserts: ReadonlyMap<NativeKind, readonly Row[]>;
   readonly removals: readonly { readonly kind: NativeKind; readonly id: string }[];
 }
 
@@ -47,7 +51,7 @@ export interface BatchCheckpoint {
  * An open writer. A SQLite writer answers at once; a networked one answers with Promises,
  * which the importer awaits (one batch at a time, so reading never runs far ahead of writing).
  */
-export interface RecordWriter {
+export interface RecordWriter<Row = NativeRecord> {
   /** Starts a journal run over the inputs (in import order); its id. */
   begin(request: unknown, inputs: readonly string[]): number | Promise<number>;
   /**
@@ -56,7 +60,7 @@ export interface RecordWriter {
    */
   commit(
     run: number,
-    batch: RecordBatch,
+    batch: RecordBatch<Row>,
     checkpoint: BatchCheckpoint,
   ): Partial<Record<NativeKind, number>> | Promise<Partial<Record<NativeKind, number>>>;
   end(run: number, state: Exclude<ImportRunState, 'running'>): void | Promise<void>;
@@ -66,7 +70,9 @@ export interface RecordWriter {
 }
 
 /** A record database to import into, before it is opened. */
-export interface RecordTarget {
+export interface RecordTarget<P extends RowPreparation = RowPreparation> {
+  /** How the importer prepares records for this database's writer, in its reading thread. */
+  readonly preparation: P;
   /** The database as messages name it: a file path, or a URL with its password hidden. */
   readonly name: string;
   /** The last import run when it did not finish; undefined for a new database or one whose last run ended. */
@@ -77,7 +83,7 @@ export interface RecordTarget {
    * Opens the writer. `bulk` drops the secondary indexes and rebuilds them in `finish()`;
    * `batchSize` is the number of records the importer hands over per batch.
    */
-  open(options: { readonly batchSize: number; readonly bulk: boolean }): Promise<RecordWriter>;
+  open(options: { readonly batchSize: number; readonly bulk: boolean }): Promise<RecordWriter<PreparedRecord<P>>>;
 }
 
 /** One line saying how far an unfinished run got, for errors and /readyz. */

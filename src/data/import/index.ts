@@ -9,25 +9,19 @@
  *   report.records.publications; // 1000
  */
 import { QuarryError } from '../../errors/index.ts';
-import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
-import type { ImportRun, RecordTarget, RecordWriter } from '../../store/record-writer.ts';
+import type { NativeKind } from '../../model/native-records.ts';
+import type { ImportRun, RecordTarget } from '../../store/record-writer.ts';
+import type { PreparedRecord, RowPreparation } from '../../store/row-preparation.ts';
 import { CsvLineReader } from '../csv.ts';
-import { detectFormat, expandInputs, IMPORT_FORMATS, snapshotManifestCounts, type ImportFormat } from './detect.ts';
-import { AnzsrcReader } from './formats/anzsrc.ts';
-import { MalformedRecord, MissingColumn } from './formats/common.ts';
-import { CrossrefReader } from './formats/crossref.ts';
-import { kindOfShard, NativeReader } from './formats/native.ts';
-import { nihLayout, NihReader } from './formats/nih.ts';
-import { OpenAlexReader } from './formats/openalex.ts';
-import { mergedKind, OpenAlexMergedIdsReader } from './formats/openalex-merged.ts';
-import type { FormatReader } from './formats/reader.ts';
-import { RorReader } from './formats/ror.ts';
+import { detectFormat, expandInputs, IMPORT_FORMATS, type ImportFormat } from './detect.ts';
+import { nihLayout } from './formats/nih.ts';
 import type { ImportInput } from './inputs.ts';
-import { jsonArrayElements, readLines } from './lines.ts';
+import { readLines } from './lines.ts';
+import { ReadingFailed, runReading } from './read-pipeline.ts';
+import type { FileReport, ImportProblem, OnError, ReadEvent, ReadPlan } from './read-inputs.ts';
 
 export { IMPORT_FORMATS, type ImportFormat } from './detect.ts';
-
-export type OnError = 'skip' | 'abort';
+export type { ImportProblem, OnError } from './read-inputs.ts';
 
 export interface ImportProgress {
   readonly phase: 'import' | 'finish';
@@ -53,18 +47,15 @@ export interface ImportOptions {
   readonly finish?: boolean;
   /** Complete the database's last unfinished import (its paths and options; the others given are ignored). */
   readonly resume?: boolean;
-}
-
-/** One skipped record, or a file refused or cut short (with its error code). */
-export interface ImportProblem {
-  readonly file: string;
-  readonly line: number;
-  readonly message: string;
-  readonly code?: string;
+  /**
+   * Read and prepare the records in a worker thread beside the writer (default: when the
+   * inputs hold `WORKER_THRESHOLD_BYTES` or more, where the second core pays for the thread's start).
+   */
+  readonly readInWorker?: boolean;
 }
 
 export interface ImportReport {
-  readonly files: readonly { path: string; format: ImportFormat; records: number; skipped: number }[];
+  readonly files: readonly FileReport[];
   /** Records written, per kind. */
   readonly records: Readonly<Partial<Record<NativeKind, number>>>;
   /** Records removed (OpenAlex merged ids), per kind. */
@@ -77,90 +68,8 @@ export interface ImportReport {
 
 const MAX_PROBLEMS = 1000;
 
-const isCsv = (input: ImportInput): boolean => /\.csv(\.gz)?$/i.test(input.entry ?? input.file);
-
-function readerFor(format: ImportFormat, input: ImportInput, abstracts: ReadonlyMap<string, string>): FormatReader {
-  switch (format) {
-    case 'quarry': {
-      const kind = kindOfShard(input.entry ?? input.file);
-      if (kind === undefined) throw QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
-      return new NativeReader(kind);
-    }
-    case 'openalex':
-      return isCsv(input) ? new OpenAlexMergedIdsReader(mergedKind(input.name)) : new OpenAlexReader();
-    case 'ror':
-      return new RorReader(/\.json(\.gz)?$/i.test(input.entry ?? input.file) ? 'json-array' : 'jsonl');
-    case 'crossref':
-      return new CrossrefReader();
-    case 'nih':
-      return new NihReader(abstracts);
-    case 'anzsrc':
-      return new AnzsrcReader();
-  }
-}
-
-type SourceItem =
-  | { source: string | Record<string, string>; line: number }
-  | { error: string; line: number }
-  | { missing: MissingColumn; header: readonly string[] };
-
-/** Source records of an input as (text or CSV row, line) pairs; `at.line` follows the lines read. */
-async function* sourceRecords(
-  reader: FormatReader,
-  input: ImportInput,
-  onBytes: (b: number) => void,
-  at: { line: number; blank: boolean },
-): AsyncGenerator<SourceItem> {
-  const lines = (async function* () {
-    for await (const l of readLines(input, onBytes)) {
-      at.line = l.line;
-      if (l.text.trim() !== '') at.blank = false;
-      yield l;
-    }
-  })();
-  if (reader.container === 'jsonl') {
-    for await (const { text, line } of lines) if (text.trim() !== '') yield { source: text, line };
-  } else if (reader.container === 'json-array') {
-    for await (const { text, line } of jsonArrayElements(lines)) yield { source: text, line };
-  } else {
-    const csv = new CsvLineReader();
-    let header: string[] | undefined;
-    let start = 0;
-    for await (const l of lines) {
-      if (!csv.open) {
-        start = l.line;
-        if (l.text.trim() === '') continue;
-      }
-      const row = csv.push(l.text);
-      if (row === undefined) continue;
-      if (header === undefined) {
-        header = row.map((h) => h.trim().replace(/^\uFEFF/, ''));
-        try {
-          reader.header?.(header);
-        } catch (err) {
-          if (!(err instanceof MissingColumn)) throw err;
-          yield { missing: err, header };
-          return;
-        }
-        continue;
-      }
-      if (row.length !== header.length) {
-        yield { error: `expected ${header.length} fields, found ${row.length}`, line: start };
-        continue;
-      }
-      const record: Record<string, string> = {};
-      header.forEach((h, k) => (record[h] = row[k] as string));
-      yield { source: record, line: start };
-    }
-    if (csv.open) yield { error: 'a quoted field is never closed', line: start };
-  }
-}
-
-/** True for the error a gzip stream raises when its data ends early. */
-function isTruncation(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || /unexpected end of file/i.test(String(err));
-}
+/** Inputs of this many bytes or more are read in a worker thread unless `readInWorker` says otherwise. */
+export const WORKER_THRESHOLD_BYTES = 8 * 2 ** 20;
 
 /** ExPORTER abstracts by APPLICATION_ID, from the NIH inputs whose header is the abstracts layout. */
 async function readNihAbstracts(inputs: readonly ImportInput[]): Promise<Map<string, string>> {
@@ -260,7 +169,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   const report = options.onProgress ?? ((): void => undefined);
   const abstracts = await readNihAbstracts(inputs.filter((i) => formats.get(i) === 'nih'));
 
-  const store: RecordWriter = await target.open({ bulk: request.bulk, batchSize });
+  const store = await target.open({ bulk: request.bulk, batchSize });
   let runId: number;
   try {
     runId =
@@ -275,149 +184,71 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   }
   const written: Partial<Record<NativeKind, number>> = {};
   const removed: Partial<Record<NativeKind, number>> = {};
-  let total = 0;
-  let bytesBefore = 0;
-  const pending = new Map<NativeKind, NativeRecord[]>();
-  const removals: { kind: NativeKind; id: string }[] = [];
-  let pendingCount = 0;
-  /** Writes every pending record and removal with the input's checkpoint, in one transaction. */
-  const commit = async (position: number, line: number, done: boolean): Promise<void> => {
-    const gone = await store.commit(runId, { upserts: pending, removals }, { position, line, done });
-    for (const [kind, batch] of pending) written[kind] = (written[kind] ?? 0) + batch.length;
-    for (const [kind, n] of Object.entries(gone) as [NativeKind, number][]) removed[kind] = (removed[kind] ?? 0) + n;
-    pending.clear();
-    removals.length = 0;
-    pendingCount = 0;
-  };
-  const add = (kind: NativeKind, record: NativeRecord): void => {
-    let batch = pending.get(kind);
-    if (batch === undefined) {
-      batch = [];
-      pending.set(kind, batch);
-    }
-    batch.push(record);
-    pendingCount++;
-    total++;
-  };
-  const fileReports: { path: string; format: ImportFormat; records: number; skipped: number }[] = [];
+  let committed = 0;
+  const fileReports: FileReport[] = [];
   const finishStore = async (): Promise<void> => {
-    report({ phase: 'finish', done: totalBytes, total: totalBytes, records: total });
+    report({ phase: 'finish', done: totalBytes, total: totalBytes, records: committed });
     if (request.finish) await store.finish();
   };
-  /** Ends the run early: what is committed gets its derived data, and the run is marked stopped. */
-  const stop = async (problem: QuarryError): Promise<never> => {
-    await finishStore();
-    await store.end(runId, 'stopped');
-    throw problem;
+  /** The writing half: commits each batch with its checkpoint, and ends the run on a stop. */
+  const handle = async (event: ReadEvent<PreparedRecord<RowPreparation>>): Promise<void> => {
+    switch (event.type) {
+      case 'batch': {
+        const { upserts, removals, position, line, done } = event;
+        // The rows were prepared for this target (`plan.preparation` below).
+        const gone = await store.commit(runId, { upserts, removals }, { position, line, done });
+        for (const [kind, rows] of upserts) {
+          written[kind] = (written[kind] ?? 0) + rows.length;
+          committed += rows.length;
+        }
+        for (const [kind, n] of Object.entries(gone) as [NativeKind, number][])
+          removed[kind] = (removed[kind] ?? 0) + n;
+        return;
+      }
+      case 'problem':
+        note(event.problem);
+        return;
+      case 'file':
+        fileReports.push(event.report);
+        return;
+      case 'progress':
+        report({ phase: 'import', done: event.done, total: totalBytes, records: event.records, file: event.file });
+        return;
+      case 'stop':
+        // Ends the run early: what is committed gets its derived data, and the run is marked stopped.
+        await finishStore();
+        await store.end(runId, 'stopped');
+        throw new QuarryError(event.problems);
+    }
   };
-  try {
-    for (const [position, input] of inputs.entries()) {
+  const plan: ReadPlan = {
+    inputs: inputs.map((input, position) => {
       const format = formats.get(input);
       const checkpoint = resuming?.run.inputs[position];
-      if (format === undefined || checkpoint?.done === true) {
-        bytesBefore += input.size;
-        continue;
-      }
-      // Lines up to here are committed: they are read again (readers gather state across a
-      // file, such as OpenAlex authors) but not written again.
-      const resumeLine = checkpoint?.line ?? 0;
-      const reader = readerFor(format, input, abstracts);
-      let fileRecords = 0;
-      let fileSkipped = 0;
-      let lastReport = 0;
-      let lastLine = resumeLine;
-      const onBytes = (b: number): void => {
-        const now = performance.now();
-        if (now - lastReport > 200) {
-          lastReport = now;
-          report({ phase: 'import', done: bytesBefore + b, total: totalBytes, records: total, file: input.name });
-        }
+      return {
+        input,
+        ...(format === undefined ? {} : { format }),
+        ...(checkpoint === undefined ? {} : { checkpoint }),
       };
-      /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
-      const refuse = async (problem: QuarryError, line: number): Promise<void> => {
-        if (onError === 'abort') {
-          await commit(position, lastLine, false);
-          await stop(problem);
-        }
-        note({ file: input.name, line, message: problem.message, code: problem.code });
-      };
-      const fail = async (line: number, message: string): Promise<void> => {
-        if (line <= resumeLine) return;
-        if (onError === 'abort') {
-          await commit(position, lastLine, false);
-          await stop(
-            QuarryError.of('DATA_IMPORT_ABORTED', {
-              params: { file: input.name, line, reason: message, committed: total },
-            }),
-          );
-        }
-        fileSkipped++;
-        note({ file: input.name, line, message });
-      };
-      const at = { line: 0, blank: true };
-      try {
-        for await (const item of sourceRecords(reader, input, onBytes, at)) {
-          if ('missing' in item) {
-            await refuse(
-              QuarryError.of('DATA_CSV_MISSING_COLUMN', {
-                params: {
-                  file: input.name,
-                  format: item.missing.layout,
-                  column: item.missing.column,
-                  found: item.header.join(', '),
-                },
-              }),
-              1,
-            );
-            break;
-          }
-          if ('error' in item) {
-            await fail(item.line, item.error);
-            continue;
-          }
-          let mapped;
-          try {
-            mapped = reader.map(item.source);
-          } catch (err) {
-            if (!(err instanceof MalformedRecord)) throw err;
-            await fail(item.line, err.message);
-            continue;
-          }
-          fileRecords++;
-          if (item.line <= resumeLine) continue;
-          for (const m of mapped) {
-            if ('remove' in m) {
-              removals.push({ kind: m.kind, id: m.remove });
-              pendingCount++;
-            } else add(m.kind, m.record);
-          }
-          lastLine = item.line;
-          if (pendingCount >= batchSize) await commit(position, lastLine, false);
-        }
-      } catch (err) {
-        if (err instanceof QuarryError || !isTruncation(err)) throw err;
-        // Everything read before the break is kept: committed now, before the report or the throw.
-        await commit(position, lastLine, false);
-        await refuse(
-          QuarryError.of('DATA_FILE_TRUNCATED', {
-            params: { file: input.name, line: at.line + 1, reason: (err as Error).message, committed: total },
-          }),
-          at.line + 1,
-        );
-      }
-      if (at.blank && format !== 'quarry')
-        await refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
-      for (const m of reader.end()) if (!('remove' in m)) add(m.kind, m.record);
-      await commit(position, lastLine, true);
-      const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
-      if (listed !== undefined && listed !== fileRecords)
-        note({
-          file: input.name,
-          line: 0,
-          message: `the snapshot manifest lists ${listed} records for this partition; ${fileRecords} were read`,
-        });
-      bytesBefore += input.size;
-      fileReports.push({ path: input.name, format, records: fileRecords, skipped: fileSkipped });
+    }),
+    onError,
+    batchSize,
+    abstracts,
+    preparation: target.preparation,
+  };
+  try {
+    try {
+      await runReading(plan, handle, {
+        inWorker: options.readInWorker ?? totalBytes >= WORKER_THRESHOLD_BYTES,
+      });
+    } catch (error) {
+      if (!(error instanceof ReadingFailed)) throw error;
+      // A bug, not the data: the run stays unfinished, so --resume goes on from the last batch.
+      throw QuarryError.of(
+        'DATA_IMPORT_READER_FAILED',
+        { params: { file: error.file, line: error.line, reason: error.reason, committed, db: target.name } },
+        { cause: error.cause ?? error },
+      );
     }
     await finishStore();
     await store.end(runId, 'done');

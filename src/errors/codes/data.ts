@@ -102,4 +102,10 @@ export const DATA_CODES = {
     message: 'Import stopped at {file}:{line} ({reason}); {committed} records before it are committed.',
     fix: 'Fix the record and import again (re-importing updates records, never duplicates them), or use --on-error skip.',
   },
+  DATA_IMPORT_READER_FAILED: {
+    category: 'internal',
+    message:
+      'Import stopped: the thread reading the files failed at {file}:{line} ({reason}); {committed} records before it are committed.',
+    fix: 'Report the failure with the file that caused it; `quarry import --resume --db {db}` completes the import once it reads.',
+  },
 } as const satisfies CodeTable;

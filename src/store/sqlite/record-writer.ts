@@ -1,6 +1,7 @@
 /**
  * The importer's writer over a SQLite record database: each batch's upserts, removals and
- * import-journal checkpoint in one transaction (store/record-writer.ts).
+ * import-journal checkpoint in one transaction (store/record-writer.ts). Its records come
+ * as rows prepared by `prepareSqliteRows` in the importer's reading thread.
  *
  * @example
  *   const writer = openSqliteRecordWriter('/tmp/q.db', { bulk: true, batchSize: 5000 });
@@ -8,13 +9,14 @@
  */
 import type { NativeKind } from '../../model/native-records.ts';
 import type { RecordWriter } from '../record-writer.ts';
+import type { SqliteRows } from './prepare-rows.ts';
 import { importJournal } from './import-journal.ts';
 import { openRecordStore } from './records-store.ts';
 
 export function openSqliteRecordWriter(
   dbPath: string,
   options: { readonly bulk: boolean; readonly batchSize: number },
-): RecordWriter {
+): RecordWriter<SqliteRows> {
   const store = openRecordStore(dbPath, options);
   const journal = importJournal(store.db);
   return {
@@ -22,7 +24,7 @@ export function openSqliteRecordWriter(
     commit(run, batch, checkpoint) {
       const removed: Partial<Record<NativeKind, number>> = {};
       store.transaction(() => {
-        for (const [kind, records] of batch.upserts) if (records.length > 0) store.upsert(kind, records);
+        for (const [kind, rows] of batch.upserts) if (rows.length > 0) store.upsertRows(kind, rows);
         for (const { kind, id } of batch.removals) removed[kind] = (removed[kind] ?? 0) + store.remove(kind, [id]);
         journal.checkpoint(run, checkpoint.position, checkpoint.line, checkpoint.done);
       });

@@ -20,7 +20,8 @@ import {
   ownerKey,
   type RecordKind,
 } from '../../model/storage.ts';
-import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
+import type { SqlValue } from '../rows.ts';
+import { prepareSqliteRows, type SqliteRows } from './prepare-rows.ts';
 import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
@@ -54,6 +55,11 @@ export interface RecordStore {
    * `transaction()`, so a failure loses at most the batch in flight.
    */
   upsert(kind: RecordKind, records: readonly object[]): void;
+  /**
+   * `upsert` of records already turned into rows by `prepareSqliteRows` (in another thread,
+   * during an import): this thread only binds and steps the statements.
+   */
+  upsertRows(kind: RecordKind, rows: readonly SqliteRows[]): void;
   /** Removes records by id (their link rows and full-text row too); returns how many existed. */
   remove(kind: RecordKind, ids: readonly string[]): number;
   /** Runs `fn` in one transaction (nested calls become savepoints). */
@@ -165,7 +171,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
    * Writes a record's row and link rows; returns its pk and whether it existed before. The
    * full-text row is written later, by `writeText`, for the whole batch at once.
    */
-  const writeOne = (kind: RecordKind, s: KindStatements, rows: RecordRows): { pk: number; existed: boolean } => {
+  const writeOne = (kind: RecordKind, s: KindStatements, rows: SqliteRows): { pk: number; existed: boolean } => {
     const existing = s.find.get(rows.id);
     let pk: number;
     if (existing === undefined) {
@@ -175,12 +181,10 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       s.update.run(...rows.columns, rows.doc, pk);
       for (const del of s.deleteLinks) del.run(pk);
     }
-    for (const [table, linkRows] of rows.links) {
+    for (const [table, packed] of rows.links) {
       const insert = s.insertLinks.get(table);
       if (insert === undefined) throw new Error(`no link table ${table} for ${kind}`);
-      if (linkRows.length === 0) continue;
-      const oneColumn = (linkRows[0] as readonly SqlValue[]).length === 1;
-      insert.run(pk, JSON.stringify(oneColumn ? linkRows.map((r) => r[0]) : linkRows));
+      insert.run(pk, packed);
     }
     s.writeNarrow?.(pk);
     for (const [id, title] of rows.journals ?? []) {
@@ -196,7 +200,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     return { pk, existed: existing !== undefined };
   };
 
-  const writeBatch = db.transaction((kind: RecordKind, records: readonly object[]) => {
+  const writeBatch = db.transaction((kind: RecordKind, batch: readonly SqliteRows[]) => {
     const s = statementsFor(kind);
     // Full-text rows go in after every other row of the batch. FTS5 flushes its pending
     // in-memory index to a new segment whenever another statement opens a savepoint in the
@@ -206,8 +210,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const replaced = new Set<number>();
     advanceDataEpoch(db);
     s.markPerYearStale?.();
-    for (const record of records) {
-      const rows = recordToRows(kind, record);
+    for (const rows of batch) {
       const { pk, existed } = writeOne(kind, s, rows);
       if (existed && !texts.has(pk)) replaced.add(pk);
       if (rows.fullText !== undefined) texts.set(pk, rows.fullText);
@@ -216,17 +219,31 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     for (const pk of replaced) s.deleteText.run(pk);
     for (const [pk, text] of texts) s.insertText.run(pk, ...text);
   });
+  const checkKind = (kind: RecordKind): void => {
+    if (!RECORD_KINDS.includes(kind)) throw new Error(`unknown record kind ${String(kind)}`);
+  };
+  const prepare = (kind: RecordKind, records: readonly object[]): SqliteRows[] =>
+    records.map((record) => prepareSqliteRows(kind, record));
 
   return {
     db,
     upsert(kind, records) {
-      if (!RECORD_KINDS.includes(kind)) throw new Error(`unknown record kind ${String(kind)}`);
+      checkKind(kind);
       if (db.inTransaction) {
-        writeBatch(kind, records);
+        writeBatch(kind, prepare(kind, records));
         return;
       }
       for (let start = 0; start < records.length; start += batchSize)
-        writeBatch(kind, records.slice(start, start + batchSize));
+        writeBatch(kind, prepare(kind, records.slice(start, start + batchSize)));
+    },
+    upsertRows(kind, rows) {
+      checkKind(kind);
+      if (db.inTransaction) {
+        writeBatch(kind, rows);
+        return;
+      }
+      for (let start = 0; start < rows.length; start += batchSize)
+        writeBatch(kind, rows.slice(start, start + batchSize));
     },
     remove(kind, ids) {
       const s = statementsFor(kind);

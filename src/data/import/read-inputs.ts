@@ -1,0 +1,350 @@
+/**
+ * The reading half of an import: reads every input in order, maps its source records to
+ * native records (reporting a bad one as file:line), prepares them for the database's writer
+ * (store/row-preparation.ts) and hands them on in batches with the checkpoint each batch
+ * reaches. It runs in a thread of its own beside the writer (read-worker.ts), or in the
+ * importer's thread for small imports; either way `importFiles` receives the same events.
+ *
+ * Nothing here writes: an `abort` problem ends the reading with a last batch (every record
+ * before the problem) and a `stop` event that the importer turns into its error.
+ */
+import { QuarryError, type Problem } from '../../errors/index.ts';
+import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
+import type { InputCheckpoint } from '../../store/record-writer.ts';
+import { ROW_PREPARATIONS, type PreparedRecord, type RowPreparation } from '../../store/row-preparation.ts';
+import { CsvLineReader } from '../csv.ts';
+import { snapshotManifestCounts, type ImportFormat } from './detect.ts';
+import { AnzsrcReader } from './formats/anzsrc.ts';
+import { MalformedRecord, MissingColumn, type Mapped } from './formats/common.ts';
+import { CrossrefReader } from './formats/crossref.ts';
+import { kindOfShard, NativeReader } from './formats/native.ts';
+import { NihReader } from './formats/nih.ts';
+import { OpenAlexReader } from './formats/openalex.ts';
+import { mergedKind, OpenAlexMergedIdsReader } from './formats/openalex-merged.ts';
+import type { FormatReader } from './formats/reader.ts';
+import { RorReader } from './formats/ror.ts';
+import type { ImportInput } from './inputs.ts';
+import { jsonArrayElements, readLines } from './lines.ts';
+
+export type OnError = 'skip' | 'abort';
+
+/** One skipped record, or a file refused or cut short (with its error code). */
+export interface ImportProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly message: string;
+  readonly code?: string;
+}
+
+export interface FileReport {
+  readonly path: string;
+  readonly format: ImportFormat;
+  readonly records: number;
+  readonly skipped: number;
+}
+
+/** What to read: plain data, so it can be handed to another thread. */
+export interface ReadPlan {
+  /** Every input in import order; `format` undefined for one refused before the run (left out). */
+  readonly inputs: readonly {
+    readonly input: ImportInput;
+    readonly format?: ImportFormat;
+    /** How far a resumed run had committed this input. */
+    readonly checkpoint?: InputCheckpoint;
+  }[];
+  readonly onError: OnError;
+  /** Records and removals per batch. */
+  readonly batchSize: number;
+  /** ExPORTER abstracts by APPLICATION_ID (for NIH inputs). */
+  readonly abstracts: ReadonlyMap<string, string>;
+  readonly preparation: RowPreparation;
+}
+
+/** A batch to commit with input `position`'s checkpoint (`line` committed, `done` when the input is complete). */
+export interface BatchEvent<Row> {
+  readonly type: 'batch';
+  readonly upserts: ReadonlyMap<NativeKind, readonly Row[]>;
+  readonly removals: readonly { readonly kind: NativeKind; readonly id: string }[];
+  readonly position: number;
+  readonly line: number;
+  readonly done: boolean;
+}
+
+export type ReadEvent<Row> =
+  | BatchEvent<Row>
+  | { readonly type: 'problem'; readonly problem: ImportProblem }
+  | { readonly type: 'file'; readonly report: FileReport }
+  | { readonly type: 'progress'; readonly done: number; readonly records: number; readonly file: string }
+  /** The run stops with this error (after the batch before it is committed). */
+  | { readonly type: 'stop'; readonly problems: readonly Problem[] };
+
+/**
+ * Receives the events in order. A batch's returned promise settles when the reader may go
+ * on (the writer has room for another batch), which bounds how far reading runs ahead.
+ */
+export type ReadSink<Row> = (event: ReadEvent<Row>) => void | Promise<void>;
+
+const isCsv = (input: ImportInput): boolean => /\.csv(\.gz)?$/i.test(input.entry ?? input.file);
+
+function readerFor(format: ImportFormat, input: ImportInput, abstracts: ReadonlyMap<string, string>): FormatReader {
+  switch (format) {
+    case 'quarry': {
+      const kind = kindOfShard(input.entry ?? input.file);
+      if (kind === undefined) throw QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
+      return new NativeReader(kind);
+    }
+    case 'openalex':
+      return isCsv(input) ? new OpenAlexMergedIdsReader(mergedKind(input.name)) : new OpenAlexReader();
+    case 'ror':
+      return new RorReader(/\.json(\.gz)?$/i.test(input.entry ?? input.file) ? 'json-array' : 'jsonl');
+    case 'crossref':
+      return new CrossrefReader();
+    case 'nih':
+      return new NihReader(abstracts);
+    case 'anzsrc':
+      return new AnzsrcReader();
+  }
+}
+
+type SourceItem =
+  | { source: string | Record<string, string>; line: number }
+  | { error: string; line: number }
+  | { missing: MissingColumn; header: readonly string[] };
+
+/** Source records of an input as (text or CSV row, line) pairs; `at.line` follows the lines read. */
+async function* sourceRecords(
+  reader: FormatReader,
+  input: ImportInput,
+  onBytes: (b: number) => void,
+  at: { line: number; blank: boolean },
+): AsyncGenerator<SourceItem> {
+  const lines = (async function* () {
+    for await (const l of readLines(input, onBytes)) {
+      at.line = l.line;
+      if (l.text.trim() !== '') at.blank = false;
+      yield l;
+    }
+  })();
+  if (reader.container === 'jsonl') {
+    for await (const { text, line } of lines) if (text.trim() !== '') yield { source: text, line };
+  } else if (reader.container === 'json-array') {
+    for await (const { text, line } of jsonArrayElements(lines)) yield { source: text, line };
+  } else {
+    const csv = new CsvLineReader();
+    let header: string[] | undefined;
+    let start = 0;
+    for await (const l of lines) {
+      if (!csv.open) {
+        start = l.line;
+        if (l.text.trim() === '') continue;
+      }
+      const row = csv.push(l.text);
+      if (row === undefined) continue;
+      if (header === undefined) {
+        header = row.map((h) => h.trim().replace(/^\uFEFF/, ''));
+        try {
+          reader.header?.(header);
+        } catch (err) {
+          if (!(err instanceof MissingColumn)) throw err;
+          yield { missing: err, header };
+          return;
+        }
+        continue;
+      }
+      if (row.length !== header.length) {
+        yield { error: `expected ${header.length} fields, found ${row.length}`, line: start };
+        continue;
+      }
+      const record: Record<string, string> = {};
+      header.forEach((h, k) => (record[h] = row[k] as string));
+      yield { source: record, line: start };
+    }
+    if (csv.open) yield { error: 'a quoted field is never closed', line: start };
+  }
+}
+
+/** True for the error a gzip stream raises when its data ends early. */
+function isTruncation(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || /unexpected end of file/i.test(String(err));
+}
+
+/** Thrown (and caught below) once a `stop` event has been sent: the reading ends there. */
+class Stopped extends Error {}
+
+/**
+ * Reads the plan's inputs and sends their records to `sink`. Returns when every input is
+ * read or a `stop` was sent; throws what it did not expect (a bug in a format reader), with
+ * `where` kept at the file and line it was reading.
+ */
+export async function readInputs<P extends RowPreparation>(
+  plan: ReadPlan & { readonly preparation: P },
+  sink: ReadSink<PreparedRecord<P>>,
+  where: { file: string; line: number } = { file: '', line: 0 },
+): Promise<void> {
+  type Row = PreparedRecord<P>;
+  const prepare = ROW_PREPARATIONS[plan.preparation] as (kind: NativeKind, record: NativeRecord) => Row;
+  const { onError, batchSize } = plan;
+  let pending = new Map<NativeKind, Row[]>();
+  let removals: { kind: NativeKind; id: string }[] = [];
+  let pendingCount = 0;
+  let total = 0;
+  let bytesBefore = 0;
+  /** Hands on every pending record and removal with the input's checkpoint. */
+  const flush = async (position: number, line: number, done: boolean): Promise<void> => {
+    const batch: BatchEvent<Row> = { type: 'batch', upserts: pending, removals, position, line, done };
+    pending = new Map();
+    removals = [];
+    pendingCount = 0;
+    await sink(batch);
+  };
+  const stop = async (problem: QuarryError): Promise<never> => {
+    await sink({ type: 'stop', problems: problem.problems });
+    throw new Stopped();
+  };
+  const note = async (problem: ImportProblem): Promise<void> => sink({ type: 'problem', problem });
+
+  try {
+    for (const [position, { input, format, checkpoint }] of plan.inputs.entries()) {
+      if (format === undefined || checkpoint?.done === true) {
+        bytesBefore += input.size;
+        continue;
+      }
+      where.file = input.name;
+      where.line = 0;
+      // Lines up to here are committed: they are read again (readers gather state across a
+      // file, such as OpenAlex authors) but not written again.
+      const resumeLine = checkpoint?.line ?? 0;
+      const reader = readerFor(format, input, plan.abstracts);
+      let fileRecords = 0;
+      let fileSkipped = 0;
+      let lastReport = 0;
+      let lastLine = resumeLine;
+      const onBytes = (b: number): void => {
+        const now = performance.now();
+        if (now - lastReport > 200) {
+          lastReport = now;
+          void sink({ type: 'progress', done: bytesBefore + b, records: total, file: input.name });
+        }
+      };
+      /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
+      const refuse = async (problem: QuarryError, line: number): Promise<void> => {
+        if (onError === 'abort') {
+          await flush(position, lastLine, false);
+          await stop(problem);
+        }
+        await note({ file: input.name, line, message: problem.message, code: problem.code });
+      };
+      const fail = async (line: number, message: string): Promise<void> => {
+        if (line <= resumeLine) return;
+        if (onError === 'abort') {
+          await flush(position, lastLine, false);
+          await stop(
+            QuarryError.of('DATA_IMPORT_ABORTED', {
+              params: { file: input.name, line, reason: message, committed: total },
+            }),
+          );
+        }
+        fileSkipped++;
+        await note({ file: input.name, line, message });
+      };
+      /** Adds the records one source record mapped to; false (and reported) when one cannot be prepared. */
+      const add = async (mapped: readonly Mapped[], line: number): Promise<boolean> => {
+        const rows: [NativeKind, Row][] = [];
+        for (const m of mapped) {
+          if ('remove' in m) continue;
+          try {
+            rows.push([m.kind, prepare(m.kind, m.record)]);
+          } catch (err) {
+            // A record the writer cannot place (no id): as malformed as one that does not parse.
+            await fail(line, (err as Error).message);
+            return false;
+          }
+        }
+        for (const m of mapped) {
+          if ('remove' in m) {
+            removals.push({ kind: m.kind, id: m.remove });
+            pendingCount++;
+          }
+        }
+        for (const [kind, row] of rows) {
+          let batch = pending.get(kind);
+          if (batch === undefined) {
+            batch = [];
+            pending.set(kind, batch);
+          }
+          batch.push(row);
+          pendingCount++;
+          total++;
+        }
+        return true;
+      };
+      const at = { line: 0, blank: true };
+      try {
+        for await (const item of sourceRecords(reader, input, onBytes, at)) {
+          where.line = at.line;
+          if ('missing' in item) {
+            await refuse(
+              QuarryError.of('DATA_CSV_MISSING_COLUMN', {
+                params: {
+                  file: input.name,
+                  format: item.missing.layout,
+                  column: item.missing.column,
+                  found: item.header.join(', '),
+                },
+              }),
+              1,
+            );
+            break;
+          }
+          if ('error' in item) {
+            await fail(item.line, item.error);
+            continue;
+          }
+          let mapped;
+          try {
+            mapped = reader.map(item.source);
+          } catch (err) {
+            if (!(err instanceof MalformedRecord)) throw err;
+            await fail(item.line, err.message);
+            continue;
+          }
+          fileRecords++;
+          if (item.line <= resumeLine) continue;
+          if (!(await add(mapped, item.line))) {
+            fileRecords--;
+            continue;
+          }
+          lastLine = item.line;
+          if (pendingCount >= batchSize) await flush(position, lastLine, false);
+        }
+      } catch (err) {
+        if (err instanceof Stopped || err instanceof QuarryError || !isTruncation(err)) throw err;
+        // Everything read before the break is kept: committed now, before the report or the stop.
+        await flush(position, lastLine, false);
+        await refuse(
+          QuarryError.of('DATA_FILE_TRUNCATED', {
+            params: { file: input.name, line: at.line + 1, reason: (err as Error).message, committed: total },
+          }),
+          at.line + 1,
+        );
+      }
+      if (at.blank && format !== 'quarry')
+        await refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
+      // One at a time: a record gathered across the file that cannot be prepared loses only itself.
+      for (const m of reader.end()) if (!('remove' in m)) await add([m], lastLine);
+      await flush(position, lastLine, true);
+      const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
+      if (listed !== undefined && listed !== fileRecords)
+        await note({
+          file: input.name,
+          line: 0,
+          message: `the snapshot manifest lists ${listed} records for this partition; ${fileRecords} were read`,
+        });
+      bytesBefore += input.size;
+      await sink({ type: 'file', report: { path: input.name, format, records: fileRecords, skipped: fileSkipped } });
+    }
+  } catch (err) {
+    if (!(err instanceof Stopped)) throw err;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Runs the reading half of an import (read-inputs.ts) and hands its events, in order, to the
+ * importer's writing half: in a worker thread beside the writer (read-worker.ts), so parsing
+ * and preparing records takes the second core while the writer only binds and steps
+ * statements, or in this thread for a small import, where starting a thread costs more than
+ * it saves.
+ *
+ * The writer grants the reader room for `READ_AHEAD_BATCHES` batches beyond the one it is
+ * writing: memory stays bounded by a few batches whatever the size of the input.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { QuarryError, type Problem } from '../../errors/index.ts';
+import type { PreparedRecord, RowPreparation } from '../../store/row-preparation.ts';
+import { workerExecArgv, workerModule } from '../../worker-module.ts';
+import { readInputs, type ReadEvent, type ReadPlan } from './read-inputs.ts';
+import type { ReadTask } from './read-worker.ts';
+
+/** Batches the reader may have handed over that the writer has not yet written. */
+export const READ_AHEAD_BATCHES = 2;
+
+/** What the reading thread posts: its events, then how it ended. */
+export type ReaderMessage =
+  | ReadEvent<unknown>
+  | { readonly type: 'end' }
+  /** A coded error from reading (an unreadable archive, a shard of no known kind). */
+  | { readonly type: 'error'; readonly problems: readonly Problem[] }
+  /** An unexpected error: a bug in a format reader, or the thread died. */
+  | { readonly type: 'failed'; readonly file: string; readonly line: number; readonly reason: string };
+
+/** The reading stopped on something unexpected, at `file`:`line`; the importer reports it with its own code. */
+export class ReadingFailed extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`reading ${file}:${line} failed: ${reason}`, options);
+  }
+}
+
+export interface ReadingOptions {
+  readonly inWorker: boolean;
+  /** Called as each message of the reading thread arrives, before it waits its turn (for tests and tools). */
+  readonly onArrival?: (message: ReaderMessage) => void;
+}
+
+/**
+ * Reads the plan and awaits `handle` for each event in order; returns when everything is
+ * read. Errors thrown by `handle` come out as they are (the reading stops); coded errors of
+ * the reading too; anything else comes out as `ReadingFailed`.
+ */
+export async function runReading<P extends RowPreparation>(
+  plan: ReadPlan & { readonly preparation: P },
+  handle: (event: ReadEvent<PreparedRecord<P>>) => Promise<void>,
+  options: ReadingOptions,
+): Promise<void> {
+  if (options.inWorker) return readInWorker(plan, handle as (event: ReadEvent<unknown>) => Promise<void>, options);
+  const where = { file: '', line: 0 };
+  let handled: { error: unknown } | undefined;
+  try {
+    await readInputs(
+      plan,
+      async (event) => {
+        try {
+          await handle(event);
+        } catch (error) {
+          handled = { error };
+          throw error;
+        }
+      },
+      where,
+    );
+  } catch (error) {
+    if (handled !== undefined || error instanceof QuarryError) throw error;
+    throw new ReadingFailed(where.file, where.line, error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
+  }
+}
+
+async function readInWorker(
+  plan: ReadPlan,
+  handle: (event: ReadEvent<unknown>) => Promise<void>,
+  options: ReadingOptions,
+): Promise<void> {
+  const filename = workerModule('read-worker', import.meta.url);
+  const pool = new Piscina({
+    filename: filename.href,
+    minThreads: 1,
+    maxThreads: 1,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    execArgv: workerExecArgv(filename),
+  });
+  const channel = new MessageChannel();
+  const inbox: ReaderMessage[] = [];
+  let wake: (() => void) | undefined;
+  const deliver = (message: ReaderMessage): void => {
+    options.onArrival?.(message);
+    inbox.push(message);
+    wake?.();
+    wake = undefined;
+  };
+  // Where the reader was, for a thread that dies without saying so.
+  let last = { file: '', line: 0 };
+  channel.port1.on('message', deliver);
+  const task: ReadTask = { plan, window: READ_AHEAD_BATCHES, port: channel.port2 };
+  // The task ends after its last message; a thread that dies or a module that fails to load
+  // rejects it instead.
+  pool.run(task, { transferList: [channel.port2] }).then(
+    () => undefined,
+    (error: unknown) =>
+      deliver({
+        type: 'failed',
+        ...last,
+        reason: `the reading thread failed: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+  );
+  try {
+    for (;;) {
+      while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const message = inbox.shift() as ReaderMessage;
+      switch (message.type) {
+        case 'end':
+          return;
+        case 'error':
+          throw new QuarryError(message.problems);
+        case 'failed':
+          throw new ReadingFailed(message.file, message.line, message.reason);
+        case 'progress':
+          last = { file: message.file, line: last.line };
+          await handle(message);
+          break;
+        case 'batch':
+          await handle(message);
+          channel.port1.postMessage('credit');
+          break;
+        case 'problem':
+        case 'file':
+        case 'stop':
+          await handle(message);
+      }
+    }
+  } finally {
+    channel.port1.close();
+    await pool.destroy();
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The import's reading thread (started by read-pipeline.ts through a one-thread Piscina pool,
+ * which loads TypeScript and compiled modules alike): one task reads the whole plan with
+ * `readInputs` and posts its events on the task's port to the importer, which writes them. A
+ * batch is posted only while the importer has granted room for it (a `credit` message per
+ * batch written), so no more than the window of batches waits between the two threads.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { QuarryError } from '../../errors/index.ts';
+import { readInputs, type ReadPlan } from './read-inputs.ts';
+import type { ReaderMessage } from './read-pipeline.ts';
+
+export interface ReadTask {
+  readonly plan: ReadPlan;
+  /** Batches that may be posted before the first credit. */
+  readonly window: number;
+  readonly port: MessagePort;
+}
+
+export default async function read({ plan, window, port }: ReadTask): Promise<void> {
+  const post = (message: ReaderMessage): void => port.postMessage(message);
+  let credits = window;
+  let waiting: (() => void) | undefined;
+  port.on('message', () => {
+    credits++;
+    waiting?.();
+    waiting = undefined;
+  });
+  const where = { file: '', line: 0 };
+  try {
+    await readInputs(
+      plan,
+      async (event) => {
+        if (event.type === 'batch') {
+          while (credits === 0) await new Promise<void>((resolve) => (waiting = resolve));
+          credits--;
+        }
+        post(event);
+      },
+      where,
+    );
+    post({ type: 'end' });
+  } catch (err) {
+    if (err instanceof QuarryError) post({ type: 'error', problems: err.problems });
+    else post({ type: 'failed', ...where, reason: err instanceof Error ? err.message : String(err) });
+  } finally {
+    port.close();
+  }
+}
