@@ -142,6 +142,12 @@ export interface SourceTableSpec {
   readonly narrow?: NarrowTableSpec;
   /** The pre-aggregates of the source's per-year function, if it has one. */
   readonly perYear?: PerYearTablesSpec;
+  /**
+   * Long text columns that, like `doc`, the SQLite store keeps packed (deflated with a preset
+   * dictionary: `store/sqlite/packed-text.ts`); SQL reads them through the dialect's
+   * `storedText`. PostgreSQL compresses long values by itself (TOAST) and stores them plain.
+   */
+  readonly packedText?: readonly string[];
 }
 
 /** A full-text table of a source: contentless FTS5 keyed by the source's `pk`. */
@@ -161,6 +167,7 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
   publications: {
     kind: 'publications',
     table: 'publications',
+    packedText: ['abstract'],
     columns: [
       t('title'),
       t('abstract'),
@@ -238,6 +245,7 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
   grants: {
     kind: 'grants',
     table: 'grants',
+    packedText: ['abstract'],
     columns: [
       t('title'),
       t('abstract'),

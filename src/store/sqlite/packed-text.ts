@@ -1,0 +1,66 @@
+/**
+ * The format of long text values (a record's `doc` JSON, abstracts) in the SQLite record
+ * store: raw-deflated with a preset dictionary, so a 3.5 KB document takes about 0.6 KB.
+ *
+ * A stored value is either:
+ * - TEXT: the value itself (databases written before packing, values too short to pack,
+ *   values packing does not shrink, `''`); or
+ * - a BLOB: byte 0 is the id of the dictionary (a row of `text_dictionaries`), the rest is
+ *   the UTF-8 text deflated raw (RFC 1951) with that dictionary as preset history.
+ *
+ * SQLite's storage class is the format marker, so no rewrite of old rows is needed and a
+ * NULL or empty value never changes: `abstract IS NULL OR abstract = ''` is right on the
+ * stored column without unpacking. Everything here is pure (no connection): row preparation
+ * can run anywhere, given the dictionaries.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+
+/** A preset dictionary, as kept in `text_dictionaries`. */
+export interface TextDictionary {
+  /** 1–255: byte 0 of every value packed with it. */
+  readonly id: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Deflate level. Measured on 1,000 generated publications (doc 3.5 KB, abstract 1.9 KB): level
+ * 1 leaves docs ~10% larger than 3 for about the same time; levels above 3 save ~7% more for
+ * ~40% more CPU. Inflating costs the same at any level.
+ */
+export const PACK_LEVEL = 3;
+
+/** Shorter values stay text: the dictionary id and deflate's block header eat the gain. */
+export const MIN_PACKED_BYTES = 32;
+
+/**
+ * The stored form of `text`: a packed BLOB when that is smaller, otherwise the text itself.
+ *
+ * @example packText('{"authors":[...]}', { id: 1, bytes }) // Uint8Array [1, 0x8d, ...]
+ */
+export function packText(text: string, dictionary: TextDictionary, level: number = PACK_LEVEL): string | Uint8Array {
+  if (text.length < MIN_PACKED_BYTES) return text;
+  const raw = Buffer.from(text, 'utf8');
+  const deflated = deflateRawSync(raw, { level, dictionary: dictionary.bytes });
+  if (deflated.length + 1 >= raw.length) return text;
+  const out = Buffer.allocUnsafe(deflated.length + 1);
+  out[0] = dictionary.id;
+  deflated.copy(out, 1);
+  return out;
+}
+
+/**
+ * The text of a stored value: text and NULL as they are, a packed BLOB inflated with its
+ * dictionary. Throws when the dictionary is not among `dictionaries` (a database written by
+ * a newer Quarry, or a damaged value): returning the bytes as text would be silently wrong.
+ */
+export function unpackText(
+  value: string | Uint8Array | null,
+  dictionaries: ReadonlyMap<number, Uint8Array>,
+): string | null {
+  if (value === null || typeof value === 'string') return value;
+  const id = value[0];
+  const dictionary = id === undefined ? undefined : dictionaries.get(id);
+  if (dictionary === undefined)
+    throw new Error(`a packed text value names dictionary ${String(id)}, which this database does not hold`);
+  return inflateRawSync(value.subarray(1), { dictionary }).toString('utf8');
+}

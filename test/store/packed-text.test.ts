@@ -1,0 +1,77 @@
+// The packed text format of the SQLite store (store/sqlite/packed-text.ts): values come back
+// exactly, short or incompressible values stay text, and a value naming a dictionary the
+// database does not hold is refused rather than returned as garbage.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { MIN_PACKED_BYTES, packText, unpackText, type TextDictionary } from '../../src/store/sqlite/packed-text.ts';
+import { readShippedDictionaries } from '../../src/store/sqlite/text-dictionaries.ts';
+
+const shipped = readShippedDictionaries();
+const docDictionary = shipped.find((d) => d.name === 'publications.doc')!;
+const dictionary: TextDictionary = { id: docDictionary.id, bytes: Buffer.from(docDictionary.text, 'utf8') };
+const dictionaries = new Map(shipped.map((d) => [d.id, Buffer.from(d.text, 'utf8')]));
+
+const doc = JSON.stringify({
+  document_type: 'research_article',
+  authors: [
+    { first_name: 'Ana', last_name: 'Silva', researcher_id: 'ur.0123', affiliations: [{ id: 'grid.1', name: 'Uni' }] },
+    { first_name: 'Ólafur', last_name: 'Guðmundsson', affiliations: [{ id: 'grid.2', name: 'Háskóli Íslands' }] },
+    { first_name: '健', last_name: '佐藤', affiliations: [{ id: 'grid.3', name: '東京大学 🧪' }] },
+  ],
+  concepts: ['malaria', 'vaccine', 'dose'],
+});
+
+test('a packed value is a blob naming its dictionary, smaller than the text, and unpacks to the same text', () => {
+  for (const text of [doc, `${'Malaria vaccines in children under five. '.repeat(40)}`, 'ž'.repeat(500)]) {
+    const packed = packText(text, dictionary);
+    assert.ok(packed instanceof Uint8Array, 'packed');
+    assert.equal(packed[0], dictionary.id);
+    assert.ok(packed.length < Buffer.byteLength(text, 'utf8'));
+    assert.equal(unpackText(packed, dictionaries), text);
+  }
+});
+
+test('the dictionary pays: a document packs smaller with it than without one', () => {
+  const empty: TextDictionary = { id: 1, bytes: new Uint8Array(0) };
+  const withDictionary = packText(doc, dictionary);
+  const without = packText(doc, empty);
+  assert.ok(withDictionary instanceof Uint8Array && without instanceof Uint8Array);
+  assert.ok(withDictionary.length < without.length, `${withDictionary.length} < ${without.length}`);
+});
+
+test('short, empty and incompressible values stay text', () => {
+  assert.equal(packText('', dictionary), '');
+  const short = 'x'.repeat(MIN_PACKED_BYTES - 1);
+  assert.equal(packText(short, dictionary), short);
+  // Printable noise: deflate spends a byte or more on each character, so packing cannot win.
+  const noise = String.fromCharCode(...randomBytes(MIN_PACKED_BYTES + 8).map((b) => 0x21 + (b % 94)));
+  assert.equal(packText(noise, dictionary), noise);
+});
+
+test('text and NULL read as they are (databases written before packing)', () => {
+  assert.equal(unpackText(doc, dictionaries), doc);
+  assert.equal(unpackText('', dictionaries), '');
+  assert.equal(unpackText(null, dictionaries), null);
+});
+
+test('a value naming a dictionary the database does not hold is refused', () => {
+  const packed = packText(doc, { id: 200, bytes: dictionary.bytes });
+  assert.ok(packed instanceof Uint8Array);
+  assert.throws(() => unpackText(packed, dictionaries), /dictionary 200/);
+});
+
+test('the shipped dictionaries cover every packed column with distinct ids in 1..255, within the deflate window', () => {
+  const ids = shipped.map((d) => d.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const d of shipped) {
+    assert.ok(d.id >= 1 && d.id <= 255);
+    assert.ok(Buffer.byteLength(d.text) > 4096 && Buffer.byteLength(d.text) <= 32 * 1024, d.name);
+  }
+  assert.deepEqual(shipped.map((d) => d.name).sort(), [
+    'grants.abstract',
+    'grants.doc',
+    'publications.abstract',
+    'publications.doc',
+  ]);
+});
