@@ -12,7 +12,15 @@ import { ident, literal } from './sql.ts';
 export const SOURCE_ALIAS = 's';
 
 export type FieldAccess =
-  | { readonly kind: 'scalar'; readonly expr: string }
+  | {
+      readonly kind: 'scalar';
+      readonly expr: string;
+      /**
+       * The stored column, when `expr` unpacks it (`dialect.storedText`). NULL and '' are
+       * stored as they are, so emptiness tests read this one and unpack nothing.
+       */
+      readonly stored?: string;
+    }
   | {
       readonly kind: 'multi';
       /** `FROM` items, e.g. `"pub_orgs" l JOIN "organizations" e ON ...`. */
@@ -89,7 +97,11 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
     }
   }
   const column = source.columns[sub === undefined ? field.name : `${field.name}.${sub}`];
-  if (column !== undefined && !field.multi) return { kind: 'scalar', expr: `${s}.${ident(column)}` };
+  if (column !== undefined && !field.multi) {
+    const stored = `${s}.${ident(column)}`;
+    if (source.packed?.includes(column) === true) return { kind: 'scalar', expr: dialect.storedText(stored), stored };
+    return { kind: 'scalar', expr: stored };
+  }
   const entityColumn = source.entityColumns[field.name];
   if (entityColumn !== undefined && !field.multi) {
     const idExpr = `${s}.${ident(entityColumn.column)}`;
@@ -104,7 +116,7 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
     }
   }
   // From the JSON document: values may be plain (ids, strings) or objects (entities).
-  const doc = `${s}.${ident(source.document)}`;
+  const doc = dialect.storedText(`${s}.${ident(source.document)}`);
   // Structured values (authors, concepts): compare with every leaf value.
   if (field.type === 'json' && sub === undefined) return { kind: 'multi', ...dialect.jsonLeaves(doc, field.name) };
   if (field.multi || field.type === 'json') return { kind: 'multi', ...dialect.jsonElements(doc, field.name, sub) };

@@ -78,6 +78,12 @@ export interface Dialect {
   jsonElements(doc: string, field: string, sub: string | undefined): JsonRows;
   /** Every scalar leaf under a structured field (authors, concepts), at any depth. */
   jsonLeaves(doc: string, field: string): JsonRows;
+  /**
+   * The text of a column the store may keep packed (the record document, a source's
+   * `packed` columns): SQLite's `unpack_text(expr)` (store/sqlite/packed-text.ts), the column
+   * itself on PostgreSQL.
+   */
+  storedText(expr: string): string;
   /** An aggregate gathering `expr` over a group into a JSON array, as text. */
   jsonArrayAgg(expr: string): string;
   /** Has no value: NULL, or an empty string. */

@@ -69,7 +69,7 @@ export function compileFilter(
       const access = accessField(dialect, source, filter.field);
       const test =
         access.kind === 'scalar'
-          ? frag(dialect.isBlank(access.expr))
+          ? frag(dialect.isBlank(access.stored ?? access.expr))
           : access.keyed !== undefined
             ? frag(
                 `${access.keyed.recordKey} NOT IN (SELECT ${access.keyed.key} FROM ${access.from} WHERE ${access.keyed.fixed})`,
@@ -88,7 +88,7 @@ export function compileFilter(
       }
       const count =
         access.kind === 'scalar'
-          ? dialect.isPresent(access.expr)
+          ? dialect.isPresent(access.stored ?? access.expr)
           : `(SELECT count(*) FROM ${access.from} WHERE ${access.correlate})`;
       return frag(`${count} ${sqlOp(filter.op)} ?`, [filter.value]);
     }

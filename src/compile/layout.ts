@@ -46,8 +46,10 @@ export interface SourceLayout {
   readonly table: string;
   /** Integer key column that link tables and the FTS rowid refer to. */
   readonly key: string;
-  /** Column holding the full record as JSON (the native record shape). */
+  /** Column holding the full record as JSON (the native record shape). Read through `dialect.storedText`. */
   readonly document: string;
+  /** Columns besides `document` the store may keep packed: read through `dialect.storedText`. */
+  readonly packed?: readonly string[];
   /** Scalar field → column. */
   readonly columns: Readonly<Record<string, string>>;
   /** Multi-value or entity field → link table. */

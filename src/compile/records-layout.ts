@@ -184,6 +184,7 @@ function sourceLayout(name: SourceName): SourceLayout {
     table: table.table,
     key: KEY,
     document: DOCUMENT,
+    ...(table.packedText === undefined ? {} : { packed: table.packedText }),
     columns: Object.fromEntries(columns.map((c) => [c, c])),
     links: Object.fromEntries(links.filter(([field]) => fieldTypes.has(field))),
     entityColumns: Object.fromEntries(entityColumns),

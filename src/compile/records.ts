@@ -56,7 +56,7 @@ const s = SOURCE_ALIAS;
 
 /**
  * @example
- * SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title"
+ * SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title"
  *   FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."pk" DESC LIMIT ? OFFSET ?
  */
 export function compileRecords(
@@ -147,7 +147,7 @@ export interface PageKeys {
  *
  * @example
  * WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE ... ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?)
- * SELECT s."pk" AS __key, s."doc" AS __doc, ... FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC
+ * SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, ... FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC
  */
 function keyedPage(
   dialect: Dialect,
@@ -194,7 +194,10 @@ export function recordReads(
   source: SourceLayout,
   fields: readonly { readonly field: string }[],
 ): { readonly selects: string[]; readonly hydrate: HydrateStep[] } {
-  const selects = [`${s}.${ident(source.key)} AS __key`, `${s}.${ident(source.document)} AS __doc`];
+  const selects = [
+    `${s}.${ident(source.key)} AS __key`,
+    `${dialect.storedText(`${s}.${ident(source.document)}`)} AS __doc`,
+  ];
   const hydrate: HydrateStep[] = [];
   const read = new Set<string>();
   for (const { field } of fields) {
@@ -202,7 +205,10 @@ export function recordReads(
     read.add(field);
     const column = source.columns[field];
     if (column !== undefined) {
-      selects.push(`${s}.${ident(column)} AS ${ident(field)}`);
+      const stored = `${s}.${ident(column)}`;
+      selects.push(
+        `${source.packed?.includes(column) === true ? dialect.storedText(stored) : stored} AS ${ident(field)}`,
+      );
       continue;
     }
     const step = hydrateStep(dialect, layout, source, field);

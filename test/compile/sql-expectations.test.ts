@@ -34,6 +34,7 @@ const orgId: PlanField = {
 const orgName: PlanField = { ...orgId, subfield: 'name' };
 const { subfield: _s, ...orgs } = orgId;
 const authors: PlanField = { name: 'authors', type: 'json', multi: true };
+const abstract: PlanField = { name: 'abstract', type: 'string', multi: false };
 const categoryName: PlanField = {
   name: 'category_for',
   subfield: 'name',
@@ -199,7 +200,7 @@ const FILTERS: readonly Row[] = [
     compile: filter({ kind: 'compare', field: authors, op: '=', value: 'Smith' }),
     expect: {
       sqlite: {
-        text: `EXISTS (SELECT 1 FROM json_tree(s."doc", '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?)`,
+        text: `EXISTS (SELECT 1 FROM json_tree(unpack_text(s."doc"), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?)`,
         params: ['smith'],
       },
       postgres: {
@@ -264,6 +265,16 @@ const FILTERS: readonly Row[] = [
     expect: {
       sqlite: { text: `(s."year" IS NULL OR s."year" = '')`, params: [] },
       postgres: { text: '(s."year" IS NULL OR s."year"::text = \'\')', params: [] },
+    },
+  },
+  {
+    // Packed values are never NULL or '' (those stay as they are), so emptiness reads the
+    // stored column: unpacking every abstract of the corpus would cost seconds.
+    name: 'is empty on a packed text column tests the stored value, unpacking nothing',
+    compile: filter({ kind: 'empty', field: abstract, empty: true }),
+    expect: {
+      sqlite: { text: `(s."abstract" IS NULL OR s."abstract" = '')`, params: [] },
+      postgres: { text: '(s."abstract" IS NULL OR s."abstract"::text = \'\')', params: [] },
     },
   },
   {
@@ -349,7 +360,7 @@ const STATEMENTS: readonly Row[] = [
     compile: output(plan({ filter: year2020 }), page),
     expect: {
       sqlite: {
-        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
         params: [2020, 20, 0],
       },
       postgres: {
@@ -379,7 +390,7 @@ const STATEMENTS: readonly Row[] = [
       sqlite: {
         text:
           'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
-          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
+          'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
         params: ['grid.1', 2020, 20, 0],
       },
       postgres: {
@@ -398,12 +409,26 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT ? OFFSET ?',
+        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT ? OFFSET ?',
         params: ['grid.1', 2020, 20, 0],
       },
       postgres: {
         text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1) AND (s."year" = $2)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT $3 OFFSET $4',
         params: ['grid.1', 2020, 20, 0],
+      },
+    },
+  },
+  {
+    name: 'a page reads the document and packed text columns through storedText',
+    compile: output(plan({ outputs: [records({ fields: [{ key: 'abstract', field: 'abstract' }] })] }), page),
+    expect: {
+      sqlite: {
+        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, unpack_text(s."abstract") AS "abstract" FROM "publications" s WHERE 1 ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        params: [20, 0],
+      },
+      postgres: {
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."abstract" AS "abstract" FROM "publications" s WHERE TRUE ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $1 OFFSET $2',
+        params: [20, 0],
       },
     },
   },
@@ -450,7 +475,7 @@ const STATEMENTS: readonly Row[] = [
       sqlite: {
         text:
           'WITH top AS (SELECT "publications_fts".rowid AS k, bm25("publications_fts") AS score FROM "publications_fts" WHERE "publications_fts" MATCH ? ORDER BY score, k LIMIT ? OFFSET ?) ' +
-          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
+          'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
         params: ['{title} : ("malaria")', 20, 0],
       },
       postgres: {
@@ -626,7 +651,7 @@ const STATEMENTS: readonly Row[] = [
         params: [2010, 2020],
       },
       sqlite: {
-        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS k, CAST(json_extract(s."doc", '$.funding_cny') AS DOUBLE PRECISION) AS amount FROM "grants" s WHERE 1 AND CAST(json_extract(s."doc", '$.funding_cny') AS DOUBLE PRECISION) > 0) SELECT f.year AS year, sum(m.amount * f.shares * 1.0 / f.years) AS value FROM m CROSS JOIN "grant_funding_years" f WHERE f."grant_pk" = m.k AND f.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS k, CAST(json_extract(unpack_text(s."doc"), '$.funding_cny') AS DOUBLE PRECISION) AS amount FROM "grants" s WHERE 1 AND CAST(json_extract(unpack_text(s."doc"), '$.funding_cny') AS DOUBLE PRECISION) > 0) SELECT f.year AS year, sum(m.amount * f.shares * 1.0 / f.years) AS value FROM m CROSS JOIN "grant_funding_years" f WHERE f."grant_pk" = m.k AND f.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
         params: [2010, 2020],
       },
     },
@@ -696,7 +721,7 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: `SELECT s."pk" AS __key, s."doc" AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE 1 AND l."researcher_pk" IN `,
+        text: `SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE 1 AND l."researcher_pk" IN `,
         params: [],
       },
       postgres: {

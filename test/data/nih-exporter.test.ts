@@ -14,6 +14,7 @@ import { strToU8, zipSync } from 'fflate';
 import { detectFormat, expandInputs } from '../../src/data/import/detect.ts';
 import { recordWriterFor } from '../../src/backends.ts';
 import { importFiles } from '../../src/data/import/index.ts';
+import { registerUnpackText } from '../../src/store/sqlite/text-dictionaries.ts';
 
 const DATA = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'quarry-nih-exporter-'));
@@ -79,8 +80,11 @@ test('zipped ExPORTER years import without --format; OPPORTUNITY NUMBER is the F
   assert.equal(report.records.grants, awards.length);
   const conn = new Database(db, { readonly: true });
   try {
+    registerUnpackText(conn);
     const rows = conn
-      .prepare('SELECT id, title, abstract, funding_usd, foa_number AS foa FROM grants ORDER BY id')
+      .prepare(
+        'SELECT id, title, unpack_text(abstract) AS abstract, funding_usd, foa_number AS foa FROM grants ORDER BY id',
+      )
       .all() as Record<string, unknown>[];
     assert.equal(rows.length, new Set(awards.map((a) => a.project)).size);
     const first = rows.find((r) => r['id'] === `nih.${awards[0]!.project}`)!;

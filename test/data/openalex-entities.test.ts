@@ -102,7 +102,9 @@ describe('OpenAlex snapshot entities', () => {
         ).length,
       },
     );
-    const doc = JSON.parse(one(db, 'SELECT doc FROM researchers WHERE id = ?', priemId)!['doc'] as string) as Row;
+    const doc = JSON.parse(
+      one(db, 'SELECT unpack_text(doc) AS doc FROM researchers WHERE id = ?', priemId)!['doc'] as string,
+    ) as Row;
     assert.deepEqual(doc['orcid_id'], [String(priem['orcid']).replace('https://orcid.org/', '')]);
     // An older Author object (one last_known_institution) maps as well.
     const abbott = byName(authors, 'B. P. Abbott');
@@ -134,7 +136,9 @@ describe('OpenAlex snapshot entities', () => {
       name: funder['display_name'],
       n_funded_publications: funded.length,
     });
-    const funderDoc = JSON.parse(one(db, 'SELECT doc FROM organizations WHERE id = ?', ror)!['doc'] as string) as Row;
+    const funderDoc = JSON.parse(
+      one(db, 'SELECT unpack_text(doc) AS doc FROM organizations WHERE id = ?', ror)!['doc'] as string,
+    ) as Row;
     assert.deepEqual(funderDoc['types'], ['Funder']);
     assert.deepEqual(funderDoc['external_ids_fundref'], [(funder['ids'] as Row)['crossref']]);
 

@@ -64,7 +64,7 @@ describe('OpenAlex snapshot', () => {
       ),
     );
     if (printed !== undefined) {
-      const [doc] = query(db, 'SELECT doc FROM publications WHERE id = ?', shortId(printed['id']));
+      const [doc] = query(db, 'SELECT unpack_text(doc) AS doc FROM publications WHERE id = ?', shortId(printed['id']));
       const authors = (JSON.parse(String(doc?.['doc'])) as { authors: Array<{ raw_affiliation?: string[] }> }).authors;
       const expected = (printed['authorships'] as Row[]).map((a) =>
         ((a['raw_affiliation_strings'] as string[] | undefined) ?? []).map((x) => x.trim()).filter(Boolean),
@@ -243,7 +243,7 @@ describe('NIH RePORTER and ExPORTER', () => {
     assert.equal(report.records.grants, 2);
     const rows = query(
       db,
-      "SELECT id, title, abstract, funding_usd, start_year FROM grants WHERE id LIKE 'nih.%' ORDER BY id",
+      "SELECT id, title, unpack_text(abstract) AS abstract, funding_usd, start_year FROM grants WHERE id LIKE 'nih.%' ORDER BY id",
     );
     assert.deepEqual(rows, [
       {
@@ -261,7 +261,10 @@ describe('NIH RePORTER and ExPORTER', () => {
         start_year: 2021,
       },
     ]);
-    const pis = query(db, "SELECT doc ->> '$.investigators' AS pis FROM grants WHERE id = 'nih.5R01AI130470-05'")[0]!;
+    const pis = query(
+      db,
+      "SELECT unpack_text(doc) ->> '$.investigators' AS pis FROM grants WHERE id = 'nih.5R01AI130470-05'",
+    )[0]!;
     assert.deepEqual(
       (JSON.parse(pis['pis'] as string) as { first_name: string; last_name: string; role: string }[]).map(
         (p) => `${p.role} ${p.first_name} ${p.last_name}`,
@@ -269,7 +272,9 @@ describe('NIH RePORTER and ExPORTER', () => {
       ['PI JANE DOE', 'PI RICHARD ROE'],
     );
     // PROJECT_TERMS are the keywords (once each); ACTIVITY and FUNDING_MECHANISM the funding schemes.
-    const doc = JSON.parse(String(query(db, "SELECT doc FROM grants WHERE id = 'nih.5R01AI130470-05'")[0]!['doc'])) as {
+    const doc = JSON.parse(
+      String(query(db, "SELECT unpack_text(doc) AS doc FROM grants WHERE id = 'nih.5R01AI130470-05'")[0]!['doc']),
+    ) as {
       keywords?: string[];
       funding_schemes?: string[];
     };
@@ -308,7 +313,11 @@ describe('Crossref works', () => {
       .map((l) => JSON.parse(l) as { DOI: string; author?: Array<{ affiliation?: Array<{ name?: string }> }> })
       .find((w) => (w.author ?? []).some((a) => (a.affiliation ?? []).length > 0));
     assert.ok(withAff !== undefined);
-    const [doc] = query(db, 'SELECT doc FROM publications WHERE id = ?', `doi:${withAff.DOI.toLowerCase()}`);
+    const [doc] = query(
+      db,
+      'SELECT unpack_text(doc) AS doc FROM publications WHERE id = ?',
+      `doi:${withAff.DOI.toLowerCase()}`,
+    );
     const authors = (
       JSON.parse(String(doc?.['doc'])) as {
         authors: Array<{ raw_affiliation?: string[]; affiliations: Array<{ raw_affiliation?: string }> }>;

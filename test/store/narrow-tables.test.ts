@@ -79,13 +79,13 @@ describe('narrow tables', () => {
     store.upsert('publications', [pub('pub.1'), pub('pub.2')]);
     store.upsert('grants', [{ id: 'grant.1', start_year: 2019, funding_usd: 5, funders: ['grid.9'] }]);
     store.close();
-    // Back to version 2: no narrow tables (the per-year tables of version 4 are rebuilt after them).
+    // Back to version 2: no narrow tables (the per-year tables of version 4 are rebuilt after them; version 5 keeps the dictionaries it finds).
     const db = new Database(path);
     db.exec(
       "DROP TABLE publications_narrow; DROP TABLE grants_narrow; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 3",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [3, 4]);
+    assert.deepEqual(upgradeRecordDatabase(path), [3, 4, 5]);
     const upgraded = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
     assert.equal(narrowRow(upgraded, 'pub.2').n_researchers, 2);
     assert.deepEqual(upgraded.db.prepare('SELECT id, start_year, funding_usd, n_funders FROM grants_narrow').get(), {

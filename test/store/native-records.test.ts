@@ -205,7 +205,7 @@ test('every native record kind lands in its tables, links and full text', () => 
     ['Lisbon', 'Lisbon'],
   ]);
 
-  const doc = JSON.parse(store.db.prepare('SELECT doc FROM publications').pluck().get() as string);
+  const doc = JSON.parse(store.db.prepare('SELECT unpack_text(doc) FROM publications').pluck().get() as string);
   assert.deepEqual(doc.authors, publications[0]!.authors);
   assert.deepEqual(doc.journal, { id: 'jour.1900001', title: 'Journal of Cells' });
 

@@ -114,14 +114,14 @@ describe('per-year tables (SQLite)', () => {
     const store = loaded(path);
     store.finish({ optimize: false, analyze: false });
     store.close();
-    // Back to version 3: no per-year tables.
+    // Back to version 3: no per-year tables (version 5 keeps the dictionaries it finds).
     const db = new Database(path);
     db.exec(`DROP TABLE publication_citations_by_year; DROP TABLE citations_by_year;
       DROP TABLE grant_funding_years; DROP TABLE funding_by_year;
       DELETE FROM store_meta WHERE key LIKE 'per_year_%';
-      DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 4`);
+      DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 4`);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [4]);
+    assert.deepEqual(upgradeRecordDatabase(path), [4, 5]);
     const upgraded = openRecordStore(path, options);
     assert.deepEqual(freshRows(upgraded.db), ['per_year_grants', 'per_year_publications']);
     assert.equal(upgraded.db.prepare('SELECT count(*) FROM publication_citations_by_year').pluck().get(), 3);

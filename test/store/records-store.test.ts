@@ -131,7 +131,7 @@ describe('upsert', () => {
     ]);
     assert.deepEqual(all('SELECT id, title FROM journals'), [['jour.1900001', 'Journal of Tests']]);
     assert.deepEqual(all('SELECT grant_id FROM publication_grants'), [['grant.9000001']]);
-    const doc = JSON.parse(store.db.prepare('SELECT doc FROM publications').pluck().get() as string);
+    const doc = JSON.parse(store.db.prepare('SELECT unpack_text(doc) FROM publications').pluck().get() as string);
     assert.equal(doc.authors.length, 2);
     assert.equal(doc.title, undefined, 'fields with a column are not repeated in doc');
     assert.equal(doc.reference_ids, undefined, 'references live only in publication_references');

@@ -20,6 +20,8 @@ export const postgresDialect: Dialect = {
   false: 'FALSE',
   placeholders: (text) => numberPlaceholders(text, (n) => `$${n}`),
   placeholder: (n) => `$${n}`,
+  // Stored plain: PostgreSQL compresses long values itself (TOAST).
+  storedText: (expr) => expr,
   jsonValue(doc, field, sub) {
     if (sub === undefined) return `(${doc} ->> ${key(field)})`;
     const value = `${doc} -> ${key(field)}`;

@@ -1,6 +1,7 @@
 /**
  * SQLite's hooks for the base compiler (`../dialect.ts`): JSON1 functions over the record
- * document, the built-in `median` aggregate, FTS5 for full text (`fulltext.ts`, escaping in
+ * document (read through `unpack_text`, registered on every connection, since the store
+ * keeps documents packed: store/sqlite/packed-text.ts), the built-in `median` aggregate, FTS5 for full text (`fulltext.ts`, escaping in
  * `fts5.ts`). Placeholders stay `?`.
  */
 import type { Dialect } from '../dialect.ts';
@@ -19,6 +20,7 @@ export const sqliteDialect: Dialect = {
   false: '0',
   placeholders: (text) => text,
   placeholder: () => '?',
+  storedText: (expr) => `unpack_text(${expr})`,
   jsonValue(doc, field, sub) {
     if (sub === undefined) return `json_extract(${doc}, ${jsonPath(field)})`;
     return `CASE json_type(${doc}, ${jsonPath(field)}) WHEN 'object' THEN json_extract(${doc}, ${jsonPath(field, sub)}) ELSE ${

@@ -1,11 +1,10 @@
 /**
- * The SQLite store's last step of row preparation: a record's `doc` and long text columns
- * in their stored form (`packed-text.ts`). Pure and per record, like `recordToRows`, so the
- * two can run together wherever rows are prepared; `RowPacking` is plain data (it survives
- * `postMessage`).
+ * A step of the SQLite store's row preparation (`prepare-rows.ts`): a record's `doc` and
+ * long text columns in their stored form (`packed-text.ts`). Pure and per record, like
+ * `recordToRows`; `RowPacking` is plain data.
  *
  * @example
- *   const packing = rowPacking('publications', readDictionaries(db).newest);
+ *   const packing = rowPacking('publications', shippedDictionaries());
  *   const stored = packRows(recordToRows('publications', record), packing);
  */
 import { SOURCE_TABLES, type RecordKind } from '../../model/storage.ts';
@@ -28,14 +27,14 @@ export interface RowPacking {
   readonly columns: readonly (readonly [index: number, dictionary: TextDictionary])[];
 }
 
-/** The packing of a kind with the database's newest dictionaries (a column without one stays text). */
-export function rowPacking(kind: RecordKind, newest: ReadonlyMap<string, TextDictionary>): RowPacking {
+/** The packing of a kind with dictionaries by name (a column without one stays text). */
+export function rowPacking(kind: RecordKind, dictionaries: ReadonlyMap<string, TextDictionary>): RowPacking {
   const spec = SOURCE_TABLES[kind];
-  const doc = newest.get(dictionaryName(spec.table, 'doc'));
+  const doc = dictionaries.get(dictionaryName(spec.table, 'doc'));
   const columns: [number, TextDictionary][] = [];
   for (const column of packableColumns(kind)) {
     const index = spec.columns.findIndex((c) => c.name === column);
-    const dictionary = newest.get(dictionaryName(spec.table, column));
+    const dictionary = dictionaries.get(dictionaryName(spec.table, column));
     if (index >= 0 && dictionary !== undefined) columns.push([index, dictionary]);
   }
   return { ...(doc === undefined ? {} : { doc }), columns };

@@ -16,6 +16,7 @@ import {
 import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
 import { perYearTablesSql, rebuildPerYearTables } from './per-year-tables.ts';
+import { TEXT_DICTIONARIES_SQL, readShippedDictionaries, storeDictionaries } from './text-dictionaries.ts';
 
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
 export interface IndexDefinition {
@@ -177,6 +178,17 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       // Built from the records already held and marked fresh, so a database loaded by an
       // older version answers from them at once (the next write marks them stale again).
       rebuildPerYearTables(db);
+    },
+  },
+  {
+    version: 5,
+    name: 'preset dictionaries for packed text (doc, abstracts)',
+    up: (db) => {
+      db.exec(TEXT_DICTIONARIES_SQL);
+      storeDictionaries(db, readShippedDictionaries());
+      // Rows already held stay text and read as they are (packed-text.ts: the storage class
+      // tells the formats apart); rewriting them here would hold the write lock for minutes
+      // at 1M records, and the file would not shrink without a VACUUM. Upserts pack.
     },
   },
 ];

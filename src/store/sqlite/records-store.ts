@@ -22,6 +22,7 @@ import {
 } from '../../model/storage.ts';
 import type { SqlValue } from '../rows.ts';
 import { prepareSqliteRows, type SqliteRows } from './prepare-rows.ts';
+import type { StoredValue } from './packed-rows.ts';
 import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
@@ -30,6 +31,7 @@ import { perYearStaleMarker } from './per-year-tables.ts';
 import { recordSchemaVersion } from './open.ts';
 import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
 import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
+import { checkShippedDictionaries, registerUnpackText } from './text-dictionaries.ts';
 
 export { RECORD_MIGRATIONS } from './records-schema.ts';
 export type { FinishOptions, FinishReport } from './derive.ts';
@@ -75,8 +77,8 @@ export interface RecordStore {
 
 interface KindStatements {
   readonly find: Database.Statement<[string], { pk: number }>;
-  readonly insert: Database.Statement<SqlValue[]>;
-  readonly update: Database.Statement<SqlValue[]>;
+  readonly insert: Database.Statement<StoredValue[]>;
+  readonly update: Database.Statement<StoredValue[]>;
   readonly deleteLinks: readonly Database.Statement<[number]>[];
   readonly insertLinks: ReadonlyMap<string, Database.Statement<[number, string]>>;
   readonly deleteText?: Database.Statement<[number]>;
@@ -95,6 +97,9 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
   const db = new Database(dbPath);
   applyWriterPragmas(db, options);
   migrate(db, 'records', RECORD_MIGRATIONS);
+  // Rows come packed with the shipped dictionaries (prepare-rows.ts): the file must hold them.
+  checkShippedDictionaries(db);
+  registerUnpackText(db);
   if (options.bulk === true) {
     for (const index of RECORD_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
     setFullTextMerging(db, false);
@@ -130,10 +135,10 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       ...(writeNarrow === undefined ? {} : { writeNarrow }),
       ...(markPerYearStale === undefined ? {} : { markPerYearStale }),
       find: db.prepare(`SELECT pk FROM ${spec.table} WHERE id = ?`),
-      insert: db.prepare<SqlValue[]>(
+      insert: db.prepare<StoredValue[]>(
         `INSERT INTO ${spec.table} (id, ${cols.join(', ')}, doc) VALUES (?, ${cols.map(() => '?').join(', ')}, ?)`,
       ),
-      update: db.prepare<SqlValue[]>(
+      update: db.prepare<StoredValue[]>(
         `UPDATE ${spec.table} SET ${cols.map((c) => `${c} = ?`).join(', ')}, doc = ? WHERE pk = ?`,
       ),
       deleteLinks: links.map((l) => db.prepare(`DELETE FROM ${l.table} WHERE ${owner} = ?`)),

@@ -3,16 +3,17 @@
  * (`text_dictionaries`), so a database always holds what it takes to read its own values,
  * whatever dictionaries later versions of Quarry ship.
  *
- * The first ones are shipped in the repository (`text-dictionaries.v1.json.gz`, built by
+ * They are shipped in the repository (`text-dictionaries.v1.json.gz`, built by
  * `scripts/build-text-dictionaries.ts` from generated records) and copied into the table by
  * the migration that introduced packing, rather than trained from the data at the first
- * import: packing then stays a pure function of the record (row preparation can run in any
- * thread without asking the writer for a dictionary first), the same records give the same
- * bytes whatever the import order, and a reader never meets a dictionary younger than its
- * connection. Most of what a dictionary saves is what every document of a kind repeats (the
- * field names, id prefixes, category and concept names), which is the same for any corpus.
- * A dictionary trained from a database's own data can be added later as a new id; values
- * keep naming the dictionary they were packed with.
+ * import: packing then stays a pure function of the record with a constant (row preparation
+ * runs in the importer's reading thread, which never asks the writer for a dictionary),
+ * the same records give the same bytes whatever the import order, and a reader never meets
+ * a dictionary younger than its connection. Most of what a dictionary saves is what every
+ * document of a kind repeats (field names, id prefixes, category and concept names), which
+ * is the same for any corpus. A shipped dictionary never changes once released (its id is
+ * in every value packed with it): better ones come as a new file with new ids and a
+ * migration that stores them; values keep naming the dictionary they were packed with.
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -66,28 +67,36 @@ export function storeDictionaries(db: Database.Database, dictionaries: readonly 
   for (const d of dictionaries) insert.run(d.id, d.name, Buffer.from(d.text, 'utf8'));
 }
 
-/** Every dictionary of the database, by id, and the newest of each name (what writes use). */
-export interface DatabaseDictionaries {
-  readonly byId: ReadonlyMap<number, Uint8Array>;
-  readonly newest: ReadonlyMap<string, TextDictionary>;
+let shipped: ReadonlyMap<string, TextDictionary> | undefined;
+
+/** The dictionaries row preparation packs with, by name (read once per thread). */
+export function shippedDictionaries(): ReadonlyMap<string, TextDictionary> {
+  shipped ??= new Map(readShippedDictionaries().map((d) => [d.name, { id: d.id, bytes: Buffer.from(d.text, 'utf8') }]));
+  return shipped;
 }
 
-/** The dictionaries of a database (none when it predates packing). */
-export function readDictionaries(db: Database.Database): DatabaseDictionaries {
+/** Every dictionary of a database, by id (none when it predates packing). */
+export function readDictionaries(db: Database.Database): Map<number, Uint8Array> {
   const byId = new Map<number, Uint8Array>();
-  const newest = new Map<string, TextDictionary>();
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_dictionaries'").get();
-  if (table === undefined) return { byId, newest };
-  const rows = db
-    .prepare<[], { id: number; name: string; dictionary: Buffer }>(
-      'SELECT id, name, dictionary FROM text_dictionaries ORDER BY id',
-    )
-    .all();
-  for (const { id, name, dictionary } of rows) {
-    byId.set(id, dictionary);
-    newest.set(name, { id, bytes: dictionary });
+  if (table === undefined) return byId;
+  const rows = db.prepare<[], { id: number; dictionary: Buffer }>('SELECT id, dictionary FROM text_dictionaries').all();
+  for (const { id, dictionary } of rows) byId.set(id, dictionary);
+  return byId;
+}
+
+/**
+ * Throws unless the database holds every shipped dictionary byte for byte: rows are packed
+ * with them before the writer sees them, and a value must never name a dictionary its
+ * database reads differently.
+ */
+export function checkShippedDictionaries(db: Database.Database): void {
+  const held = readDictionaries(db);
+  for (const [name, { id, bytes }] of shippedDictionaries()) {
+    const found = held.get(id);
+    if (found === undefined || !Buffer.from(found).equals(bytes))
+      throw new Error(`the database's text dictionary ${id} (${name}) is not the one this Quarry packs with`);
   }
-  return { byId, newest };
 }
 
 /**
@@ -98,7 +107,7 @@ export function readDictionaries(db: Database.Database): DatabaseDictionaries {
  * times in a row (`CASE json_type(...) WHEN ... THEN json_extract(...)`) inflates it once.
  */
 export function registerUnpackText(db: Database.Database): void {
-  const { byId } = readDictionaries(db);
+  const byId = readDictionaries(db);
   let lastPacked: Buffer | undefined;
   let lastText: string | null = null;
   db.function(UNPACK_FUNCTION, { deterministic: true }, (value: unknown) => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import Database from 'better-sqlite3';
+import { registerUnpackText } from '../../../src/store/sqlite/text-dictionaries.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -18,9 +19,11 @@ export function tempRecordDbs(label: string): { readonly work: string; readonly 
   return { work, freshDb: () => join(work, `db-${++dbs}.db`) };
 }
 
+/** Rows of a read-only query; packed columns read as `unpack_text(doc)` (store/sqlite/packed-text.ts). */
 export function query(db: string, sql: string, ...params: unknown[]): Row[] {
   const conn = new Database(db, { readonly: true });
   try {
+    registerUnpackText(conn);
     return conn.prepare(sql).all(...params) as Row[];
   } finally {
     conn.close();
