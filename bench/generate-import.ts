@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { generate } from '../src/data/generate/index.ts';
 import { importFiles } from '../src/data/import/index.ts';
 import { recordWriterFor } from '../src/backends.ts';
+import { describeThreads, sampleThreadCpu } from './thread-cpu.ts';
 
 const args = process.argv.slice(2);
 const publications = Number((args.find((a) => /^\d[\d_]*$/.test(a)) ?? '1000000').replace(/_/g, ''));
@@ -63,6 +64,8 @@ console.log(
 
 const dbPath = join(dir, 'records.db');
 let finishStarted = 0;
+let loadThreads = '';
+const threads = sampleThreadCpu();
 const t1 = performance.now();
 const c1 = process.cpuUsage();
 const report = await importFiles({
@@ -71,7 +74,10 @@ const report = await importFiles({
   format: 'quarry',
   onError: 'abort',
   onProgress: (p) => {
-    if (p.phase === 'finish' && finishStarted === 0) finishStarted = performance.now();
+    if (p.phase === 'finish' && finishStarted === 0) {
+      finishStarted = performance.now();
+      loadThreads = describeThreads(threads.stop());
+    }
     log(`import ${p.phase} ${p.records} records`);
   },
 });
@@ -84,7 +90,10 @@ console.log(
     `${imported.toLocaleString('en')} records -> ${Math.round(imported / importSeconds).toLocaleString('en')} records/s overall, ${Math.round(imported / loadSeconds).toLocaleString('en')} records/s while loading`,
 );
 console.log(
-  `  publications/s overall: ${Math.round(publications / importSeconds).toLocaleString('en')}; database ${(statSync(dbPath).size / 2 ** 20).toFixed(0)} MiB`,
+  `  ${Math.round(imported / importCpu).toLocaleString('en')} records per CPU second; CPU per thread while loading (the writer is main): ${loadThreads}`,
+);
+console.log(
+  `  publications/s overall: ${Math.round(publications / importSeconds).toLocaleString('en')}; database ${(statSync(dbPath).size / 2 ** 20).toFixed(0)} MiB; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
 );
 const total = (performance.now() - t0) / 1000;
 console.log(
