@@ -1,6 +1,7 @@
 // The narrow side tables: one row per record with its copied columns and the counts of its
-// link rows, kept in step by upserts (bulk or not), refreshed by finish() after derived
-// values change, and filled by the migration for a database made before they existed.
+// link rows, kept in step by upserts (a bulk load leaves them to finish()), refreshed by
+// finish() after derived values change, and filled by the migration for a database made
+// before they existed.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,30 +40,66 @@ const narrowRow = (store: RecordStore, id: string): Row =>
     .get(id) as Row;
 
 describe('narrow tables', () => {
-  for (const bulk of [false, true]) {
-    test(`an upsert writes the record's narrow row with its link counts, and a re-import rewrites it (bulk: ${bulk})`, () => {
-      const store = openRecordStore(freshPath(), { bulk, mmapMb: 0, cacheMb: 16 });
-      store.upsert('publications', [pub('pub.1'), pub('pub.2', { reference_ids: [], funders: [] })]);
-      assert.deepEqual(narrowRow(store, 'pub.1'), {
-        id: 'pub.1',
-        year: 2020,
-        date: '2020-03-01',
-        type: 'article',
-        journal_id: 'jour.1',
-        times_cited: null,
-        n_researchers: 2,
-        n_research_orgs: 2,
-        n_funders: 1,
-        n_reference_ids: 1,
-        n_concepts: 0,
-      });
-      store.upsert('publications', [pub('pub.1', { year: 2021, authors: [], funders: ['grid.8', 'grid.9'] })]);
-      const row = narrowRow(store, 'pub.1');
-      assert.deepEqual([row.year, row.n_researchers, row.n_research_orgs, row.n_funders], [2021, 0, 0, 2]);
-      assert.equal(store.db.prepare('SELECT count(*) FROM publications_narrow').pluck().get(), 2);
-      store.close();
+  test("an upsert writes the record's narrow row with its link counts, and a re-import rewrites it", () => {
+    const store = openRecordStore(freshPath(), { mmapMb: 0, cacheMb: 16 });
+    store.upsert('publications', [pub('pub.1'), pub('pub.2', { reference_ids: [], funders: [] })]);
+    assert.deepEqual(narrowRow(store, 'pub.1'), {
+      id: 'pub.1',
+      year: 2020,
+      date: '2020-03-01',
+      type: 'article',
+      journal_id: 'jour.1',
+      times_cited: null,
+      n_researchers: 2,
+      n_research_orgs: 2,
+      n_funders: 1,
+      n_reference_ids: 1,
+      n_concepts: 0,
     });
-  }
+    store.upsert('publications', [pub('pub.1', { year: 2021, authors: [], funders: ['grid.8', 'grid.9'] })]);
+    const row = narrowRow(store, 'pub.1');
+    assert.deepEqual([row.year, row.n_researchers, row.n_research_orgs, row.n_funders], [2021, 0, 0, 2]);
+    assert.equal(store.db.prepare('SELECT count(*) FROM publications_narrow').pluck().get(), 2);
+    store.close();
+  });
+
+  test('a bulk load leaves the narrow rows to finish(), which writes them with their link counts', () => {
+    const store = openRecordStore(freshPath(), { bulk: true, mmapMb: 0, cacheMb: 16 });
+    store.upsert('publications', [pub('pub.1'), pub('pub.2', { reference_ids: [], funders: [] })]);
+    store.upsert('publications', [pub('pub.1', { year: 2021, funders: ['grid.8', 'grid.9'] })]);
+    assert.equal(store.db.prepare('SELECT count(*) FROM publications_narrow').pluck().get(), 0);
+    store.finish({ optimize: false, analyze: false });
+    const row = narrowRow(store, 'pub.1');
+    assert.deepEqual([row.year, row.n_researchers, row.n_research_orgs, row.n_funders], [2021, 2, 2, 2]);
+    assert.equal(store.db.prepare('SELECT count(*) FROM publications_narrow').pluck().get(), 2);
+    store.close();
+  });
+
+  test('a bulk load closed without finish(), or killed, has its narrow rows written by close() or the next open', () => {
+    const narrowCount = (path: string): number => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM publications_narrow').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    const closed = freshPath();
+    const first = openRecordStore(closed, { bulk: true, mmapMb: 0, cacheMb: 16 });
+    first.upsert('publications', [pub('pub.1'), pub('pub.2')]);
+    first.close();
+    assert.equal(narrowCount(closed), 2);
+
+    const killed = freshPath();
+    const second = openRecordStore(killed, { bulk: true, mmapMb: 0, cacheMb: 16 });
+    second.upsert('publications', [pub('pub.1'), pub('pub.2'), pub('pub.3')]);
+    second.db.close(); // as a killed process leaves it: no close(), no finish()
+    assert.equal(narrowCount(killed), 0);
+    const reopened = openRecordStore(killed, { mmapMb: 0, cacheMb: 16 });
+    assert.equal(narrowRow(reopened, 'pub.3').n_researchers, 2);
+    reopened.close();
+    assert.equal(narrowCount(killed), 3);
+  });
 
   test('finish() copies the derived citation counts into the narrow table', () => {
     const store = openRecordStore(freshPath(), { mmapMb: 0, cacheMb: 16 });

@@ -79,3 +79,23 @@ export function refreshNarrowTables(
     for (const index of own) db.exec(index.sql);
   }
 }
+
+/** store_meta key set while a bulk load leaves the narrow rows to `finish()`. */
+const STALE_KEY = 'narrow_rows_stale';
+
+/**
+ * Notes that the narrow rows are behind the source rows: a bulk load does not write them
+ * record by record (`finish()` rewrites them all anyway, in one pass).
+ */
+export function markNarrowRowsStale(db: Database): void {
+  db.prepare(`INSERT INTO store_meta (key, value) VALUES ('${STALE_KEY}', '1') ON CONFLICT(key) DO NOTHING`).run();
+}
+
+/** Clears the note once every narrow row has been rewritten. */
+export function markNarrowRowsFresh(db: Database): void {
+  db.prepare(`DELETE FROM store_meta WHERE key = '${STALE_KEY}'`).run();
+}
+
+export function narrowRowsStale(db: Database): boolean {
+  return db.prepare(`SELECT 1 FROM store_meta WHERE key = '${STALE_KEY}'`).get() !== undefined;
+}

@@ -26,7 +26,13 @@ import type { StoredValue } from './packed-rows.ts';
 import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, setFullTextMerging, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
-import { narrowRowWriter } from './narrow-tables.ts';
+import {
+  markNarrowRowsFresh,
+  markNarrowRowsStale,
+  narrowRowWriter,
+  narrowRowsStale,
+  refreshNarrowTables,
+} from './narrow-tables.ts';
 import { perYearStaleMarker } from './per-year-tables.ts';
 import { recordSchemaVersion } from './open.ts';
 import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
@@ -40,8 +46,10 @@ export type { RecordKind } from '../../model/storage.ts';
 export interface RecordStoreOptions extends ConnectionTuning {
   /**
    * Bulk load: drop the secondary indexes now and rebuild them in `finish()` (much faster
-   * for a large first import). Queries before `finish()` are correct but slow. If the
-   * process dies before `finish()`, the next open recreates the indexes.
+   * for a large first import), and leave the narrow rows to `finish()`, which rewrites them
+   * all in one pass. Queries before `finish()` are slow, and those the narrow tables answer
+   * incomplete. If the process dies before `finish()`, the next open that is not a bulk load
+   * recreates the indexes and the narrow rows; `close()` without `finish()` writes the narrow rows.
    */
   readonly bulk?: boolean;
   /** Records per transaction when `upsert` is not called inside `transaction()` (default 5000). */
@@ -100,13 +108,24 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
   // Rows come packed with the shipped dictionaries (prepare-rows.ts): the file must hold them.
   checkShippedDictionaries(db);
   registerUnpackText(db);
-  if (options.bulk === true) {
+  const bulk = options.bulk === true;
+  /** Rewrites the narrow rows a bulk load left behind (before `finish()` did). */
+  const catchUpNarrowRows = (): void => {
+    if (!narrowRowsStale(db)) return;
+    db.transaction(() => {
+      refreshNarrowTables(db, RECORD_INDEXES);
+      markNarrowRowsFresh(db);
+    })();
+  };
+  if (bulk) {
     for (const index of RECORD_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
     setFullTextMerging(db, false);
+    markNarrowRowsStale(db);
   } else {
-    // A bulk load that never reached finish() left indexes out and merging off: undo that.
+    // A bulk load that never reached finish() left indexes out, merging off and narrow rows behind: undo that.
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
+    catchUpNarrowRows();
   }
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   const statements = new Map<RecordKind, KindStatements>();
@@ -129,7 +148,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const links = LINK_TABLES.filter((l) => l.owner === kind);
     const text = FULLTEXT_TABLES.find((f) => f.owner === kind);
     const owner = ownerKey(kind);
-    const writeNarrow = narrowRowWriter(db, kind);
+    // A bulk load leaves the narrow rows to finish(), which rewrites every one of them.
+    const writeNarrow = bulk ? undefined : narrowRowWriter(db, kind);
     const markPerYearStale = perYearStaleMarker(db, kind);
     const made: KindStatements = {
       ...(writeNarrow === undefined ? {} : { writeNarrow }),
@@ -275,6 +295,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     },
     finish(finishOptions = {}) {
       const report = deriveAll(db, finishOptions);
+      // deriveAll rewrote every narrow row.
+      markNarrowRowsFresh(db);
       // Derived data changed too: results kept from before (counts, facets) are stale.
       advanceDataEpoch(db);
       return report;
@@ -294,6 +316,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       return out;
     },
     close() {
+      catchUpNarrowRows();
       db.close();
     },
   };
