@@ -2,12 +2,57 @@
  * Reads an import input (a file, plain or gzip, or a zip entry) line by line with 1-based
  * line numbers, counting the bytes read from disk so callers can show progress.
  */
-import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileInput, openInput, type ImportInput } from './inputs.ts';
 
 export interface NumberedLine {
   readonly text: string;
   readonly line: number;
+}
+
+const LF = 10;
+const CR = 13;
+
+/**
+ * The lines of a byte stream, split as `readline` splits them (at `\n`, `\r\n` or a lone
+ * `\r`) but on the bytes, each line decoded from UTF-8 once: readline decodes whole chunks
+ * and splits the text with a regular expression, which cost an import about a tenth of its
+ * reading time. A last line without a line break is a line too.
+ */
+export async function* splitLines(stream: Readable): AsyncGenerator<string> {
+  // Parts of the current line from earlier chunks (a line that spans chunks).
+  let partial: Buffer[] = [];
+  // The last chunk ended with CR: an LF opening the next chunk belongs to that break.
+  let skipLf = false;
+  const take = (chunk: Buffer, start: number, end: number): string => {
+    if (partial.length === 0) return chunk.toString('utf8', start, end);
+    const text = Buffer.concat([...partial, chunk.subarray(start, end)]).toString('utf8');
+    partial = [];
+    return text;
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let start = skipLf && chunk[0] === LF ? 1 : 0;
+    skipLf = false;
+    let cr = chunk.indexOf(CR, start);
+    while (start < chunk.length) {
+      const lf = chunk.indexOf(LF, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(CR, start);
+      if (cr !== -1 && (lf === -1 || cr < lf)) {
+        yield take(chunk, start, cr);
+        if (cr + 1 === chunk.length) {
+          skipLf = true;
+          start = chunk.length;
+        } else start = chunk[cr + 1] === LF ? cr + 2 : cr + 1;
+      } else if (lf !== -1) {
+        yield take(chunk, start, lf);
+        start = lf + 1;
+      } else {
+        partial.push(chunk.subarray(start));
+        break;
+      }
+    }
+  }
+  if (partial.length > 0) yield Buffer.concat(partial).toString('utf8');
 }
 
 /** Lines of `input` (a path or an input); `onBytes` receives the bytes read from disk so far. */
@@ -16,15 +61,13 @@ export async function* readLines(
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<NumberedLine> {
   const stream = await openInput(typeof input === 'string' ? fileInput(input) : input, onBytes);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let line = 0;
   try {
-    for await (const text of lines) {
+    for await (const text of splitLines(stream)) {
       line++;
       yield { text, line };
     }
   } finally {
-    lines.close();
     stream.destroy();
   }
 }
