@@ -101,6 +101,14 @@ describe('narrow tables', () => {
     assert.equal(narrowCount(killed), 3);
   });
 
+  test('a removed record loses its narrow row, so facets and counts no longer see it', () => {
+    const store = openRecordStore(freshPath(), { mmapMb: 0, cacheMb: 16 });
+    store.upsert('publications', [pub('pub.1'), pub('pub.2', { year: 2021 })]);
+    assert.equal(store.remove('publications', ['pub.1']), 1);
+    assert.deepEqual(store.db.prepare('SELECT id FROM publications_narrow').pluck().all(), ['pub.2']);
+    store.close();
+  });
+
   test('finish() copies the derived citation counts into the narrow table', () => {
     const store = openRecordStore(freshPath(), { mmapMb: 0, cacheMb: 16 });
     store.upsert('publications', [pub('pub.1', { reference_ids: ['pub.2'] }), pub('pub.2', { reference_ids: [] })]);

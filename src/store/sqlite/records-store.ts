@@ -274,6 +274,9 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const s = statementsFor(kind);
       const table = SOURCE_TABLES[kind].table;
       const deleteRow = db.prepare<[number]>(`DELETE FROM ${table} WHERE pk = ?`);
+      const narrow = SOURCE_TABLES[kind].narrow;
+      const deleteNarrow =
+        narrow === undefined ? undefined : db.prepare<[number]>(`DELETE FROM ${narrow.table} WHERE pk = ?`);
       return db.transaction(() => {
         // Records go: results kept from before and the per-year tables no longer hold.
         advanceDataEpoch(db);
@@ -284,6 +287,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           if (found === undefined) continue;
           for (const del of s.deleteLinks) del.run(found.pk);
           s.deleteText?.run(found.pk);
+          // Its narrow row too: facets and counts read it.
+          deleteNarrow?.run(found.pk);
           deleteRow.run(found.pk);
           removed++;
         }
