@@ -38,6 +38,8 @@ export type FieldAccess =
         readonly recordKey: string;
         readonly key: string;
         readonly fixed: string;
+        /** Record columns the link rows carry (`year`) → their expression on the link row (`l."year"`). */
+        readonly carried?: Readonly<Record<string, string>>;
         /**
          * For entity sub-fields: the link rows are those whose value is in
          * `SELECT <id> FROM <from> WHERE test(<value>)`, so the (small) entity table is
@@ -73,7 +75,11 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
     const recordColumn = `l.${ident(link.recordColumn)}`;
     const correlate =
       link.discriminator === undefined ? `${recordColumn} = ${key}` : `${recordColumn} = ${key} AND ${fixed}`;
-    const keyed = { recordKey: key, key: recordColumn, fixed };
+    const carried =
+      link.ownerColumns === undefined
+        ? {}
+        : { carried: Object.fromEntries(link.ownerColumns.map((c) => [c, `l.${ident(c)}`])) };
+    const keyed = { recordKey: key, key: recordColumn, fixed, ...carried };
     if (sub === undefined || sub === 'id')
       return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value, keyed };
     const column = link.entity?.columns[sub];

@@ -19,14 +19,14 @@ export function compileFilter(
   dialect: Dialect,
   source: SourceLayout,
   filter: FilterPlan,
-  options: { readonly alone?: boolean } = {},
+  options: { readonly alone?: boolean; readonly siblings?: readonly FilterPlan[] } = {},
 ): Sql {
   switch (filter.kind) {
     case 'and':
       return concat(
         '(',
         joinSql(
-          filter.items.map((f) => compileFilter(dialect, source, f)),
+          filter.items.map((f) => compileFilter(dialect, source, f, { siblings: filter.items })),
           ' AND ',
         ),
         ')',
@@ -44,16 +44,10 @@ export function compileFilter(
       // IS NOT TRUE: a NULL inside (a missing value) counts as "not matching", so NOT keeps it.
       return concat('((', compileFilter(dialect, source, filter.item), ') IS NOT TRUE)');
     case 'compare':
-      return compare(accessField(dialect, source, filter.field), filter.field, filter.op, filter.value);
-    case 'in': {
-      const values = filter.values.map((v) => coerce(filter.field, v));
-      const marks = values.map(() => '?').join(', ');
-      return onValue(accessField(dialect, source, filter.field), (v) => frag(`${v} IN (${marks})`, values));
-    }
+    case 'in':
     case 'range': {
-      const low = coerce(filter.field, filter.low);
-      const high = coerce(filter.field, filter.high);
-      return onValue(accessField(dialect, source, filter.field), (v) => frag(`${v} BETWEEN ? AND ?`, [low, high]));
+      const access = accessField(dialect, source, filter.field);
+      return valueTest(access, filter, carriedTests(source, access, options.siblings));
     }
     case 'words': {
       const words = filter.words;
@@ -149,7 +143,53 @@ function compareNumbers(a: number, op: CompareOp, b: number): boolean {
   }
 }
 
-function compare(access: FieldAccess, field: PlanField, op: CompareOp, raw: PlanValue): Sql {
+type ValueFilter = Extract<FilterPlan, { kind: 'compare' | 'in' | 'range' }>;
+
+/** A comparison, list or range on one field; `narrowing` (on the link row) joins a link table's key set. */
+function valueTest(access: FieldAccess, filter: ValueFilter, narrowing?: Sql): Sql {
+  switch (filter.kind) {
+    case 'compare':
+      return compare(access, filter.field, filter.op, filter.value, narrowing);
+    case 'in': {
+      const values = filter.values.map((v) => coerce(filter.field, v));
+      const marks = values.map(() => '?').join(', ');
+      return onValue(access, (v) => frag(`${v} IN (${marks})`, values), narrowing);
+    }
+    case 'range': {
+      const low = coerce(filter.field, filter.low);
+      const high = coerce(filter.field, filter.high);
+      return onValue(access, (v) => frag(`${v} BETWEEN ? AND ?`, [low, high]), narrowing);
+    }
+  }
+}
+
+/**
+ * The tests among `siblings` (the other items of an AND) on record columns that the link
+ * rows carry (`year` on `publication_research_orgs`), written on the link row: the key set
+ * is then read from the index `(value, year)` as one range instead of every record of the
+ * value. The tests stay on the record too, so the result is the same either way.
+ *
+ * @example carriedTests(pubs, orgAccess, [orgIs, yearIn2019To2020]) // { text: '(l."year" BETWEEN ? AND ?)', params: [2019, 2020] }
+ */
+function carriedTests(
+  source: SourceLayout,
+  access: FieldAccess,
+  siblings: readonly FilterPlan[] | undefined,
+): Sql | undefined {
+  const carried = access.kind === 'multi' ? access.keyed?.carried : undefined;
+  if (carried === undefined || siblings === undefined) return undefined;
+  const tests = siblings.flatMap((f) => {
+    if (f.kind !== 'compare' && f.kind !== 'in' && f.kind !== 'range') return [];
+    // `!=` lets a missing value through: nothing to narrow by.
+    if (f.field.multi || f.field.subfield !== undefined || (f.kind === 'compare' && f.op === '!=')) return [];
+    const column = source.columns[f.field.name];
+    const expr = column === undefined ? undefined : carried[column];
+    return expr === undefined ? [] : [valueTest({ kind: 'scalar', expr }, f)];
+  });
+  return tests.length === 0 ? undefined : joinSql(tests, ' AND ');
+}
+
+function compare(access: FieldAccess, field: PlanField, op: CompareOp, raw: PlanValue, narrowing?: Sql): Sql {
   const value = coerce(field, raw);
   if (op === '!=') {
     // "does not equal / does not contain": records without the value qualify.
@@ -160,30 +200,34 @@ function compare(access: FieldAccess, field: PlanField, op: CompareOp, raw: Plan
     );
   }
   if (op === '=' && field.type === 'json') {
-    return onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)]));
+    return onValue(access, (v) => frag(`${caseless(field, v)} = ?`, [caselessValue(field, value)]), narrowing);
   }
-  return onValue(access, (v) => frag(`${v} ${sqlOp(op)} ?`, [value]));
+  return onValue(access, (v) => frag(`${v} ${sqlOp(op)} ?`, [value]), narrowing);
 }
 
 /**
  * Applies a per-value test: directly for one value; for several ("contains") as a key set
  * of the link table (`s.pk IN (SELECT ...)`, driven by its reverse index), or as EXISTS.
  */
-function onValue(access: FieldAccess, test: (value: string) => Sql): Sql {
+function onValue(access: FieldAccess, test: (value: string) => Sql, narrowing?: Sql): Sql {
   if (access.kind === 'scalar') return concat('(', test(access.expr), ')');
   if (access.keyed !== undefined) {
     const k = access.keyed;
+    const narrowed = narrowing === undefined ? [] : [' AND ', narrowing];
     if (k.entity !== undefined) {
       const e = k.entity;
       return concat(
         `${k.recordKey} IN (SELECT ${k.key} FROM ${e.linkFrom} WHERE ${k.fixed} AND ${e.linkValue} IN (SELECT ${e.id} FROM ${e.from} WHERE `,
         test(e.value),
-        '))',
+        ')',
+        ...narrowed,
+        ')',
       );
     }
     return concat(
       `${k.recordKey} IN (SELECT ${k.key} FROM ${access.from} WHERE ${k.fixed} AND `,
       test(access.value),
+      ...narrowed,
       ')',
     );
   }

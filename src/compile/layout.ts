@@ -24,6 +24,11 @@ export interface LinkLayout {
   readonly wholeSourceCount?: { readonly table: string; readonly idColumn: string; readonly countColumn: string };
   /** A shared link table holds several fields: rows of this field have `column = value`. */
   readonly discriminator?: { readonly column: string; readonly value: string };
+  /**
+   * Columns of the record copied onto each link row (the same names, e.g. `year`), indexed
+   * after the value: a filter also testing them narrows the link rows it reads.
+   */
+  readonly ownerColumns?: readonly string[];
 }
 
 export interface EntityLayout {

@@ -92,7 +92,12 @@ function wholeSourceCount(entity: EntityName, countedIn: string | undefined): Li
 function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>): [string, LinkLayout][] {
   const valueColumn = link.key[link.key.length - 1]?.name;
   if (valueColumn === undefined) throw new Error(`link table ${link.table} has no key column`);
-  const base = { table: link.table, recordColumn: ownerKey(link.owner), valueColumn };
+  const base = {
+    table: link.table,
+    recordColumn: ownerKey(link.owner),
+    valueColumn,
+    ...(link.ownerColumns === undefined ? {} : { ownerColumns: link.ownerColumns }),
+  };
   const withEntity = (field: string, layout: LinkLayout, countedIn?: string): [string, LinkLayout] => {
     const type = fieldTypes.get(field);
     const entity = type !== undefined && type in ENTITY_SPECS ? entityLayout(type as EntityName) : undefined;

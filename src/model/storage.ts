@@ -49,6 +49,14 @@ export interface LinkTableSpec {
   readonly reverse: readonly string[];
   /** The schema field(s) of the owner this table holds; the value is the last key column. */
   readonly holds: LinkHolds;
+  /**
+   * Columns of the owner's row copied onto each of its link rows (same names and types),
+   * with an index `(reverse..., columns...)`: a filter on a value and on the owner's column
+   * (`research_orgs.id = X and year in [A:B]`) is one range of that index instead of every
+   * record of the value checked against its row. Added by records migration 6 (SQLite) and
+   * 4 (PostgreSQL); the writers fill them with the link rows.
+   */
+  readonly ownerColumns?: readonly string[];
 }
 
 /**
@@ -447,6 +455,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'research_orgs', countedIn: 'n_publications' },
+    ownerColumns: ['year'],
   },
   {
     table: 'publication_funders',
@@ -710,4 +719,26 @@ function singular(kind: RecordKind): string {
     case 'categories':
       return 'category';
   }
+}
+
+/**
+ * The owner's columns a link table carries (`LinkTableSpec.ownerColumns`), typed as in the
+ * owner's table, and the index that reads a value with them: `(reverse..., columns...)`.
+ */
+export function ownerColumnsOf(link: LinkTableSpec):
+  | {
+      readonly columns: readonly ColumnSpec[];
+      readonly index: { readonly name: string; readonly columns: readonly string[] };
+    }
+  | undefined {
+  const names = link.ownerColumns;
+  if (names === undefined || names.length === 0) return undefined;
+  const source = SOURCE_TABLES[link.owner];
+  const columns = names.map((name) => {
+    const column = source.columns.find((c) => c.name === name);
+    if (column === undefined) throw new Error(`link table ${link.table}: no column ${name} in ${source.table}`);
+    return column;
+  });
+  const indexed = [...link.reverse, ...names];
+  return { columns, index: { name: `${link.table}_by_${indexed.join('_')}`, columns: indexed } };
 }

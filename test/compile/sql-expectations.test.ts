@@ -303,6 +303,46 @@ const FILTERS: readonly Row[] = [
     },
   },
   {
+    name: 'a link table carrying the record year reads the value and the year as one index range',
+    compile: filter({
+      kind: 'and',
+      items: [
+        { kind: 'in', field: orgId, values: ['grid.1', 'grid.2'] },
+        { kind: 'range', field: year, low: 2019, high: 2021 },
+      ],
+    }),
+    expect: {
+      sqlite: {
+        text: '(s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" IN (?, ?) AND (l."year" BETWEEN ? AND ?)) AND (s."year" BETWEEN ? AND ?))',
+        params: ['grid.1', 'grid.2', 2019, 2021, 2019, 2021],
+      },
+      postgres: {
+        text: '(s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" IN ($1, $2) AND (l."year" BETWEEN $3 AND $4)) AND (s."year" BETWEEN $5 AND $6))',
+        params: ['grid.1', 'grid.2', 2019, 2021, 2019, 2021],
+      },
+    },
+  },
+  {
+    name: 'a year test that lets missing years through (!=) does not narrow the link rows',
+    compile: filter({
+      kind: 'and',
+      items: [
+        { kind: 'compare', field: orgName, op: '=', value: 'Saarland University' },
+        { kind: 'compare', field: year, op: '!=', value: 2020 },
+      ],
+    }),
+    expect: {
+      sqlite: {
+        text: '(s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" IN (SELECT e."id" FROM "organizations" e WHERE e."name" = ?)) AND (s."year" IS NULL OR s."year" != ?))',
+        params: ['Saarland University', 2020],
+      },
+      postgres: {
+        text: '(s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" IN (SELECT e."id" FROM "organizations" e WHERE e."name" = $1)) AND (s."year" IS NULL OR s."year" != $2))',
+        params: ['Saarland University', 2020],
+      },
+    },
+  },
+  {
     name: 'count of an uncounted link field combined with other conditions: counted per record',
     compile: filter({ kind: 'count', field: openAccess, op: '>', value: 1 }),
     expect: {
@@ -374,12 +414,12 @@ const STATEMENTS: readonly Row[] = [
     compile: count(plan({ filter: orgAndYear })),
     expect: {
       sqlite: {
-        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?))',
-        params: ['grid.1', 2020],
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?))',
+        params: ['grid.1', 2020, 2020],
       },
       postgres: {
-        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1) AND (s."year" = $2))',
-        params: ['grid.1', 2020],
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3))',
+        params: ['grid.1', 2020, 2020],
       },
     },
   },
@@ -389,15 +429,15 @@ const STATEMENTS: readonly Row[] = [
     expect: {
       sqlite: {
         text:
-          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
           'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
-        params: ['grid.1', 2020, 20, 0],
+        params: ['grid.1', 2020, 2020, 20, 0],
       },
       postgres: {
         text:
-          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1) AND (s."year" = $2)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $3 OFFSET $4) ' +
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $4 OFFSET $5) ' +
           'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC NULLS LAST, s."id" ASC',
-        params: ['grid.1', 2020, 20, 0],
+        params: ['grid.1', 2020, 2020, 20, 0],
       },
     },
   },
@@ -409,12 +449,12 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ?) AND (s."year" = ?)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT ? OFFSET ?',
-        params: ['grid.1', 2020, 20, 0],
+        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT ? OFFSET ?',
+        params: ['grid.1', 2020, 2020, 20, 0],
       },
       postgres: {
-        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1) AND (s."year" = $2)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT $3 OFFSET $4',
-        params: ['grid.1', 2020, 20, 0],
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT $4 OFFSET $5',
+        params: ['grid.1', 2020, 2020, 20, 0],
       },
     },
   },

@@ -10,6 +10,7 @@ import {
   LINK_TABLES,
   PLACE_TABLES,
   SOURCE_TABLES,
+  ownerColumnsOf,
   ownerKey,
   type ColumnSpec,
   type ColumnType,
@@ -122,8 +123,35 @@ const VERSION_1_INDEXES: readonly PgIndexDefinition[] = [
   ),
 ];
 
-/** Every secondary index (a bulk load drops them and finish() builds them): version 1's and the narrow tables'. */
-export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [...VERSION_1_INDEXES, ...PG_NARROW_INDEXES];
+/**
+ * Version 4: link tables carrying columns of their owner (`LinkTableSpec.ownerColumns`:
+ * `publication_research_orgs.year`), as SQLite's records migration 6, and the index reading a
+ * value with them (the owner pk last, for index-only scans).
+ */
+const OWNER_COLUMN_LINKS = LINK_TABLES.flatMap((link) => {
+  const carried = ownerColumnsOf(link);
+  return carried === undefined ? [] : [{ link, ...carried }];
+});
+
+const VERSION_4_INDEXES: readonly PgIndexDefinition[] = OWNER_COLUMN_LINKS.map(({ link, index }) => ({
+  name: index.name,
+  sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${[...index.columns, ownerKey(link.owner)].join(', ')})`,
+}));
+
+/** Adds the carried columns and fills them from the owners' rows. */
+function ownerColumnsSql(): string[] {
+  return OWNER_COLUMN_LINKS.flatMap(({ link, columns }) => [
+    ...columns.map((c) => `ALTER TABLE ${link.table} ADD COLUMN IF NOT EXISTS ${columnDef(c)}`),
+    `UPDATE ${link.table} l SET ${columns.map((c) => `${c.name} = o.${c.name}`).join(', ')} FROM ${SOURCE_TABLES[link.owner].table} o WHERE o.pk = l.${ownerKey(link.owner)}`,
+  ]);
+}
+
+/** Every secondary index (a bulk load drops them and finish() builds them): version 1's, the narrow tables' and version 4's. */
+export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
+  ...VERSION_1_INDEXES,
+  ...PG_NARROW_INDEXES,
+  ...VERSION_4_INDEXES,
+];
 
 /** The record store's PostgreSQL migrations. Append new versions; never edit old ones. */
 export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
@@ -157,5 +185,14 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
     // Built from the records already in and marked fresh, so a database loaded by an older
     // version answers from them at once (the next write marks them stale again).
     up: [...pgPerYearTablesSql(), ...pgRebuildPerYearSql()],
+  },
+  {
+    version: 4,
+    name: 'link tables carrying owner columns (publication_research_orgs.year), indexed with the value',
+    up: [
+      ...ownerColumnsSql(),
+      ...VERSION_4_INDEXES.map((i) => i.sql),
+      ...OWNER_COLUMN_LINKS.map(({ link }) => `ANALYZE ${link.table}`),
+    ],
   },
 ];

@@ -233,6 +233,11 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     const owner = ownerKey(kind);
     for (const link of LINK_TABLES.filter((l) => l.owner === kind)) {
       await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
+      const carried = (link.ownerColumns ?? []).map((name) => {
+        const at = plan.columns.findIndex((c) => c.name === name);
+        if (at < 0) throw new Error(`link table ${link.table}: no column ${name} in ${kind}`);
+        return { name, at, type: plan.columns[at]?.type ?? 'text' };
+      });
       const rows: SqlValue[][] = [];
       for (const r of batch) {
         const pk = pkOf.get(r.id);
@@ -240,14 +245,21 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
         if (pk === undefined || linkRows.length === 0) continue;
         const seen = new Set<string>();
         const width = link.key.length;
+        // Columns of the record copied onto every link row (LinkTableSpec.ownerColumns).
+        const ownerValues = carried.map(({ at, type }) => forColumn(type, r.columns[at] ?? null));
         for (const row of linkRows) {
           const key = JSON.stringify(row.slice(0, width));
           if (seen.has(key)) continue;
           seen.add(key);
-          rows.push([pk, ...row.map((v) => (v === null || typeof v === 'number' ? v : String(v)))]);
+          rows.push([pk, ...row.map((v) => (v === null || typeof v === 'number' ? v : String(v))), ...ownerValues]);
         }
       }
-      const names = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
+      const names = [
+        owner,
+        ...link.key.map((c) => c.name),
+        ...link.extra.map((c) => c.name),
+        ...carried.map((c) => c.name),
+      ];
       await copyRows(client, link.table, names, rows);
     }
     // After the links: the narrow rows count them.

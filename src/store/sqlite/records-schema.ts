@@ -9,10 +9,12 @@ import {
   LINK_TABLES,
   PLACE_TABLES,
   SOURCE_TABLES,
+  ownerColumnsOf,
   ownerKey,
   type ColumnSpec,
   type ColumnType,
 } from '../../model/storage.ts';
+import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
 import { perYearTablesSql, rebuildPerYearTables } from './per-year-tables.ts';
@@ -127,11 +129,49 @@ const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ 
   narrow.indexes.map((cols) => sourceIndex(narrow.table, cols)),
 );
 
+/**
+ * Version 6: link tables that carry columns of their owner (`LinkTableSpec.ownerColumns`:
+ * `publication_research_orgs.year`), and the index reading a value with them, so
+ * `research_orgs.id in [...] and year in [A:B]` is a range of `(org_id, year)`.
+ */
+const OWNER_COLUMN_LINKS = LINK_TABLES.flatMap((link) => {
+  const carried = ownerColumnsOf(link);
+  return carried === undefined ? [] : [{ link, ...carried }];
+});
+
+const VERSION_6_INDEXES: readonly IndexDefinition[] = OWNER_COLUMN_LINKS.map(({ link, index }) => ({
+  name: index.name,
+  table: link.table,
+  sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${index.columns.join(', ')})`,
+}));
+
+/** Adds the carried columns and fills them from the owners' narrow rows (short rows; the same values as the source's). */
+function addOwnerColumns(db: Database): void {
+  for (const { link, columns } of OWNER_COLUMN_LINKS) {
+    // Only the columns not there yet (SQLite has no ADD COLUMN IF NOT EXISTS), so running it again is harmless.
+    const present = new Set(db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all());
+    for (const column of columns.filter((c) => !present.has(c.name)))
+      db.exec(`ALTER TABLE ${link.table} ADD COLUMN ${columnDef(column)}`);
+    const narrow = SOURCE_TABLES[link.owner].narrow;
+    const from =
+      narrow !== undefined && columns.every((c) => narrow.columns.includes(c.name))
+        ? narrow.table
+        : SOURCE_TABLES[link.owner].table;
+    const names = columns.map((c) => c.name);
+    db.exec(
+      `UPDATE ${link.table} SET (${names.join(', ')}) = (SELECT ${names.map((n) => `o.${n}`).join(', ')} FROM ${from} o WHERE o.pk = ${link.table}.${ownerKey(link.owner)})`,
+    );
+  }
+  // Statistics for the new index, so the planner weighs it as finish() would have.
+  for (const index of VERSION_6_INDEXES) db.exec(`${index.sql}; ANALYZE ${index.name}`);
+}
+
 /** Every secondary index of the record tables, in creation order (bulk loads drop and rebuild them). */
 export const RECORD_INDEXES: readonly IndexDefinition[] = [
   ...VERSION_1_INDEXES,
   ...VERSION_2_INDEXES,
   ...VERSION_3_INDEXES,
+  ...VERSION_6_INDEXES,
 ];
 
 /** The full DDL of version 1, for `docs/storage.md` and tests (later versions add to it). */
@@ -190,5 +230,10 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       // tells the formats apart); rewriting them here would hold the write lock for minutes
       // at 1M records, and the file would not shrink without a VACUUM. Upserts pack.
     },
+  },
+  {
+    version: 6,
+    name: 'link tables carrying owner columns (publication_research_orgs.year), indexed with the value',
+    up: addOwnerColumns,
   },
 ];

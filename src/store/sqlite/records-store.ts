@@ -88,7 +88,11 @@ interface KindStatements {
   readonly insert: Database.Statement<StoredValue[]>;
   readonly update: Database.Statement<StoredValue[]>;
   readonly deleteLinks: readonly Database.Statement<[number]>[];
-  readonly insertLinks: ReadonlyMap<string, Database.Statement<[number, string]>>;
+  /** Per link table: its insert (bound: the pk, the carried owner values, the rows as JSON) and where those values sit in the record's columns. */
+  readonly insertLinks: ReadonlyMap<
+    string,
+    { readonly statement: Database.Statement<StoredValue[]>; readonly ownerValues: readonly number[] }
+  >;
   readonly deleteText?: Database.Statement<[number]>;
   readonly insertText?: Database.Statement<SqlValue[]>;
   /** Rewrites the record's row of the source's narrow table (after its links are in). */
@@ -171,12 +175,12 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           const width = names.length - 1;
           const select =
             width === 1 ? 'j.value' : Array.from({ length: width }, (_, k) => `j.value ->> ${k}`).join(', ');
-          return [
-            l.table,
-            db.prepare<[number, string]>(
-              `INSERT OR IGNORE INTO ${l.table} (${names.join(', ')}) SELECT ?, ${select} FROM json_each(?) j`,
-            ),
-          ];
+          // Columns of the record copied onto every link row (LinkTableSpec.ownerColumns).
+          const carried = l.ownerColumns ?? [];
+          const statement = db.prepare<StoredValue[]>(
+            `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`,
+          );
+          return [l.table, { statement, ownerValues: carried.map((c) => cols.indexOf(c)) }];
         }),
       ),
       ...(text === undefined
@@ -209,7 +213,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     for (const [table, packed] of rows.links) {
       const insert = s.insertLinks.get(table);
       if (insert === undefined) throw new Error(`no link table ${table} for ${kind}`);
-      insert.run(pk, packed);
+      const carried = insert.ownerValues.map((k) => rows.columns[k] ?? null);
+      insert.statement.run(pk, ...carried, packed);
     }
     s.writeNarrow?.(pk);
     for (const [id, title] of rows.journals ?? []) {
