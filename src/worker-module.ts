@@ -33,5 +33,9 @@ export function workerExecArgv(filename: URL): string[] {
     }
     inherited.push(arg);
   }
-  return filename.pathname.endsWith('.ts') ? [...inherited, '--import', import.meta.resolve('tsx')] : inherited;
+  if (!filename.pathname.endsWith('.ts')) return inherited;
+  // A worker started from a worker has the resolved loader in its execArgv already (and,
+  // loaded through tsx's CommonJS path, no import.meta.resolve to find it with).
+  if (inherited.some((arg, i) => inherited[i - 1] === '--import' && /[\\/]tsx[\\/]/.test(arg))) return inherited;
+  return [...inherited, '--import', import.meta.resolve('tsx')];
 }

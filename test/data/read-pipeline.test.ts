@@ -134,6 +134,36 @@ describe('reading in a worker thread', () => {
     assert.equal(unfinishedImport(db), undefined);
   });
 
+  test('helper threads map a share of the records: the same batches, records and problems, in file order', async () => {
+    const lines = Array.from({ length: 2600 }, (_, k) => org(k));
+    for (const bad of [5, 1001, 1502, 2599]) lines[bad] = '{"id": ';
+    lines[1700] = JSON.stringify({ name: 'no id' });
+    const path = orgShard(lines);
+    const read = async (helpers: number, inWorker: boolean): Promise<unknown[]> => {
+      const events: unknown[] = [];
+      await runReading(
+        {
+          inputs: [{ input: fileInput(path), format: 'quarry' }],
+          onError: 'skip',
+          batchSize: 700,
+          abstracts: new Map(),
+          preparation: 'sqlite',
+        },
+        (event) => {
+          if (event.type === 'batch')
+            events.push({ ...event, upserts: [...event.upserts].map(([kind, rows]) => [kind, rows.map((r) => r.id)]) });
+          else if (event.type !== 'progress') events.push(event);
+          return Promise.resolve();
+        },
+        { inWorker, helpers },
+      );
+      return events;
+    };
+    const alone = await read(0, false);
+    assert.equal(alone.filter((e) => (e as { type: string }).type === 'problem').length, 5);
+    assert.deepEqual(await read(2, true), alone);
+  });
+
   test(`the reader runs at most ${READ_AHEAD_BATCHES} batches ahead of the writer`, async () => {
     const path = orgShard(Array.from({ length: 50 }, (_, k) => org(k)));
     let arrived = 0;

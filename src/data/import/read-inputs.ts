@@ -86,7 +86,11 @@ export type ReadSink<Row> = (event: ReadEvent<Row>) => void | Promise<void>;
 
 const isCsv = (input: ImportInput): boolean => /\.csv(\.gz)?$/i.test(input.entry ?? input.file);
 
-function readerFor(format: ImportFormat, input: ImportInput, abstracts: ReadonlyMap<string, string>): FormatReader {
+export function readerFor(
+  format: ImportFormat,
+  input: ImportInput,
+  abstracts: ReadonlyMap<string, string>,
+): FormatReader {
   switch (format) {
     case 'quarry': {
       const kind = kindOfShard(input.entry ?? input.file);
@@ -169,6 +173,72 @@ function isTruncation(err: unknown): boolean {
   return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || /unexpected end of file/i.test(String(err));
 }
 
+/** What one source record becomes: its records ready for the writer, or why it cannot be used. */
+export type MappedSource<Row> =
+  | {
+      readonly rows: readonly (readonly [NativeKind, Row])[];
+      readonly removals: readonly { readonly kind: NativeKind; readonly id: string }[];
+    }
+  /** The format reader refused it (MalformedRecord). */
+  | { readonly malformed: string }
+  /** It mapped, but a record of it cannot be placed (no id). */
+  | { readonly unprepared: string };
+
+/** Prepares mapped records for the writer. */
+export function prepareMapped<Row>(
+  mapped: readonly Mapped[],
+  prepare: (kind: NativeKind, record: NativeRecord) => Row,
+): MappedSource<Row> {
+  const rows: [NativeKind, Row][] = [];
+  const removals: { kind: NativeKind; id: string }[] = [];
+  for (const m of mapped) {
+    if ('remove' in m) {
+      removals.push({ kind: m.kind, id: m.remove });
+      continue;
+    }
+    try {
+      rows.push([m.kind, prepare(m.kind, m.record)]);
+    } catch (err) {
+      return { unprepared: (err as Error).message };
+    }
+  }
+  return { rows, removals };
+}
+
+/** Maps one source record and prepares what it maps to; throws only what a bug throws. */
+export function mapAndPrepare<Row>(
+  reader: FormatReader,
+  source: string | Readonly<Record<string, string>>,
+  prepare: (kind: NativeKind, record: NativeRecord) => Row,
+): MappedSource<Row> {
+  let mapped: Mapped[];
+  try {
+    mapped = reader.map(source);
+  } catch (err) {
+    if (!(err instanceof MalformedRecord)) throw err;
+    return { malformed: err.message };
+  }
+  return prepareMapped(mapped, prepare);
+}
+
+/**
+ * Threads that map and prepare source records of a pure format reader (its `map` depends on
+ * the source record alone) beside the reading thread: `helpers` of them take a share of each
+ * group of records and answer in the same order.
+ */
+export interface SourceMapper {
+  readonly helpers: number;
+  map(
+    format: ImportFormat,
+    input: ImportInput,
+    preparation: RowPreparation,
+    sources: readonly string[],
+  ): Promise<readonly MappedSource<unknown>[]>;
+}
+
+/** Source records mapped together: the helpers' share of a group is one task each. */
+const GROUP = 1000;
+
 /** Thrown (and caught below) once a `stop` event has been sent: the reading ends there. */
 class Stopped extends Error {}
 
@@ -181,6 +251,7 @@ export async function readInputs<P extends RowPreparation>(
   plan: ReadPlan & { readonly preparation: P },
   sink: ReadSink<PreparedRecord<P>>,
   where: { file: string; line: number } = { file: '', line: 0 },
+  mapper?: SourceMapper,
 ): Promise<void> {
   type Row = PreparedRecord<P>;
   const prepare = ROW_PREPARATIONS[plan.preparation] as (kind: NativeKind, record: NativeRecord) => Row;
@@ -248,26 +319,14 @@ export async function readInputs<P extends RowPreparation>(
         fileSkipped++;
         await note({ file: input.name, line, message });
       };
-      /** Adds the records one source record mapped to; false (and reported) when one cannot be prepared. */
-      const add = async (mapped: readonly Mapped[], line: number): Promise<boolean> => {
-        const rows: [NativeKind, Row][] = [];
-        for (const m of mapped) {
-          if ('remove' in m) continue;
-          try {
-            rows.push([m.kind, prepare(m.kind, m.record)]);
-          } catch (err) {
-            // A record the writer cannot place (no id): as malformed as one that does not parse.
-            await fail(line, (err as Error).message);
-            return false;
-          }
+      /** Adds a source record's prepared records to the batch (false when they could not be prepared). */
+      const addRows = (result: MappedSource<Row>): boolean => {
+        if (!('rows' in result)) return false;
+        for (const removal of result.removals) {
+          removals.push(removal);
+          pendingCount++;
         }
-        for (const m of mapped) {
-          if ('remove' in m) {
-            removals.push({ kind: m.kind, id: m.remove });
-            pendingCount++;
-          }
-        }
-        for (const [kind, row] of rows) {
+        for (const [kind, row] of result.rows) {
           let batch = pending.get(kind);
           if (batch === undefined) {
             batch = [];
@@ -279,10 +338,57 @@ export async function readInputs<P extends RowPreparation>(
         }
         return true;
       };
+      /** Takes the outcome of the source record at `line`, in file order. */
+      const apply = async (line: number, result: MappedSource<Row>): Promise<void> => {
+        if ('malformed' in result) {
+          await fail(line, result.malformed);
+          return;
+        }
+        if (line <= resumeLine) {
+          fileRecords++;
+          return;
+        }
+        if ('unprepared' in result) {
+          // A record the writer cannot place (no id): as malformed as one that does not parse.
+          await fail(line, result.unprepared);
+          return;
+        }
+        fileRecords++;
+        addRows(result);
+        lastLine = line;
+        if (pendingCount >= batchSize) await flush(position, lastLine, false);
+      };
+      // A pure reader's records are mapped in groups, shared with the helper threads.
+      const shared = reader.pure === true && mapper !== undefined && mapper.helpers > 0 ? mapper : undefined;
+      let group: { source: string; line: number }[] = [];
+      const applyGroup = async (): Promise<void> => {
+        if (group.length === 0 || shared === undefined) return;
+        const items = group;
+        group = [];
+        const ways = shared.helpers + 1;
+        // Item k goes to helper k % ways - 1; this thread maps those with k % ways = 0.
+        const tasks = Array.from({ length: shared.helpers }, (_, h) =>
+          shared.map(
+            format,
+            input,
+            plan.preparation,
+            items.filter((_, k) => k % ways === h + 1).map((i) => i.source),
+          ),
+        );
+        const own = items.filter((_, k) => k % ways === 0).map((i) => mapAndPrepare(reader, i.source, prepare));
+        const theirs = (await Promise.all(tasks)) as (readonly MappedSource<Row>[])[];
+        for (let k = 0; k < items.length; k++) {
+          const slot = Math.floor(k / ways);
+          const result = k % ways === 0 ? own[slot] : theirs[(k % ways) - 1]?.[slot];
+          if (result === undefined) throw new Error(`no mapping came back for line ${items[k]?.line}`);
+          await apply((items[k] as { line: number }).line, result);
+        }
+      };
       const at = { line: 0, blank: true };
       try {
         for await (const item of sourceRecords(reader, input, onBytes, at)) {
           where.line = at.line;
+          if (!('source' in item)) await applyGroup(); // what was read before it comes first
           if ('missing' in item) {
             await refuse(
               QuarryError.of('DATA_CSV_MISSING_COLUMN', {
@@ -301,26 +407,16 @@ export async function readInputs<P extends RowPreparation>(
             await fail(item.line, item.error);
             continue;
           }
-          let mapped;
-          try {
-            mapped = reader.map(item.source);
-          } catch (err) {
-            if (!(err instanceof MalformedRecord)) throw err;
-            await fail(item.line, err.message);
-            continue;
-          }
-          fileRecords++;
-          if (item.line <= resumeLine) continue;
-          if (!(await add(mapped, item.line))) {
-            fileRecords--;
-            continue;
-          }
-          lastLine = item.line;
-          if (pendingCount >= batchSize) await flush(position, lastLine, false);
+          if (shared !== undefined && typeof item.source === 'string') {
+            group.push({ source: item.source, line: item.line });
+            if (group.length >= GROUP) await applyGroup();
+          } else await apply(item.line, mapAndPrepare(reader, item.source, prepare));
         }
+        await applyGroup();
       } catch (err) {
         if (err instanceof Stopped || err instanceof QuarryError || !isTruncation(err)) throw err;
         // Everything read before the break is kept: committed now, before the report or the stop.
+        await applyGroup();
         await flush(position, lastLine, false);
         await refuse(
           QuarryError.of('DATA_FILE_TRUNCATED', {
@@ -332,7 +428,11 @@ export async function readInputs<P extends RowPreparation>(
       if (at.blank && format !== 'quarry')
         await refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
       // One at a time: a record gathered across the file that cannot be prepared loses only itself.
-      for (const m of reader.end()) if (!('remove' in m)) await add([m], lastLine);
+      for (const m of reader.end()) {
+        if ('remove' in m) continue;
+        const result = prepareMapped([m], prepare);
+        if (!addRows(result) && 'unprepared' in result) await fail(lastLine, result.unprepared);
+      }
       await flush(position, lastLine, true);
       const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
       if (listed !== undefined && listed !== fileRecords)

@@ -8,6 +8,7 @@
  * The writer grants the reader room for `READ_AHEAD_BATCHES` batches beyond the one it is
  * writing: memory stays bounded by a few batches whatever the size of the input.
  */
+import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuarryError, type Problem } from '../../errors/index.ts';
@@ -42,6 +43,11 @@ export class ReadingFailed extends Error {
 
 export interface ReadingOptions {
   readonly inWorker: boolean;
+  /**
+   * Threads beside the reading thread that map and prepare records of formats whose records
+   * stand alone (default: one less than the cores, at most 3, so the writer keeps one).
+   */
+  readonly helpers?: number;
   /** Called as each message of the reading thread arrives, before it waits its turn (for tests and tools). */
   readonly onArrival?: (message: ReaderMessage) => void;
 }
@@ -105,7 +111,8 @@ async function readInWorker(
   // Where the reader was, for a thread that dies without saying so.
   let last = { file: '', line: 0 };
   channel.port1.on('message', deliver);
-  const task: ReadTask = { plan, window: READ_AHEAD_BATCHES, port: channel.port2 };
+  const helpers = options.helpers ?? Math.max(0, Math.min(3, availableParallelism() - 1));
+  const task: ReadTask = { plan, window: READ_AHEAD_BATCHES, port: channel.port2, helpers };
   // The task ends after its last message; a thread that dies or a module that fails to load
   // rejects it instead.
   pool.run(task, { transferList: [channel.port2] }).then(

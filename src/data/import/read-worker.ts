@@ -6,8 +6,11 @@
  * batch written), so no more than the window of batches waits between the two threads.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { QuarryError } from '../../errors/index.ts';
-import { readInputs, type ReadPlan } from './read-inputs.ts';
+import { workerExecArgv, workerModule } from '../../worker-module.ts';
+import type { PrepareTask } from './prepare-worker.ts';
+import { readInputs, type MappedSource, type ReadPlan, type SourceMapper } from './read-inputs.ts';
 import type { ReaderMessage } from './read-pipeline.ts';
 
 export interface ReadTask {
@@ -15,9 +18,34 @@ export interface ReadTask {
   /** Batches that may be posted before the first credit. */
   readonly window: number;
   readonly port: MessagePort;
+  /** Helper threads that map and prepare records of pure formats beside this one (prepare-worker.ts). */
+  readonly helpers: number;
 }
 
-export default async function read({ plan, window, port }: ReadTask): Promise<void> {
+/** The helper threads, started on first use. */
+function helperPool(helpers: number): SourceMapper & { close(): Promise<void> } {
+  let pool: Piscina | undefined;
+  return {
+    helpers,
+    map(format, input, preparation, sources) {
+      if (pool === undefined) {
+        const filename = workerModule('prepare-worker', import.meta.url);
+        pool = new Piscina({
+          filename: filename.href,
+          minThreads: helpers,
+          maxThreads: helpers,
+          idleTimeout: Number.POSITIVE_INFINITY,
+          execArgv: workerExecArgv(filename),
+        });
+      }
+      const task: PrepareTask = { format, input, preparation, sources };
+      return pool.run(task) as Promise<MappedSource<unknown>[]>;
+    },
+    close: async () => pool?.destroy(),
+  };
+}
+
+export default async function read({ plan, window, port, helpers }: ReadTask): Promise<void> {
   const post = (message: ReaderMessage): void => port.postMessage(message);
   let credits = window;
   let waiting: (() => void) | undefined;
@@ -27,6 +55,7 @@ export default async function read({ plan, window, port }: ReadTask): Promise<vo
     waiting = undefined;
   });
   const where = { file: '', line: 0 };
+  const mapper = helpers > 0 ? helperPool(helpers) : undefined;
   try {
     await readInputs(
       plan,
@@ -38,6 +67,7 @@ export default async function read({ plan, window, port }: ReadTask): Promise<vo
         post(event);
       },
       where,
+      mapper,
     );
     post({ type: 'end' });
   } catch (err) {
@@ -45,5 +75,6 @@ export default async function read({ plan, window, port }: ReadTask): Promise<vo
     else post({ type: 'failed', ...where, reason: err instanceof Error ? err.message : String(err) });
   } finally {
     port.close();
+    await mapper?.close();
   }
 }

@@ -114,6 +114,7 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
 
 export class CrossrefReader implements FormatReader {
   readonly container = 'jsonl' as const;
+  readonly pure = true;
 
   map(source: string | Readonly<Record<string, string>>): Mapped[] {
     return [{ kind: 'publications', record: crossrefToPublication(parseObject(source as string)) }];

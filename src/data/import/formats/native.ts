@@ -28,6 +28,7 @@ const REQUIRED: Readonly<Record<NativeKind, readonly (readonly [string, string])
 
 export class NativeReader implements FormatReader {
   readonly container = 'jsonl' as const;
+  readonly pure = true;
   constructor(private readonly kind: NativeKind) {}
 
   map(source: string | Readonly<Record<string, string>>): Mapped[] {

@@ -7,6 +7,11 @@ export type Container = 'jsonl' | 'json-array' | 'csv';
 export interface FormatReader {
   readonly container: Container;
   /**
+   * True when `map` depends on the source record alone (no state kept across records), so
+   * records may be mapped in other threads, in any order.
+   */
+  readonly pure?: boolean;
+  /**
    * Maps one source record (a JSON text, or for CSV the row's fields by header name) to
    * native records. Throws MalformedRecord for a record that cannot be used.
    */

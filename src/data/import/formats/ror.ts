@@ -40,6 +40,7 @@ export function rorToOrganization(raw: Readonly<Record<string, unknown>>): Organ
 }
 
 export class RorReader implements FormatReader {
+  readonly pure = true;
   constructor(readonly container: Container) {}
 
   map(source: string | Readonly<Record<string, string>>): Mapped[] {
