@@ -99,7 +99,13 @@ export function compileRecords(
       hydrate,
     };
   }
-  if (keys !== undefined) return keyedPage(dialect, source, output, selects, hydrate, keys);
+  if (keys !== undefined) {
+    // Every field a column of the keys' table (or read by its own step): the page is read there alone.
+    const lean = recordReads(dialect, layout, keys.source, output.fields);
+    if (!lean.readsDocument && lean.hydrate.length === hydrate.length - (score === undefined ? 0 : 1))
+      return compileRecords(dialect, layout, keys.source, output, keys.where, match);
+    return keyedPage(dialect, source, output, selects, hydrate, keys);
+  }
   const from = frag(`${ident(source.table)} ${s}`);
   const fullWhere = where ?? frag(dialect.true);
   const order = orderBy(dialect, source, output.order);
@@ -193,13 +199,11 @@ export function recordReads(
   layout: StorageLayout,
   source: SourceLayout,
   fields: readonly { readonly field: string }[],
-): { readonly selects: string[]; readonly hydrate: HydrateStep[] } {
-  const selects = [
-    `${s}.${ident(source.key)} AS __key`,
-    `${dialect.storedText(`${s}.${ident(source.document)}`)} AS __doc`,
-  ];
+): { readonly selects: string[]; readonly hydrate: HydrateStep[]; readonly readsDocument: boolean } {
+  const selects: string[] = [];
   const hydrate: HydrateStep[] = [];
   const read = new Set<string>();
+  let readsDocument = false;
   for (const { field } of fields) {
     if (read.has(field)) continue;
     read.add(field);
@@ -213,8 +217,17 @@ export function recordReads(
     }
     const step = hydrateStep(dialect, layout, source, field);
     if (step !== undefined) hydrate.push(step);
+    // `score` is read from the full-text index by its own step (`scoreStep`).
+    else if (field !== SCORE) readsDocument = true;
   }
-  return { selects, hydrate };
+  // The document only when some field lives there: unpacking and parsing it is most of the
+  // cost of a page of ids, and a narrow table has none.
+  const document = readsDocument ? dialect.storedText(`${s}.${ident(source.document)}`) : 'NULL';
+  return {
+    selects: [`${s}.${ident(source.key)} AS __key`, `${document} AS __doc`, ...selects],
+    hydrate,
+    readsDocument,
+  };
 }
 
 /** The `score` field: the record's relevance to the full-text search (not stored). */

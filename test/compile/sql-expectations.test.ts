@@ -49,6 +49,8 @@ const records = (extra: Partial<RecordsOutput> = {}): RecordsOutput => ({
   fields: [
     { key: 'id', field: 'id' },
     { key: 'title', field: 'title' },
+    // Kept in the document (no column): the page reads it.
+    { key: 'authors', field: 'authors' },
   ],
   order: { by: 'default' },
   limit: 20,
@@ -460,7 +462,19 @@ const STATEMENTS: readonly Row[] = [
   },
   {
     name: 'a page reads the document and packed text columns through storedText',
-    compile: output(plan({ outputs: [records({ fields: [{ key: 'abstract', field: 'abstract' }] })] }), page),
+    compile: output(
+      plan({
+        outputs: [
+          records({
+            fields: [
+              { key: 'abstract', field: 'abstract' },
+              { key: 'authors', field: 'authors' },
+            ],
+          }),
+        ],
+      }),
+      page,
+    ),
     expect: {
       sqlite: {
         text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, unpack_text(s."abstract") AS "abstract" FROM "publications" s WHERE 1 ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
@@ -469,6 +483,47 @@ const STATEMENTS: readonly Row[] = [
       postgres: {
         text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."abstract" AS "abstract" FROM "publications" s WHERE TRUE ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $1 OFFSET $2',
         params: [20, 0],
+      },
+    },
+  },
+  {
+    name: 'a page whose fields are all columns reads no document',
+    compile: output(plan({ filter: year2020, outputs: [records({ fields: [{ key: 'doi', field: 'doi' }] })] }), page),
+    expect: {
+      sqlite: {
+        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."doi" AS "doi" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        params: [2020, 20, 0],
+      },
+      postgres: {
+        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."doi" AS "doi" FROM "publications" s WHERE (s."year" = $1) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $2 OFFSET $3',
+        params: [2020, 20, 0],
+      },
+    },
+  },
+  {
+    name: 'a page of narrow columns under a link-table filter is read from the narrow table alone',
+    compile: output(
+      plan({
+        filter: orgAndYear,
+        outputs: [
+          records({
+            fields: [
+              { key: 'id', field: 'id' },
+              { key: 'times_cited', field: 'times_cited' },
+            ],
+          }),
+        ],
+      }),
+      page,
+    ),
+    expect: {
+      sqlite: {
+        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."id" AS "id", s."times_cited" AS "times_cited" FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        params: ['grid.1', 2020, 2020, 20, 0],
+      },
+      postgres: {
+        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."id" AS "id", s."times_cited" AS "times_cited" FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $4 OFFSET $5',
+        params: ['grid.1', 2020, 2020, 20, 0],
       },
     },
   },
@@ -737,7 +792,7 @@ const STATEMENTS: readonly Row[] = [
     },
   },
   {
-    name: 'a facet field list over researchers reads their records by id, research_orgs by the page keys',
+    name: 'a facet field list over researchers reads their records by id (columns only: no document), research_orgs by the page keys',
     compile: output(
       plan({
         outputs: [
@@ -761,11 +816,11 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: `SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE 1 AND l."researcher_pk" IN `,
+        text: `SELECT s."pk" AS __key, NULL AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE 1 AND l."researcher_pk" IN `,
         params: [],
       },
       postgres: {
-        text: `SELECT s."pk" AS __key, s."doc" AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE TRUE AND l."researcher_pk" IN `,
+        text: `SELECT s."pk" AS __key, NULL AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE TRUE AND l."researcher_pk" IN `,
         params: [],
       },
     },
