@@ -78,7 +78,7 @@ export type LinkHolds =
       readonly discriminator: string;
       /** Field name → discriminator value. */
       readonly fields: Readonly<Record<string, string>>;
-      /** Discriminator values the store writes that are no schema field (organization `aliases`, for search). */
+      /** Fields the store writes that are no schema field (organization `aliases`, for search), by name. */
       readonly unexposed?: readonly string[];
     };
 
@@ -425,9 +425,61 @@ export const DERIVED_VALUE_FIELDS = {
 export const FUNDER_COUNTRIES = 'funder_countries';
 const DERIVED_FIELDS = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES];
 
+/**
+ * The code each field of an `<owner>_values` table is stored under (its `field` column),
+ * instead of its name: the name would be repeated in every row and again in the reverse
+ * index, 20-odd bytes twice over for rows whose value is often shorter (16M derived rows at
+ * 1M publications). Codes are in stored data: append new fields, never change or reuse a code.
+ */
+export const VALUE_FIELD_CODES: Readonly<Record<string, string>> = {
+  // publications
+  issn: '1',
+  mesh_terms: '2',
+  open_access: '3',
+  clinical_trial_ids: '4',
+  journal_lists: '5',
+  subtitles: '6',
+  // derived from the research organizations and funders (publications and grants)
+  research_org_countries: '7',
+  research_org_country_names: '8',
+  research_org_cities: '9',
+  research_org_state_codes: '10',
+  research_org_state_names: '11',
+  research_org_names: '12',
+  funder_countries: '13',
+  // grants
+  active_year: '14',
+  // researchers
+  orcid_id: '15',
+  redirect: '16',
+  // organizations
+  types: '17',
+  ror_ids: '18',
+  isni_ids: '19',
+  external_ids_fundref: '20',
+  cnrs_ids: '21',
+  hesa_ids: '22',
+  linkout: '23',
+  orgref_ids: '24',
+  ucas_ids: '25',
+  ukprn_ids: '26',
+  wikidata_ids: '27',
+  organization_child_ids: '28',
+  organization_parent_ids: '29',
+  organization_related_ids: '30',
+  aliases: '31',
+};
+
+/** The stored code of a `<owner>_values` field (`VALUE_FIELD_CODES`). */
+export function valueFieldCode(field: string): string {
+  const code = VALUE_FIELD_CODES[field];
+  if (code === undefined) throw new Error(`no stored code for the values field ${field}`);
+  return code;
+}
+
 const byField = (fields: readonly string[], unexposed?: readonly string[]): LinkHolds => ({
   discriminator: 'field',
-  fields: Object.fromEntries(fields.map((f) => [f, f])),
+  fields: Object.fromEntries(fields.map((f) => [f, valueFieldCode(f)])),
   ...(unexposed === undefined ? {} : { unexposed }),
 });
 const byScheme: LinkHolds = {
@@ -637,11 +689,13 @@ export function valuesTable(kind: RecordKind): LinkTableSpec | undefined {
   return LINK_TABLES.find((l) => l.owner === kind && 'discriminator' in l.holds && l.holds.discriminator === 'field');
 }
 
-/** The discriminator values written into `<owner>_values` from the record itself (not derived). */
-export function writtenValueFields(kind: RecordKind): readonly string[] {
+/** The fields written into `<owner>_values` from the record itself (not derived): record key and stored code. */
+export function writtenValueFields(kind: RecordKind): readonly { readonly field: string; readonly code: string }[] {
   const holds = valuesTable(kind)?.holds;
   if (holds === undefined || !('discriminator' in holds)) return [];
-  return [...Object.values(holds.fields), ...(holds.unexposed ?? [])].filter((f) => !DERIVED_FIELDS.includes(f));
+  return [...Object.keys(holds.fields), ...(holds.unexposed ?? [])]
+    .filter((f) => !DERIVED_FIELDS.includes(f))
+    .map((field) => ({ field, code: valueFieldCode(field) }));
 }
 
 /** Full-text tables: one per source; each search index is a set of its columns. */

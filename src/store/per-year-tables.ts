@@ -10,7 +10,14 @@
  * citing publication's year; a grant's funded years are its active years, or its start year
  * when it lists none, cast to integers as the direct SQL casts them.
  */
-import { CORPUS_CURRENCIES, SOURCE_TABLES, ownerKey, valuesTable, type PerYearTablesSpec } from '../model/storage.ts';
+import {
+  CORPUS_CURRENCIES,
+  SOURCE_TABLES,
+  ownerKey,
+  valueFieldCode,
+  valuesTable,
+  type PerYearTablesSpec,
+} from '../model/storage.ts';
 
 const publications = SOURCE_TABLES.publications;
 const grants = SOURCE_TABLES.grants;
@@ -53,10 +60,10 @@ export function fundingFillSql(): string[] {
   if (values === undefined) throw new Error('grants have no values table');
   const owner = ownerKey('grants');
   const byRecord = FUNDING_BY_YEAR.byRecord.table;
-  const active = `l.${owner} = g.pk AND l.field = 'active_year'`;
+  const active = `l.${owner} = g.pk AND l.field = '${valueFieldCode('active_year')}'`;
   return [
     `INSERT INTO ${byRecord} (${owner}, year, shares, years) ` +
-      `WITH a AS (SELECT l.${owner} AS pk, CAST(l.value AS INTEGER) AS year FROM ${values.table} l WHERE l.field = 'active_year' ` +
+      `WITH a AS (SELECT l.${owner} AS pk, CAST(l.value AS INTEGER) AS year FROM ${values.table} l WHERE l.field = '${valueFieldCode('active_year')}' ` +
       `UNION ALL SELECT g.pk, CAST(g.start_year AS INTEGER) FROM ${grants.table} g ` +
       `WHERE g.start_year IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${values.table} l WHERE ${active})), ` +
       'n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) ' +

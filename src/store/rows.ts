@@ -8,6 +8,7 @@ import {
   LINK_TABLES,
   NAME_GAP,
   SOURCE_TABLES,
+  valueFieldCode,
   writtenValueFields,
   type RecordKind,
 } from '../model/storage.ts';
@@ -161,15 +162,15 @@ function activeYears(record: Loose): number[] {
 function valueRows(kind: RecordKind, record: Loose): SqlValue[][] {
   const rows: SqlValue[][] = [];
   if (kind === 'grants' && !Array.isArray(record['active_year'])) {
-    for (const y of activeYears(record)) rows.push(['active_year', y]);
+    for (const y of activeYears(record)) rows.push([valueFieldCode('active_year'), y]);
   }
-  for (const field of writtenValueFields(kind)) {
+  for (const { field, code } of writtenValueFields(kind)) {
     const seen = new Set<SqlValue>();
     for (const item of list(record[field])) {
       const v = typeof item === 'object' && item !== null ? (idOf(item) ?? null) : scalar(item);
       if (v === null || seen.has(v)) continue;
       seen.add(v);
-      rows.push([field, v]);
+      rows.push([code, v]);
     }
   }
   return rows;

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
-import { DERIVED_VALUE_FIELDS, FULLTEXT_TABLES, RECORD_KINDS, writtenValueFields } from '../../src/model/storage.ts';
+import {
+  DERIVED_VALUE_FIELDS,
+  FULLTEXT_TABLES,
+  RECORD_KINDS,
+  valueFieldCode,
+  writtenValueFields,
+} from '../../src/model/storage.ts';
 import { SOURCE_FIELD_TABLES } from '../../src/model/sources/index.ts';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
 import { RECORD_MIGRATIONS } from '../../src/store/sqlite/records-schema.ts';
@@ -67,9 +73,9 @@ describe('compiler layout matches the store', () => {
         continue;
       }
       assert.ok(fields.length > 0 || kind !== 'publications', kind);
-      for (const f of fields) {
-        if (f === 'aliases') continue; // organizations' aliases are not a schema field
-        assert.equal(source.links[f]?.discriminator?.value, f, `${kind}.${f}`);
+      for (const { field, code } of fields) {
+        if (field === 'aliases') continue; // organizations' aliases are not a schema field
+        assert.equal(source.links[field]?.discriminator?.value, code, `${kind}.${field}`);
       }
     }
     // Derived fields are read wherever the source's schema has them (grants lack the name lists).
@@ -78,7 +84,7 @@ describe('compiler layout matches the store', () => {
       const derived = [...Object.keys(DERIVED_VALUE_FIELDS), 'funder_countries'].filter((f) => schemaFields.has(f));
       assert.ok(derived.length >= 5, kind);
       for (const f of derived) {
-        assert.equal(RECORDS_LAYOUT.sources[kind]?.links[f]?.discriminator?.value, f, `${kind}.${f}`);
+        assert.equal(RECORDS_LAYOUT.sources[kind]?.links[f]?.discriminator?.value, valueFieldCode(f), `${kind}.${f}`);
       }
     }
   });

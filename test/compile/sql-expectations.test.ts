@@ -252,11 +252,11 @@ const FILTERS: readonly Row[] = [
     compile: filter({ kind: 'compare', field: openAccess, op: '=', value: 'gold' }),
     expect: {
       sqlite: {
-        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' AND l."value" = ?)`,
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = '3' AND l."value" = ?)`,
         params: ['gold'],
       },
       postgres: {
-        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = \'open_access\' AND l."value" = $1)',
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = \'3\' AND l."value" = $1)',
         params: ['gold'],
       },
     },
@@ -349,11 +349,11 @@ const FILTERS: readonly Row[] = [
     compile: filter({ kind: 'count', field: openAccess, op: '>', value: 1 }),
     expect: {
       postgres: {
-        text: `(SELECT count(*) FROM "publication_values" l WHERE l."publication_pk" = s."pk" AND l."field" = 'open_access') > $1`,
+        text: `(SELECT count(*) FROM "publication_values" l WHERE l."publication_pk" = s."pk" AND l."field" = '3') > $1`,
         params: [1],
       },
       sqlite: {
-        text: `(SELECT count(*) FROM "publication_values" l WHERE l."publication_pk" = s."pk" AND l."field" = 'open_access') > ?`,
+        text: `(SELECT count(*) FROM "publication_values" l WHERE l."publication_pk" = s."pk" AND l."field" = '3') > ?`,
         params: [1],
       },
     },
@@ -363,11 +363,11 @@ const FILTERS: readonly Row[] = [
     compile: filter({ kind: 'count', field: openAccess, op: '>', value: 1 }, { alone: true }),
     expect: {
       sqlite: {
-        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING count(*) > ?)`,
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = '3' GROUP BY l."publication_pk" HAVING count(*) > ?)`,
         params: [1],
       },
       postgres: {
-        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING count(*) > $1)`,
+        text: `s."pk" IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = '3' GROUP BY l."publication_pk" HAVING count(*) > $1)`,
         params: [1],
       },
     },
@@ -377,11 +377,11 @@ const FILTERS: readonly Row[] = [
     compile: filter({ kind: 'count', field: openAccess, op: '<', value: 2 }, { alone: true }),
     expect: {
       sqlite: {
-        text: `s."pk" NOT IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING NOT (count(*) < ?))`,
+        text: `s."pk" NOT IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = '3' GROUP BY l."publication_pk" HAVING NOT (count(*) < ?))`,
         params: [2],
       },
       postgres: {
-        text: `s."pk" NOT IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = 'open_access' GROUP BY l."publication_pk" HAVING NOT (count(*) < $1))`,
+        text: `s."pk" NOT IN (SELECT l."publication_pk" FROM "publication_values" l WHERE l."field" = '3' GROUP BY l."publication_pk" HAVING NOT (count(*) < $1))`,
         params: [2],
       },
     },
@@ -762,11 +762,11 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants_narrow" s WHERE 1 AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants_narrow" s WHERE 1 AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = '14' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = '14') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
         params: [2010, 2020],
       },
       postgres: {
-        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants_narrow" s WHERE TRUE AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_usd" AS amount FROM "grants_narrow" s WHERE TRUE AND s."funding_usd" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = '14' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = '14') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
         params: [2010, 2020],
       },
     },
@@ -782,11 +782,11 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_eur" AS amount FROM "grants" s WHERE 1 AND s."funding_eur" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_eur" AS amount FROM "grants" s WHERE 1 AND s."funding_eur" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = '14' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = '14') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
         params: [2010, 2020],
       },
       postgres: {
-        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_eur" AS amount FROM "grants" s WHERE TRUE AND s."funding_eur" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = 'active_year' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = 'active_year') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS "pk", s."start_year" AS start_year, s."funding_eur" AS amount FROM "grants" s WHERE TRUE AND s."funding_eur" > 0), a AS (SELECT s."pk" AS pk, CAST(l."value" AS INTEGER) AS year FROM m s JOIN "grant_values" l ON l."grant_pk" = s."pk" AND l."field" = '14' UNION ALL SELECT s."pk", CAST(s.start_year AS INTEGER) FROM m s WHERE NOT EXISTS (SELECT 1 FROM "grant_values" l WHERE l."grant_pk" = s."pk" AND l."field" = '14') AND s.start_year IS NOT NULL), n AS (SELECT pk, count(*) AS years FROM a GROUP BY pk) SELECT a.year AS year, sum(m.amount * 1.0 / n.years) AS value FROM a JOIN n ON n.pk = a.pk JOIN m ON m."pk" = a.pk WHERE a.year BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
         params: [2010, 2020],
       },
     },
@@ -816,11 +816,11 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: `SELECT s."pk" AS __key, NULL AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE 1 AND l."researcher_pk" IN `,
+        text: `SELECT s."pk" AS __key, NULL AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = '23') AS "__list_linkout", (SELECT json_group_array(v."value") FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = '17') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE 1 AND l."researcher_pk" IN `,
         params: [],
       },
       postgres: {
-        text: `SELECT s."pk" AS __key, NULL AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'linkout') AS "__list_linkout", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = 'types') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE TRUE AND l."researcher_pk" IN `,
+        text: `SELECT s."pk" AS __key, NULL AS __doc, s."first_name" AS "first_name", s."id" AS __id FROM "researchers" s WHERE s."id" IN  | SELECT l."researcher_pk" AS __key, l."org_id" AS id, e."name" AS "name", e."acronym" AS "acronym", e."city_name" AS "city_name", e."state_name" AS "state_name", e."country_name" AS "country_name", e."latitude" AS "latitude", e."longitude" AS "longitude", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = '23') AS "__list_linkout", (SELECT json_agg(v."value")::text FROM "organization_values" v WHERE v."organization_pk" = e."pk" AND v."field" = '17') AS "__list_types" FROM "researcher_research_orgs" l LEFT JOIN "organizations" e ON e."id" = l."org_id" WHERE TRUE AND l."researcher_pk" IN `,
         params: [],
       },
     },

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { detectFormat } from '../../src/data/import/detect.ts';
+import { valueFieldCode } from '../../src/model/storage.ts';
 import { importFiles } from '../../src/data/import/index.ts';
 import { count, query, tempRecordDbs, type Row } from './helpers/record-db.ts';
 import { recordWriterFor } from '../../src/backends.ts';
@@ -156,7 +157,10 @@ describe('ROR data dump (zip of JSON, schema 2)', () => {
       { name: display['value'] },
     ]);
     // ROR's lower-case types are stored as the hosted service writes them (`Education`).
-    const types = query(db, "SELECT DISTINCT value FROM organization_values WHERE field = 'types' ORDER BY 1");
+    const types = query(
+      db,
+      `SELECT DISTINCT value FROM organization_values WHERE field = '${valueFieldCode('types')}' ORDER BY 1`,
+    );
     assert.ok(types.length > 0);
     const expected = [...new Set(records.flatMap((r) => r['types'] as string[]))]
       .map((t) => t.charAt(0).toUpperCase() + t.slice(1))

@@ -12,6 +12,7 @@ import type {
   PublicationRecord,
   ResearcherRecord,
 } from '../../src/model/native-records.ts';
+import { VALUE_FIELD_CODES, valueFieldCode } from '../../src/model/storage.ts';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-native-'));
@@ -143,7 +144,15 @@ test('every native record kind lands in its tables, links and full text', () => 
   assert.deepEqual(all('SELECT id, title, publisher, n_publications FROM journals'), [
     ['jour.1900001', 'Journal of Cells', 'Porto Press', 1],
   ]);
-  assert.deepEqual(all('SELECT field, value FROM organization_values WHERE organization_pk = 1 ORDER BY field'), [
+  const fieldNames = new Map(Object.entries(VALUE_FIELD_CODES).map(([name, code]) => [code, name]));
+  const named = (rows: unknown[]) =>
+    rows
+      .map((row) => {
+        const [code, value] = row as [string, string];
+        return [fieldNames.get(code), value];
+      })
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+  assert.deepEqual(named(all('SELECT field, value FROM organization_values WHERE organization_pk = 1')), [
     ['aliases', 'University of Porto'],
     ['linkout', 'https://www.up.pt'],
     ['ror_ids', 'https://ror.org/043pwc612'],
@@ -161,19 +170,20 @@ test('every native record kind lands in its tables, links and full text', () => 
     all('SELECT current_research_org_id, total_publications, n_publications, n_grants FROM researchers'),
     [['grid.900001.a', 1, 1, 1]],
   );
-  assert.deepEqual(all('SELECT field, value FROM researcher_values'), [['orcid_id', '0000-0002-1825-0097']]);
+  assert.deepEqual(named(all('SELECT field, value FROM researcher_values')), [['orcid_id', '0000-0002-1825-0097']]);
   assert.deepEqual(all('SELECT org_id FROM researcher_research_orgs'), [['grid.900001.a']]);
 
   assert.deepEqual(
     all('SELECT funding_org_id, funding_org_name, funding_org_acronym, funding_org_city, start_year FROM grants'),
     [['grid.900002.b', 'Science Fund', 'SF', 'Lisbon', 2019]],
   );
-  assert.deepEqual(all("SELECT value FROM grant_values WHERE field = 'active_year' ORDER BY value"), [
-    [2019],
-    [2020],
-    [2021],
+  assert.deepEqual(
+    all(`SELECT value FROM grant_values WHERE field = '${valueFieldCode('active_year')}' ORDER BY value`),
+    [[2019], [2020], [2021]],
+  );
+  assert.deepEqual(all(`SELECT value FROM grant_values WHERE field = '${valueFieldCode('funder_countries')}'`), [
+    ['PT'],
   ]);
-  assert.deepEqual(all("SELECT value FROM grant_values WHERE field = 'funder_countries'"), [['PT']]);
 
   assert.deepEqual(all('SELECT journal_id, authors_count, times_cited FROM publications'), [['jour.1900001', 2, 0]]);
   assert.deepEqual(all('SELECT researcher_id FROM publication_researchers'), [['ur.0100000001.41']]);
@@ -188,10 +198,16 @@ test('every native record kind lands in its tables, links and full text', () => 
     ['cell division', 0.6],
     ['membrane', 0.9],
   ]);
+  const fields = ['issn', 'mesh_terms', 'open_access', 'research_org_cities'];
   assert.deepEqual(
     all(
-      "SELECT field, value FROM publication_values WHERE field IN ('issn', 'mesh_terms', 'open_access', 'research_org_cities') ORDER BY field, value",
-    ),
+      `SELECT field, value FROM publication_values WHERE field IN (${fields.map((f) => `'${valueFieldCode(f)}'`).join(', ')})`,
+    )
+      .map((row) => {
+        const [code, value] = row as [string, string];
+        return [fields.find((f) => valueFieldCode(f) === code), value];
+      })
+      .sort((a, b) => String(a).localeCompare(String(b))),
     [
       ['issn', '1234-5678'],
       ['mesh_terms', 'Cell Membrane'],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { isQuarryError } from '../../src/errors/index.ts';
+import { VALUE_FIELD_CODES, valueFieldCode } from '../../src/model/storage.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { RECORD_INDEXES } from '../../src/store/sqlite/records-schema.ts';
 import { openRecordStore, type RecordStore } from '../../src/store/sqlite/records-store.ts';
@@ -99,7 +100,9 @@ describe('upsert', () => {
     const all = (sql: string) => store.db.prepare(sql).pluck().all();
     assert.deepEqual(all('SELECT org_id FROM publication_research_orgs'), ['grid.900003.c']);
     assert.deepEqual(all('SELECT researcher_id FROM publication_researchers'), ['ur.02']);
-    assert.deepEqual(all("SELECT value FROM publication_values WHERE field = 'open_access'"), ['closed']);
+    assert.deepEqual(all(`SELECT value FROM publication_values WHERE field = '${valueFieldCode('open_access')}'`), [
+      'closed',
+    ]);
     assert.deepEqual(all('SELECT category_id FROM publication_categories'), []);
     store.close();
   });
@@ -155,11 +158,16 @@ describe('upsert', () => {
     ]);
     const all = (sql: string) => store.db.prepare(sql).raw().all();
     assert.deepEqual(all('SELECT start_year, funding_usd FROM grants'), [[2018, 1500000]]);
-    assert.deepEqual(all("SELECT value, typeof(value) FROM grant_values WHERE field = 'active_year' ORDER BY value"), [
-      [2018, 'integer'],
-      [2019, 'integer'],
-      [2020, 'integer'],
-    ]);
+    assert.deepEqual(
+      all(
+        `SELECT value, typeof(value) FROM grant_values WHERE field = '${valueFieldCode('active_year')}' ORDER BY value`,
+      ),
+      [
+        [2018, 'integer'],
+        [2019, 'integer'],
+        [2020, 'integer'],
+      ],
+    );
     assert.deepEqual(all('SELECT researcher_id FROM grant_researchers'), [['ur.01']]);
     assert.deepEqual(all('SELECT org_id FROM grant_research_orgs'), [['grid.900001.a']]);
     assert.deepEqual(all('SELECT org_id FROM grant_funders'), [['grid.900002.b']]);
@@ -332,12 +340,17 @@ describe('finish', () => {
       ['grid.900002.b', 0, 3],
     ]);
     assert.equal(store.db.prepare('SELECT n_publications FROM journals').pluck().get(), 3);
-    const values = store.db
-      .prepare(
-        "SELECT field, value FROM publication_values WHERE publication_pk = 1 AND field NOT IN ('open_access') ORDER BY field",
-      )
-      .raw()
-      .all();
+    const fieldNames = new Map(Object.entries(VALUE_FIELD_CODES).map(([name, code]) => [code, name]));
+    const values = (
+      store.db
+        .prepare(
+          `SELECT field, value FROM publication_values WHERE publication_pk = 1 AND field NOT IN ('${valueFieldCode('open_access')}')`,
+        )
+        .raw()
+        .all() as [string, string][]
+    )
+      .map(([code, value]) => [fieldNames.get(code), value])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     assert.deepEqual(values, [
       ['funder_countries', 'US'],
       ['research_org_cities', 'Melbourne'],

@@ -17,7 +17,8 @@ import {
 } from '../../model/storage.ts';
 import type { PgMigration } from './migrate.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
-import { pgPerYearTablesSql, pgRebuildPerYearSql } from './per-year-tables.ts';
+import { pgPerYearTablesSql, pgRebuildPerYearSql, pgRefreshFundingSql } from './per-year-tables.ts';
+import { recodeValueFieldsSql } from '../value-field-codes.ts';
 
 function sqlType(type: ColumnType): string {
   switch (type) {
@@ -194,5 +195,11 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
       ...VERSION_4_INDEXES.map((i) => i.sql),
       ...OWNER_COLUMN_LINKS.map(({ link }) => `ANALYZE ${link.table}`),
     ],
+  },
+  {
+    version: 5,
+    name: 'values tables keep a short code per field instead of its name',
+    // Version 3 built the funding tables from the active years under their old name.
+    up: [...recodeValueFieldsSql(), ...pgRefreshFundingSql()],
   },
 ];

@@ -6,7 +6,7 @@
  * dropped, a merged full-text index and the planner's statistics.
  */
 import type { Database } from 'better-sqlite3';
-import { DERIVED_VALUE_FIELDS, FULLTEXT_TABLES, FUNDER_COUNTRIES } from '../../model/storage.ts';
+import { DERIVED_VALUE_FIELDS, FULLTEXT_TABLES, FUNDER_COUNTRIES, valueFieldCode } from '../../model/storage.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
 import {
   CITING_YEARS,
@@ -204,15 +204,15 @@ function derivePlaces(db: Database): void {
 function deriveOrgValues(db: Database, owner: 'publication' | 'grant'): void {
   const values = `${owner}_values`;
   const key = `${owner}_pk`;
-  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES];
+  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES].map(valueFieldCode);
   db.prepare(`DELETE FROM ${values} WHERE field IN (${fields.map(() => '?').join(', ')})`).run(...fields);
   for (const [field, column] of Object.entries(DERIVED_VALUE_FIELDS)) {
     const expr = column === 'city_id' ? 'coalesce(o.city_id, o.city_name)' : `o.${column}`;
     db.exec(`INSERT OR IGNORE INTO ${values} (${key}, field, value)
-      SELECT l.${key}, '${field}', ${expr} FROM ${owner}_research_orgs l JOIN organizations o ON o.id = l.org_id
+      SELECT l.${key}, '${valueFieldCode(field)}', ${expr} FROM ${owner}_research_orgs l JOIN organizations o ON o.id = l.org_id
       WHERE ${expr} IS NOT NULL`);
   }
   db.exec(`INSERT OR IGNORE INTO ${values} (${key}, field, value)
-    SELECT l.${key}, 'funder_countries', o.country_code FROM ${owner}_funders l JOIN organizations o ON o.id = l.org_id
+    SELECT l.${key}, '${valueFieldCode(FUNDER_COUNTRIES)}', o.country_code FROM ${owner}_funders l JOIN organizations o ON o.id = l.org_id
     WHERE o.country_code IS NOT NULL`);
 }

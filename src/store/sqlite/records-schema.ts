@@ -17,7 +17,8 @@ import {
 import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
-import { perYearTablesSql, rebuildPerYearTables } from './per-year-tables.ts';
+import { perYearTablesSql, rebuildPerYearTables, refreshFundingByYear } from './per-year-tables.ts';
+import { recodeValueFieldsSql } from '../value-field-codes.ts';
 import { TEXT_DICTIONARIES_SQL, readShippedDictionaries, storeDictionaries } from './text-dictionaries.ts';
 
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
@@ -235,5 +236,14 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: 'link tables carrying owner columns (publication_research_orgs.year), indexed with the value',
     up: addOwnerColumns,
+  },
+  {
+    version: 7,
+    name: 'values tables keep a short code per field instead of its name',
+    up: (db) => {
+      for (const statement of recodeValueFieldsSql()) db.exec(statement);
+      // Version 4 built the funding tables from the active years under their old name.
+      refreshFundingByYear(db);
+    },
   },
 ];
