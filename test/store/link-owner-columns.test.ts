@@ -55,13 +55,13 @@ describe('link rows carrying their owner year', () => {
     const store = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
     store.upsert('publications', [pub('pub.1', 2020, ['grid.1', 'grid.2']), pub('pub.2', 2011, ['grid.1'])]);
     store.close();
-    // Back to version 5: no year on the links, no index.
+    // Back to version 5: no year on the links, no index (version 7 runs again after it, a no-op).
     const db = new Database(path);
     db.exec(
-      "DROP INDEX publication_research_orgs_by_org_id_year; ALTER TABLE publication_research_orgs DROP COLUMN year; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 6",
+      "DROP INDEX publication_research_orgs_by_org_id_year; ALTER TABLE publication_research_orgs DROP COLUMN year; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 6",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [6]);
+    assert.deepEqual(upgradeRecordDatabase(path), [6, 7]);
     const upgraded = new Database(path, { readonly: true });
     assert.deepEqual(years(upgraded), [
       { org_id: 'grid.1', year: 2011 },
