@@ -138,7 +138,9 @@ describe('values field codes (PostgreSQL)', { timeout: 120_000 }, () => {
       for (const sql of uncodeSql()) await client.query(sql);
       await client.query("DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 5");
       assert.deepEqual(
-        (await client.query('SELECT DISTINCT field FROM grant_values ORDER BY 1')).rows.map((r) => r.field),
+        (await client.query<{ field: string }>('SELECT DISTINCT field FROM grant_values ORDER BY 1')).rows.map(
+          (r) => r.field,
+        ),
         ['active_year'],
       );
     } finally {
