@@ -17,8 +17,22 @@ export function inList(n: number, mark: (k: number) => string = () => '?', start
   return `(${Array.from({ length: n }, (_, k) => mark(start + k + 1)).join(', ')})`;
 }
 
-/** The records of a page, by key; `total` is the page's `__total` column when it has one and a row. */
-export function pageRecords(rows: readonly DbRow[]): {
+/**
+ * The text of a packed value (a BLOB of SQLite's store: `store/sqlite/packed-text.ts`).
+ * Pages select the document and packed columns as stored; a back end whose store packs
+ * values gives this to `pageRecords`.
+ */
+export type UnpackText = (packed: Uint8Array) => string | null;
+
+/**
+ * The records of a page, by key; `total` is the page's `__total` column when it has one and
+ * a row. BLOB values (`__doc`, packed columns: the only BLOBs a page reads) become their
+ * text through `unpack`.
+ */
+export function pageRecords(
+  rows: readonly DbRow[],
+  unpack?: UnpackText,
+): {
   readonly records: Map<unknown, Record<string, unknown>>;
   readonly total: number | undefined;
 } {
@@ -27,12 +41,13 @@ export function pageRecords(rows: readonly DbRow[]): {
   const total = typeof first?.__total === 'number' ? first.__total : undefined;
   // `__key`, `__doc`, `__total`, `__id`: the statement's own columns, not fields.
   const columns = first === undefined ? [] : Object.keys(first).filter((k) => !k.startsWith('__'));
+  const text = (v: unknown): unknown => (unpack !== undefined && v instanceof Uint8Array ? unpack(v) : v);
   for (const row of rows) {
-    const raw = row.__doc;
+    const raw = text(row.__doc);
     // The parsed document becomes the record; column values are written onto it.
     const record = (typeof raw === 'string' && raw.length > 2 ? JSON.parse(raw) : {}) as Record<string, unknown>;
     for (const k of columns) {
-      const v = row[k];
+      const v = text(row[k]);
       if (v !== null) record[k] = v;
     }
     records.set(row.__key, record);

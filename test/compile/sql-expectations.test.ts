@@ -402,7 +402,7 @@ const STATEMENTS: readonly Row[] = [
     compile: output(plan({ filter: year2020 }), page),
     expect: {
       sqlite: {
-        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."year" = ?) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
         params: [2020, 20, 0],
       },
       postgres: {
@@ -432,7 +432,7 @@ const STATEMENTS: readonly Row[] = [
       sqlite: {
         text:
           'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
-          'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
         params: ['grid.1', 2020, 2020, 20, 0],
       },
       postgres: {
@@ -451,7 +451,7 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT ? OFFSET ?',
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."title" ASC NULLS LAST, s."id" ASC LIMIT ? OFFSET ?',
         params: ['grid.1', 2020, 2020, 20, 0],
       },
       postgres: {
@@ -461,7 +461,7 @@ const STATEMENTS: readonly Row[] = [
     },
   },
   {
-    name: 'a page reads the document and packed text columns through storedText',
+    name: 'a page reads the document and packed text columns as stored (the engine unpacks them)',
     compile: output(
       plan({
         outputs: [
@@ -477,7 +477,7 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: 'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, unpack_text(s."abstract") AS "abstract" FROM "publications" s WHERE 1 ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        text: 'SELECT s."pk" AS __key, s."doc" AS __doc, s."abstract" AS "abstract" FROM "publications" s WHERE 1 ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
         params: [20, 0],
       },
       postgres: {
@@ -570,7 +570,7 @@ const STATEMENTS: readonly Row[] = [
       sqlite: {
         text:
           'WITH top AS (SELECT "publications_fts".rowid AS k, bm25("publications_fts") AS score FROM "publications_fts" WHERE "publications_fts" MATCH ? ORDER BY score, k LIMIT ? OFFSET ?) ' +
-          'SELECT s."pk" AS __key, unpack_text(s."doc") AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY top.score, s."id" ASC',
         params: ['{title} : ("malaria")', 20, 0],
       },
       postgres: {

@@ -22,7 +22,10 @@ import {
   withDisplay,
   withEntityRecords,
   type DbRow,
+  type UnpackText,
 } from '../../compiled-rows.ts';
+import { unpackText } from '../../../store/sqlite/packed-text.ts';
+import { readDictionaries } from '../../../store/sqlite/text-dictionaries.ts';
 import type { ExecutedFacet, ExecutedPerYear, ExecutedRecords } from '../../shape.ts';
 
 /** Statements are prepared once per connection and reused (the text is the cache key). */
@@ -30,9 +33,16 @@ export class StatementCache {
   readonly #db: Database.Database;
   readonly #cache = new Map<string, Database.Statement>();
   readonly #plans = new Map<string, readonly string[]>();
+  #dictionaries: ReadonlyMap<number, Uint8Array> | undefined;
   constructor(db: Database.Database) {
     this.#db = db;
   }
+
+  /** The text of a packed value of this database (pages read `doc` and packed columns as stored). */
+  readonly unpack: UnpackText = (packed) => {
+    this.#dictionaries ??= readDictionaries(this.#db);
+    return unpackText(packed, this.#dictionaries);
+  };
   get(sql: string): Database.Statement {
     let stmt = this.#cache.get(sql);
     if (stmt === undefined) {
@@ -118,7 +128,7 @@ function executeRecords(
   compiled: CompiledRecords,
   page: Sql,
 ): ExecutedRecords & { readonly total: number | undefined } {
-  const { records, total } = pageRecords(all(cache, page.text, page.params));
+  const { records, total } = pageRecords(all(cache, page.text, page.params), cache.unpack);
   const keys = pageKeys(records);
   if (keys.length > 0) {
     for (const step of compiled.hydrate)
@@ -137,7 +147,7 @@ function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedF
   const ids = rows.map((r) => r.id as SqlParam);
   if (compiled.records !== undefined) {
     const found = all(cache, compiled.records.sqlPrefix + inList(ids.length), ids);
-    const { records } = pageRecords(found);
+    const { records } = pageRecords(found, cache.unpack);
     const keys = pageKeys(records);
     if (keys.length > 0) {
       for (const step of compiled.records.hydrate)
