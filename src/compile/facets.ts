@@ -53,6 +53,18 @@ export function compileFacet(
     ...(records === undefined ? {} : { records }),
   });
   const link = source.links[output.field];
+  const counted = source.valueCounts?.[output.field];
+  if (wholeSource && counted !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
+    // The store keeps the number of records per value of this column: no pass over the source.
+    const n = ident(counted.countColumn);
+    const statement = frag(
+      dialect.placeholders(
+        `SELECT c.${ident(counted.valueColumn)} AS id, c.${n} AS count FROM ${ident(counted.table)} c WHERE c.${n} > 0 ORDER BY c.${n} DESC, id ASC LIMIT ?`,
+      ),
+      [output.limit],
+    );
+    return facet(statement);
+  }
   const shortcut = link?.wholeSourceCount ?? source.entityColumns[output.field]?.wholeSourceCount;
   if (wholeSource && shortcut !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
     // The store keeps per-entity counts of linked records: no grouping over the whole source.

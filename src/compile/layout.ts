@@ -83,6 +83,13 @@ export interface SourceLayout {
    * PerYearTablesSpec), read instead of the links while their freshness row is present.
    */
   readonly perYear?: PerYearLayout;
+  /**
+   * Scalar field → the store's count of records per value (`SourceTableSpec.valueCounts`),
+   * kept by `finish()`: a facet over the whole source reads it instead of grouping the records.
+   */
+  readonly valueCounts?: Readonly<
+    Record<string, { readonly table: string; readonly valueColumn: string; readonly countColumn: string }>
+  >;
   /** Link field → this table's per-record count column (set on a narrow table's view only). */
   readonly countColumns?: Readonly<Record<string, string>>;
   /** The default order without full text, as columns (most significant first). */

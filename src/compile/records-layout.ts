@@ -204,6 +204,15 @@ function sourceLayout(name: SourceName): SourceLayout {
           },
         }),
     ...(perYear === undefined ? {} : { perYear }),
+    ...(table.valueCounts === undefined
+      ? {}
+      : {
+          valueCounts: Object.fromEntries(
+            Object.entries(table.valueCounts)
+              .filter(([field]) => fieldTypes.has(field))
+              .map(([field, counts]) => [field, { table: counts, valueColumn: field, countColumn: 'n' }]),
+          ),
+        }),
     defaultOrder: [{ column: fields.defaultOrder.field, direction: fields.defaultOrder.direction }],
   };
 }

@@ -148,6 +148,12 @@ export interface SourceTableSpec {
   readonly entityColumns?: Readonly<Record<string, EntityColumnSpec>>;
   /** The narrow side table for facets, aggregates and counts, if the source has one. */
   readonly narrow?: NarrowTableSpec;
+  /**
+   * Columns whose number of records per value the store keeps (column → table), computed by
+   * `finish()` as the entities' record counts are: a facet of that column over the whole
+   * source (`search publications return year`) reads them instead of grouping every record.
+   */
+  readonly valueCounts?: Readonly<Record<string, string>>;
   /** The pre-aggregates of the source's per-year function, if it has one. */
   readonly perYear?: PerYearTablesSpec;
   /**
@@ -217,6 +223,7 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
       // The source title is the journal (books and proceedings have no table of their own).
       source_title: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
     },
+    valueCounts: { year: 'publication_year_counts' },
     narrow: {
       table: 'publications_narrow',
       columns: [
@@ -795,4 +802,27 @@ export function ownerColumnsOf(link: LinkTableSpec):
   });
   const indexed = [...link.reverse, ...names];
   return { columns, index: { name: `${link.table}_by_${indexed.join('_')}`, columns: indexed } };
+}
+
+/**
+ * The value-count tables of the sources (`SourceTableSpec.valueCounts`): `(<column>, n)`, one
+ * row per value held by at least one record (missing and empty values left out, as a facet
+ * leaves them out), and the statement that fills one from its source's rows.
+ */
+export function valueCountTables(): ReadonlyArray<{
+  readonly table: string;
+  readonly column: ColumnSpec;
+  /** `INSERT INTO <table> (<column>, n) SELECT ...`: every value's count. */
+  readonly fill: string;
+}> {
+  return Object.values(SOURCE_TABLES).flatMap((source) =>
+    Object.entries(source.valueCounts ?? {}).map(([name, table]) => {
+      const column = source.columns.find((c) => c.name === name);
+      if (column === undefined) throw new Error(`value counts of ${source.table}: no column ${name}`);
+      const fill =
+        `INSERT INTO ${table} (${name}, n) SELECT ${name}, count(*) FROM ${source.table} ` +
+        `WHERE ${name} IS NOT NULL AND CAST(${name} AS TEXT) != '' GROUP BY ${name}`;
+      return { table, column, fill };
+    }),
+  );
 }

@@ -827,15 +827,43 @@ const STATEMENTS: readonly Row[] = [
   },
   {
     name: 'a value facet groups a column',
-    compile: output(plan({ outputs: [yearFacet] }), statement),
+    compile: output(plan({ outputs: [{ ...yearFacet, key: 'type', field: 'type', valueType: 'string' }] }), statement),
     expect: {
       sqlite: {
-        text: `SELECT s."year" AS id, count(*) AS count FROM "publications_narrow" s WHERE 1 AND (s."year" IS NOT NULL AND s."year" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+        text: `SELECT s."type" AS id, count(*) AS count FROM "publications_narrow" s WHERE 1 AND (s."type" IS NOT NULL AND s."type" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
         params: [1000],
       },
       postgres: {
-        text: `SELECT s."year" AS id, count(*) AS count FROM "publications_narrow" s WHERE TRUE AND (s."year" IS NOT NULL AND s."year"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1`,
+        text: `SELECT s."type" AS id, count(*) AS count FROM "publications_narrow" s WHERE TRUE AND (s."type" IS NOT NULL AND s."type"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $1`,
         params: [1000],
+      },
+    },
+  },
+  {
+    name: 'a whole-source facet of a column with stored value counts reads them',
+    compile: output(plan({ outputs: [yearFacet] }), statement),
+    expect: {
+      sqlite: {
+        text: 'SELECT c."year" AS id, c."n" AS count FROM "publication_year_counts" c WHERE c."n" > 0 ORDER BY c."n" DESC, id ASC LIMIT ?',
+        params: [1000],
+      },
+      postgres: {
+        text: 'SELECT c."year" AS id, c."n" AS count FROM "publication_year_counts" c WHERE c."n" > 0 ORDER BY c."n" DESC, id ASC LIMIT $1',
+        params: [1000],
+      },
+    },
+  },
+  {
+    name: 'a filtered facet of that column groups the matching records',
+    compile: output(plan({ filter: year2020, outputs: [yearFacet] }), statement),
+    expect: {
+      sqlite: {
+        text: `SELECT s."year" AS id, count(*) AS count FROM "publications_narrow" s WHERE (s."year" = ?) AND (s."year" IS NOT NULL AND s."year" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+        params: [2020, 1000],
+      },
+      postgres: {
+        text: `SELECT s."year" AS id, count(*) AS count FROM "publications_narrow" s WHERE (s."year" = $1) AND (s."year" IS NOT NULL AND s."year"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $2`,
+        params: [2020, 1000],
       },
     },
   },

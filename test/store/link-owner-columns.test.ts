@@ -61,7 +61,7 @@ describe('link rows carrying their owner year', () => {
       "DROP INDEX publication_research_orgs_by_org_id_year; ALTER TABLE publication_research_orgs DROP COLUMN year; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 6",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [6, 7]);
+    assert.deepEqual(upgradeRecordDatabase(path), [6, 7, 8]);
     const upgraded = new Database(path, { readonly: true });
     assert.deepEqual(years(upgraded), [
       { org_id: 'grid.1', year: 2011 },

@@ -121,8 +121,8 @@ describe('per-year tables (SQLite)', () => {
       DELETE FROM store_meta WHERE key LIKE 'per_year_%';
       DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 4`);
     db.close();
-    // Versions 5, 6 and 7 run again after it, leaving what they made as it was.
-    assert.deepEqual(upgradeRecordDatabase(path), [4, 5, 6, 7]);
+    // Versions 5 to 8 run again after it, leaving what they made as it was.
+    assert.deepEqual(upgradeRecordDatabase(path), [4, 5, 6, 7, 8]);
     const upgraded = openRecordStore(path, options);
     assert.deepEqual(freshRows(upgraded.db), ['per_year_grants', 'per_year_publications']);
     assert.equal(upgraded.db.prepare('SELECT count(*) FROM publication_citations_by_year').pluck().get(), 3);

@@ -14,7 +14,7 @@ import {
   pgRefreshCitationsSql,
   pgRefreshFundingSql,
 } from './per-year-tables.ts';
-import { PG_RECORD_INDEXES } from './records-schema.ts';
+import { PG_RECORD_INDEXES, pgValueCountsRefreshSql } from './records-schema.ts';
 
 export interface PgFinishOptions {
   /** First year counted by `recent_citations`; default last calendar year (UTC). */
@@ -144,6 +144,7 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
        LEFT JOIN (SELECT journal_id, count(*) AS n FROM publications GROUP BY journal_id) c ON c.journal_id = j2.id
        WHERE j2.pk = j.pk`,
   ]);
+  await run('value counts', pgValueCountsRefreshSql());
   // After the citation counts and totals: the narrow tables copy them. Their indexes are
   // dropped first and built after, one sort each instead of row by row.
   await run(

@@ -12,6 +12,7 @@ import {
   SOURCE_TABLES,
   ownerColumnsOf,
   ownerKey,
+  valueCountTables,
   type ColumnSpec,
   type ColumnType,
 } from '../../model/storage.ts';
@@ -147,6 +148,18 @@ function ownerColumnsSql(): string[] {
   ]);
 }
 
+/** Version 6: the value-count tables (`SourceTableSpec.valueCounts`), as SQLite's records migration 8. */
+const valueCountTablesSql = (): string[] =>
+  valueCountTables().map(
+    ({ table, column }) =>
+      `CREATE TABLE IF NOT EXISTS ${table} (${columnDef(column, true)} PRIMARY KEY, n bigint NOT NULL)`,
+  );
+
+/** Rewrites every value-count table from its source (by `finish()`, and by the migration that adds them). */
+export function pgValueCountsRefreshSql(): string[] {
+  return valueCountTables().flatMap(({ table, fill }) => [`DELETE FROM ${table}`, fill]);
+}
+
 /** Every secondary index (a bulk load drops them and finish() builds them): version 1's, the narrow tables' and version 4's. */
 export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
   ...VERSION_1_INDEXES,
@@ -201,5 +214,10 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
     name: 'values tables keep a short code per field instead of its name',
     // Version 3 built the funding tables from the active years under their old name.
     up: [...recodeValueFieldsSql(), ...pgRefreshFundingSql()],
+  },
+  {
+    version: 6,
+    name: 'value counts of columns, for whole-source facets (publication_year_counts)',
+    up: [...valueCountTablesSql(), ...pgValueCountsRefreshSql()],
   },
 ];

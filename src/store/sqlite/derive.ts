@@ -15,7 +15,7 @@ import {
   refreshCitationsByYear,
   refreshFundingByYear,
 } from './per-year-tables.ts';
-import { RECORD_INDEXES } from './records-schema.ts';
+import { RECORD_INDEXES, refreshValueCounts } from './records-schema.ts';
 
 export interface FinishOptions {
   /**
@@ -86,6 +86,7 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
       'UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)',
     );
   });
+  run('value counts', () => refreshValueCounts(db));
   if (options.optimize !== false) {
     run('full-text merge', () => {
       for (const f of FULLTEXT_TABLES) db.exec(`INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);

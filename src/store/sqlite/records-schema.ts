@@ -11,6 +11,7 @@ import {
   SOURCE_TABLES,
   ownerColumnsOf,
   ownerKey,
+  valueCountTables,
   type ColumnSpec,
   type ColumnType,
 } from '../../model/storage.ts';
@@ -167,6 +168,20 @@ function addOwnerColumns(db: Database): void {
   for (const index of VERSION_6_INDEXES) db.exec(`${index.sql}; ANALYZE ${index.name}`);
 }
 
+/** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
+const VALUE_COUNT_TABLES_SQL = valueCountTables().map(
+  ({ table, column }) =>
+    `CREATE TABLE IF NOT EXISTS ${table} (${columnDef(column, true)} PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`,
+);
+
+/** Rewrites every value-count table from its source (by `finish()`, inside its transaction). */
+export function refreshValueCounts(db: Database): void {
+  for (const { table, fill } of valueCountTables()) {
+    db.exec(`DELETE FROM ${table}`);
+    db.exec(fill);
+  }
+}
+
 /** Every secondary index of the record tables, in creation order (bulk loads drop and rebuild them). */
 export const RECORD_INDEXES: readonly IndexDefinition[] = [
   ...VERSION_1_INDEXES,
@@ -244,6 +259,15 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       for (const statement of recodeValueFieldsSql()) db.exec(statement);
       // Version 4 built the funding tables from the active years under their old name.
       refreshFundingByYear(db);
+    },
+  },
+  {
+    version: 8,
+    name: 'value counts of columns, for whole-source facets (publication_year_counts)',
+    up: (db) => {
+      for (const statement of VALUE_COUNT_TABLES_SQL) db.exec(statement);
+      // Filled from the records already held, as finish() would.
+      refreshValueCounts(db);
     },
   },
 ];
