@@ -122,9 +122,14 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
     }
   }
   // From the JSON document: values may be plain (ids, strings) or objects (entities).
-  const doc = dialect.storedText(`${s}.${ident(source.document)}`);
+  const doc = documentText(dialect, source);
   // Structured values (authors, concepts): compare with every leaf value.
   if (field.type === 'json' && sub === undefined) return { kind: 'multi', ...dialect.jsonLeaves(doc, field.name) };
   if (field.multi || field.type === 'json') return { kind: 'multi', ...dialect.jsonElements(doc, field.name, sub) };
   return { kind: 'scalar', expr: dialect.jsonValue(doc, field.name, sub) };
+}
+
+/** The text of the record document of `s` (unpacked, where the store packs it). */
+export function documentText(dialect: Dialect, source: SourceLayout): string {
+  return dialect.storedText(`${SOURCE_ALIAS}.${ident(source.document)}`);
 }

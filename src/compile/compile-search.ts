@@ -4,7 +4,7 @@
  * page, facet, citations). Shapes are written once here and in the files it calls; only the
  * pieces in `dialect.ts` differ between SQLite and PostgreSQL.
  */
-import { SOURCE_ALIAS } from './access.ts';
+import { documentText, SOURCE_ALIAS } from './access.ts';
 import { compileCitationsPerYear, compileFundingPerYear, type CompiledPerYear } from './citations.ts';
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
@@ -20,6 +20,8 @@ export type { CompiledPerYear } from './citations.ts';
 export type { CompiledRecords, HydrateStep } from './records.ts';
 
 export interface CompiledSearch {
+  /** Statements to run first, in order, on the connection that runs the others (`Dialect.matchKeys`). */
+  readonly prelude?: readonly Sql[];
   readonly count: Sql;
   readonly outputs: ReadonlyArray<CompiledRecords | CompiledFacet | CompiledPerYear>;
 }
@@ -46,7 +48,9 @@ export function compileSearch(
   // narrow rows then also count the matches and choose the pages' keys.
   const keyed = narrowForKeys(source, plan);
   const aggregated = narrowFor(source, plan) ?? keyed ?? source;
-  const wide = conditions(dialect, source, plan, match);
+  const tested = conditions(dialect, source, plan, match);
+  const once = aggregated === source && plan.outputs.length > 0 ? testedOnce(dialect, source, tested) : undefined;
+  const wide = once?.conditions ?? tested;
   const lean = aggregated === source ? wide : conditions(dialect, aggregated, plan, match);
   const countMatches =
     wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.countMatches(source, match) : undefined;
@@ -78,7 +82,32 @@ export function compileSearch(
         : undefined;
     return compileRecords(dialect, layout, source, output, pageWhere, match, keys);
   });
-  return { count: { text: dialect.placeholders(count.text), params: count.params }, outputs };
+  const prelude = once?.prelude.map((p) => ({ text: dialect.placeholders(p.text), params: p.params }));
+  return {
+    ...(prelude === undefined ? {} : { prelude }),
+    count: { text: dialect.placeholders(count.text), params: count.params },
+    outputs,
+  };
+}
+
+/**
+ * A filter that reads the record document unpacks and parses the document of every row it
+ * tests, and every statement of the search (the count, each page, facet and per-year
+ * output) tests it again: four facets under `authors != "zzqq"` unpacked each document five
+ * times. Where the dialect can keep a search's matching keys (`Dialect.matchKeys`), the
+ * filter (with the full-text restriction) is tested once, first, and every statement reads
+ * the keys instead. The same records match: the keys are exactly those the conditions select.
+ */
+function testedOnce(
+  dialect: Dialect,
+  source: SourceLayout,
+  tested: { filter: Sql | undefined; where: Sql | undefined },
+): { prelude: readonly Sql[]; conditions: { filter: Sql; where: Sql } } | undefined {
+  if (dialect.matchKeys === undefined || tested.where === undefined) return undefined;
+  if (!tested.where.text.includes(documentText(dialect, source))) return undefined;
+  const keys = dialect.matchKeys(source, tested.where);
+  // The keys hold the restriction too, so they serve as the filter of a ranked page as well.
+  return { prelude: keys.prelude, conditions: { filter: keys.where, where: keys.where } };
 }
 
 /** The filter and the full-text restriction of `plan` on the table `source` describes, and both joined. */

@@ -84,6 +84,13 @@ export interface Dialect {
    * itself on PostgreSQL.
    */
   storedText(expr: string): string;
+  /**
+   * The keys of the records `where` selects, found once for a whole search: `prelude` (run
+   * first, in order, on the connection that runs the search's other statements) keeps them,
+   * and `where` (on the source aliased `s`) reads them. For a filter that unpacks the record
+   * document (SQLite: a TEMP table); absent when the dialect reads documents as they are.
+   */
+  readonly matchKeys?: (source: SourceLayout, where: Sql) => { readonly prelude: readonly Sql[]; readonly where: Sql };
   /** An aggregate gathering `expr` over a group into a JSON array, as text. */
   jsonArrayAgg(expr: string): string;
   /** Has no value: NULL, or an empty string. */

@@ -108,6 +108,14 @@ const orgAndYear: FilterPlan = {
   items: [{ kind: 'compare', field: orgId, op: '=', value: 'grid.1' }, year2020],
 };
 
+/** A filter on a column and on a field only the record document holds. */
+const authorsAndYear: FilterPlan = {
+  kind: 'and',
+  items: [year2020, { kind: 'compare', field: authors, op: '=', value: 'Smith' }],
+};
+/** What a row compiles to when the dialect has no such statement. */
+const none: Sql = { text: '(none)', params: [] };
+
 const filter =
   (f: FilterPlan, options: { alone?: boolean } = {}) =>
   (d: Dialect): Sql => {
@@ -850,6 +858,45 @@ const STATEMENTS: readonly Row[] = [
       postgres: {
         text: 'SELECT c."year" AS id, c."n" AS count FROM "publication_year_counts" c WHERE c."n" > 0 ORDER BY c."n" DESC, id ASC LIMIT $1',
         params: [1000],
+      },
+    },
+  },
+  {
+    name: 'a search whose filter unpacks the document keeps its matching keys first (SQLite; PostgreSQL stores it plain)',
+    compile: (d) =>
+      search(plan({ filter: authorsAndYear, outputs: [records(), yearFacet] }))(d).prelude?.at(-1) ?? none,
+    expect: {
+      sqlite: {
+        text: `INSERT INTO temp.search_matches SELECT s."pk" FROM "publications" s WHERE ((s."year" = ?) AND EXISTS (SELECT 1 FROM json_tree(unpack_text(s."doc"), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?))`,
+        params: [2020, 'smith'],
+      },
+      postgres: none,
+    },
+  },
+  {
+    name: 'then its count, pages and facets read those keys instead of unpacking every document again',
+    compile: (d) => {
+      const compiled = search(plan({ filter: authorsAndYear, outputs: [records(), yearFacet] }))(d);
+      const [records_, facet] = compiled.outputs;
+      assert.ok(records_ !== undefined && facet !== undefined);
+      return { text: [compiled.count, page(records_), statement(facet)].map((x) => x.text).join('\n'), params: [] };
+    },
+    expect: {
+      sqlite: {
+        text: [
+          'SELECT count(*) AS n FROM "publications" s WHERE s."pk" IN (SELECT k FROM temp.search_matches)',
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE s."pk" IN (SELECT k FROM temp.search_matches) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+          `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE s."pk" IN (SELECT k FROM temp.search_matches) AND (s."year" IS NOT NULL AND s."year" != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT ?`,
+        ].join('\n'),
+        params: [],
+      },
+      postgres: {
+        text: [
+          `SELECT count(*) AS n FROM "publications" s WHERE ((s."year" = $1) AND EXISTS (SELECT 1 FROM jsonb_path_query(s."doc"::jsonb, 'strict $.authors.**', '{}', true) j(v) WHERE jsonb_typeof(j.v) NOT IN ('object', 'array', 'null') AND lower((j.v #>> '{}')) = $2))`,
+          `SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM "publications" s WHERE ((s."year" = $1) AND EXISTS (SELECT 1 FROM jsonb_path_query(s."doc"::jsonb, 'strict $.authors.**', '{}', true) j(v) WHERE jsonb_typeof(j.v) NOT IN ('object', 'array', 'null') AND lower((j.v #>> '{}')) = $2)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $3 OFFSET $4`,
+          `SELECT s."year" AS id, count(*) AS count FROM "publications" s WHERE ((s."year" = $1) AND EXISTS (SELECT 1 FROM jsonb_path_query(s."doc"::jsonb, 'strict $.authors.**', '{}', true) j(v) WHERE jsonb_typeof(j.v) NOT IN ('object', 'array', 'null') AND lower((j.v #>> '{}')) = $2)) AND (s."year" IS NOT NULL AND s."year"::text != '') GROUP BY 1 ORDER BY count DESC, id ASC LIMIT $3`,
+        ].join('\n'),
+        params: [],
       },
     },
   },

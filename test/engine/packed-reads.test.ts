@@ -1,11 +1,19 @@
 // How the SQLite engine reads packed text (store/sqlite/packed-text.ts): a page's documents
 // and packed columns come back as stored and are unpacked in the engine, never through
 // `unpack_text` (which would copy every inflated text into SQLite's row and out again), and
-// they read exactly as their text.
+// they read exactly as their text; a filter on a document field unpacks each document it
+// tests once per search, not once per statement, with the same answers.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
-import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
+import { compileSearch } from '../../src/compile/compile-search.ts';
+import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
+import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
+import { executeCompiled } from '../../src/engine/backends/sqlite/execute.ts';
+import { runQuery, SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
+import { prepareQuery } from '../../src/engine/run-query.ts';
+import { shapeResult } from '../../src/engine/shape.ts';
+import type { QueryResult } from '../../src/engine/types.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { readDictionaries, UNPACK_FUNCTION } from '../../src/store/sqlite/text-dictionaries.ts';
 import { unpackText } from '../../src/store/sqlite/packed-text.ts';
@@ -54,4 +62,37 @@ describe('packed text read by the SQLite engine', { timeout: 600_000 }, () => {
     }
     assert.ok(packed > 40, `${packed} of the page's documents are stored packed`);
   });
+
+  test('four facets under a document filter unpack each document the filter tests once, and answer as before', () => {
+    const year = db
+      .prepare('SELECT year FROM publications GROUP BY year ORDER BY count(*) DESC LIMIT 1')
+      .pluck()
+      .get() as number;
+    const tested = db.prepare('SELECT count(*) FROM publications WHERE year = ?').pluck().get(year) as number;
+    const query = `search publications where year = ${year} and authors != "zzqq" return researchers aggregate citations_total limit 50 return research_orgs aggregate citations_median limit 50 return year return type`;
+    const counter = countUnpacks(db);
+    const result = runQuery(db, query, { dslVersion: 2 });
+    assert.ok(tested > 20 && counter.calls <= tested, `${counter.calls} unpacks for ${tested} documents tested`);
+    assert.deepEqual(result, eachStatementTesting(db, query));
+  });
+
+  test('a page under a document filter answers as when each statement tests the document', () => {
+    for (const query of [
+      'search publications where authors = "Wang" return publications[id + title + authors] limit 7 skip 3',
+      'search publications for "malaria" where authors != "zzqq" return publications[id + score] limit 9 return year',
+      'search publications where not authors = "Smith" return publications[basics] sort by times_cited limit 5',
+    ])
+      assert.deepEqual(runQuery(db, query, { dslVersion: 2 }), eachStatementTesting(db, query), query);
+  });
 });
+
+/** The answer with every statement testing the filter itself (no kept matching keys). */
+function eachStatementTesting(db: Database.Database, query: string): QueryResult {
+  const prepared = prepareQuery(query, { dslVersion: 2 });
+  assert.ok(prepared.kind === 'plan');
+  const { matchKeys: _kept, ...testing } = sqliteDialect;
+  const compiled = compileSearch(testing, RECORDS_LAYOUT, prepared.plan, { expandPattern: () => [] });
+  assert.equal(compiled.prelude, undefined);
+  const executed = executeCompiled(new SqliteQueryContext(db).statements, compiled);
+  return shapeResult({ plan: prepared.plan, ...executed, warnings: [] });
+}

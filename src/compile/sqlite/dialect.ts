@@ -5,7 +5,7 @@
  * `fts5.ts`). Placeholders stay `?`.
  */
 import type { Dialect } from '../dialect.ts';
-import { ident } from '../sql.ts';
+import { concat, frag, ident } from '../sql.ts';
 import { sqliteFullText } from './fulltext.ts';
 
 /** A JSON path for json_extract/json_each, built from schema names only: `'$.journal.id'`. */
@@ -13,6 +13,9 @@ export function jsonPath(...names: readonly string[]): string {
   for (const n of names) ident(n);
   return `'$.${names.join('.')}'`;
 }
+
+/** The TEMP table holding the keys of a search's matches (`matchKeys`). */
+const MATCH_KEYS = 'search_matches';
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -36,6 +39,19 @@ export const sqliteDialect: Dialect = {
   },
   jsonLeaves(doc, field) {
     return { from: `json_tree(${doc}, ${jsonPath(field)}) j`, correlate: 'j.atom IS NOT NULL', value: 'j.atom' };
+  },
+  matchKeys(source, where) {
+    // A TEMP table works on read-only connections too; each connection has its own, and runs
+    // one search at a time.
+    const key = `s.${ident(source.key)}`;
+    return {
+      prelude: [
+        frag(`CREATE TEMP TABLE IF NOT EXISTS ${MATCH_KEYS} (k INTEGER PRIMARY KEY)`),
+        frag(`DELETE FROM temp.${MATCH_KEYS}`),
+        concat(`INSERT INTO temp.${MATCH_KEYS} SELECT ${key} FROM ${ident(source.table)} s WHERE `, where),
+      ],
+      where: frag(`${key} IN (SELECT k FROM temp.${MATCH_KEYS})`),
+    };
   },
   jsonArrayAgg: (expr) => `json_group_array(${expr})`,
   isBlank: (expr) => `(${expr} IS NULL OR ${expr} = '')`,

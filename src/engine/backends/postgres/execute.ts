@@ -42,6 +42,7 @@ const marks = (count: number, before: number): string => inList(count, (n) => po
 export async function executePg(client: pg.PoolClient, compiled: CompiledSearch): Promise<ExecutedStatements> {
   let totalCount: number | undefined;
   const results: Array<ExecutedRecords | ExecutedFacet | ExecutedPerYear> = [];
+  for (const step of compiled.prelude ?? []) await all(client, step.text, step.params);
   // A relevance page under a filter ranks every match anyway: it counts them too.
   const counting = compiled.outputs.find(
     (o): o is CompiledRecords => o.kind === 'records' && o.totalFromPage === 'always',

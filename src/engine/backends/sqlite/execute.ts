@@ -87,6 +87,8 @@ export interface ExecutedStatements {
 }
 
 export function executeCompiled(cache: StatementCache, compiled: CompiledSearch): ExecutedStatements {
+  // Before anything else (the plans asked below may read what it creates).
+  for (const step of compiled.prelude ?? []) cache.get(step.text).run(...step.params);
   // A page that looks at every match anyway counts them too (one pass over the filter, not
   // two) — unless the count alone is a read of one covering index: then counting beside the
   // page costs more (every match is kept for the window, not just the top LIMIT rows).
