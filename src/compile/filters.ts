@@ -4,7 +4,7 @@
  * `not`), so `where X` and `where not X` always split the source exactly.
  */
 import type { CompareOp, FilterPlan, PlanField, PlanValue } from './plan.ts';
-import { accessField, SOURCE_ALIAS, type FieldAccess } from './access.ts';
+import { accessField, documentText, SOURCE_ALIAS, type FieldAccess } from './access.ts';
 import type { Dialect } from './dialect.ts';
 import type { SourceLayout } from './layout.ts';
 import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
@@ -22,15 +22,14 @@ export function compileFilter(
   options: { readonly alone?: boolean; readonly siblings?: readonly FilterPlan[] } = {},
 ): Sql {
   switch (filter.kind) {
-    case 'and':
-      return concat(
-        '(',
-        joinSql(
-          filter.items.map((f) => compileFilter(dialect, source, f, { siblings: filter.items })),
-          ' AND ',
-        ),
-        ')',
-      );
+    case 'and': {
+      const items = filter.items.map((f) => compileFilter(dialect, source, f, { siblings: filter.items }));
+      // SQLite tests the terms an index does not serve in the order written: the tests that
+      // unpack and parse the record document go last, after the cheap ones have ruled rows out.
+      const document = documentText(dialect, source);
+      const reads = (sql: Sql): boolean => sql.text.includes(document);
+      return concat('(', joinSql([...items.filter((i) => !reads(i)), ...items.filter(reads)], ' AND '), ')');
+    }
     case 'or':
       return concat(
         '(',

@@ -220,6 +220,20 @@ const FILTERS: readonly Row[] = [
     },
   },
   {
+    name: 'in an AND, the tests that read the record document come after the others, as written otherwise',
+    compile: filter({ kind: 'and', items: [...authorsAndYear.items].reverse() }),
+    expect: {
+      sqlite: {
+        text: `((s."year" = ?) AND EXISTS (SELECT 1 FROM json_tree(unpack_text(s."doc"), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?))`,
+        params: [2020, 'smith'],
+      },
+      postgres: {
+        text: `((s."year" = $1) AND EXISTS (SELECT 1 FROM jsonb_path_query(s."doc"::jsonb, 'strict $.authors.**', '{}', true) j(v) WHERE jsonb_typeof(j.v) NOT IN ('object', 'array', 'null') AND lower((j.v #>> '{}')) = $2))`,
+        params: [2020, 'smith'],
+      },
+    },
+  },
+  {
     name: 'an entity sub-field searches the entity table first, then the link table by value',
     compile: filter({ kind: 'words', field: orgName, words: ['Saarland', '50%_off'] }),
     expect: {
