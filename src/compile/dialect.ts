@@ -80,7 +80,7 @@ export interface Dialect {
   jsonLeaves(doc: string, field: string): JsonRows;
   /**
    * The text of a column the store may keep packed (the record document, a source's
-   * `packed` columns): SQLite's `unpack_text(expr)` (store/sqlite/packed-text.ts), the column
+   * `packed` columns): SQLite's `CAST(unpack_utf8(expr) AS TEXT)` (store/sqlite/packed-text.ts), the column
    * itself on PostgreSQL.
    */
   storedText(expr: string): string;

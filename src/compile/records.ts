@@ -220,7 +220,7 @@ export function recordReads(
   }
   // The document only when some field lives there: unpacking and parsing it is most of the
   // cost of a page of ids, and a narrow table has none. It is read as stored and unpacked by
-  // the engine as the row becomes a record (`pageRecords`): through `unpack_text` SQLite
+  // the engine as the row becomes a record (`pageRecords`): through an SQL function SQLite
   // would copy the inflated text into the row and back out again (~5 µs of a 3.5 KB document).
   const document = readsDocument ? `${s}.${ident(source.document)}` : 'NULL';
   return {

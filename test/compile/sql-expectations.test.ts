@@ -210,7 +210,7 @@ const FILTERS: readonly Row[] = [
     compile: filter({ kind: 'compare', field: authors, op: '=', value: 'Smith' }),
     expect: {
       sqlite: {
-        text: `EXISTS (SELECT 1 FROM json_tree(unpack_text(s."doc"), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?)`,
+        text: `EXISTS (SELECT 1 FROM json_tree(CAST(unpack_utf8(s."doc") AS TEXT), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?)`,
         params: ['smith'],
       },
       postgres: {
@@ -224,7 +224,7 @@ const FILTERS: readonly Row[] = [
     compile: filter({ kind: 'and', items: [...authorsAndYear.items].reverse() }),
     expect: {
       sqlite: {
-        text: `((s."year" = ?) AND EXISTS (SELECT 1 FROM json_tree(unpack_text(s."doc"), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?))`,
+        text: `((s."year" = ?) AND EXISTS (SELECT 1 FROM json_tree(CAST(unpack_utf8(s."doc") AS TEXT), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?))`,
         params: [2020, 'smith'],
       },
       postgres: {
@@ -768,7 +768,7 @@ const STATEMENTS: readonly Row[] = [
         params: [2010, 2020],
       },
       sqlite: {
-        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS k, CAST(json_extract(unpack_text(s."doc"), '$.funding_cny') AS DOUBLE PRECISION) AS amount FROM "grants" s WHERE 1 AND CAST(json_extract(unpack_text(s."doc"), '$.funding_cny') AS DOUBLE PRECISION) > 0) SELECT f.year AS year, sum(m.amount * f.shares * 1.0 / f.years) AS value FROM m CROSS JOIN "grant_funding_years" f WHERE f."grant_pk" = m.k AND f.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
+        text: `WITH m AS MATERIALIZED (SELECT s."pk" AS k, CAST(json_extract(CAST(unpack_utf8(s."doc") AS TEXT), '$.funding_cny') AS DOUBLE PRECISION) AS amount FROM "grants" s WHERE 1 AND CAST(json_extract(CAST(unpack_utf8(s."doc") AS TEXT), '$.funding_cny') AS DOUBLE PRECISION) > 0) SELECT f.year AS year, sum(m.amount * f.shares * 1.0 / f.years) AS value FROM m CROSS JOIN "grant_funding_years" f WHERE f."grant_pk" = m.k AND f.year BETWEEN ? AND ? GROUP BY 1 ORDER BY 1`,
         params: [2010, 2020],
       },
     },
@@ -881,7 +881,7 @@ const STATEMENTS: readonly Row[] = [
       search(plan({ filter: authorsAndYear, outputs: [records(), yearFacet] }))(d).prelude?.at(-1) ?? none,
     expect: {
       sqlite: {
-        text: `INSERT INTO temp.search_matches SELECT s."pk" FROM "publications" s WHERE ((s."year" = ?) AND EXISTS (SELECT 1 FROM json_tree(unpack_text(s."doc"), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?))`,
+        text: `INSERT INTO temp.search_matches SELECT s."pk" FROM "publications" s WHERE ((s."year" = ?) AND EXISTS (SELECT 1 FROM json_tree(CAST(unpack_utf8(s."doc") AS TEXT), '$.authors') j WHERE j.atom IS NOT NULL AND lower(j.atom) = ?))`,
         params: [2020, 'smith'],
       },
       postgres: none,

@@ -1,6 +1,6 @@
 // How the SQLite engine reads packed text (store/sqlite/packed-text.ts): a page's documents
 // and packed columns come back as stored and are unpacked in the engine, never through
-// `unpack_text` (which would copy every inflated text into SQLite's row and out again), and
+// SQL's unpacking functions (which would copy every inflated text into SQLite's row and out again), and
 // they read exactly as their text; a filter on a document field unpacks each document it
 // tests once per search, not once per statement, with the same answers.
 import assert from 'node:assert/strict';
@@ -15,17 +15,21 @@ import { prepareQuery } from '../../src/engine/run-query.ts';
 import { shapeResult } from '../../src/engine/shape.ts';
 import type { QueryResult } from '../../src/engine/types.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
-import { readDictionaries, UNPACK_FUNCTION } from '../../src/store/sqlite/text-dictionaries.ts';
-import { unpackText } from '../../src/store/sqlite/packed-text.ts';
+import { readDictionaries, UNPACK_FUNCTION, UNPACK_UTF8_FUNCTION } from '../../src/store/sqlite/text-dictionaries.ts';
+import { unpackText, unpackUtf8 } from '../../src/store/sqlite/packed-text.ts';
 import { demoDataset } from '../fixtures/demo-db.ts';
 
-/** Replaces the connection's `unpack_text` by one that counts its calls. */
+/** Replaces the connection's unpacking functions (`unpack_text`, `unpack_utf8`) by ones that count their calls. */
 function countUnpacks(db: Database.Database): { calls: number } {
   const dictionaries = readDictionaries(db);
   const counter = { calls: 0 };
   db.function(UNPACK_FUNCTION, { deterministic: true }, (value: unknown) => {
     counter.calls++;
     return unpackText(value as Buffer | string | null, dictionaries);
+  });
+  db.function(UNPACK_UTF8_FUNCTION, { deterministic: true }, (value: unknown) => {
+    counter.calls++;
+    return Buffer.isBuffer(value) ? unpackUtf8(value, dictionaries) : (value as string | null);
   });
   return counter;
 }
@@ -37,7 +41,7 @@ describe('packed text read by the SQLite engine', { timeout: 600_000 }, () => {
   });
   after(() => db.close());
 
-  test('a page of whole records with abstracts unpacks in the engine, not through unpack_text', () => {
+  test('a page of whole records with abstracts unpacks in the engine, not through SQL', () => {
     const counter = countUnpacks(db);
     const result = runQuery(
       db,

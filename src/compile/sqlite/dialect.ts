@@ -1,6 +1,6 @@
 /**
  * SQLite's hooks for the base compiler (`../dialect.ts`): JSON1 functions over the record
- * document (read through `unpack_text`, registered on every connection, since the store
+ * document (read through `unpack_utf8`, registered on every connection, since the store
  * keeps documents packed: store/sqlite/packed-text.ts), the built-in `median` aggregate, FTS5 for full text (`fulltext.ts`, escaping in
  * `fts5.ts`). Placeholders stay `?`.
  */
@@ -23,7 +23,8 @@ export const sqliteDialect: Dialect = {
   false: '0',
   placeholders: (text) => text,
   placeholder: () => '?',
-  storedText: (expr) => `unpack_text(${expr})`,
+  // The inflated UTF-8 bytes, read as text (store/sqlite/text-dictionaries.ts: unpack_utf8).
+  storedText: (expr) => `CAST(unpack_utf8(${expr}) AS TEXT)`,
   jsonValue(doc, field, sub) {
     if (sub === undefined) return `json_extract(${doc}, ${jsonPath(field)})`;
     return `CASE json_type(${doc}, ${jsonPath(field)}) WHEN 'object' THEN json_extract(${doc}, ${jsonPath(field, sub)}) ELSE ${

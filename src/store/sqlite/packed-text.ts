@@ -58,9 +58,14 @@ export function unpackText(
   dictionaries: ReadonlyMap<number, Uint8Array>,
 ): string | null {
   if (value === null || typeof value === 'string') return value;
-  const id = value[0];
+  return unpackUtf8(value, dictionaries).toString('utf8');
+}
+
+/** The UTF-8 bytes of a packed value's text (`unpackText` without decoding them). */
+export function unpackUtf8(packed: Uint8Array, dictionaries: ReadonlyMap<number, Uint8Array>): Buffer {
+  const id = packed[0];
   const dictionary = id === undefined ? undefined : dictionaries.get(id);
   if (dictionary === undefined)
     throw new Error(`a packed text value names dictionary ${String(id)}, which this database does not hold`);
-  return inflateRawSync(value.subarray(1), { dictionary }).toString('utf8');
+  return inflateRawSync(packed.subarray(1), { dictionary });
 }

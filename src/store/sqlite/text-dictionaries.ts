@@ -20,10 +20,19 @@ import { gunzipSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { packageFile } from '../../package-root.ts';
 import { SOURCE_TABLES, type RecordKind } from '../../model/storage.ts';
-import { unpackText, type TextDictionary } from './packed-text.ts';
+import { unpackText, unpackUtf8, type TextDictionary } from './packed-text.ts';
 
 /** The name of the SQL function that turns a stored value into its text. */
 export const UNPACK_FUNCTION = 'unpack_text';
+
+/**
+ * The name of the SQL function that turns a packed value into the UTF-8 bytes of its text (a
+ * BLOB; other values as they are), which compiled statements read as text with
+ * `CAST(unpack_utf8(s.doc) AS TEXT)`: the bytes go into SQLite as they come out of the
+ * inflater, where `unpack_text` decodes them into a JavaScript string that SQLite encodes
+ * again (a filter over 3,841 packed documents: ~60 instead of ~80 ms).
+ */
+export const UNPACK_UTF8_FUNCTION = 'unpack_utf8';
 
 /** One shipped dictionary: `name` is `<table>.<column>`, the column it packs. */
 export interface ShippedDictionary {
@@ -101,20 +110,36 @@ export function checkShippedDictionaries(db: Database.Database): void {
 
 /**
  * Registers `unpack_text(value)` on a connection: the text of a stored value, for SQL that
- * reads packed columns (`json_extract(unpack_text(s.doc), '$.funders')`). Every connection
- * that runs compiled statements needs it (the writer, the engine's read-only connections).
- * Deterministic. The last value is remembered: a statement that reads one document several
- * times in a row (`CASE json_type(...) WHEN ... THEN json_extract(...)`) inflates it once.
+ * reads packed columns (`json_extract(unpack_text(s.doc), '$.funders')`); and
+ * `unpack_utf8(value)`, which compiled statements read the same text through
+ * (`CAST(unpack_utf8(s.doc) AS TEXT)`, cheaper). Every connection that runs compiled
+ * statements needs them (the writer, the engine's read-only connections). Deterministic.
+ * The last value is remembered: a statement that reads one document several times in a row
+ * (`CASE json_type(...) WHEN ... THEN json_extract(...)`) inflates it once.
  */
 export function registerUnpackText(db: Database.Database): void {
   const byId = readDictionaries(db);
+  db.function(
+    UNPACK_FUNCTION,
+    { deterministic: true },
+    rememberingLast((packed) => unpackText(packed, byId)),
+  );
+  db.function(
+    UNPACK_UTF8_FUNCTION,
+    { deterministic: true },
+    rememberingLast((packed) => unpackUtf8(packed, byId)),
+  );
+}
+
+/** An unpacking SQL function that passes non-BLOB values through and remembers its last result. */
+function rememberingLast<T>(unpack: (packed: Buffer) => T): (value: unknown) => T | string | number | null {
   let lastPacked: Buffer | undefined;
-  let lastText: string | null = null;
-  db.function(UNPACK_FUNCTION, { deterministic: true }, (value: unknown) => {
+  let last: T | undefined;
+  return (value) => {
     if (!Buffer.isBuffer(value)) return value as string | number | null;
-    if (lastPacked !== undefined && lastPacked.equals(value)) return lastText;
-    lastText = unpackText(value, byId);
+    if (lastPacked !== undefined && lastPacked.equals(value)) return last as T;
+    last = unpack(value);
     lastPacked = Buffer.from(value);
-    return lastText;
-  });
+    return last;
+  };
 }
