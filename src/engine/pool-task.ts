@@ -5,11 +5,14 @@
  * busy worker and a new worker's module loading never count against its time limit.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { runWithStopFlags } from './stop-handshake.ts';
 
 export interface TaskEnvelope<Task> {
   readonly task: Task;
   /** Receives one message when the task starts. */
   readonly started: MessagePort;
+  /** The task's stop flags (stop-handshake.ts), read by the worker's guarded native calls. */
+  readonly stop?: SharedArrayBuffer;
 }
 
 /**
@@ -19,6 +22,6 @@ export function poolTask<Task, Reply>(handle: (task: Task) => Reply): (envelope:
   return (envelope) => {
     envelope.started.postMessage('started');
     envelope.started.close();
-    return handle(envelope.task);
+    return runWithStopFlags(envelope.stop, () => handle(envelope.task));
   };
 }

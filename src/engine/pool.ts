@@ -10,6 +10,7 @@ import { Piscina } from 'piscina';
 import { QuarryError } from '../errors/index.ts';
 import { workerExecArgv } from '../worker-module.ts';
 import type { TaskEnvelope } from './pool-task.ts';
+import { newStopFlags, stopAndWait } from './stop-handshake.ts';
 import { unpackReply, type WorkerReply } from './worker-reply.ts';
 
 export { workerModule } from '../worker-module.ts';
@@ -107,6 +108,15 @@ export class WorkerPool<Task, Result> {
     let finished = false;
     // The start message and the reply travel on different ports, so under load the reply may
     // be read first: a start is then counted when the reply comes, and a late message ignored.
+    // A stop first asks the worker to leave its guarded native calls (stop-handshake.ts), and
+    // only then aborts the task, which terminates the worker if it is still running it.
+    const stopFlags = newStopFlags();
+    let stopping: { reason: unknown } | undefined;
+    const stop = (reason: unknown): void => {
+      if (stopping !== undefined) return;
+      stopping = { reason };
+      void stopAndWait(stopFlags).then(() => controller.abort(reason));
+    };
     const markStarted = (): void => {
       if (started) return;
       started = true;
@@ -114,16 +124,17 @@ export class WorkerPool<Task, Result> {
       if (finished) return;
       this.#active += 1;
       const limit = options.timeoutMs;
-      if (limit !== undefined) timer = setTimeout(() => controller.abort(new Deadline(limit)), limit);
+      if (limit !== undefined) timer = setTimeout(() => stop(new Deadline(limit)), limit);
     };
     const channel = new MessageChannel();
     channel.port1.once('message', markStarted);
-    const onAbort = (): void => controller.abort(options.signal?.reason);
-    if (options.signal?.aborted === true) onAbort();
+    const onAbort = (): void => stop(options.signal?.reason);
+    // Not yet handed to a worker: abort at once.
+    if (options.signal?.aborted === true) controller.abort(options.signal.reason);
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     this.#submitted += 1;
     try {
-      const envelope: TaskEnvelope<Task> = { task, started: channel.port2 };
+      const envelope: TaskEnvelope<Task> = { task, started: channel.port2, stop: stopFlags };
       const reply = (await this.#pool.run(envelope, {
         signal: controller.signal,
         transferList: [channel.port2],
@@ -131,6 +142,8 @@ export class WorkerPool<Task, Result> {
       markStarted();
       return unpackReply(reply);
     } catch (error) {
+      // A worker that saw the stop fails its task itself (TaskStopped), before the abort.
+      if (stopping !== undefined) throw abortError(stopping.reason);
       if (controller.signal.aborted) throw abortError(controller.signal.reason);
       throw error;
     } finally {

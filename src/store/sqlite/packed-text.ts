@@ -67,5 +67,28 @@ export function unpackUtf8(packed: Uint8Array, dictionaries: ReadonlyMap<number,
   const dictionary = id === undefined ? undefined : dictionaries.get(id);
   if (dictionary === undefined)
     throw new Error(`a packed text value names dictionary ${String(id)}, which this database does not hold`);
-  return inflateRawSync(packed.subarray(1), { dictionary });
+  if (guard === undefined) return inflateRawSync(packed.subarray(1), { dictionary });
+  guard.enter();
+  try {
+    return inflateRawSync(packed.subarray(1), { dictionary });
+  } finally {
+    guard.leave();
+  }
+}
+
+/**
+ * Brackets each inflate. A thread that may be terminated while it runs (a query worker)
+ * installs one, so that it is never terminated inside zlib: see engine/stop-handshake.ts.
+ * `enter` may throw to refuse the call.
+ */
+export interface NativeCallGuard {
+  enter(): void;
+  leave(): void;
+}
+
+let guard: NativeCallGuard | undefined;
+
+/** Installs (or, with undefined, removes) this thread's guard around inflates. */
+export function setNativeCallGuard(next: NativeCallGuard | undefined): void {
+  guard = next;
 }

@@ -7,9 +7,11 @@
 import { workerData } from 'node:worker_threads';
 import type { SearchPlan } from '../../../compile/plan.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
+import { setNativeCallGuard } from '../../../store/sqlite/packed-text.ts';
 import type { ConnectionTuning } from '../../../store/sqlite/pragmas.ts';
 import { SqliteQueryContext } from './query-context.ts';
 import { poolTask } from '../../pool-task.ts';
+import { taskNativeGuard } from '../../stop-handshake.ts';
 import { replyOf, type WorkerReply } from '../../worker-reply.ts';
 
 export interface SqliteWorkerData {
@@ -19,6 +21,9 @@ export interface SqliteWorkerData {
 }
 
 export type SqliteTask = { readonly kind: 'execute'; readonly plan: SearchPlan } | { readonly kind: 'ping' };
+
+// This thread may be terminated mid-query: never inside zlib (engine/stop-handshake.ts).
+setNativeCallGuard(taskNativeGuard);
 
 let context: SqliteQueryContext | undefined;
 
