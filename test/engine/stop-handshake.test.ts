@@ -70,7 +70,7 @@ describe('stop handshake', () => {
         );
         for (const outcome of outcomes) {
           assert.equal(outcome.status, 'rejected');
-          const error = (outcome as PromiseRejectedResult).reason;
+          const error = outcome.reason as unknown;
           assert.ok(isQuarryError(error) && error.code === 'ENGINE_TIMEOUT', String(error));
         }
       }
