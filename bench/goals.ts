@@ -207,21 +207,25 @@ if (importCount > 0) {
     const u = process.cpuUsage(c0);
     clearInterval(sample);
     const cpu = (u.user + u.system) / 1e6;
+    // The goals are stated for 1M publications, and finish() grows faster than the records
+    // (index sorts, the pass over the references): a smaller import shows the trend but gives
+    // no verdict. bench/generate-import.ts 1000000 measures the real thing.
+    const atScale = importCount >= 1_000_000;
+    const scale = atScale ? '' : ` (${importCount.toLocaleString('en')} publications; the goal is for 1M)`;
     line(
       'import ≥ 20,000 records/s',
-      `${Math.round(records / wall).toLocaleString('en')}/s wall, ${Math.round(records / cpu).toLocaleString('en')}/s CPU`,
-      records / wall >= 20_000,
+      `${Math.round(records / wall).toLocaleString('en')}/s wall, ${Math.round(records / cpu).toLocaleString('en')}/s CPU${scale}`,
+      atScale ? records / wall >= 20_000 : undefined,
     );
-    const projected = ((genSeconds + wall) * (1e6 / importCount)) / 60;
     line(
       'generate + import 1M ≤ 10 minutes',
-      `${(genSeconds + wall).toFixed(0)} s for ${importCount.toLocaleString('en')} → ~${projected.toFixed(0)} min at 1M`,
-      projected <= 10,
+      `${(genSeconds + wall).toFixed(0)} s for ${importCount.toLocaleString('en')} publications`,
+      atScale ? genSeconds + wall <= 600 : undefined,
     );
     line(
       'import peak memory ≤ 2 GiB',
-      `${(peak / 2 ** 20).toFixed(0)} MiB (this process, sampled)`,
-      peak <= 2 * 2 ** 30,
+      `${(peak / 2 ** 20).toFixed(0)} MiB (this process, sampled)${scale}`,
+      atScale ? peak <= 2 * 2 ** 30 : undefined,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
