@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { isQuarryError } from '../../src/errors/index.ts';
@@ -300,6 +300,19 @@ describe('transactions', () => {
 });
 
 describe('finish', () => {
+  test('sorts with helper threads while it runs, and leaves the connection as it found it', () => {
+    const store = open();
+    store.upsert('publications', [pub('pub.1900000001')]);
+    const during = new Set<number>();
+    store.finish({
+      optimize: false,
+      onStep: () => during.add(store.db.pragma('threads', { simple: true }) as number),
+    });
+    assert.deepEqual([...during], [Math.min(4, availableParallelism())]);
+    assert.equal(store.db.pragma('threads', { simple: true }), 0);
+    store.close();
+  });
+
   test('derives citation counts, totals, place values and entity lists', () => {
     const store = open();
     store.upsert('organizations', [
