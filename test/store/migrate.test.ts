@@ -29,3 +29,28 @@ test('versions must be 1, 2, 3 without gaps', () => {
   const db = new Database(':memory:');
   assert.throws(() => migrate(db, 'records', [{ version: 2, name: 'gap', up: 'SELECT 1' }]), /1, 2, 3/);
 });
+
+test('processes opening one new file at once apply each migration once, the others find it applied', async () => {
+  const { spawn } = await import('node:child_process');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const file = join(mkdtempSync(join(tmpdir(), 'quarry-migrate-race-')), 'race.db');
+  const script = new URL('./fixtures/migrate-once.ts', import.meta.url).pathname;
+  const run = (): Promise<{ code: number | null; out: string; err: string }> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+      child.on('exit', (code) => resolve({ code, out, err }));
+    });
+  const results = await Promise.all([run(), run(), run(), run()]);
+  for (const r of results) assert.equal(r.code, 0, r.err);
+  const applied = results.flatMap((r) => JSON.parse(r.out.trim()) as number[]).sort();
+  assert.deepEqual(applied, [1, 2], 'each version applied by exactly one process');
+  const db = new Database(file, { readonly: true });
+  assert.equal(db.prepare('SELECT count(*) FROM raced').pluck().get(), 20_000);
+  db.close();
+});

@@ -31,22 +31,27 @@ export function migrate(db: Database, set: string, migrations: readonly Migratio
         `migration set '${set}' must number its versions 1, 2, 3, ...; found ${m.version} at position ${i + 1}`,
       );
   });
-  const row = db
-    .prepare<[string], { v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations WHERE migration_set = ?')
-    .get(set);
-  const current = row?.v ?? 0;
+  const current = db.prepare<[string], { v: number | null }>(
+    'SELECT MAX(version) AS v FROM schema_migrations WHERE migration_set = ?',
+  );
   const record = db.prepare(
     'INSERT INTO schema_migrations (migration_set, version, name, applied_at) VALUES (?, ?, ?, ?)',
   );
   const applied: number[] = [];
   for (const m of sorted) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      if (typeof m.up === 'string') db.exec(m.up);
-      else m.up(db);
-      record.run(set, m.version, m.name, new Date().toISOString());
-    })();
-    applied.push(m.version);
+    // Under the write lock (IMMEDIATE), and the version read again there: two processes
+    // opening one new file at once (two `quarry serve` on one database) must not both apply
+    // a migration; the second waits for the lock and then finds it applied.
+    const done = db
+      .transaction(() => {
+        if (m.version <= (current.get(set)?.v ?? 0)) return false;
+        if (typeof m.up === 'string') db.exec(m.up);
+        else m.up(db);
+        record.run(set, m.version, m.name, new Date().toISOString());
+        return true;
+      })
+      .immediate();
+    if (done) applied.push(m.version);
   }
   return applied;
 }
