@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
@@ -31,10 +35,6 @@ test('versions must be 1, 2, 3 without gaps', () => {
 });
 
 test('processes opening one new file at once apply each migration once, the others find it applied', async () => {
-  const { spawn } = await import('node:child_process');
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const file = join(mkdtempSync(join(tmpdir(), 'quarry-migrate-race-')), 'race.db');
   const script = new URL('./fixtures/migrate-once.ts', import.meta.url).pathname;
   const run = (): Promise<{ code: number | null; out: string; err: string }> =>
