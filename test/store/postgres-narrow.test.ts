@@ -3,22 +3,9 @@
 // database loaded before the tables existed (records migration 2 fills them).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
-import { migratePostgres } from '../../src/store/postgres/migrate.ts';
-import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
 import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
-import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
+import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 import { ORGS, PUBLICATIONS } from '../engine/fixtures/tiny-db.ts';
-
-async function query<T>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 /** Rows of publications_narrow that differ from what the wide row and the link tables say. */
 const STALE = `SELECT p.id FROM publications p LEFT JOIN publications_narrow n ON n.pk = p.pk
@@ -42,40 +29,31 @@ describe('PostgreSQL narrow side tables', { timeout: 120_000 }, () => {
     try {
       await writer.writeBatch('organizations', ORGS);
       await writer.writeBatch('publications', PUBLICATIONS);
-      const counted = await query<{ n: string }>(db.url, 'SELECT count(*) AS n FROM publications_narrow');
+      const counted = await queryPg<{ n: string }>(db.url, 'SELECT count(*) AS n FROM publications_narrow');
       assert.equal(Number(counted[0]?.n), PUBLICATIONS.length);
-      assert.deepEqual(await query(db.url, STALE), []);
+      assert.deepEqual(await queryPg(db.url, STALE), []);
       const first = PUBLICATIONS[0] as (typeof PUBLICATIONS)[number];
       // Written again with fewer authors and another year: its narrow row follows.
       await writer.writeBatch('publications', [{ ...first, year: 1999, authors: [] }]);
-      const [row] = await query<{ year: number; n_researchers: number }>(
+      const [row] = await queryPg<{ year: number; n_researchers: number }>(
         db.url,
         `SELECT year::int, n_researchers::int FROM publications_narrow WHERE id = '${first.id}'`,
       );
       assert.deepEqual(row, { year: 1999, n_researchers: 0 });
       assert.equal(await writer.remove('publications', [first.id]), 1);
-      assert.deepEqual(await query(db.url, `SELECT pk FROM publications_narrow WHERE id = '${first.id}'`), []);
+      assert.deepEqual(await queryPg(db.url, `SELECT pk FROM publications_narrow WHERE id = '${first.id}'`), []);
       await writer.finish();
-      assert.deepEqual(await query(db.url, STALE), []);
+      assert.deepEqual(await queryPg(db.url, STALE), []);
     } finally {
       await writer.close();
     }
     // A database loaded before the narrow tables: migration 2 fills them from its records.
-    await query(db.url, 'DROP TABLE publications_narrow, grants_narrow');
-    await query(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 2");
-    const pool = new pg.Pool({ connectionString: db.url });
-    try {
-      const steps = await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS } });
-      assert.deepEqual(
-        steps.map((s) => `${s.set} ${s.version}`),
-        ['records 2'],
-      );
-    } finally {
-      await pool.end();
-    }
-    assert.deepEqual(await query(db.url, STALE), []);
+    await queryPg(db.url, 'DROP TABLE publications_narrow, grants_narrow');
+    await queryPg(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 2");
+    assert.deepEqual(await applyRecordMigrations(db.url), ['records 2']);
+    assert.deepEqual(await queryPg(db.url, STALE), []);
     assert.equal(
-      Number((await query<{ n: string }>(db.url, 'SELECT count(*) AS n FROM publications_narrow'))[0]?.n),
+      Number((await queryPg<{ n: string }>(db.url, 'SELECT count(*) AS n FROM publications_narrow'))[0]?.n),
       PUBLICATIONS.length - 1,
     );
   });

@@ -4,23 +4,10 @@
 // them for a database loaded before them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
-import { migratePostgres } from '../../src/store/postgres/migrate.ts';
-import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
 import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
-import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
-
-async function query<T>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
 const pub = (id: string, year: number, reference_ids: string[]) => ({
   id,
@@ -49,7 +36,7 @@ describe('per-year tables (PostgreSQL)', { timeout: 120_000 }, () => {
     return (result as Record<string, unknown>)[text.includes('citations') ? 'citations_per_year' : 'funding_per_year'];
   };
   const freshRows = async (): Promise<string[]> =>
-    (await query<{ key: string }>(db.url, "SELECT key FROM store_meta WHERE key LIKE 'per_year_%' ORDER BY key")).map(
+    (await queryPg<{ key: string }>(db.url, "SELECT key FROM store_meta WHERE key LIKE 'per_year_%' ORDER BY key")).map(
       (r) => r.key,
     );
   before(async () => {
@@ -69,7 +56,7 @@ describe('per-year tables (PostgreSQL)', { timeout: 120_000 }, () => {
       assert.deepEqual(await freshRows(), []);
       await writer.finish();
       assert.deepEqual(await freshRows(), ['per_year_grants', 'per_year_publications']);
-      assert.deepEqual(await query(db.url, 'SELECT year::int, citations::int FROM citations_by_year ORDER BY year'), [
+      assert.deepEqual(await queryPg(db.url, 'SELECT year::int, citations::int FROM citations_by_year ORDER BY year'), [
         { year: 2020, citations: 1 },
         { year: 2021, citations: 2 },
       ]);
@@ -91,22 +78,13 @@ describe('per-year tables (PostgreSQL)', { timeout: 120_000 }, () => {
       await writer.close();
     }
     // A database loaded before the per-year tables: migration 3 builds them from its records.
-    await query(
+    await queryPg(
       db.url,
       'DROP TABLE publication_citations_by_year, citations_by_year, grant_funding_years, funding_by_year',
     );
-    await query(db.url, "DELETE FROM store_meta WHERE key LIKE 'per_year_%'");
-    await query(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 3");
-    const pool = new pg.Pool({ connectionString: db.url });
-    try {
-      const steps = await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS } });
-      assert.deepEqual(
-        steps.map((s) => `${s.set} ${s.version}`),
-        ['records 3'],
-      );
-    } finally {
-      await pool.end();
-    }
+    await queryPg(db.url, "DELETE FROM store_meta WHERE key LIKE 'per_year_%'");
+    await queryPg(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 3");
+    assert.deepEqual(await applyRecordMigrations(db.url), ['records 3']);
     assert.deepEqual(await freshRows(), ['per_year_grants', 'per_year_publications']);
     assert.deepEqual(await answer(CITATIONS), { '2019': 0, '2020': 1, '2021': 0, '2022': 2 });
     assert.deepEqual(await answer(FUNDING_USD), { '2012': 300, '2013': 300, '2014': 400, '2015': 0 });

@@ -8,17 +8,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
 import { LINK_TABLES, VALUE_FIELD_CODES } from '../../src/model/storage.ts';
-import { migratePostgres } from '../../src/store/postgres/migrate.ts';
-import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
 import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
 import { recodeValueFieldsSql } from '../../src/store/value-field-codes.ts';
-import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
+import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
 const PUBLICATIONS = [
   { id: 'pub.1', title: 'One', year: 2019, open_access: ['gold', 'oa_all'], issn: ['1234-5678'] },
@@ -132,30 +129,15 @@ describe('values field codes (PostgreSQL)', { timeout: 120_000 }, () => {
     } finally {
       await writer.close();
     }
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      for (const sql of uncodeSql()) await client.query(sql);
-      await client.query("DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 5");
-      assert.deepEqual(
-        (await client.query<{ field: string }>('SELECT DISTINCT field FROM grant_values ORDER BY 1')).rows.map(
-          (r) => r.field,
-        ),
-        ['active_year'],
-      );
-    } finally {
-      await client.end();
-    }
-    const pool = new pg.Pool({ connectionString: db.url });
-    try {
-      const steps = await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS } });
-      assert.deepEqual(
-        steps.map((s) => `${s.set} ${s.version}`),
-        ['records 5'],
-      );
-    } finally {
-      await pool.end();
-    }
+    for (const sql of uncodeSql()) await queryPg(db.url, sql);
+    await queryPg(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version = 5");
+    assert.deepEqual(
+      (await queryPg<{ field: string }>(db.url, 'SELECT DISTINCT field FROM grant_values ORDER BY 1')).map(
+        (r) => r.field,
+      ),
+      ['active_year'],
+    );
+    assert.deepEqual(await applyRecordMigrations(db.url), ['records 5']);
     engine = createPostgresEngine({ url: db.url });
     const gold = (await engine.run(GOLD, { dslVersion: 2 })).result as { publications: { id: string }[] };
     assert.deepEqual(
