@@ -10,33 +10,20 @@ import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import { openRecordStore, upgradeRecordDatabase, type RecordStore } from '../../src/store/sqlite/records-store.ts';
+import {
+  CITATIONS,
+  CITED_BY_2021,
+  FUNDING_CNY,
+  FUNDING_USD,
+  GRANTS,
+  PUBLICATIONS,
+  pub,
+} from './fixtures/per-year-records.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-per-year-'));
 let n = 0;
 const freshPath = (): string => join(dir, `t${++n}.db`);
 const options = { mmapMb: 0, cacheMb: 16 };
-
-const pub = (id: string, year: number, reference_ids: string[]) => ({
-  id,
-  title: `Title of ${id}`,
-  year,
-  reference_ids,
-});
-const PUBLICATIONS = [
-  pub('pub.1', 2019, []),
-  pub('pub.2', 2020, ['pub.1']),
-  pub('pub.3', 2021, ['pub.1', 'pub.2', 'pub.outside']),
-];
-const GRANTS = [
-  { id: 'grant.1', start_year: 2012, funding_usd: 900, funding_cny: 6000, active_year: [2012, 2013, 2014] },
-  // No active years: all of it in the start year.
-  { id: 'grant.2', start_year: 2014, funding_usd: 100, funding_cny: 700 },
-];
-
-const CITATIONS = 'search publications return citations_per_year(2019, 2022)';
-const CITED_BY_2021 = 'search publications where year = 2020 return citations_per_year(2019, 2022)';
-const FUNDING_USD = 'search grants return funding_per_year(2012, 2015, "USD")';
-const FUNDING_CNY = 'search grants where start_year >= 2010 return funding_per_year(2012, 2015, "CNY")';
 
 const answer = (store: RecordStore, query: string): unknown => {
   const result = runQuery(store.db, query, { dslVersion: 2 }) as Record<string, unknown>;

@@ -8,25 +8,7 @@ import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.
 import type { QueryEngine } from '../../src/engine/types.ts';
 import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
 import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
-
-const pub = (id: string, year: number, reference_ids: string[]) => ({
-  id,
-  title: `Title of ${id}`,
-  year,
-  reference_ids,
-});
-const PUBLICATIONS = [
-  pub('pub.1', 2019, []),
-  pub('pub.2', 2020, ['pub.1']),
-  pub('pub.3', 2021, ['pub.1', 'pub.2', 'pub.outside']),
-];
-const GRANTS = [
-  { id: 'grant.1', start_year: 2012, funding_usd: 900, funding_cny: 6000, active_year: [2012, 2013, 2014] },
-  { id: 'grant.2', start_year: 2014, funding_usd: 100, funding_cny: 700 },
-];
-const CITATIONS = 'search publications return citations_per_year(2019, 2022)';
-const FUNDING_USD = 'search grants return funding_per_year(2012, 2015, "USD")';
-const FUNDING_CNY = 'search grants where start_year >= 2010 return funding_per_year(2012, 2015, "CNY")';
+import { CITATIONS, FUNDING_CNY, FUNDING_USD, GRANTS, PUBLICATIONS, pub } from './fixtures/per-year-records.ts';
 
 describe('per-year tables (PostgreSQL)', { timeout: 120_000 }, () => {
   let db: TestPgDatabase;
