@@ -3,7 +3,7 @@
  * one run on one record database: the query mix (p50/p99 per shape), a repeated query
  * through the result cache, citations per year over the whole corpus, serving memory after
  * the mix, database size, import rate and memory (a generated import of `--import N`
- * publications), and the engine comparison (tuned SQLite against DuckDB on the same data).
+ * publications), and the engine comparison (SQL, the in-memory link columns and DuckDB on the same data).
  *
  *   npx tsx bench/synthetic-db.ts --publications 100000 --out /tmp/q100k.db
  *   npx tsx bench/goals.ts --db /tmp/q100k.db [--runs 15] [--import 20000] [--no-compare]

@@ -25,6 +25,31 @@ export function indicatorField(indicator: Indicator): string | undefined {
   return indicator === 'count' ? undefined : INDICATOR_FIELD[indicator].field;
 }
 
+/** How an indicator summarises its field (the same in SQL and in the engine's in-memory facets). */
+export function indicatorAggregation(indicator: Exclude<Indicator, 'count'>): {
+  readonly field: string;
+  readonly integer: boolean;
+  readonly aggregation: 'sum' | 'avg' | 'median' | 'geometric_mean';
+} {
+  const spec = INDICATOR_FIELD[indicator];
+  const integer = spec.type === 'integer';
+  switch (indicator) {
+    case 'citations_total':
+    case 'recent_citations_total':
+    case 'funding':
+      return { field: spec.field, integer, aggregation: 'sum' };
+    case 'citations_avg':
+    case 'altmetric_avg':
+    case 'rcr_avg':
+      return { field: spec.field, integer, aggregation: 'avg' };
+    case 'citations_median':
+    case 'altmetric_median':
+      return { field: spec.field, integer, aggregation: 'median' };
+    case 'fcr_gavg':
+      return { field: spec.field, integer, aggregation: 'geometric_mean' };
+  }
+}
+
 /**
  * @example indicatorSql(sqliteDialect, pubs, 'fcr_gavg')
  *   // 'exp(avg(ln(s."field_citation_ratio" + 1))) - 1'

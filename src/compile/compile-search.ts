@@ -62,9 +62,12 @@ export function compileSearch(
         frag(`SELECT count(*) AS n FROM ${ident(aggregated.table)}`)
       : concat(`SELECT count(*) AS n FROM ${ident(aggregated.table)} ${SOURCE_ALIAS} WHERE `, lean.where));
   const leanWhere = lean.where ?? frag(dialect.true);
+  // The same records as the count's, read from the full-text index alone when it can.
+  const matchingKeys =
+    wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.matchingKeys(source, match) : undefined;
   const outputs = plan.outputs.map((output) => {
     if (output.kind === 'facet')
-      return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined);
+      return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined, matchingKeys);
     if (output.kind === 'citations_per_year')
       return compileCitationsPerYear(dialect, aggregated, output, leanWhere, lean.where === undefined);
     if (output.kind === 'funding_per_year')

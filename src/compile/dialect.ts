@@ -61,6 +61,8 @@ export interface FullTextDialect {
   ranked(source: SourceLayout, match: FullTextMatch & { kind: 'match' }, filter: Sql | undefined): Sql;
   /** A cheaper count of the matches than counting records, when the index can give one; else undefined. */
   countMatches(source: SourceLayout, match: FullTextMatch & { kind: 'match' }): Sql | undefined;
+  /** The matching record keys (one column, `k`) read from the index alone, when it can give them; else undefined. */
+  matchingKeys(source: SourceLayout, match: FullTextMatch & { kind: 'match' }): Sql | undefined;
 }
 
 export interface Dialect {

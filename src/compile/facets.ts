@@ -6,7 +6,7 @@
  */
 import type { FacetOutput } from './plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
-import { indicatorSql } from './aggregates.ts';
+import { indicatorAggregation, indicatorSql } from './aggregates.ts';
 import type { Dialect } from './dialect.ts';
 import { displayColumns } from './display.ts';
 import type { StorageLayout, SourceLayout } from './layout.ts';
@@ -26,6 +26,32 @@ export interface CompiledFacet {
    * steps of its entity fields by the records' keys.
    */
   readonly records?: { readonly sqlPrefix: string; readonly hydrate: readonly HydrateStep[] };
+  /**
+   * The same facet for an engine that holds the link field and the indicator fields in
+   * memory (`engine/columnar/`): the matching keys, where the values come from, and how
+   * each indicator summarises its column. Absent where the facet reads anything else.
+   */
+  readonly columnar?: ColumnarFacetPlan;
+}
+
+export interface ColumnarFacetPlan {
+  /** `SELECT s.<key> FROM <table> s WHERE <the facet's condition>`; absent when every record matches. */
+  readonly keys?: Sql;
+  /** The link rows: `(recordColumn, valueColumn)` of `table`, only those with `discriminator` when given. */
+  readonly link: {
+    readonly table: string;
+    readonly recordColumn: string;
+    readonly valueColumn: string;
+    readonly discriminator?: { readonly column: string; readonly value: string };
+  };
+  /** The table (and its key column) that holds the indicator columns, one row per record. */
+  readonly columns: { readonly table: string; readonly key: string };
+  readonly measures: ReadonlyArray<{
+    readonly name: string;
+    readonly column: string;
+    readonly integer: boolean;
+    readonly aggregation: 'sum' | 'avg' | 'median' | 'geometric_mean';
+  }>;
 }
 
 const s = SOURCE_ALIAS;
@@ -42,6 +68,7 @@ export function compileFacet(
   output: FacetOutput,
   where: Sql,
   wholeSource: boolean,
+  matchingKeys?: Sql,
 ): CompiledFacet {
   const records = recordsLookup(dialect, layout, output);
   const display = records === undefined ? displayLookup(dialect, layout, source, output) : undefined;
@@ -105,7 +132,43 @@ export function compileFacet(
     );
   }
   statement = { text: dialect.placeholders(statement.text), params: [...statement.params, output.limit] };
-  return facet(statement);
+  const columnar =
+    link === undefined ? undefined : columnarPlan(dialect, source, link, output, where, wholeSource, matchingKeys);
+  return { ...facet(statement), ...(columnar === undefined ? {} : { columnar }) };
+}
+
+/** The facet as an in-memory engine reads it, when every indicator's field is a column of `source`. */
+function columnarPlan(
+  dialect: Dialect,
+  source: SourceLayout,
+  link: NonNullable<SourceLayout['links'][string]>,
+  output: FacetOutput,
+  where: Sql,
+  wholeSource: boolean,
+  matchingKeys: Sql | undefined,
+): ColumnarFacetPlan | undefined {
+  const measures: Array<ColumnarFacetPlan['measures'][number]> = [];
+  for (const indicator of output.indicators) {
+    if (indicator === 'count') continue;
+    const { field, integer, aggregation } = indicatorAggregation(indicator);
+    const column = source.columns[field];
+    if (column === undefined) return undefined;
+    measures.push({ name: indicator, column, integer, aggregation });
+  }
+  const keys = wholeSource
+    ? undefined
+    : (matchingKeys ?? concat(`SELECT ${s}.${ident(source.key)} AS k FROM ${ident(source.table)} ${s} WHERE `, where));
+  return {
+    ...(keys === undefined ? {} : { keys: { text: dialect.placeholders(keys.text), params: keys.params } }),
+    link: {
+      table: link.table,
+      recordColumn: link.recordColumn,
+      valueColumn: link.valueColumn,
+      ...(link.discriminator === undefined ? {} : { discriminator: link.discriminator }),
+    },
+    columns: { table: source.table, key: source.key },
+    measures,
+  };
 }
 
 function displayLookup(

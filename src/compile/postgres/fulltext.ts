@@ -82,4 +82,6 @@ export const postgresFullText: FullTextDialect = {
 
   /** No cheaper count than counting the matching records. */
   countMatches: () => undefined,
+  /** The index does not hold the keys apart from the records. */
+  matchingKeys: () => undefined,
 };

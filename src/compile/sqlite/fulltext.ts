@@ -71,4 +71,9 @@ export const sqliteFullText: FullTextDialect = {
     const f = ident(ftsOf(source).table);
     return frag(`SELECT count(*) AS n FROM ${f} WHERE ${f} MATCH ?`, [match.query]);
   },
+  // The FTS rowid is the record key: no lookup of each match's row.
+  matchingKeys(source, match) {
+    const f = ident(ftsOf(source).table);
+    return frag(`SELECT rowid AS k FROM ${f} WHERE ${f} MATCH ?`, [match.query]);
+  },
 };

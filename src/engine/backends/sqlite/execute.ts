@@ -27,6 +27,7 @@ import {
 import { unpackText } from '../../../store/sqlite/packed-text.ts';
 import { readDictionaries } from '../../../store/sqlite/text-dictionaries.ts';
 import type { ExecutedFacet, ExecutedPerYear, ExecutedRecords } from '../../shape.ts';
+import type { ColumnarFacets } from './columnar-facets.ts';
 
 /** Statements are prepared once per connection and reused (the text is the cache key). */
 export class StatementCache {
@@ -86,7 +87,12 @@ export interface ExecutedStatements {
   readonly results: ReadonlyArray<ExecutedRecords | ExecutedFacet | ExecutedPerYear>;
 }
 
-export function executeCompiled(cache: StatementCache, compiled: CompiledSearch): ExecutedStatements {
+/** `columnar`, when given, answers the link facets it holds from memory (`columnar-facets.ts`). */
+export function executeCompiled(
+  cache: StatementCache,
+  compiled: CompiledSearch,
+  columnar?: ColumnarFacets,
+): ExecutedStatements {
   // Before anything else (the plans asked below may read what it creates).
   for (const step of compiled.prelude ?? []) cache.get(step.text).run(...step.params);
   // A page that looks at every match anyway counts them too (one pass over the filter, not
@@ -109,8 +115,15 @@ export function executeCompiled(cache: StatementCache, compiled: CompiledSearch)
         totalCount = executed.total;
         return executed;
       }
-      case 'facet':
-        return executeFacet(cache, o);
+      case 'facet': {
+        const fromMemory = columnar?.rows(cache, o);
+        if (fromMemory === undefined)
+          return executeFacet(cache, o, facetRows(o, all(cache, o.statement.text, o.statement.params)));
+        // The facet read every matching key: their number is the search's total (the count
+        // statement selects the same records).
+        totalCount ??= fromMemory.matched;
+        return executeFacet(cache, o, facetRows(o, fromMemory.rows));
+      }
       case 'per_year':
         return executePerYear(cache, o);
     }
@@ -143,8 +156,8 @@ function executeRecords(
   return { output: compiled.output, records: [...records.values()], total };
 }
 
-function executeFacet(cache: StatementCache, compiled: CompiledFacet): ExecutedFacet {
-  const rows = facetRows(compiled, all(cache, compiled.statement.text, compiled.statement.params));
+/** A facet's rows (`rows`, best first) with their display fields or entity records. */
+function executeFacet(cache: StatementCache, compiled: CompiledFacet, rows: DbRow[]): ExecutedFacet {
   if (rows.length === 0) return { output: compiled.output, rows };
   const ids = rows.map((r) => r.id as SqlParam);
   if (compiled.records !== undefined) {

@@ -11,18 +11,26 @@ import { sqliteDialect } from '../../../compile/sqlite/dialect.ts';
 import { prepareQuery, type RunQueryOptions } from '../../run-query.ts';
 import { shapeResult } from '../../shape.ts';
 import type { QueryResult } from '../../types.ts';
+import { ColumnarFacets, type ColumnarFacetsOptions } from './columnar-facets.ts';
 import { executeCompiled, StatementCache } from './execute.ts';
 import { vocabulary, type Vocabulary } from './vocabulary.ts';
 
-/** A read connection with Quarry's statement and vocabulary caches; one per worker. */
+export interface SqliteQueryContextOptions {
+  /** Link facets from in-memory columns (`columnar-facets.ts`); `false` keeps every facet in SQL. Default on. */
+  readonly columnar?: false | ColumnarFacetsOptions;
+}
+
+/** A read connection with Quarry's statement, vocabulary and link-facet caches; one per worker. */
 export class SqliteQueryContext {
   readonly db: Database.Database;
   readonly statements: StatementCache;
   readonly vocabulary: Vocabulary;
-  constructor(db: Database.Database) {
+  readonly columnar: ColumnarFacets | undefined;
+  constructor(db: Database.Database, options: SqliteQueryContextOptions = {}) {
     this.db = db;
     this.statements = new StatementCache(db);
     this.vocabulary = vocabulary(db);
+    this.columnar = options.columnar === false ? undefined : new ColumnarFacets(db, options.columnar);
   }
 
   compile(plan: SearchPlan): CompiledSearch {
@@ -33,7 +41,7 @@ export class SqliteQueryContext {
 
   execute(plan: SearchPlan): QueryResult {
     const compiled = this.compile(plan);
-    const executed = executeCompiled(this.statements, compiled);
+    const executed = executeCompiled(this.statements, compiled, this.columnar);
     return shapeResult({ plan, ...executed, warnings: this.vocabulary.takeWarnings() });
   }
 }

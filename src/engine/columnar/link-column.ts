@@ -1,0 +1,75 @@
+/**
+ * One link field of a source held in memory as a compressed sparse row: for each record
+ * key, the ordinals of its linked values (`org_id`s of `publication_research_orgs`). The
+ * ordinals follow the database's own order of the ids (they are read through the link
+ * table's reverse index, `ORDER BY id`), so "lower ordinal" is exactly SQL's `id ASC`.
+ * A facet then counts matches per value by walking arrays instead of grouping joined rows
+ * through a temporary B-tree (about 550 ms for one word's matches at 1M publications).
+ */
+
+export interface LinkColumn {
+  /** `values[offsets[key] .. offsets[key + 1])` are the ordinals linked to record `key`. */
+  readonly offsets: Int32Array;
+  readonly values: Int32Array;
+  /** The value of each ordinal, in the database's ascending order. */
+  readonly ids: readonly (string | number)[];
+  /** Link rows held (the memory is about 4 bytes a row plus 4 a record key). */
+  readonly rows: number;
+}
+
+/**
+ * Builds the column from link rows ordered by value (then by anything): `[id, key]` pairs.
+ * Keys must be non-negative integers (record keys); rows with a null id are left out, as
+ * the SQL facet leaves them out.
+ */
+export function buildLinkColumn(rowsByValue: Iterable<readonly [unknown, unknown]>): LinkColumn {
+  const ids: (string | number)[] = [];
+  let keys = new Int32Array(1 << 16);
+  let ordinals = new Int32Array(1 << 16);
+  let n = 0;
+  let maxKey = -1;
+  let previous: unknown = undefined;
+  for (const [id, key] of rowsByValue) {
+    if (id === null || id === undefined) continue;
+    if (typeof key !== 'number' || !Number.isInteger(key) || key < 0 || key > 0x7fffffff)
+      throw new Error(`a link row has a record key that is not a small non-negative integer: ${String(key)}`);
+    if (ids.length === 0 || id !== previous) {
+      ids.push(id as string | number);
+      previous = id;
+    }
+    if (n === keys.length) {
+      keys = grow(keys);
+      ordinals = grow(ordinals);
+    }
+    keys[n] = key;
+    ordinals[n] = ids.length - 1;
+    n++;
+    if (key > maxKey) maxKey = key;
+  }
+  // Counting sort by key: offsets from the per-key counts, then each row into its slot.
+  const offsets = new Int32Array(maxKey + 2);
+  for (let i = 0; i < n; i++) {
+    const slot = (keys[i] as number) + 1;
+    offsets[slot] = (offsets[slot] as number) + 1;
+  }
+  for (let k = 1; k < offsets.length; k++) offsets[k] = (offsets[k] as number) + (offsets[k - 1] as number);
+  const next = offsets.slice(0, Math.max(0, offsets.length - 1));
+  const values = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = keys[i] as number;
+    values[next[key] as number] = ordinals[i] as number;
+    next[key] = (next[key] as number) + 1;
+  }
+  return { offsets, values, ids, rows: n };
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** Bytes the column's arrays take (the ids aside). */
+export function linkColumnBytes(column: LinkColumn): number {
+  return column.offsets.byteLength + column.values.byteLength;
+}

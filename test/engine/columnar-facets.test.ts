@@ -1,0 +1,133 @@
+// Link facets answered from in-memory columns (engine/backends/sqlite/columnar-facets.ts)
+// give the SQL facet's answer: on the generated 10k database, for every kind of match set
+// (whole corpus, a filter, full text, a count() filter, a document filter), indicator, sort
+// and direction; a link table over the size limit stays with SQL; a write to the records
+// makes the next facet read the columns again.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type Database from 'better-sqlite3';
+import { SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
+import { prepareQuery } from '../../src/engine/run-query.ts';
+import type { SearchPlan } from '../../src/compile/plan.ts';
+import { openReadOnly } from '../../src/store/sqlite/open.ts';
+import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
+import { demoDataset } from '../fixtures/demo-db.ts';
+
+function planOf(query: string): SearchPlan {
+  const prepared = prepareQuery(query, { dslVersion: 2 });
+  if (prepared.kind !== 'plan') throw new Error(`${query}: no plan`);
+  return prepared.plan;
+}
+
+/** Whether the compiled query has a facet the in-memory path can answer. */
+function hasColumnarFacet(ctx: SqliteQueryContext, plan: SearchPlan): boolean {
+  return ctx.compile(plan).outputs.some((o) => o.kind === 'facet' && o.columnar !== undefined);
+}
+
+const QUERIES = [
+  // Whole corpus, with indicators (no stored counts to read then).
+  'search publications return research_orgs aggregate rcr_avg, altmetric_median, citations_median, fcr_gavg sort by fcr_gavg limit 20',
+  'search publications return funders aggregate citations_total, altmetric_avg limit 8',
+  // A filter on the narrow table, each sort and direction.
+  'search publications where year > 2015 return funders aggregate citations_avg sort by citations_avg limit 10',
+  'search publications where year > 2015 return research_orgs sort by count asc limit 10',
+  'search publications where year > 2015 return research_orgs aggregate altmetric_median sort by altmetric_median limit 10',
+  'search publications where year > 2015 return research_orgs aggregate rcr_avg sort by rcr_avg asc limit 10',
+  'search publications where year > 2015 return research_orgs aggregate recent_citations_total sort by recent_citations_total limit 1000',
+  // count() filters, full text, both, and a filter on the document.
+  'search publications where count(researchers) > 1 return funders limit 5',
+  'search publications for "cell" where count(research_orgs) > 2 return research_orgs limit 5',
+  'search publications for "cell" return research_orgs aggregate altmetric_median, rcr_avg sort by rcr_avg limit 5',
+  'search publications for "cell" return funders aggregate citations_total sort by citations_total limit 5',
+  'search publications for "cell" return category_for limit 10',
+  'search publications for "cell" return researchers limit 10',
+  'search publications for "cell" return research_orgs[name] limit 5',
+  'search publications where authors != "zzqq" and year = 2019 return research_orgs limit 7',
+  // Several facets in one search; and grants.
+  'search publications where year in [2010:2014] return funders limit 5 return research_orgs aggregate rcr_avg limit 5 return year',
+  'search grants where active_year = 2018 return research_orgs aggregate funding sort by funding limit 10',
+  'search grants for "cell" return funders aggregate funding limit 10',
+  // Nothing matches.
+  'search publications for "zzqqxxnothing" return research_orgs limit 5',
+];
+
+describe('link facets from memory', async () => {
+  const { dbPath } = await demoDataset({ publications: 10_000 });
+  let db: Database.Database;
+  let memory: SqliteQueryContext;
+  let sql: SqliteQueryContext;
+  before(() => {
+    db = openReadOnly(dbPath);
+    memory = new SqliteQueryContext(db);
+    sql = new SqliteQueryContext(db, { columnar: false });
+  });
+  after(() => db.close());
+
+  test('give the SQL facet its answer, total count included', () => {
+    let answeredFromMemory = 0;
+    for (const query of QUERIES) {
+      const plan = planOf(query);
+      if (hasColumnarFacet(memory, plan)) answeredFromMemory++;
+      assert.deepEqual(memory.execute(plan), sql.execute(plan), query);
+    }
+    // Every query but the two whose facets SQL keeps (a scalar column, and none).
+    assert.ok(answeredFromMemory >= QUERIES.length - 1, `${answeredFromMemory} of ${QUERIES.length} from memory`);
+    // And the answers have rows to compare.
+    const rows = memory.execute(planOf(QUERIES[3] as string)).research_orgs as unknown[];
+    assert.equal(rows.length, 10);
+  });
+
+  test('a link table over the size limit stays with SQL, with the same answer', () => {
+    const small = new SqliteQueryContext(db, { columnar: { maxLinkRows: 10 } });
+    const plan = planOf(QUERIES[0] as string);
+    assert.ok(small.columnar !== undefined);
+    const compiled = small.compile(plan).outputs[0];
+    assert.ok(compiled?.kind === 'facet');
+    assert.equal(small.columnar.rows(small.statements, compiled), undefined);
+    assert.deepEqual(small.execute(plan), sql.execute(plan));
+  });
+});
+
+describe('link facets from memory after a write', () => {
+  test('read the columns again once the records change', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-columnar-'));
+    const path = join(dir, 'records.db');
+    const store = openRecordStore(path);
+    try {
+      store.upsert('publications', [
+        { id: 'pub.1', title: 'one', year: 2020, research_orgs: ['grid.1.a'], relative_citation_ratio: 1 },
+        { id: 'pub.2', title: 'two', year: 2020, research_orgs: ['grid.1.a', 'grid.2.b'], relative_citation_ratio: 3 },
+      ]);
+      store.finish();
+      const db = openReadOnly(path);
+      try {
+        const ctx = new SqliteQueryContext(db);
+        const query = planOf('search publications where year = 2020 return research_orgs aggregate rcr_avg limit 5');
+        assert.ok(hasColumnarFacet(ctx, query));
+        const facet = (): unknown => ctx.execute(query).research_orgs;
+        assert.deepEqual(facet(), [
+          { id: 'grid.1.a', count: 2, rcr_avg: 2 },
+          { id: 'grid.2.b', count: 1, rcr_avg: 3 },
+        ]);
+        store.upsert('publications', [
+          { id: 'pub.3', title: 'three', year: 2020, research_orgs: ['grid.2.b'], relative_citation_ratio: 5 },
+          { id: 'pub.4', title: 'four', year: 2020, research_orgs: ['grid.2.b', 'grid.3.c'] },
+        ]);
+        store.finish();
+        assert.deepEqual(facet(), [
+          { id: 'grid.2.b', count: 3, rcr_avg: 4 },
+          { id: 'grid.1.a', count: 2, rcr_avg: 2 },
+          { id: 'grid.3.c', count: 1, rcr_avg: null },
+        ]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
