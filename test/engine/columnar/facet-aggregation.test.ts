@@ -19,9 +19,7 @@ describe('buildLinkColumn', () => {
     ]);
     assert.deepEqual(column.ids, ['a', 'b', 'c']);
     assert.equal(column.rows, 5);
-    const linked = (key: number): number[] => [
-      ...column.values.subarray(column.offsets[key], column.offsets[key + 1]),
-    ];
+    const linked = (key: number): number[] => [...column.values.subarray(column.offsets[key], column.offsets[key + 1])];
     assert.deepEqual(linked(0), [2]);
     assert.deepEqual(linked(1), [0, 1]);
     assert.deepEqual(linked(2), []);
