@@ -211,6 +211,7 @@ async function openDatabaseBackends(config: QuarryConfig): Promise<ServiceBacken
     timeoutMs: config.query.timeoutMs,
     pageCacheMb: config.query.pageCacheMb,
     mmapMb: config.query.mmapMb,
+    facetColumnsMb: config.query.facetColumnsMb,
     maxPerPrincipal: config.query.maxPerPrincipal,
     cheapRowLimit: config.query.cheapRowLimit,
     ...(config.query.workers > 0 ? { workers: config.query.workers } : {}),

@@ -54,6 +54,8 @@ export interface QuarryConfig {
     readonly pageCacheMb: number;
     /** Memory-mapped reads of all query workers together, in MiB (0: none). */
     readonly mmapMb: number;
+    /** In-memory link facet columns of all query workers together, in MiB (0: every facet in SQL). */
+    readonly facetColumnsMb: number;
     /** Queries one account may have running or waiting at once; past it, 429 with Retry-After. */
     readonly maxPerPrincipal: number;
     /** Estimated rows touched above which a query runs in the expensive lane. */
@@ -116,6 +118,7 @@ export const DEFAULT_CONFIG: QuarryConfig = {
     cacheMb: 64,
     pageCacheMb: 256,
     mmapMb: 512,
+    facetColumnsMb: 256,
     maxPerPrincipal: 4,
     cheapRowLimit: 20_000,
   },
@@ -177,6 +180,7 @@ export const ENV_VARIABLES: Readonly<
   QUARRY_QUERY_CACHE_MB: { path: 'query.cacheMb', kind: 'number' },
   QUARRY_QUERY_PAGE_CACHE_MB: { path: 'query.pageCacheMb', kind: 'number' },
   QUARRY_QUERY_MMAP_MB: { path: 'query.mmapMb', kind: 'number' },
+  QUARRY_QUERY_FACET_COLUMNS_MB: { path: 'query.facetColumnsMb', kind: 'number' },
   QUARRY_QUERY_MAX_PER_PRINCIPAL: { path: 'query.maxPerPrincipal', kind: 'number' },
   QUARRY_QUERY_CHEAP_ROW_LIMIT: { path: 'query.cheapRowLimit', kind: 'number' },
   QUARRY_TOKEN_LIFETIME_SECONDS: {
@@ -293,6 +297,7 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   int(c.query?.cacheMb, 'query.cacheMb', 0, 1024 * 1024);
   int(c.query?.pageCacheMb, 'query.pageCacheMb', 1, 1024 * 1024);
   int(c.query?.mmapMb, 'query.mmapMb', 0, 1024 * 1024);
+  int(c.query?.facetColumnsMb, 'query.facetColumnsMb', 0, 1024 * 1024);
   int(c.query?.maxPerPrincipal, 'query.maxPerPrincipal', 1, 10_000);
   int(c.query?.cheapRowLimit, 'query.cheapRowLimit', 1);
   int(c.tokens?.tokenPathLifetimeSeconds, 'tokens.tokenPathLifetimeSeconds', 1);

@@ -1,7 +1,7 @@
 // Link facets answered from in-memory columns (engine/backends/sqlite/columnar-facets.ts)
 // give the SQL facet's answer: on the generated 10k database, for every kind of match set
 // (whole corpus, a filter, full text, a count() filter, a document filter), indicator, sort
-// and direction; a link table over the size limit stays with SQL; a write to the records
+// and direction; a link field past the memory budget stays with SQL; a write to the records
 // makes the next facet read the columns again.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -80,14 +80,19 @@ describe('link facets from memory', async () => {
     assert.equal(rows.length, 10);
   });
 
-  test('a link table over the size limit stays with SQL, with the same answer', () => {
-    const small = new SqliteQueryContext(db, { columnar: { maxLinkRows: 10 } });
+  test('a link field past the memory budget stays with SQL, with the same answer', () => {
+    const small = new SqliteQueryContext(db, { columnar: { budgetBytes: 10_000 } });
     const plan = planOf(QUERIES[0] as string);
     assert.ok(small.columnar !== undefined);
     const compiled = small.compile(plan).outputs[0];
     assert.ok(compiled?.kind === 'facet');
     assert.equal(small.columnar.rows(small.statements, compiled), undefined);
+    assert.equal(small.columnar.heldBytes, 0);
     assert.deepEqual(small.execute(plan), sql.execute(plan));
+    // Within it, the same facet is read into memory, and holds what it says.
+    const roomy = new SqliteQueryContext(db);
+    assert.ok(roomy.columnar?.rows(roomy.statements, compiled) !== undefined);
+    assert.ok(roomy.columnar.heldBytes > 10_000);
   });
 });
 

@@ -44,6 +44,15 @@ describe('configuration', () => {
     assert.deepEqual(c.families, { token: false, auth: true });
   });
 
+  test('the in-memory facet columns take a budget in MiB, 0 switching them off', () => {
+    assert.equal(loadConfig().query.facetColumnsMb, 256);
+    assert.equal(loadConfig({ env: { QUARRY_QUERY_FACET_COLUMNS_MB: '0' } }).query.facetColumnsMb, 0);
+    assert.throws(
+      () => loadConfig({ env: { QUARRY_QUERY_FACET_COLUMNS_MB: '-1' } }),
+      (e: unknown) => isQuarryError(e) && JSON.stringify(e).includes('query.facetColumnsMb'),
+    );
+  });
+
   test('every problem is reported at once, with the setting named', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-config-'));
     const file = join(dir, 'quarry.json');

@@ -69,7 +69,12 @@ function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   return b;
 }
 
-/** Bytes the column's arrays take (the ids aside). */
+/**
+ * About the bytes the column takes: its arrays, and each id (a string's characters, two
+ * bytes each at most, and about 32 bytes of object and array slot).
+ */
 export function linkColumnBytes(column: LinkColumn): number {
-  return column.offsets.byteLength + column.values.byteLength;
+  let ids = 0;
+  for (const id of column.ids) ids += 32 + (typeof id === 'string' ? 2 * id.length : 0);
+  return column.offsets.byteLength + column.values.byteLength + ids;
 }

@@ -6,22 +6,24 @@
  * asks SQLite only for the matching keys, then counts and sums over the arrays.
  *
  * The arrays belong to one data epoch (`store/sqlite/data-epoch.ts`): a write gives the
- * records a new epoch, and the next facet drops them and reads them again. A link table
- * with more than `maxLinkRows` rows stays with SQL (a worker holds about 8 bytes a row).
+ * records a new epoch, and the next facet drops them and reads them again. They are read
+ * on first use, within a memory budget: a link field or column that would take the held
+ * arrays past it is not read, and facets over it stay with SQL.
  */
 import type Database from 'better-sqlite3';
 import type { ColumnarFacetPlan, CompiledFacet } from '../../../compile/facets.ts';
 import { ident } from '../../../compile/sql.ts';
 import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { aggregateFacet, type FacetRow, type Measure } from '../../columnar/facet-aggregation.ts';
-import { buildLinkColumn, type LinkColumn } from '../../columnar/link-column.ts';
+import { buildLinkColumn, linkColumnBytes, type LinkColumn } from '../../columnar/link-column.ts';
 import type { StatementCache } from './execute.ts';
 
-/** Link tables up to this many rows are held in memory (about 32 MiB of arrays per worker). */
-export const DEFAULT_MAX_LINK_ROWS = 4_000_000;
+/** The arrays one connection may hold (at 1M publications, two link fields and three columns take about 45 MiB). */
+export const DEFAULT_COLUMNS_BUDGET_BYTES = 96 * 2 ** 20;
 
 export interface ColumnarFacetsOptions {
-  readonly maxLinkRows?: number;
+  /** The most the held arrays may take, in bytes. */
+  readonly budgetBytes?: number;
 }
 
 /** The facet's rows, and the matching keys it read (their number is the search's total). */
@@ -33,16 +35,22 @@ export interface ColumnarFacetResult {
 export class ColumnarFacets {
   readonly #db: Database.Database;
   readonly #epoch: () => string;
-  readonly #maxLinkRows: number;
+  readonly #budget: number;
   #heldEpoch: string | undefined;
-  /** Link columns by table and value; null marks a table too large to hold. */
+  #heldBytes = 0;
+  /** Link columns and number columns by name; null marks one over the budget. */
   readonly #links = new Map<string, LinkColumn | null>();
-  readonly #columns = new Map<string, Float64Array>();
+  readonly #columns = new Map<string, Float64Array | null>();
 
   constructor(db: Database.Database, options: ColumnarFacetsOptions = {}) {
     this.#db = db;
     this.#epoch = dataEpochReader(db);
-    this.#maxLinkRows = options.maxLinkRows ?? DEFAULT_MAX_LINK_ROWS;
+    this.#budget = options.budgetBytes ?? DEFAULT_COLUMNS_BUDGET_BYTES;
+  }
+
+  /** Bytes of the arrays held now. */
+  get heldBytes(): number {
+    return this.#heldBytes;
   }
 
   /** The facet's rows from memory, or undefined when it stays with SQL. */
@@ -52,12 +60,12 @@ export class ColumnarFacets {
     this.#checkEpoch();
     const link = this.#link(plan.link);
     if (link === null) return undefined;
-    const measures: Measure[] = plan.measures.map((m) => ({
-      name: m.name,
-      aggregation: m.aggregation,
-      integer: m.integer,
-      column: this.#column(plan.columns, m.column),
-    }));
+    const measures: Measure[] = [];
+    for (const m of plan.measures) {
+      const column = this.#column(plan.columns, m.column);
+      if (column === null) return undefined;
+      measures.push({ name: m.name, aggregation: m.aggregation, integer: m.integer, column });
+    }
     const matches = plan.keys === undefined ? undefined : matchingKeys(statements, plan.keys.text, plan.keys.params);
     const rows = aggregateFacet({
       link,
@@ -76,6 +84,7 @@ export class ColumnarFacets {
     if (epoch === this.#heldEpoch) return;
     this.#links.clear();
     this.#columns.clear();
+    this.#heldBytes = 0;
     this.#heldEpoch = epoch;
   }
 
@@ -90,29 +99,41 @@ export class ColumnarFacets {
       .prepare(`SELECT count(*) FROM ${table}${where}`)
       .pluck()
       .get(...params) as number;
-    if (rows > this.#maxLinkRows) {
-      column = null;
-    } else {
+    column = null;
+    // Four bytes a row at least (the ordinals), before reading any.
+    if (this.#heldBytes + rows * 4 <= this.#budget) {
       // By value first: the ordinals then follow SQLite's own order of the ids (the facet's tie-break).
       const read = this.#db
         .prepare(`SELECT ${ident(spec.valueColumn)}, ${ident(spec.recordColumn)} FROM ${table}${where} ORDER BY 1`)
         .raw();
-      column = buildLinkColumn(read.iterate(...params) as Iterable<[unknown, unknown]>);
+      const built = buildLinkColumn(read.iterate(...params) as Iterable<[unknown, unknown]>);
+      const bytes = linkColumnBytes(built);
+      if (this.#heldBytes + bytes <= this.#budget) {
+        column = built;
+        this.#heldBytes += bytes;
+      }
     }
     this.#links.set(name, column);
     return column;
   }
 
-  #column(source: ColumnarFacetPlan['columns'], name: string): Float64Array {
+  #column(source: ColumnarFacetPlan['columns'], name: string): Float64Array | null {
     const id = `${source.table}.${name}`;
     let column = this.#columns.get(id);
     if (column !== undefined) return column;
     const key = ident(source.key);
     const table = ident(source.table);
     const maxKey = (this.#db.prepare(`SELECT max(${key}) FROM ${table}`).pluck().get() as number | null) ?? -1;
-    column = new Float64Array(maxKey + 1).fill(NaN);
-    const read = this.#db.prepare(`SELECT ${key}, ${ident(name)} FROM ${table} WHERE ${ident(name)} IS NOT NULL`).raw();
-    for (const [k, v] of read.iterate() as Iterable<[number, number]>) column[k] = Number(v);
+    const bytes = (maxKey + 1) * Float64Array.BYTES_PER_ELEMENT;
+    column = null;
+    if (this.#heldBytes + bytes <= this.#budget) {
+      column = new Float64Array(maxKey + 1).fill(NaN);
+      const read = this.#db
+        .prepare(`SELECT ${key}, ${ident(name)} FROM ${table} WHERE ${ident(name)} IS NOT NULL`)
+        .raw();
+      for (const [k, v] of read.iterate() as Iterable<[number, number]>) column[k] = Number(v);
+      this.#heldBytes += bytes;
+    }
     this.#columns.set(id, column);
     return column;
   }

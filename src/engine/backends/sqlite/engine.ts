@@ -31,6 +31,11 @@ export interface SqliteEngineOptions {
   readonly pageCacheMb?: number;
   /** Memory-mapped reads for all workers together, in MiB (default 512); each worker maps its share. */
   readonly mmapMb?: number;
+  /**
+   * In-memory link facet columns for all workers together, in MiB (default 256); each
+   * worker holds its share; 0 answers every facet in SQL (`columnar-facets.ts`).
+   */
+  readonly facetColumnsMb?: number;
   /** Queries one principal may have running or waiting at once (default 4). */
   readonly maxPerPrincipal?: number;
   /** Estimated rows touched above which a query runs in the expensive lane (default DEFAULT_CHEAP_ROW_LIMIT). */
@@ -38,6 +43,7 @@ export interface SqliteEngineOptions {
 }
 
 export const DEFAULT_PAGE_CACHE_MB = 256;
+export const DEFAULT_FACET_COLUMNS_MB = 256;
 export const DEFAULT_MMAP_MB = 512;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -72,6 +78,7 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
       mmapMb: (options.mmapMb ?? DEFAULT_MMAP_MB) / threads,
       tempStore: 'file',
     },
+    facetColumnsMb: (options.facetColumnsMb ?? DEFAULT_FACET_COLUMNS_MB) / threads,
   };
   const pool = new FairPool<SqliteTask, string>({
     filename: workerModule('worker', import.meta.url),

@@ -18,6 +18,8 @@ export interface SqliteWorkerData {
   readonly dbPath: string;
   /** This worker's share of the engine's memory budget. */
   readonly tuning?: ConnectionTuning;
+  /** This worker's share of the in-memory link facet columns, in MiB (0: facets in SQL; default the context's). */
+  readonly facetColumnsMb?: number;
 }
 
 export type SqliteTask = { readonly kind: 'execute'; readonly plan: SearchPlan } | { readonly kind: 'ping' };
@@ -29,7 +31,11 @@ let context: SqliteQueryContext | undefined;
 
 function contextOf(): SqliteQueryContext {
   const data = workerData as SqliteWorkerData;
-  context ??= new SqliteQueryContext(openReadOnly(data.dbPath, data.tuning));
+  context ??= new SqliteQueryContext(openReadOnly(data.dbPath, data.tuning), {
+    ...(data.facetColumnsMb === undefined
+      ? {}
+      : { columnar: data.facetColumnsMb > 0 && { budgetBytes: data.facetColumnsMb * 2 ** 20 } }),
+  });
   return context;
 }
 
