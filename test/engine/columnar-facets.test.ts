@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
+import { parseKeys } from '../../src/engine/backends/sqlite/columnar-facets.ts';
 import { SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
 import { prepareQuery } from '../../src/engine/run-query.ts';
 import type { SearchPlan } from '../../src/compile/plan.ts';
@@ -93,6 +94,20 @@ describe('link facets from memory', async () => {
     const roomy = new SqliteQueryContext(db);
     assert.ok(roomy.columnar?.rows(roomy.statements, compiled) !== undefined);
     assert.ok(roomy.columnar.heldBytes > 10_000);
+  });
+});
+
+describe('parseKeys', () => {
+  const bytes = (text: string): Uint8Array => Buffer.from(text, 'latin1');
+  test('reads the joined keys SQLite hands over', () => {
+    assert.deepEqual([...parseKeys(bytes('12,7,300,0'))], [12, 7, 300, 0]);
+    assert.deepEqual([...parseKeys(bytes('5'))], [5]);
+    assert.deepEqual([...parseKeys(bytes(''))], []);
+    assert.deepEqual([...parseKeys(bytes('2147483647'))], [2147483647]);
+  });
+  test('refuses anything but non-negative integers', () => {
+    assert.throws(() => parseKeys(bytes('1,-2')), /not a non-negative integer/);
+    assert.throws(() => parseKeys(bytes('1,2.5')), /not a non-negative integer/);
   });
 });
 

@@ -141,36 +141,37 @@ export class ColumnarFacets {
 
 /**
  * The keys a statement selects (one integer column `k`), as one typed array. SQLite joins
- * them into one text (`group_concat`) and this parses it: at 1M publications, 850k keys
- * take 67 ms so against several hundred handed over one row at a time.
+ * them into one text (`group_concat`), handed over as bytes, and this parses it: at 1M
+ * publications 850k keys take about 70 ms, against several hundred handed over one row
+ * at a time.
  */
 function matchingKeys(statements: StatementCache, sql: string, params: readonly unknown[]): Int32Array {
   const joined = statements
-    .get(`SELECT group_concat(k) AS keys FROM (${sql})`)
+    .get(`SELECT CAST(group_concat(k) AS BLOB) AS keys FROM (${sql})`)
     .pluck()
-    .get(...params) as string | null | undefined;
-  return parseKeys(joined ?? '');
+    .get(...params) as Uint8Array | null | undefined;
+  return parseKeys(joined ?? new Uint8Array(0));
 }
 
-/** `"12,7,300"` → [12, 7, 300]. */
-export function parseKeys(joined: string): Int32Array {
-  if (joined === '') return new Int32Array(0);
-  let count = 1;
-  for (let i = 0; i < joined.length; i++) if (joined.charCodeAt(i) === 44) count++;
-  const keys = new Int32Array(count);
+/** The ASCII bytes of `"12,7,300"` → [12, 7, 300], in one pass. */
+export function parseKeys(joined: Uint8Array): Int32Array {
+  if (joined.length === 0) return new Int32Array(0);
+  // Every key takes at least two bytes (a digit and a comma) but the last.
+  const keys = new Int32Array((joined.length >> 1) + 1);
   let n = 0;
   let value = 0;
   for (let i = 0; i < joined.length; i++) {
-    const c = joined.charCodeAt(i);
+    const c = joined[i] as number;
     if (c === 44) {
       keys[n++] = value;
       value = 0;
     } else if (c >= 48 && c <= 57) {
       value = value * 10 + (c - 48);
     } else {
-      throw new Error(`a record key is not a non-negative integer: ${joined.slice(Math.max(0, i - 20), i + 20)}`);
+      const near = Buffer.from(joined.subarray(Math.max(0, i - 20), i + 20)).toString('latin1');
+      throw new Error(`a record key is not a non-negative integer: ${near}`);
     }
   }
-  keys[n] = value;
-  return keys;
+  keys[n++] = value;
+  return keys.subarray(0, n);
 }
