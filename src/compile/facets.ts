@@ -43,6 +43,8 @@ export interface ColumnarFacetPlan {
     readonly recordColumn: string;
     readonly valueColumn: string;
     readonly discriminator?: { readonly column: string; readonly value: string };
+    /** The entity table of the values, if any: its size bounds how many distinct values there are. */
+    readonly entityTable?: string;
   };
   /** The table (and its key column) that holds the indicator columns, one row per record. */
   readonly columns: { readonly table: string; readonly key: string };
@@ -165,6 +167,7 @@ function columnarPlan(
       recordColumn: link.recordColumn,
       valueColumn: link.valueColumn,
       ...(link.discriminator === undefined ? {} : { discriminator: link.discriminator }),
+      ...(link.entity === undefined ? {} : { entityTable: link.entity.table }),
     },
     columns: { table: source.table, key: source.key },
     measures,

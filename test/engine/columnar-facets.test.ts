@@ -97,6 +97,44 @@ describe('link facets from memory', async () => {
   });
 });
 
+describe('the memory budget', async () => {
+  const { dbPath } = await demoDataset({ publications: 10_000 });
+  test('a link whose entities alone would pass it is not read at all', () => {
+    const db = openReadOnly(dbPath);
+    try {
+      // Record every statement the in-memory path prepares.
+      const prepared: string[] = [];
+      const watched = new Proxy(db, {
+        get(target, name, receiver) {
+          if (name === 'prepare')
+            return (sql: string) => {
+              prepared.push(sql);
+              return target.prepare(sql);
+            };
+          const value: unknown = Reflect.get(target, name, receiver);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const researchers = db.prepare('SELECT count(*) FROM researchers').pluck().get() as number;
+      const links = db.prepare('SELECT count(*) FROM publication_researchers').pluck().get() as number;
+      // Room for the link rows, not for the researchers' ids beside them.
+      const budget = links * 4 + researchers * 20;
+      const ctx = new SqliteQueryContext(watched, { columnar: { budgetBytes: budget } });
+      const plan = planOf('search publications where year > 2015 return researchers limit 5');
+      const compiled = ctx.compile(plan).outputs[0];
+      assert.ok(compiled?.kind === 'facet' && compiled.columnar !== undefined);
+      assert.equal(ctx.columnar?.rows(ctx.statements, compiled), undefined);
+      assert.ok(!prepared.some((sql) => sql.includes('ORDER BY 1')), prepared.join('\n'));
+      // With room for them, the same link is read.
+      const roomy = new SqliteQueryContext(watched, { columnar: { budgetBytes: links * 4 + researchers * 200 } });
+      assert.ok(roomy.columnar?.rows(roomy.statements, compiled) !== undefined);
+      assert.ok(prepared.some((sql) => sql.includes('ORDER BY 1')));
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('parseKeys', () => {
   const bytes = (text: string): Uint8Array => Buffer.from(text, 'latin1');
   test('reads the joined keys SQLite hands over', () => {

@@ -99,9 +99,18 @@ export class ColumnarFacets {
       .prepare(`SELECT count(*) FROM ${table}${where}`)
       .pluck()
       .get(...params) as number;
+    const values =
+      spec.entityTable === undefined
+        ? 0
+        : (this.#db
+            .prepare(`SELECT count(*) FROM ${ident(spec.entityTable)}`)
+            .pluck()
+            .get() as number);
     column = null;
-    // Four bytes a row at least (the ordinals), before reading any.
-    if (this.#heldBytes + rows * 4 <= this.#budget) {
+    // Before reading any: four bytes a row (the ordinals), and about 40 bytes a value when
+    // every entity is linked (at 1M publications the researchers' 1.85M ids would take more
+    // than a worker's share, and are not read).
+    if (this.#heldBytes + rows * 4 + values * 40 <= this.#budget) {
       // By value first: the ordinals then follow SQLite's own order of the ids (the facet's tie-break).
       const read = this.#db
         .prepare(`SELECT ${ident(spec.valueColumn)}, ${ident(spec.recordColumn)} FROM ${table}${where} ORDER BY 1`)
