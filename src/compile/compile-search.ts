@@ -5,6 +5,7 @@
  * pieces in `dialect.ts` differ between SQLite and PostgreSQL.
  */
 import { documentText, SOURCE_ALIAS } from './access.ts';
+import { columnConditions } from './column-conditions.ts';
 import { compileCitationsPerYear, compileFundingPerYear, type CompiledPerYear } from './citations.ts';
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
@@ -70,9 +71,17 @@ export function compileSearch(
   // The same records as the count's, read from the full-text index alone when it can.
   const matchingKeys =
     wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.matchingKeys(source, match) : undefined;
+  // The filter as tests of number columns, for engines that hold the columns in memory.
+  const columnTests =
+    match === undefined && plan.filter !== undefined && once === undefined
+      ? columnConditions(aggregated, plan.filter)
+      : undefined;
   const outputs = plan.outputs.map((output) => {
     if (output.kind === 'facet')
-      return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined, matchingKeys);
+      return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined, {
+        ...(matchingKeys === undefined ? {} : { matchingKeys }),
+        ...(columnTests === undefined ? {} : { conditions: columnTests }),
+      });
     if (output.kind === 'citations_per_year')
       return compileCitationsPerYear(dialect, aggregated, output, leanWhere, lean.where === undefined);
     if (output.kind === 'funding_per_year')

@@ -7,6 +7,7 @@
 import type { FacetOutput } from './plan.ts';
 import { accessField, SOURCE_ALIAS } from './access.ts';
 import { indicatorAggregation, indicatorSql } from './aggregates.ts';
+import type { ColumnCondition } from './column-conditions.ts';
 import type { Dialect } from './dialect.ts';
 import { displayColumns } from './display.ts';
 import type { StorageLayout, SourceLayout } from './layout.ts';
@@ -37,6 +38,8 @@ export interface CompiledFacet {
 export interface ColumnarFacetPlan {
   /** `SELECT s.<key> FROM <table> s WHERE <the facet's condition>`; absent when every record matches. */
   readonly keys?: Sql;
+  /** The same condition as tests of number columns of `columns.table`, when it is only that (`column-conditions.ts`). */
+  readonly conditions?: readonly ColumnCondition[];
   /** The link rows: `(recordColumn, valueColumn)` of `table`, only those with `discriminator` when given. */
   readonly link: {
     readonly table: string;
@@ -70,7 +73,7 @@ export function compileFacet(
   output: FacetOutput,
   where: Sql,
   wholeSource: boolean,
-  matchingKeys?: Sql,
+  matches: { readonly matchingKeys?: Sql; readonly conditions?: readonly ColumnCondition[] } = {},
 ): CompiledFacet {
   const records = recordsLookup(dialect, layout, output);
   const display = records === undefined ? displayLookup(dialect, layout, source, output) : undefined;
@@ -135,7 +138,7 @@ export function compileFacet(
   }
   statement = { text: dialect.placeholders(statement.text), params: [...statement.params, output.limit] };
   const columnar =
-    link === undefined ? undefined : columnarPlan(dialect, source, link, output, where, wholeSource, matchingKeys);
+    link === undefined ? undefined : columnarPlan(dialect, source, link, output, where, wholeSource, matches);
   return { ...facet(statement), ...(columnar === undefined ? {} : { columnar }) };
 }
 
@@ -147,7 +150,7 @@ function columnarPlan(
   output: FacetOutput,
   where: Sql,
   wholeSource: boolean,
-  matchingKeys: Sql | undefined,
+  matches: { readonly matchingKeys?: Sql; readonly conditions?: readonly ColumnCondition[] },
 ): ColumnarFacetPlan | undefined {
   const measures: Array<ColumnarFacetPlan['measures'][number]> = [];
   for (const indicator of output.indicators) {
@@ -159,9 +162,11 @@ function columnarPlan(
   }
   const keys = wholeSource
     ? undefined
-    : (matchingKeys ?? concat(`SELECT ${s}.${ident(source.key)} AS k FROM ${ident(source.table)} ${s} WHERE `, where));
+    : (matches.matchingKeys ??
+      concat(`SELECT ${s}.${ident(source.key)} AS k FROM ${ident(source.table)} ${s} WHERE `, where));
   return {
     ...(keys === undefined ? {} : { keys: { text: dialect.placeholders(keys.text), params: keys.params } }),
+    ...(wholeSource || matches.conditions === undefined ? {} : { conditions: matches.conditions }),
     link: {
       table: link.table,
       recordColumn: link.recordColumn,

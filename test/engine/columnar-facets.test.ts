@@ -47,6 +47,12 @@ const QUERIES = [
   'search publications for "cell" return researchers limit 10',
   'search publications for "cell" return research_orgs[name] limit 5',
   'search publications where authors != "zzqq" and year = 2019 return research_orgs limit 7',
+  // Filters of number columns alone, tested on the held columns instead of SQL.
+  'search publications where times_cited >= 10 and year in [2012, 2015, 2018] return research_orgs aggregate citations_total limit 10',
+  'search publications where year = "2019" return funders limit 5',
+  'search publications where count(research_orgs) >= 2 and count(researchers) < 5 return research_orgs limit 10',
+  'search publications where year <= 2005 return funders aggregate rcr_avg sort by rcr_avg asc limit 10',
+  'search publications where altmetric > 10.5 and year in [2000:2030] return research_orgs limit 5',
   // Several facets in one search; and grants.
   'search publications where year in [2010:2014] return funders limit 5 return research_orgs aggregate rcr_avg limit 5 return year',
   'search grants where active_year = 2018 return research_orgs aggregate funding sort by funding limit 10',
@@ -129,6 +135,41 @@ describe('the memory budget', async () => {
       const roomy = new SqliteQueryContext(watched, { columnar: { budgetBytes: links * 4 + researchers * 200 } });
       assert.ok(roomy.columnar?.rows(roomy.statements, compiled) !== undefined);
       assert.ok(prepared.some((sql) => sql.includes('ORDER BY 1')));
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('filters of number columns', async () => {
+  const { dbPath } = await demoDataset({ publications: 10_000 });
+  test('are tested on the held columns: SQLite hands over no keys', () => {
+    const db = openReadOnly(dbPath);
+    try {
+      const prepared: string[] = [];
+      const watched = new Proxy(db, {
+        get(target, name, receiver) {
+          if (name === 'prepare')
+            return (sql: string) => {
+              prepared.push(sql);
+              return target.prepare(sql);
+            };
+          const value: unknown = Reflect.get(target, name, receiver);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const ctx = new SqliteQueryContext(watched);
+      const sql = new SqliteQueryContext(db, { columnar: false });
+      const keysRead = (): boolean => prepared.some((text) => text.includes('group_concat'));
+      const columns = planOf(
+        'search publications where count(researchers) > 1 and year >= 2010 return funders limit 5',
+      );
+      assert.deepEqual(ctx.execute(columns), sql.execute(columns));
+      assert.equal(keysRead(), false);
+      // A full-text search still asks SQLite for its keys.
+      const text = planOf('search publications for "cell" return funders limit 5');
+      assert.deepEqual(ctx.execute(text), sql.execute(text));
+      assert.equal(keysRead(), true);
     } finally {
       db.close();
     }

@@ -16,6 +16,7 @@ import { ident } from '../../../compile/sql.ts';
 import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { aggregateFacet, type FacetRow, type Measure } from '../../columnar/facet-aggregation.ts';
 import { buildLinkColumn, linkColumnBytes, type LinkColumn } from '../../columnar/link-column.ts';
+import { keysPassing, numberTest } from '../../columnar/column-filter.ts';
 import type { StatementCache } from './execute.ts';
 
 /** The arrays one connection may hold (at 1M publications, two link fields and three columns take about 45 MiB). */
@@ -66,7 +67,10 @@ export class ColumnarFacets {
       if (column === null) return undefined;
       measures.push({ name: m.name, aggregation: m.aggregation, integer: m.integer, column });
     }
-    const matches = plan.keys === undefined ? undefined : matchingKeys(statements, plan.keys.text, plan.keys.params);
+    const matches =
+      plan.keys === undefined
+        ? undefined
+        : (this.#matchesFromColumns(plan) ?? matchingKeys(statements, plan.keys.text, plan.keys.params));
     const rows = aggregateFacet({
       link,
       matches,
@@ -76,6 +80,23 @@ export class ColumnarFacets {
       limit: compiled.output.limit,
     });
     return { rows, matched: matches?.length };
+  }
+
+  /**
+   * The keys passing the facet's filter, tested on held columns when the filter is only tests
+   * of number columns (at 1M, `count(researchers) > 1` scans one array instead of SQLite
+   * scanning the narrow table and handing over 850k keys); undefined when it is not, or a
+   * column does not fit the budget.
+   */
+  #matchesFromColumns(plan: ColumnarFacetPlan): Int32Array | undefined {
+    if (plan.conditions === undefined || plan.conditions.length === 0) return undefined;
+    const tests: Array<{ column: Float64Array; passes: (x: number) => boolean }> = [];
+    for (const condition of plan.conditions) {
+      const column = this.#column(plan.columns, condition.column);
+      if (column === null) return undefined;
+      tests.push({ column, passes: numberTest(condition.test) });
+    }
+    return keysPassing(tests);
   }
 
   /** Drops what was read under another epoch: the records changed since. */
