@@ -38,23 +38,21 @@ const server = await serve(dbPath, { QUARRY_RATE_LIMITS: 'off', QUARRY_QUERY_CAC
 const pid = server.child.pid as number;
 try {
   const token = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key ?? '')}`)).text();
+  const query = (body: string): Promise<Response> =>
+    fetch(`${server.url}/v3/api/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+      body,
+    });
   // One query first: the workers open the database.
-  await fetch(`${server.url}/v3/api/query`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
-    body: 'search publications return year limit 1',
-  });
+  await (await query('search publications return year limit 1')).arrayBuffer();
   const started = rssMib(pid);
   console.log(`serving ${dbPath}: RSS after start-up ${started.toFixed(0)} MiB; ${runs} runs of each shape`);
   for (const [name, make] of shapes) {
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
       const t = performance.now();
-      const response = await fetch(`${server.url}/v3/api/query`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
-        body: make(i),
-      });
+      const response = await query(make(i));
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
       times.push(performance.now() - t);

@@ -56,9 +56,7 @@ export function compileSearch(
   const countMatches =
     wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.countMatches(source, match) : undefined;
   const countLinks =
-    match === undefined && plan.filter !== undefined && once === undefined
-      ? linkKeyCount(dialect, source, plan.filter)
-      : undefined;
+    match === undefined && plan.filter !== undefined ? linkKeyCount(dialect, source, plan.filter) : undefined;
   const count =
     countMatches ??
     countLinks ??
@@ -73,9 +71,7 @@ export function compileSearch(
     wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.matchingKeys(source, match) : undefined;
   // The filter as tests of number columns, for engines that hold the columns in memory.
   const columnTests =
-    match === undefined && plan.filter !== undefined && once === undefined
-      ? columnConditions(aggregated, plan.filter)
-      : undefined;
+    match === undefined && plan.filter !== undefined ? columnConditions(aggregated, plan.filter) : undefined;
   const outputs = plan.outputs.map((output) => {
     if (output.kind === 'facet')
       return compileFacet(dialect, layout, aggregated, output, leanWhere, lean.where === undefined, {

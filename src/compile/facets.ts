@@ -85,25 +85,23 @@ export function compileFacet(
     ...(records === undefined ? {} : { records }),
   });
   const link = source.links[output.field];
+  // The store keeps a count per value of this column (`year`), or per entity of linked
+  // records (researchers' `n_publications`): a whole-source count facet reads it instead of
+  // passing over the source.
   const counted = source.valueCounts?.[output.field];
-  if (wholeSource && counted !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
-    // The store keeps the number of records per value of this column: no pass over the source.
-    const n = ident(counted.countColumn);
+  const perEntity = link?.wholeSourceCount ?? source.entityColumns[output.field]?.wholeSourceCount;
+  const stored =
+    counted !== undefined
+      ? { table: counted.table, alias: 'c', id: counted.valueColumn, count: counted.countColumn }
+      : perEntity !== undefined
+        ? { table: perEntity.table, alias: 'e', id: perEntity.idColumn, count: perEntity.countColumn }
+        : undefined;
+  if (wholeSource && stored !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
+    const { alias: a } = stored;
+    const n = `${a}.${ident(stored.count)}`;
     const statement = frag(
       dialect.placeholders(
-        `SELECT c.${ident(counted.valueColumn)} AS id, c.${n} AS count FROM ${ident(counted.table)} c WHERE c.${n} > 0 ORDER BY c.${n} DESC, id ASC LIMIT ?`,
-      ),
-      [output.limit],
-    );
-    return facet(statement);
-  }
-  const shortcut = link?.wholeSourceCount ?? source.entityColumns[output.field]?.wholeSourceCount;
-  if (wholeSource && shortcut !== undefined && output.indicators.length === 0 && output.direction === 'desc') {
-    // The store keeps per-entity counts of linked records: no grouping over the whole source.
-    const c = ident(shortcut.countColumn);
-    const statement = frag(
-      dialect.placeholders(
-        `SELECT e.${ident(shortcut.idColumn)} AS id, e.${c} AS count FROM ${ident(shortcut.table)} e WHERE e.${c} > 0 ORDER BY e.${c} DESC, id ASC LIMIT ?`,
+        `SELECT ${a}.${ident(stored.id)} AS id, ${n} AS count FROM ${ident(stored.table)} ${a} WHERE ${n} > 0 ORDER BY ${n} DESC, id ASC LIMIT ?`,
       ),
       [output.limit],
     );

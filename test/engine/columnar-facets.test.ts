@@ -28,6 +28,47 @@ function hasColumnarFacet(ctx: SqliteQueryContext, plan: SearchPlan): boolean {
   return ctx.compile(plan).outputs.some((o) => o.kind === 'facet' && o.columnar !== undefined);
 }
 
+/**
+ * `db` with every statement it prepares recorded in `prepared`, and every time one of them
+ * is read (`get`, `all`, `iterate`) its text in `ran`.
+ */
+function watchStatements(db: Database.Database): {
+  watched: Database.Database;
+  prepared: string[];
+  ran: string[];
+} {
+  const prepared: string[] = [];
+  const ran: string[] = [];
+  const watchStatement = (sql: string, statement: Database.Statement): Database.Statement => {
+    const proxy: Database.Statement = new Proxy(statement, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        const method = value as (...a: unknown[]) => unknown;
+        return (...args: unknown[]) => {
+          if (name === 'get' || name === 'all' || name === 'iterate') ran.push(sql);
+          const result = method.apply(target, args);
+          // pluck() and raw() hand back the statement: keep watching it.
+          return result === target ? proxy : result;
+        };
+      },
+    });
+    return proxy;
+  };
+  const watched = new Proxy(db, {
+    get(target, name, receiver) {
+      if (name === 'prepare')
+        return (sql: string) => {
+          prepared.push(sql);
+          return watchStatement(sql, target.prepare(sql));
+        };
+      const value: unknown = Reflect.get(target, name, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { watched, prepared, ran };
+}
+
 const QUERIES = [
   // Whole corpus, with indicators (no stored counts to read then).
   'search publications return research_orgs aggregate rcr_avg, altmetric_median, citations_median, fcr_gavg sort by fcr_gavg limit 20',
@@ -109,18 +150,7 @@ describe('the memory budget', async () => {
     const db = openReadOnly(dbPath);
     try {
       // Record every statement the in-memory path prepares.
-      const prepared: string[] = [];
-      const watched = new Proxy(db, {
-        get(target, name, receiver) {
-          if (name === 'prepare')
-            return (sql: string) => {
-              prepared.push(sql);
-              return target.prepare(sql);
-            };
-          const value: unknown = Reflect.get(target, name, receiver);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
+      const { watched, prepared } = watchStatements(db);
       const researchers = db.prepare('SELECT count(*) FROM researchers').pluck().get() as number;
       const links = db.prepare('SELECT count(*) FROM publication_researchers').pluck().get() as number;
       // Room for the link rows, not for the researchers' ids beside them.
@@ -146,18 +176,7 @@ describe('filters of number columns', async () => {
   test('are tested on the held columns: SQLite hands over no keys', () => {
     const db = openReadOnly(dbPath);
     try {
-      const prepared: string[] = [];
-      const watched = new Proxy(db, {
-        get(target, name, receiver) {
-          if (name === 'prepare')
-            return (sql: string) => {
-              prepared.push(sql);
-              return target.prepare(sql);
-            };
-          const value: unknown = Reflect.get(target, name, receiver);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
+      const { watched, prepared, ran } = watchStatements(db);
       const ctx = new SqliteQueryContext(watched);
       const sql = new SqliteQueryContext(db, { columnar: false });
       const keysRead = (): boolean => prepared.some((text) => text.includes('group_concat'));
@@ -170,6 +189,13 @@ describe('filters of number columns', async () => {
       const text = planOf('search publications for "cell" return funders limit 5');
       assert.deepEqual(ctx.execute(text), sql.execute(text));
       assert.equal(keysRead(), true);
+      // Three facets of one search read its keys once.
+      const three = planOf(
+        'search publications for "cell" return funders limit 5 return research_orgs limit 5 return category_for limit 5',
+      );
+      const before = ran.filter((text) => text.includes('group_concat')).length;
+      assert.deepEqual(ctx.execute(three), sql.execute(three));
+      assert.equal(ran.filter((text) => text.includes('group_concat')).length - before, 1);
     } finally {
       db.close();
     }

@@ -55,7 +55,15 @@ export class ColumnarFacets {
   }
 
   /** The facet's rows from memory, or undefined when it stays with SQL. */
-  rows(statements: StatementCache, compiled: CompiledFacet): ColumnarFacetResult | undefined {
+  /**
+   * `search` holds the matching keys already read for this search: its facets share one
+   * condition, so a search with three facets reads them once, not three times.
+   */
+  rows(
+    statements: StatementCache,
+    compiled: CompiledFacet,
+    search: Map<string, Int32Array> = new Map(),
+  ): ColumnarFacetResult | undefined {
     const plan = compiled.columnar;
     if (plan === undefined) return undefined;
     this.#checkEpoch();
@@ -67,10 +75,7 @@ export class ColumnarFacets {
       if (column === null) return undefined;
       measures.push({ name: m.name, aggregation: m.aggregation, integer: m.integer, column });
     }
-    const matches =
-      plan.keys === undefined
-        ? undefined
-        : (this.#matchesFromColumns(plan) ?? matchingKeys(statements, plan.keys.text, plan.keys.params));
+    const matches = plan.keys === undefined ? undefined : this.#matches(statements, plan, plan.keys, search);
     const rows = aggregateFacet({
       link,
       matches,
@@ -80,6 +85,21 @@ export class ColumnarFacets {
       limit: compiled.output.limit,
     });
     return { rows, matched: matches?.length };
+  }
+
+  #matches(
+    statements: StatementCache,
+    plan: ColumnarFacetPlan,
+    keys: NonNullable<ColumnarFacetPlan['keys']>,
+    search: Map<string, Int32Array>,
+  ): Int32Array {
+    const name = `${keys.text}\0${JSON.stringify(keys.params)}`;
+    let matches = search.get(name);
+    if (matches === undefined) {
+      matches = this.#matchesFromColumns(plan) ?? matchingKeys(statements, keys.text, keys.params);
+      search.set(name, matches);
+    }
+    return matches;
   }
 
   /**

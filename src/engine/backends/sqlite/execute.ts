@@ -110,6 +110,8 @@ export function executeCompiled(
           !cache.readsOneCoveringIndex(compiled.count))),
   );
   let totalCount: number | undefined;
+  // The matching keys the in-memory facets of this search have read (they share them).
+  const searchMatches = new Map<string, Int32Array>();
   const results = compiled.outputs.map((o) => {
     switch (o.kind) {
       case 'records': {
@@ -119,7 +121,7 @@ export function executeCompiled(
         return executed;
       }
       case 'facet': {
-        const fromMemory = columnar?.rows(cache, o);
+        const fromMemory = columnar?.rows(cache, o, searchMatches);
         if (fromMemory === undefined)
           return executeFacet(cache, o, facetRows(o, all(cache, o.statement.text, o.statement.params)));
         // The facet read every matching key: their number is the search's total (the count
