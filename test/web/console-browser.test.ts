@@ -50,9 +50,17 @@ async function editorText(): Promise<string> {
 }
 
 /** Runs the query in the editor and waits for the answer. */
+/**
+ * Clears the results' finished state before something runs a query, so that waiting for
+ * `data-state="done"` waits for that query, not the one before it.
+ */
+async function forgetResultState(): Promise<void> {
+  await page.evaluate(() => document.getElementById('console-results')?.removeAttribute('data-state'));
+}
+
 async function run(text?: string): Promise<void> {
   if (text !== undefined) await typeQuery(text);
-  await page.evaluate(() => document.getElementById('console-results')?.removeAttribute('data-state'));
+  await forgetResultState();
   await page.getByRole('button', { name: /^Run/ }).click();
   await page.locator('#console-results[data-state]').waitFor({ state: 'attached' });
 }
@@ -129,6 +137,7 @@ describe('the console in the browser', () => {
       (expected) => document.querySelector('canvas[data-result="year"]')?.getAttribute('data-points') === expected,
       JSON.stringify(points),
     );
+    await forgetResultState();
     await page.mouse.click(box!.x + x, box!.y + y);
     await page.locator('#console-results[data-state="done"]').waitFor();
     assert.equal(
@@ -141,6 +150,7 @@ describe('the console in the browser', () => {
     await run('search grants\nreturn funders limit 3');
     const firstRow = page.locator('table[data-result="funders"] tbody tr').first();
     const id = await firstRow.locator('td').first().textContent();
+    await forgetResultState();
     await firstRow.getByRole('button', { name: /^Filter on funders/ }).click();
     await page.locator('#console-results[data-state="done"]').waitFor();
     assert.equal(await editorText(), `search grants\nwhere funders.id = "${id}"\nreturn funders limit 3`);
@@ -184,7 +194,7 @@ describe('the console in the browser', () => {
     await canvas.scrollIntoViewIfNeeded();
     const box = await canvas.boundingBox();
     const [x, top] = points[1]!;
-    await page.evaluate(() => document.getElementById('console-results')?.removeAttribute('data-state'));
+    await forgetResultState();
     await page.mouse.click(box!.x + x, box!.y + top + 3);
     await page.locator('#console-results[data-state="done"]').waitFor();
     const chosen = api.type[1]!;
@@ -264,6 +274,7 @@ describe('the console in the browser', () => {
     await run('search grants where start_year >= 2015 return grants[id + title + funders] limit 10');
     const total = ((await apiAnswer(await editorText())) as { _stats: { total_count: number } })._stats.total_count;
     assert.ok(total > 20, `enough grants to page through (${total})`);
+    await forgetResultState();
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.locator('#console-results[data-state="done"]').waitFor();
     assert.equal(
