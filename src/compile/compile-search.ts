@@ -9,11 +9,12 @@ import { columnConditions } from './column-conditions.ts';
 import { compileCitationsPerYear, compileFundingPerYear, type CompiledPerYear } from './citations.ts';
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
-import { compileFilter, linkKeyCount } from './filters.ts';
+import { compileFilter, linkKeyCount, linkKeySet, type LinkKeySet } from './filters.ts';
 import { narrowFor, narrowForKeys, orderServed } from './narrow.ts';
 import type { SourceLayout, StorageLayout } from './layout.ts';
-import type { SearchPlan } from './plan.ts';
-import { compileRecords, type CompiledRecords } from './records.ts';
+import { pageCut } from './page-cut.ts';
+import type { RecordsOutput, SearchPlan } from './plan.ts';
+import { compileRecords, type CompiledRecords, type PageKeys } from './records.ts';
 import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
 
 export type { CompiledFacet } from './facets.ts';
@@ -55,8 +56,10 @@ export function compileSearch(
   const lean = aggregated === source ? wide : conditions(dialect, aggregated, plan, match);
   const countMatches =
     wide.filter === undefined && match?.kind === 'match' ? dialect.fullText.countMatches(source, match) : undefined;
-  const countLinks =
-    match === undefined && plan.filter !== undefined ? linkKeyCount(dialect, source, plan.filter) : undefined;
+  // A filter whose records are link rows alone: counted, and pages cut, on the link's index.
+  const linkKeys =
+    match === undefined && plan.filter !== undefined ? linkKeySet(dialect, source, plan.filter) : undefined;
+  const countLinks = linkKeys === undefined ? undefined : linkKeyCount(linkKeys);
   const count =
     countMatches ??
     countLinks ??
@@ -91,7 +94,7 @@ export function compileSearch(
       aggregated.table === keyed.table &&
       lean.where !== undefined &&
       orderServed(aggregated, output.order)
-        ? { source: aggregated, where: lean.where }
+        ? choosePageKeys(dialect, aggregated, lean.where, linkKeys, output)
         : undefined;
     return compileRecords(dialect, layout, source, output, pageWhere, match, keys);
   });
@@ -101,6 +104,23 @@ export function compileSearch(
     count: { text: dialect.placeholders(count.text), params: count.params },
     outputs,
   };
+}
+
+/**
+ * Where a page under a filter entered through a link table chooses its keys: the narrow
+ * rows the filter keeps, or, when the link rows alone stand for the records and carry the
+ * page's first sort column, only those that can reach the page (`page-cut.ts`).
+ */
+function choosePageKeys(
+  dialect: Dialect,
+  narrow: SourceLayout,
+  where: Sql,
+  linkKeys: LinkKeySet | undefined,
+  output: RecordsOutput,
+): PageKeys {
+  const cut =
+    linkKeys === undefined ? undefined : pageCut(dialect, narrow, linkKeys, output.order, output.skip + output.limit);
+  return cut === undefined ? { source: narrow, where } : { source: narrow, where: cut, cut: true };
 }
 
 /**

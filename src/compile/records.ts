@@ -102,9 +102,12 @@ export function compileRecords(
   if (keys !== undefined) {
     // Every field a column of the keys' table (or read by its own step): the page is read there alone.
     const lean = recordReads(dialect, layout, keys.source, output.fields);
-    if (!lean.readsDocument && lean.hydrate.length === hydrate.length - (score === undefined ? 0 : 1))
-      return compileRecords(dialect, layout, keys.source, output, keys.where, match);
-    return keyedPage(dialect, source, output, selects, hydrate, keys);
+    const compiled =
+      !lean.readsDocument && lean.hydrate.length === hydrate.length - (score === undefined ? 0 : 1)
+        ? compileRecords(dialect, layout, keys.source, output, keys.where, match)
+        : keyedPage(dialect, source, output, selects, hydrate, keys);
+    // Keys cut to the page's reach are not all the matches: the search's count counts them.
+    return keys.cut === true ? { ...compiled, totalFromPage: 'never' } : compiled;
   }
   const from = frag(`${ident(source.table)} ${s}`);
   const fullWhere = where ?? frag(dialect.true);
@@ -145,6 +148,11 @@ export function compileRecords(
 export interface PageKeys {
   readonly source: SourceLayout;
   readonly where: Sql;
+  /**
+   * `where` keeps only the matches that can be on this page (`page-cut.ts`), not all of
+   * them: the page is right, but a count beside it would not be.
+   */
+  readonly cut?: boolean;
 }
 
 /**

@@ -53,8 +53,9 @@ export interface LinkTableSpec {
    * Columns of the owner's row copied onto each of its link rows (same names and types),
    * with an index `(reverse..., columns...)`: a filter on a value and on the owner's column
    * (`research_orgs.id = X and year in [A:B]`) is one range of that index instead of every
-   * record of the value checked against its row. Added by records migration 6 (SQLite) and
-   * 4 (PostgreSQL); the writers fill them with the link rows.
+   * record of the value checked against its row; a page ordered by one of them is cut from
+   * that index too (`compile/page-cut.ts`). `year` came with records migration 6 (SQLite)
+   * and 4 (PostgreSQL), `date` with 9 and 7; the writers fill them with the link rows.
    */
   readonly ownerColumns?: readonly string[];
 }
@@ -514,7 +515,9 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'research_orgs', countedIn: 'n_publications' },
-    ownerColumns: ['year'],
+    // `year` (records migration 6): organization + year filters read one index range;
+    // `date` (migration 9): a page newest first is cut from that index before any record row.
+    ownerColumns: ['year', 'date'],
   },
   {
     table: 'publication_funders',
@@ -783,16 +786,19 @@ function singular(kind: RecordKind): string {
 }
 
 /**
- * The owner's columns a link table carries (`LinkTableSpec.ownerColumns`), typed as in the
- * owner's table, and the index that reads a value with them: `(reverse..., columns...)`.
+ * The owner's columns a link table carries (`LinkTableSpec.ownerColumns`, or `names` where a
+ * migration pins the ones it shipped with), typed as in the owner's table, and the index that
+ * reads a value with them: `(reverse..., columns...)`.
  */
-export function ownerColumnsOf(link: LinkTableSpec):
+export function ownerColumnsOf(
+  link: LinkTableSpec,
+  names: readonly string[] | undefined = link.ownerColumns,
+):
   | {
       readonly columns: readonly ColumnSpec[];
       readonly index: { readonly name: string; readonly columns: readonly string[] };
     }
   | undefined {
-  const names = link.ownerColumns;
   if (names === undefined || names.length === 0) return undefined;
   const source = SOURCE_TABLES[link.owner];
   const columns = names.map((name) => {

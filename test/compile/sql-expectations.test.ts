@@ -114,6 +114,17 @@ const orgAndYear: FilterPlan = {
   items: [{ kind: 'compare', field: orgId, op: '=', value: 'grid.1' }, year2020],
 };
 
+/** Records of two organizations in a year: link rows alone stand for them (both tests are on the link rows). */
+const orgsAndYear: FilterPlan = {
+  kind: 'and',
+  items: [{ kind: 'in', field: orgId, values: ['grid.1', 'grid.2'] }, year2020],
+};
+/** The same organization and year, and a column the link rows do not carry. */
+const orgYearCited: FilterPlan = {
+  kind: 'and',
+  items: [...orgAndYear.items, cited],
+};
+
 /** A filter on a column and on a field only the record document holds. */
 const authorsAndYear: FilterPlan = {
   kind: 'and',
@@ -443,13 +454,28 @@ const STATEMENTS: readonly Row[] = [
     name: 'a filter of a link field and of the year its rows carry is counted on the link table alone',
     compile: count(plan({ filter: orgAndYear })),
     expect: {
+      // One value: a record has at most one of the rows, so they are counted as they are.
       sqlite: {
-        text: 'SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" = ?) AND (l."year" = ?)',
+        text: 'SELECT count(*) AS n FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" = ?) AND (l."year" = ?)',
         params: ['grid.1', 2020],
       },
       postgres: {
-        text: 'SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" = $1) AND (l."year" = $2)',
+        text: 'SELECT count(*) AS n FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" = $1) AND (l."year" = $2)',
         params: ['grid.1', 2020],
+      },
+    },
+  },
+  {
+    name: 'a filter of several values of a link field is counted on the link table by distinct record',
+    compile: count(plan({ filter: orgsAndYear })),
+    expect: {
+      sqlite: {
+        text: 'SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" = ?)',
+        params: ['grid.1', 'grid.2', 2020],
+      },
+      postgres: {
+        text: 'SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($1, $2)) AND (l."year" = $3)',
+        params: ['grid.1', 'grid.2', 2020],
       },
     },
   },
@@ -471,19 +497,40 @@ const STATEMENTS: readonly Row[] = [
   },
   {
     name: 'a page under a link-table filter chooses its keys in the narrow table, then reads their wide rows',
-    compile: output(plan({ filter: orgAndYear }), page),
+    compile: output(plan({ filter: orgYearCited }), page),
     expect: {
       sqlite: {
         text:
-          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?) AND (s."times_cited" > ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
           'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
-        params: ['grid.1', 2020, 2020, 20, 0],
+        params: ['grid.1', 2020, 2020, 5, 20, 0],
       },
       postgres: {
         text:
-          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $4 OFFSET $5) ' +
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3) AND (s."times_cited" > $4)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $5 OFFSET $6) ' +
           'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC NULLS LAST, s."id" ASC',
-        params: ['grid.1', 2020, 2020, 20, 0],
+        params: ['grid.1', 2020, 2020, 5, 20, 0],
+      },
+    },
+  },
+  {
+    name: 'a page under a filter of link rows alone is cut on the link index at its reach before any record row is read',
+    compile: output(plan({ filter: orgsAndYear, outputs: [records({ skip: 40, limit: 10 })] }), page),
+    expect: {
+      sqlite: {
+        text:
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" = ?) ORDER BY l."date" DESC LIMIT 1 OFFSET ?) ' +
+          'SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" = ?) AND coalesce(l."date" >= (SELECT v FROM cut), (SELECT v FROM cut) IS NULL)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
+        // Two values: a record has up to two of the rows, so the bound is row (40 + 10) × 2.
+        params: ['grid.1', 'grid.2', 2020, 99, 'grid.1', 'grid.2', 2020, 10, 40],
+      },
+      postgres: {
+        text:
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($1, $2)) AND (l."year" = $3) ORDER BY l."date" DESC NULLS LAST LIMIT 1 OFFSET $4) ' +
+          'SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($5, $6)) AND (l."year" = $7) AND coalesce(l."date" >= (SELECT v FROM cut), (SELECT v FROM cut) IS NULL)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $8 OFFSET $9) ' +
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC NULLS LAST, s."id" ASC',
+        params: ['grid.1', 'grid.2', 2020, 99, 'grid.1', 'grid.2', 2020, 10, 40],
       },
     },
   },
@@ -548,7 +595,7 @@ const STATEMENTS: readonly Row[] = [
     name: 'a page of narrow columns under a link-table filter is read from the narrow table alone',
     compile: output(
       plan({
-        filter: orgAndYear,
+        filter: orgYearCited,
         outputs: [
           records({
             fields: [
@@ -562,12 +609,12 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       sqlite: {
-        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."id" AS "id", s."times_cited" AS "times_cited" FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
-        params: ['grid.1', 2020, 2020, 20, 0],
+        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."id" AS "id", s."times_cited" AS "times_cited" FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND (l."year" = ?)) AND (s."year" = ?) AND (s."times_cited" > ?)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?',
+        params: ['grid.1', 2020, 2020, 5, 20, 0],
       },
       postgres: {
-        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."id" AS "id", s."times_cited" AS "times_cited" FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $4 OFFSET $5',
-        params: ['grid.1', 2020, 2020, 20, 0],
+        text: 'SELECT s."pk" AS __key, NULL AS __doc, s."id" AS "id", s."times_cited" AS "times_cited" FROM "publications_narrow" s WHERE (s."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND (l."year" = $2)) AND (s."year" = $3) AND (s."times_cited" > $4)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $5 OFFSET $6',
+        params: ['grid.1', 2020, 2020, 5, 20, 0],
       },
     },
   },

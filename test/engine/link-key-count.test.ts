@@ -11,6 +11,10 @@ import type { SearchPlan } from '../../src/compile/plan.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { demoDataset } from '../fixtures/demo-db.ts';
 
+/** Whether a count statement reads the organization link rows alone (`count(*)` for one value, distinct keys for several). */
+const countsLinkRows = (sql: string): boolean =>
+  /^SELECT count\((\*|DISTINCT l\."publication_pk")\) AS n FROM "publication_research_orgs" l WHERE/.test(sql);
+
 function planOf(query: string): SearchPlan {
   const prepared = prepareQuery(query, { dslVersion: 2 });
   if (prepared.kind !== 'plan') throw new Error(`${query}: no plan`);
@@ -47,7 +51,7 @@ describe('counting on the link table alone', async () => {
     let linkCounted = 0;
     for (const query of queries) {
       const plan = planOf(query);
-      if (ctx.compile(plan).count.text.includes('count(DISTINCT')) linkCounted++;
+      if (countsLinkRows(ctx.compile(plan).count.text)) linkCounted++;
       const result = ctx.execute(plan);
       const rows = result.publications as unknown[];
       assert.equal((result._stats as { total_count: number }).total_count, rows.length, query);
@@ -64,6 +68,6 @@ describe('counting on the link table alone', async () => {
       `search publications where research_orgs.id = ${a} or year = 2019 return publications[id] limit 5`,
       `search publications for "cell" where research_orgs.id = ${a} return publications[id] limit 5`,
     ])
-      assert.ok(!ctx.compile(planOf(query)).count.text.includes('count(DISTINCT'), query);
+      assert.ok(!countsLinkRows(ctx.compile(planOf(query)).count.text), query);
   });
 });

@@ -1,16 +1,16 @@
-// Link tables that carry a column of their owner, in PostgreSQL as in SQLite: every
-// `publication_research_orgs` row holds its publication's year after a batch, after the
-// batch is written again with another year, after finish(), and in a database loaded before
-// the column existed (records migration 4 fills it and builds the index).
+// Link tables that carry columns of their owner, in PostgreSQL as in SQLite: every
+// `publication_research_orgs` row holds its publication's year and date after a batch, after
+// the batch is written again with another year, after finish(), and in a database loaded
+// before the columns existed (records migrations 4 and 7 fill them and build the index).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
 import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 import { ORGS, PUBLICATIONS } from '../engine/fixtures/tiny-db.ts';
 
-/** Link rows whose year differs from their publication's (none when kept in step). */
+/** Link rows whose year or date differs from their publication's (none when kept in step). */
 const STALE = `SELECT l.publication_pk, l.org_id FROM publication_research_orgs l JOIN publications p ON p.pk = l.publication_pk
-  WHERE l.year IS DISTINCT FROM p.year`;
+  WHERE l.year IS DISTINCT FROM p.year OR l.date IS DISTINCT FROM p.date`;
 const LINKS = 'SELECT count(*)::int AS n FROM publication_research_orgs WHERE year IS NOT NULL';
 
 describe('PostgreSQL link rows carrying their owner year', { timeout: 120_000 }, () => {
@@ -44,19 +44,23 @@ describe('PostgreSQL link rows carrying their owner year', { timeout: 120_000 },
       await writer.close();
     }
     const [before] = await queryPg<{ n: number }>(db.url, LINKS);
-    // A database loaded before the carried year: migration 4 adds and fills it (5 runs again, a no-op).
+    // A database loaded before the carried columns: migrations 4 and 7 add and fill them (5 and 6 run again, no-ops).
     await queryPg(
       db.url,
-      'DROP INDEX publication_research_orgs_by_org_id_year; ALTER TABLE publication_research_orgs DROP COLUMN year',
+      'DROP INDEX publication_research_orgs_by_org_id_year_date; ALTER TABLE publication_research_orgs DROP COLUMN date; ALTER TABLE publication_research_orgs DROP COLUMN year',
     );
     await queryPg(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 4");
-    assert.deepEqual(await applyRecordMigrations(db.url), ['records 4', 'records 5', 'records 6']);
+    assert.deepEqual(await applyRecordMigrations(db.url), ['records 4', 'records 5', 'records 6', 'records 7']);
     assert.deepEqual(await queryPg(db.url, STALE), []);
     assert.deepEqual(await queryPg(db.url, LINKS), [before]);
+    // Version 7's index replaces version 4's (its prefix serves every test the old one did).
     const indexes = await queryPg<{ indexname: string }>(
       db.url,
-      "SELECT indexname FROM pg_indexes WHERE tablename = 'publication_research_orgs' AND indexname = 'publication_research_orgs_by_org_id_year'",
+      "SELECT indexname FROM pg_indexes WHERE tablename = 'publication_research_orgs' AND indexname LIKE '%_by_org_id_year%' ORDER BY indexname",
     );
-    assert.equal(indexes.length, 1);
+    assert.deepEqual(
+      indexes.map((i) => i.indexname),
+      ['publication_research_orgs_by_org_id_year_date'],
+    );
   });
 });

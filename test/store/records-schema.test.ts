@@ -43,8 +43,8 @@ test('the migrations create every table, index and full-text table of the layout
   const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck();
   assert.deepEqual(columns.all('publications').slice(0, 4), ['pk', 'id', 'title', 'abstract']);
   assert.ok((columns.all('grants') as string[]).includes('funding_usd'));
-  // Version 6 copies the publication's year onto its organization links.
-  assert.deepEqual(columns.all('publication_research_orgs'), ['publication_pk', 'org_id', 'year']);
+  // Version 6 copies the publication's year onto its organization links, version 9 its date.
+  assert.deepEqual(columns.all('publication_research_orgs'), ['publication_pk', 'org_id', 'year', 'date']);
 });
 
 test('a database made at version 1 is refused for queries until upgraded, and upgrading adds the later indexes', () => {

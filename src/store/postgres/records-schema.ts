@@ -15,6 +15,7 @@ import {
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
+  type LinkTableSpec,
 } from '../../model/storage.ts';
 import type { PgMigration } from './migrate.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
@@ -128,24 +129,39 @@ const VERSION_1_INDEXES: readonly PgIndexDefinition[] = [
 /**
  * Version 4: link tables carrying columns of their owner (`LinkTableSpec.ownerColumns`:
  * `publication_research_orgs.year`), as SQLite's records migration 6, and the index reading a
- * value with them (the owner pk last, for index-only scans).
+ * value with them (the owner pk last, for index-only scans). Pinned to the column it shipped
+ * with; version 7 adds `date` and replaces the index, as SQLite's 9.
  */
-const OWNER_COLUMN_LINKS = LINK_TABLES.flatMap((link) => {
-  const carried = ownerColumnsOf(link);
-  return carried === undefined ? [] : [{ link, ...carried }];
-});
+const VERSION_4_CARRIED = carriedColumns((link) => (link.table === 'publication_research_orgs' ? ['year'] : undefined));
 
-const VERSION_4_INDEXES: readonly PgIndexDefinition[] = OWNER_COLUMN_LINKS.map(({ link, index }) => ({
-  name: index.name,
-  sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${[...index.columns, ownerKey(link.owner)].join(', ')})`,
-}));
+/** Version 7: the columns the layout carries today (`year, date`) and their index `(org_id, year, date, publication_pk)`. */
+const CARRIED = carriedColumns((link) => link.ownerColumns);
 
-/** Adds the carried columns and fills them from the owners' rows. */
-function ownerColumnsSql(): string[] {
-  return OWNER_COLUMN_LINKS.flatMap(({ link, columns }) => [
-    ...columns.map((c) => `ALTER TABLE ${link.table} ADD COLUMN IF NOT EXISTS ${columnDef(c)}`),
-    `UPDATE ${link.table} l SET ${columns.map((c) => `${c.name} = o.${c.name}`).join(', ')} FROM ${SOURCE_TABLES[link.owner].table} o WHERE o.pk = l.${ownerKey(link.owner)}`,
-  ]);
+function carriedColumns(names: (link: LinkTableSpec) => readonly string[] | undefined) {
+  return LINK_TABLES.flatMap((link) => {
+    const carried = ownerColumnsOf(link, names(link));
+    if (carried === undefined) return [];
+    const { name, columns } = carried.index;
+    const index: PgIndexDefinition = {
+      name,
+      sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${link.table} (${[...columns, ownerKey(link.owner)].join(', ')})`,
+    };
+    return [{ link, columns: carried.columns, index }];
+  });
+}
+
+/** Adds the carried columns, fills them from the owners' rows, builds their index and drops the ones it supersedes. */
+function ownerColumnsSql(carried: ReturnType<typeof carriedColumns>, superseded: readonly string[] = []): string[] {
+  const kept = new Set(carried.map(({ index }) => index.name));
+  return [
+    ...carried.flatMap(({ link, columns }) => [
+      ...columns.map((c) => `ALTER TABLE ${link.table} ADD COLUMN IF NOT EXISTS ${columnDef(c)}`),
+      `UPDATE ${link.table} l SET ${columns.map((c) => `${c.name} = o.${c.name}`).join(', ')} FROM ${SOURCE_TABLES[link.owner].table} o WHERE o.pk = l.${ownerKey(link.owner)}`,
+    ]),
+    ...superseded.filter((name) => !kept.has(name)).map((name) => `DROP INDEX IF EXISTS ${name}`),
+    ...carried.map(({ index }) => index.sql),
+    ...carried.map(({ link }) => `ANALYZE ${link.table}`),
+  ];
 }
 
 /** Version 6: the value-count tables (`SourceTableSpec.valueCounts`), as SQLite's records migration 8. */
@@ -160,11 +176,11 @@ export function pgValueCountsRefreshSql(): string[] {
   return valueCountTables().flatMap(({ table, fill }) => [`DELETE FROM ${table}`, fill]);
 }
 
-/** Every secondary index (a bulk load drops them and finish() builds them): version 1's, the narrow tables' and version 4's. */
+/** Every secondary index (a bulk load drops them and finish() builds them): version 1's, the narrow tables' and the carried columns' (version 7's). */
 export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
   ...VERSION_1_INDEXES,
   ...PG_NARROW_INDEXES,
-  ...VERSION_4_INDEXES,
+  ...CARRIED.map(({ index }) => index),
 ];
 
 /** The record store's PostgreSQL migrations. Append new versions; never edit old ones. */
@@ -203,11 +219,7 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
   {
     version: 4,
     name: 'link tables carrying owner columns (publication_research_orgs.year), indexed with the value',
-    up: [
-      ...ownerColumnsSql(),
-      ...VERSION_4_INDEXES.map((i) => i.sql),
-      ...OWNER_COLUMN_LINKS.map(({ link }) => `ANALYZE ${link.table}`),
-    ],
+    up: ownerColumnsSql(VERSION_4_CARRIED),
   },
   {
     version: 5,
@@ -219,5 +231,13 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
     version: 6,
     name: 'value counts of columns, for whole-source facets (publication_year_counts)',
     up: [...valueCountTablesSql(), ...pgValueCountsRefreshSql()],
+  },
+  {
+    version: 7,
+    name: 'publication_research_orgs carries the date too, indexed (org_id, year, date), for pages cut from the index',
+    up: ownerColumnsSql(
+      CARRIED,
+      VERSION_4_CARRIED.map(({ index }) => index.name),
+    ),
   },
 ];

@@ -14,6 +14,7 @@ import {
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
+  type LinkTableSpec,
 } from '../../model/storage.ts';
 import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
@@ -134,38 +135,62 @@ const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ 
 /**
  * Version 6: link tables that carry columns of their owner (`LinkTableSpec.ownerColumns`:
  * `publication_research_orgs.year`), and the index reading a value with them, so
- * `research_orgs.id in [...] and year in [A:B]` is a range of `(org_id, year)`.
+ * `research_orgs.id in [...] and year in [A:B]` is a range of `(org_id, year)`. Pinned to
+ * the column it shipped with; version 9 adds `date` and replaces the index.
  */
-const OWNER_COLUMN_LINKS = LINK_TABLES.flatMap((link) => {
-  const carried = ownerColumnsOf(link);
-  return carried === undefined ? [] : [{ link, ...carried }];
-});
+const VERSION_6_CARRIED = carriedColumns((link) => (link.table === 'publication_research_orgs' ? ['year'] : undefined));
 
-const VERSION_6_INDEXES: readonly IndexDefinition[] = OWNER_COLUMN_LINKS.map(({ link, index }) => ({
-  name: index.name,
-  table: link.table,
-  sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${index.columns.join(', ')})`,
-}));
+/**
+ * Version 9: the columns the layout carries today (`year, date` on `publication_research_orgs`)
+ * and the index `(org_id, year, date)`, which also serves every test the version 6 index did
+ * (its prefix), so that one is dropped: a page newest first under an organization filter
+ * picks its candidates from the index before reading any record row.
+ */
+const CARRIED = carriedColumns((link) => link.ownerColumns);
 
-/** Adds the carried columns and fills them from the owners' narrow rows (short rows; the same values as the source's). */
-function addOwnerColumns(db: Database): void {
-  for (const { link, columns } of OWNER_COLUMN_LINKS) {
+function carriedColumns(names: (link: LinkTableSpec) => readonly string[] | undefined) {
+  return LINK_TABLES.flatMap((link) => {
+    const carried = ownerColumnsOf(link, names(link));
+    if (carried === undefined) return [];
+    const { index } = carried;
+    const definition: IndexDefinition = {
+      name: index.name,
+      table: link.table,
+      sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${index.columns.join(', ')})`,
+    };
+    return [{ link, columns: carried.columns, index: definition }];
+  });
+}
+
+/**
+ * Adds the carried columns a link table lacks, fills them from the owners' narrow rows (short
+ * rows; the same values as the source's), builds their index and drops the ones it supersedes.
+ */
+function addOwnerColumns(
+  db: Database,
+  carried: ReturnType<typeof carriedColumns>,
+  superseded: readonly string[] = [],
+): void {
+  for (const { link, columns } of carried) {
     // Only the columns not there yet (SQLite has no ADD COLUMN IF NOT EXISTS), so running it again is harmless.
     const present = new Set(db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all());
-    for (const column of columns.filter((c) => !present.has(c.name)))
-      db.exec(`ALTER TABLE ${link.table} ADD COLUMN ${columnDef(column)}`);
+    const added = columns.filter((c) => !present.has(c.name));
+    if (added.length === 0) continue;
+    for (const column of added) db.exec(`ALTER TABLE ${link.table} ADD COLUMN ${columnDef(column)}`);
     const narrow = SOURCE_TABLES[link.owner].narrow;
     const from =
-      narrow !== undefined && columns.every((c) => narrow.columns.includes(c.name))
+      narrow !== undefined && added.every((c) => narrow.columns.includes(c.name))
         ? narrow.table
         : SOURCE_TABLES[link.owner].table;
-    const names = columns.map((c) => c.name);
+    const names = added.map((c) => c.name);
     db.exec(
       `UPDATE ${link.table} SET (${names.join(', ')}) = (SELECT ${names.map((n) => `o.${n}`).join(', ')} FROM ${from} o WHERE o.pk = ${link.table}.${ownerKey(link.owner)})`,
     );
   }
+  const kept = new Set(carried.map(({ index }) => index.name));
+  for (const name of superseded.filter((n) => !kept.has(n))) db.exec(`DROP INDEX IF EXISTS ${name}`);
   // Statistics for the new index, so the planner weighs it as finish() would have.
-  for (const index of VERSION_6_INDEXES) db.exec(`${index.sql}; ANALYZE ${index.name}`);
+  for (const { index } of carried) db.exec(`${index.sql}; ANALYZE ${index.name}`);
 }
 
 /** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
@@ -187,7 +212,7 @@ export const RECORD_INDEXES: readonly IndexDefinition[] = [
   ...VERSION_1_INDEXES,
   ...VERSION_2_INDEXES,
   ...VERSION_3_INDEXES,
-  ...VERSION_6_INDEXES,
+  ...CARRIED.map(({ index }) => index),
 ];
 
 /** The full DDL of version 1, for `docs/storage.md` and tests (later versions add to it). */
@@ -250,7 +275,7 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
   {
     version: 6,
     name: 'link tables carrying owner columns (publication_research_orgs.year), indexed with the value',
-    up: addOwnerColumns,
+    up: (db) => addOwnerColumns(db, VERSION_6_CARRIED),
   },
   {
     version: 7,
@@ -269,5 +294,15 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       // Filled from the records already held, as finish() would.
       refreshValueCounts(db);
     },
+  },
+  {
+    version: 9,
+    name: 'publication_research_orgs carries the date too, indexed (org_id, year, date), for pages cut from the index',
+    up: (db) =>
+      addOwnerColumns(
+        db,
+        CARRIED,
+        VERSION_6_CARRIED.map(({ index }) => index.name),
+      ),
   },
 ];
