@@ -9,7 +9,7 @@ import { columnConditions } from './column-conditions.ts';
 import { compileCitationsPerYear, compileFundingPerYear, type CompiledPerYear } from './citations.ts';
 import type { Dialect, FullTextMatch, FullTextOptions } from './dialect.ts';
 import { compileFacet, type CompiledFacet } from './facets.ts';
-import { compileFilter, linkKeyCount, linkKeySet, type LinkKeySet } from './filters.ts';
+import { compileFilter, linkKeyCount, linkKeySet, linkRowKeys, type LinkKeySet } from './filters.ts';
 import { narrowFor, narrowForKeys, orderServed } from './narrow.ts';
 import type { SourceLayout, StorageLayout } from './layout.ts';
 import { pageCut } from './page-cut.ts';
@@ -25,6 +25,14 @@ export interface CompiledSearch {
   /** Statements to run first, in order, on the connection that runs the others (`Dialect.matchKeys`). */
   readonly prelude?: readonly Sql[];
   readonly count: Sql;
+  /**
+   * When `count` counts the distinct keys of link rows (`count(DISTINCT l.publication_pk)`
+   * over a link index): those rows' keys, repeats and all, as column `k`. SQLite keeps every
+   * key of a count(DISTINCT) in a temporary B-tree (at 1M, two organizations over three
+   * years: 10.5 ms for 19k rows); an engine that counts them itself reads them joined into
+   * one value instead (1.7 ms).
+   */
+  readonly countKeys?: Sql;
   readonly outputs: ReadonlyArray<CompiledRecords | CompiledFacet | CompiledPerYear>;
 }
 
@@ -99,9 +107,14 @@ export function compileSearch(
     return compileRecords(dialect, layout, source, output, pageWhere, match, keys);
   });
   const prelude = once?.prelude.map((p) => ({ text: dialect.placeholders(p.text), params: p.params }));
+  const countKeys =
+    count === countLinks && linkKeys !== undefined && linkKeys.rowsPerRecord !== 1 ? linkRowKeys(linkKeys) : undefined;
   return {
     ...(prelude === undefined ? {} : { prelude }),
     count: { text: dialect.placeholders(count.text), params: count.params },
+    ...(countKeys === undefined
+      ? {}
+      : { countKeys: { text: dialect.placeholders(countKeys.text), params: countKeys.params } }),
     outputs,
   };
 }

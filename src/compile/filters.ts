@@ -182,7 +182,18 @@ export interface LinkKeySet {
    * its list's length); undefined for a range or a comparison, which may pass many.
    */
   readonly rowsPerRecord: number | undefined;
+  /**
+   * The same rows as disjoint ranges of the link's index `(value, year, date)`: one per tested
+   * value and year, when the values are listed (`=`, `in`) and the only other test is of an
+   * integer year that names at most `MAX_SEGMENTS` pairs (`year in [2023:2025]`). Each range
+   * is read in date order, so the first rows by date are found range by range without
+   * sorting them all (`page-cut.ts`).
+   */
+  readonly segments?: readonly Sql[];
 }
+
+/** The most (value, year) ranges a key set is split into; past it the rows are sorted whole. */
+export const MAX_SEGMENTS = 32;
 
 /** The filter's records as link rows alone, when it is a `LinkKeySet`; undefined for any other filter. */
 export function linkKeySet(dialect: Dialect, source: SourceLayout, filter: FilterPlan): LinkKeySet | undefined {
@@ -207,7 +218,49 @@ export function linkKeySet(dialect: Dialect, source: SourceLayout, filter: Filte
     carried: k.carried ?? {},
     rowsPerRecord:
       entry.kind === 'in' ? entry.values.length : entry.kind === 'compare' && entry.op === '=' ? 1 : undefined,
+    ...segmentsOf(source, access, entry, others),
   };
+}
+
+/** `LinkKeySet.segments` for a value test and the tests beside it, when they name few enough (value, year) pairs. */
+function segmentsOf(
+  source: SourceLayout,
+  access: FieldAccess & { kind: 'multi' },
+  entry: ValueFilter,
+  others: readonly FilterPlan[],
+): { segments?: readonly Sql[] } {
+  const k = access.keyed;
+  const values = listed(entry);
+  const first = Object.keys(k?.carried ?? {})[0];
+  const column = first === undefined ? undefined : k?.carried?.[first];
+  if (k === undefined || values === undefined || column === undefined || others.length !== 1) return {};
+  const other = others[0] as FilterPlan;
+  if (other.kind !== 'compare' && other.kind !== 'in' && other.kind !== 'range') return {};
+  if (other.field.type !== 'integer' || source.columns[other.field.name] !== first) return {};
+  const years = listed(other) ?? integerRange(other);
+  if (years === undefined || !years.every((y) => Number.isInteger(y))) return {};
+  if (values.length === 0 || years.length === 0 || values.length * years.length > MAX_SEGMENTS) return {};
+  return {
+    segments: values.flatMap((value) =>
+      years.map((year) => frag(`${k.fixed} AND ${access.value} = ? AND ${column} = ?`, [value, year])),
+    ),
+  };
+}
+
+/** The distinct values a test names (`=` one, `in` its list), coerced as the test binds them. */
+function listed(f: ValueFilter): PlanValue[] | undefined {
+  if (f.kind === 'in') return [...new Set(f.values.map((v) => coerce(f.field, v)))];
+  if (f.kind === 'compare' && f.op === '=') return [coerce(f.field, f.value)];
+  return undefined;
+}
+
+/** The integers of a closed range (`[2023:2025]`), up to `MAX_SEGMENTS` of them. */
+function integerRange(f: ValueFilter): number[] | undefined {
+  if (f.kind !== 'range') return undefined;
+  const [low, high] = [coerce(f.field, f.low), coerce(f.field, f.high)];
+  if (!Number.isInteger(low) || !Number.isInteger(high) || (high as number) - (low as number) >= MAX_SEGMENTS)
+    return undefined;
+  return Array.from({ length: Math.max(0, (high as number) - (low as number) + 1) }, (_, i) => (low as number) + i);
 }
 
 /**
@@ -219,6 +272,11 @@ export function linkKeySet(dialect: Dialect, source: SourceLayout, filter: Filte
  *   // SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l
  *   //   WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" BETWEEN ? AND ?)
  */
+/** The keys of a `LinkKeySet`'s link rows, a record's key once per row it has (column `k`). */
+export function linkRowKeys(set: LinkKeySet): Sql {
+  return concat(`SELECT ${set.key} AS k FROM ${set.from} WHERE `, set.where);
+}
+
 export function linkKeyCount(set: LinkKeySet): Sql {
   // One value tested: a record has at most one of the rows, so they need no telling apart
   // (count(DISTINCT) keeps every key in a temporary B-tree).

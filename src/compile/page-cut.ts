@@ -20,7 +20,7 @@ import type { Dialect } from './dialect.ts';
 import type { LinkKeySet } from './filters.ts';
 import type { SourceLayout } from './layout.ts';
 import type { OrderPlan } from './plan.ts';
-import { concat, frag, ident, type Sql } from './sql.ts';
+import { concat, frag, ident, joinSql, type Sql } from './sql.ts';
 
 /**
  * The records of `set` that can be on the page of `reach` (skip + limit) records in `order`,
@@ -45,11 +45,34 @@ export function pageCut(
   if (first === undefined || value === undefined) return undefined;
   const bound = '(SELECT v FROM cut)';
   const atOrBefore = first.direction === 'desc' ? `${value} >= ${bound}` : `${value} <= ${bound}`;
+  const rows = reach * set.rowsPerRecord;
+  const inOrder = dialect.sortTerm(value, first.direction);
+  // The bound is the rows-th value in page order: among all the rows (sorted whole), or
+  // among the first `rows` of each segment (each read in index order), which hold the first
+  // `rows` of all.
+  const bounded =
+    set.segments === undefined
+      ? concat(`SELECT ${value} AS v FROM ${set.from} WHERE `, set.where, ` ORDER BY ${inOrder}`)
+      : concat(
+          'SELECT v FROM (',
+          joinSql(
+            set.segments.map((segment, i) =>
+              concat(
+                `SELECT * FROM (SELECT ${value} AS v FROM ${set.from} WHERE `,
+                segment,
+                ` ORDER BY ${inOrder} LIMIT `,
+                frag(`?) AS segment${i}`, [rows]),
+              ),
+            ),
+            ' UNION ALL ',
+          ),
+          `) AS segments ORDER BY ${dialect.sortTerm('v', first.direction)}`,
+        );
   return concat(
-    `${SOURCE_ALIAS}.${ident(source.key)} IN (WITH cut AS (SELECT ${value} AS v FROM ${set.from} WHERE `,
-    set.where,
-    ` ORDER BY ${dialect.sortTerm(value, first.direction)} LIMIT 1 OFFSET `,
-    frag('?', [reach * set.rowsPerRecord - 1]),
+    `${SOURCE_ALIAS}.${ident(source.key)} IN (WITH cut AS (`,
+    bounded,
+    ' LIMIT 1 OFFSET ',
+    frag('?', [rows - 1]),
     `) SELECT ${set.key} FROM ${set.from} WHERE `,
     set.where,
     // A row without the value sorts after the bound; no bound (too few rows, or a bound

@@ -119,6 +119,8 @@ const orgsAndYear: FilterPlan = {
   kind: 'and',
   items: [{ kind: 'in', field: orgId, values: ['grid.1', 'grid.2'] }, year2020],
 };
+/** Records of two organizations in any year. */
+const orgsAnyYear: FilterPlan = { kind: 'in', field: orgId, values: ['grid.1', 'grid.2'] };
 /** The same organization and year, and a column the link rows do not carry. */
 const orgYearCited: FilterPlan = {
   kind: 'and',
@@ -515,24 +517,69 @@ const STATEMENTS: readonly Row[] = [
   },
   {
     name: 'a page under a filter of link rows alone is cut on the link index at its reach before any record row is read',
+    compile: output(plan({ filter: orgsAnyYear, outputs: [records({ skip: 40, limit: 10 })] }), page),
+    expect: {
+      sqlite: {
+        text:
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) ORDER BY l."date" DESC LIMIT 1 OFFSET ?) ' +
+          'SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) AND coalesce(l."date" >= (SELECT v FROM cut), (SELECT v FROM cut) IS NULL)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
+        // Two values: a record has up to two of the rows, so the bound is row (40 + 10) × 2.
+        params: ['grid.1', 'grid.2', 99, 'grid.1', 'grid.2', 10, 40],
+      },
+      postgres: {
+        text:
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($1, $2)) ORDER BY l."date" DESC NULLS LAST LIMIT 1 OFFSET $3) ' +
+          'SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($4, $5)) AND coalesce(l."date" >= (SELECT v FROM cut), (SELECT v FROM cut) IS NULL)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $6 OFFSET $7) ' +
+          'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC NULLS LAST, s."id" ASC',
+        params: ['grid.1', 'grid.2', 99, 'grid.1', 'grid.2', 10, 40],
+      },
+    },
+  },
+  {
+    name: 'with the years listed, the bound is found range by range of the index (value, year), each read in date order',
     compile: output(plan({ filter: orgsAndYear, outputs: [records({ skip: 40, limit: 10 })] }), page),
     expect: {
       sqlite: {
         text:
-          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" = ?) ORDER BY l."date" DESC LIMIT 1 OFFSET ?) ' +
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT v FROM (' +
+          'SELECT * FROM (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND l."year" = ? ORDER BY l."date" DESC LIMIT ?) AS segment0 UNION ALL ' +
+          'SELECT * FROM (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE 1 AND l."org_id" = ? AND l."year" = ? ORDER BY l."date" DESC LIMIT ?) AS segment1' +
+          ') AS segments ORDER BY v DESC LIMIT 1 OFFSET ?) ' +
           'SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" = ?) AND coalesce(l."date" >= (SELECT v FROM cut), (SELECT v FROM cut) IS NULL)) ORDER BY s."date" DESC, s."id" ASC LIMIT ? OFFSET ?) ' +
           'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC, s."id" ASC',
-        // Two values: a record has up to two of the rows, so the bound is row (40 + 10) × 2.
-        params: ['grid.1', 'grid.2', 2020, 99, 'grid.1', 'grid.2', 2020, 10, 40],
+        params: ['grid.1', 2020, 100, 'grid.2', 2020, 100, 99, 'grid.1', 'grid.2', 2020, 10, 40],
       },
       postgres: {
         text:
-          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($1, $2)) AND (l."year" = $3) ORDER BY l."date" DESC NULLS LAST LIMIT 1 OFFSET $4) ' +
-          'SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($5, $6)) AND (l."year" = $7) AND coalesce(l."date" >= (SELECT v FROM cut), (SELECT v FROM cut) IS NULL)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $8 OFFSET $9) ' +
+          'WITH top AS (SELECT s."pk" AS k FROM "publications_narrow" s WHERE s."pk" IN (WITH cut AS (SELECT v FROM (' +
+          'SELECT * FROM (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1 AND l."year" = $2 ORDER BY l."date" DESC NULLS LAST LIMIT $3) AS segment0 UNION ALL ' +
+          'SELECT * FROM (SELECT l."date" AS v FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $4 AND l."year" = $5 ORDER BY l."date" DESC NULLS LAST LIMIT $6) AS segment1' +
+          ') AS segments ORDER BY v DESC NULLS LAST LIMIT 1 OFFSET $7) ' +
+          'SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($8, $9)) AND (l."year" = $10) AND coalesce(l."date" >= (SELECT v FROM cut), (SELECT v FROM cut) IS NULL)) ORDER BY s."date" DESC NULLS LAST, s."id" ASC LIMIT $11 OFFSET $12) ' +
           'SELECT s."pk" AS __key, s."doc" AS __doc, s."id" AS "id", s."title" AS "title" FROM top JOIN "publications" s ON s."pk" = top.k ORDER BY s."date" DESC NULLS LAST, s."id" ASC',
-        params: ['grid.1', 'grid.2', 2020, 99, 'grid.1', 'grid.2', 2020, 10, 40],
+        params: ['grid.1', 2020, 100, 'grid.2', 2020, 100, 99, 'grid.1', 'grid.2', 2020, 10, 40],
       },
     },
+  },
+  {
+    name: 'the keys of a count over several values are there for engines that count distinct keys themselves',
+    compile: (d: Dialect): Sql => search(plan({ filter: orgsAndYear }))(d).countKeys ?? none,
+    expect: {
+      sqlite: {
+        text: 'SELECT l."publication_pk" AS k FROM "publication_research_orgs" l WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" = ?)',
+        params: ['grid.1', 'grid.2', 2020],
+      },
+      postgres: {
+        text: 'SELECT l."publication_pk" AS k FROM "publication_research_orgs" l WHERE TRUE AND (l."org_id" IN ($1, $2)) AND (l."year" = $3)',
+        params: ['grid.1', 'grid.2', 2020],
+      },
+    },
+  },
+  {
+    name: 'one value needs no distinct keys: its count is the rows',
+    compile: (d: Dialect): Sql => search(plan({ filter: orgAndYear }))(d).countKeys ?? none,
+    expect: { sqlite: none, postgres: none },
   },
   {
     name: 'a page sorted by a field the narrow table lacks keeps the wide table',

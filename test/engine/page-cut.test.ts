@@ -60,6 +60,15 @@ const FILTERS: ReadonlyArray<{ readonly dsl: string; readonly keeps: (p: Pub) =>
     dsl: 'research_orgs.id in ["grid.1", "grid.2"] and year in [2019:2020]',
     keeps: (p) => p.orgs.some((o) => o === 'grid.1' || o === 'grid.2') && p.year !== null && p.year <= 2020,
   },
+  {
+    // A value named twice is one range of the index, not two.
+    dsl: 'research_orgs.id in ["grid.1", "grid.3", "grid.1"] and year = 2021',
+    keeps: (p) => p.orgs.some((o) => o === 'grid.1' || o === 'grid.3') && p.year === 2021,
+  },
+  {
+    dsl: 'research_orgs.id = "grid.2" and year in [2019:2021]',
+    keeps: (p) => p.orgs.includes('grid.2') && p.year !== null && p.year >= 2019 && p.year <= 2021,
+  },
   { dsl: 'research_orgs.id = "grid.3"', keeps: (p) => p.orgs.includes('grid.3') },
   {
     dsl: 'research_orgs.id in ["grid.1", "grid.2", "grid.3"]',
@@ -142,8 +151,9 @@ describe('pages cut on the link index', { timeout: 120_000 }, () => {
     await pgDb?.drop();
   });
 
-  test('the pages are cut: the bound is read from the link index', () => {
+  test('the pages are cut: the bound is read from the link index, range by range where the years are listed', () => {
     const ctx = new SqliteQueryContext(db);
+    const segmented: string[] = [];
     for (const filter of FILTERS)
       for (const order of ORDERS) {
         const prepared = prepareQuery(query(filter.dsl, order, 4, 8), { dslVersion: 2 });
@@ -151,7 +161,18 @@ describe('pages cut on the link index', { timeout: 120_000 }, () => {
         const page = ctx.compile(prepared.plan).outputs[0];
         assert.ok(page?.kind === 'records' && page.page.text.includes('WITH cut AS'), `${filter.dsl}${order.sort}`);
         assert.equal(page.totalFromPage, 'never', 'a cut page cannot count the matches');
+        const ranges = page.page.text.match(/ AS segment\d+/g)?.length ?? 0;
+        if (ranges > 0) segmented.push(`${filter.dsl}: ${ranges}`);
       }
+    // (value, year) ranges: 2 × 2, 2 × 1 (grid.1 named twice), 1 × 3; without a year, none.
+    assert.deepEqual(
+      [...new Set(segmented)],
+      [
+        'research_orgs.id in ["grid.1", "grid.2"] and year in [2019:2020]: 4',
+        'research_orgs.id in ["grid.1", "grid.3", "grid.1"] and year = 2021: 2',
+        'research_orgs.id = "grid.2" and year in [2019:2021]: 3',
+      ],
+    );
   });
 
   test('SQLite: every page equals the sort done here, with the total', async () => {

@@ -27,7 +27,8 @@ import {
 import { unpackText } from '../../../store/sqlite/packed-text.ts';
 import { readDictionaries } from '../../../store/sqlite/text-dictionaries.ts';
 import type { ExecutedFacet, ExecutedPerYear, ExecutedRecords } from '../../shape.ts';
-import type { ColumnarFacets } from './columnar-facets.ts';
+import { matchingKeys, type ColumnarFacets } from './columnar-facets.ts';
+import { countDistinct } from '../../columnar/distinct-count.ts';
 
 /** Statements are prepared once per connection and reused (the text is the cache key). */
 export class StatementCache {
@@ -134,7 +135,10 @@ export function executeCompiled(
     }
   });
   // An empty page carries no count (skip past the end, or nothing matched).
-  totalCount ??= (cache.get(compiled.count.text).get(...compiled.count.params) as { n: number }).n;
+  totalCount ??=
+    compiled.countKeys === undefined
+      ? (cache.get(compiled.count.text).get(...compiled.count.params) as { n: number }).n
+      : countDistinct(matchingKeys(cache, compiled.countKeys.text, compiled.countKeys.params));
   return { totalCount, results };
 }
 
