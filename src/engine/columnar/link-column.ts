@@ -23,43 +23,64 @@ export interface LinkColumn {
  * the SQL facet leaves them out.
  */
 export function buildLinkColumn(rowsByValue: Iterable<readonly [unknown, unknown]>): LinkColumn {
-  const ids: (string | number)[] = [];
-  let keys = new Int32Array(1 << 16);
-  let ordinals = new Int32Array(1 << 16);
+  const groups: Array<[unknown, Int32Array]> = [];
+  let keys = new Int32Array(1 << 10);
   let n = 0;
-  let maxKey = -1;
   let previous: unknown = undefined;
+  const close = (): void => {
+    if (n > 0) groups.push([previous, keys.slice(0, n)]);
+    n = 0;
+  };
   for (const [id, key] of rowsByValue) {
     if (id === null || id === undefined) continue;
     if (typeof key !== 'number' || !Number.isInteger(key) || key < 0 || key > 0x7fffffff)
       throw new Error(`a link row has a record key that is not a small non-negative integer: ${String(key)}`);
-    if (ids.length === 0 || id !== previous) {
-      ids.push(id as string | number);
+    if (id !== previous) {
+      close();
       previous = id;
     }
-    if (n === keys.length) {
-      keys = grow(keys);
-      ordinals = grow(ordinals);
-    }
-    keys[n] = key;
-    ordinals[n] = ids.length - 1;
-    n++;
-    if (key > maxKey) maxKey = key;
+    if (n === keys.length) keys = grow(keys);
+    keys[n++] = key;
   }
-  // Counting sort by key: offsets from the per-key counts, then each row into its slot.
+  close();
+  return buildLinkColumnFromGroups(groups);
+}
+
+/**
+ * The same column from the link rows grouped by value, in the database's order of the values:
+ * `[id, keys]`, the keys of the records linked to `id` (any order, no repeats). Reading one
+ * row per value with its keys joined (`group_concat`) hands SQLite's rows over far fewer
+ * times than one per link row: at 1M publications, 28k groups instead of 2.27M rows.
+ */
+export function buildLinkColumnFromGroups(groups: Iterable<readonly [unknown, Int32Array]>): LinkColumn {
+  const ids: (string | number)[] = [];
+  const held: Int32Array[] = [];
+  let n = 0;
+  let maxKey = -1;
+  for (const [id, keys] of groups) {
+    if (id === null || id === undefined || keys.length === 0) continue;
+    ids.push(id as string | number);
+    held.push(keys);
+    n += keys.length;
+    for (let i = 0; i < keys.length; i++) if ((keys[i] as number) > maxKey) maxKey = keys[i] as number;
+  }
+  // Counting sort by key, as buildLinkColumn: offsets from the per-key counts, then each row into its slot.
   const offsets = new Int32Array(maxKey + 2);
-  for (let i = 0; i < n; i++) {
-    const slot = (keys[i] as number) + 1;
-    offsets[slot] = (offsets[slot] as number) + 1;
-  }
+  for (const keys of held)
+    for (let i = 0; i < keys.length; i++) {
+      const slot = (keys[i] as number) + 1;
+      offsets[slot] = (offsets[slot] as number) + 1;
+    }
   for (let k = 1; k < offsets.length; k++) offsets[k] = (offsets[k] as number) + (offsets[k - 1] as number);
   const next = offsets.slice(0, Math.max(0, offsets.length - 1));
   const values = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const key = keys[i] as number;
-    values[next[key] as number] = ordinals[i] as number;
-    next[key] = (next[key] as number) + 1;
-  }
+  held.forEach((keys, ordinal) => {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as number;
+      values[next[key] as number] = ordinal;
+      next[key] = (next[key] as number) + 1;
+    }
+  });
   return { offsets, values, ids, rows: n };
 }
 

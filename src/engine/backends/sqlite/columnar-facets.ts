@@ -15,7 +15,7 @@ import type { ColumnarFacetPlan, CompiledFacet } from '../../../compile/facets.t
 import { ident } from '../../../compile/sql.ts';
 import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { aggregateFacet, type FacetRow, type Measure } from '../../columnar/facet-aggregation.ts';
-import { buildLinkColumn, linkColumnBytes, type LinkColumn } from '../../columnar/link-column.ts';
+import { buildLinkColumnFromGroups, linkColumnBytes, type LinkColumn } from '../../columnar/link-column.ts';
 import { keysPassing, numberTest } from '../../columnar/column-filter.ts';
 import type { StatementCache } from './execute.ts';
 
@@ -152,11 +152,19 @@ export class ColumnarFacets {
     // every entity is linked (at 1M publications the researchers' 1.85M ids would take more
     // than a worker's share, and are not read).
     if (this.#heldBytes + rows * 4 + values * 40 <= this.#budget) {
-      // By value first: the ordinals then follow SQLite's own order of the ids (the facet's tie-break).
+      // One row per value, its records' keys joined (28k rows at 1M publications instead of
+      // 2.27M), in SQLite's own order of the values: the ordinals follow it (the facet's tie-break).
       const read = this.#db
-        .prepare(`SELECT ${ident(spec.valueColumn)}, ${ident(spec.recordColumn)} FROM ${table}${where} ORDER BY 1`)
+        .prepare(
+          `SELECT ${ident(spec.valueColumn)}, CAST(group_concat(${ident(spec.recordColumn)}) AS BLOB) FROM ${table}${where} GROUP BY 1 ORDER BY 1`,
+        )
         .raw();
-      const built = buildLinkColumn(read.iterate(...params) as Iterable<[unknown, unknown]>);
+      const groups = read.iterate(...params) as Iterable<[unknown, Uint8Array | null]>;
+      const built = buildLinkColumnFromGroups(
+        (function* () {
+          for (const [id, keys] of groups) yield [id, parseKeys(keys ?? new Uint8Array(0))] as const;
+        })(),
+      );
       const bytes = linkColumnBytes(built);
       if (this.#heldBytes + bytes <= this.#budget) {
         column = built;
