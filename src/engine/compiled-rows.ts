@@ -36,21 +36,46 @@ export function pageRecords(
   readonly records: Map<unknown, Record<string, unknown>>;
   readonly total: number | undefined;
 } {
-  const records = new Map<unknown, Record<string, unknown>>();
   const first = rows[0];
-  const total = typeof first?.__total === 'number' ? first.__total : undefined;
+  const names = first === undefined ? [] : Object.keys(first);
+  return pageRecordsOfArrays(
+    names,
+    rows.map((row) => names.map((name) => row[name])),
+    unpack,
+  );
+}
+
+/**
+ * `pageRecords` for rows read as arrays in the order of `names` (a statement's columns):
+ * at 1000 rows of 23 columns, SQLite hands them over in half the time it takes to make
+ * an object of each.
+ */
+export function pageRecordsOfArrays(
+  names: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  unpack?: UnpackText,
+): {
+  readonly records: Map<unknown, Record<string, unknown>>;
+  readonly total: number | undefined;
+} {
+  const records = new Map<unknown, Record<string, unknown>>();
+  const keyAt = names.indexOf('__key');
+  const docAt = names.indexOf('__doc');
+  const totalAt = names.indexOf('__total');
+  const firstTotal = rows[0]?.[totalAt];
+  const total = totalAt >= 0 && typeof firstTotal === 'number' ? firstTotal : undefined;
   // `__key`, `__doc`, `__total`, `__id`: the statement's own columns, not fields.
-  const columns = first === undefined ? [] : Object.keys(first).filter((k) => !k.startsWith('__'));
+  const columns = names.flatMap((name, at) => (name.startsWith('__') ? [] : [{ name, at }]));
   const text = (v: unknown): unknown => (unpack !== undefined && v instanceof Uint8Array ? unpack(v) : v);
   for (const row of rows) {
-    const raw = text(row.__doc);
+    const raw = docAt < 0 ? undefined : text(row[docAt]);
     // The parsed document becomes the record; column values are written onto it.
     const record = (typeof raw === 'string' && raw.length > 2 ? JSON.parse(raw) : {}) as Record<string, unknown>;
-    for (const k of columns) {
-      const v = text(row[k]);
-      if (v !== null) record[k] = v;
+    for (const { name, at } of columns) {
+      const v = text(row[at]);
+      if (v !== null && v !== undefined) record[name] = v;
     }
-    records.set(row.__key, record);
+    records.set(keyAt < 0 ? undefined : row[keyAt], record);
   }
   return { records, total };
 }

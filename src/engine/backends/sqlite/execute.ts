@@ -18,6 +18,7 @@ import {
   inList,
   pageKeys,
   pageRecords,
+  pageRecordsOfArrays,
   recordsById,
   withDisplay,
   withEntityRecords,
@@ -146,13 +147,29 @@ function all(cache: StatementCache, sql: string, params: readonly SqlParam[]): D
   return cache.get(sql).all(...params) as DbRow[];
 }
 
+/** A statement's rows as arrays, with its column names (the statement is shared: its mode is put back). */
+function allArrays(
+  cache: StatementCache,
+  sql: string,
+  params: readonly SqlParam[],
+): { readonly names: string[]; readonly rows: unknown[][] } {
+  const statement = cache.get(sql);
+  statement.raw(true);
+  try {
+    return { names: statement.columns().map((c) => c.name), rows: statement.all(...params) as unknown[][] };
+  } finally {
+    statement.raw(false);
+  }
+}
+
 /** The records of a page; `total` is the page's `__total` column when it has one and a row. */
 function executeRecords(
   cache: StatementCache,
   compiled: CompiledRecords,
   page: Sql,
 ): ExecutedRecords & { readonly total: number | undefined } {
-  const { records, total } = pageRecords(all(cache, page.text, page.params), cache.unpack);
+  const { names, rows } = allArrays(cache, page.text, page.params);
+  const { records, total } = pageRecordsOfArrays(names, rows, cache.unpack);
   const keys = pageKeys(records);
   if (keys.length > 0) {
     for (const step of compiled.hydrate)
