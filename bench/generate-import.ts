@@ -65,6 +65,7 @@ console.log(
 const dbPath = join(dir, 'records.db');
 let finishStarted = 0;
 let loadThreads = '';
+const finishSteps: string[] = [];
 const threads = sampleThreadCpu();
 const t1 = performance.now();
 const c1 = process.cpuUsage();
@@ -73,6 +74,7 @@ const report = await importFiles({
   open: recordWriterFor(dbPath),
   format: 'quarry',
   onError: 'abort',
+  onFinishStep: (step, ms) => finishSteps.push(`${step} ${(ms / 1000).toFixed(1)} s`),
   onProgress: (p) => {
     if (p.phase === 'finish' && finishStarted === 0) {
       finishStarted = performance.now();
@@ -92,6 +94,7 @@ console.log(
 console.log(
   `  ${Math.round(imported / importCpu).toLocaleString('en')} records per CPU second; CPU per thread while loading (the writer is main): ${loadThreads}`,
 );
+console.log(`  finish steps (wall): ${finishSteps.join(', ')}`);
 console.log(
   `  publications/s overall: ${Math.round(publications / importSeconds).toLocaleString('en')}; database ${(statSync(dbPath).size / 2 ** 20).toFixed(0)} MiB; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
 );

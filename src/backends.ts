@@ -494,7 +494,10 @@ function postgresRecordTarget(target: Extract<DatabaseTarget, { kind: 'postgres'
       // The reachability check gives an unreachable server its coded error.
       await (await openPostgresDatabase(target, { migrate: false })).pools.close();
       const writer = await openPgRecordWriter(target.url, { bulk });
-      return { ...writer, finish: async () => void (await writer.finish()) };
+      return {
+        ...writer,
+        finish: async (onStep) => void (await writer.finish(onStep === undefined ? {} : { onStep })),
+      };
     },
   };
 }

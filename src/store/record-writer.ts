@@ -64,10 +64,13 @@ export interface RecordWriter<Row = NativeRecord> {
     checkpoint: BatchCheckpoint,
   ): Partial<Record<NativeKind, number>> | Promise<Partial<Record<NativeKind, number>>>;
   end(run: number, state: Exclude<ImportRunState, 'running'>): void | Promise<void>;
-  /** Derived data, indexes and statistics once everything is written. */
-  finish(): void | Promise<void>;
+  /** Derived data, indexes and statistics once everything is written; `onStep` hears each step's time. */
+  finish(onStep?: FinishStepListener): void | Promise<void>;
   close(): void | Promise<void>;
 }
+
+/** Told each step of `finish()` as it ends, with its wall time. */
+export type FinishStepListener = (step: string, ms: number) => void;
 
 /** A record database to import into, before it is opened. */
 export interface RecordTarget<P extends RowPreparation = RowPreparation> {

@@ -117,6 +117,7 @@ describe('readers map the real samples', () => {
 
   test('all samples import together and link up', async () => {
     const db = join(work, 'real.db');
+    const finishSteps: Array<{ step: string; ms: number }> = [];
     const report = await importFiles({
       paths: [
         join(DATA, 'ror/ror_v2_sample.json'),
@@ -125,8 +126,15 @@ describe('readers map the real samples', () => {
       ],
       open: recordWriterFor(db),
       onError: 'abort',
+      onFinishStep: (step, ms) => finishSteps.push({ step, ms }),
     });
     assert.equal(report.skipped, 0);
+    // The finish told each of its steps as it ended, in order, with its time.
+    assert.deepEqual(
+      finishSteps.map((s) => s.step).filter((s) => ['places', 'indexes', 'full-text merge', 'analyze'].includes(s)),
+      ['places', 'indexes', 'full-text merge', 'analyze'],
+    );
+    assert.ok(finishSteps.every((s) => Number.isFinite(s.ms) && s.ms >= 0));
     // Expected counts come from the files: array elements, lines, distinct OpenAlex author ids.
     const ror = (JSON.parse(readFileSync(join(DATA, 'ror/ror_v2_sample.json'), 'utf8')) as unknown[]).length;
     const flat = readFileSync(join(DATA, 'openalex/works_flat.jsonl'), 'utf8').trim().split('\n');

@@ -10,7 +10,7 @@
  */
 import { QuarryError } from '../../errors/index.ts';
 import type { NativeKind } from '../../model/native-records.ts';
-import type { ImportRun, RecordTarget } from '../../store/record-writer.ts';
+import type { FinishStepListener, ImportRun, RecordTarget } from '../../store/record-writer.ts';
 import type { PreparedRecord, RowPreparation } from '../../store/row-preparation.ts';
 import { CsvLineReader } from '../csv.ts';
 import { detectFormat, expandInputs, IMPORT_FORMATS, type ImportFormat } from './detect.ts';
@@ -41,6 +41,8 @@ export interface ImportOptions {
   readonly format?: ImportFormat | 'auto';
   readonly onError?: OnError;
   readonly onProgress?: (progress: ImportProgress) => void;
+  /** Told each step of the finish (derived data, indexes, statistics) as it ends, with its wall time. */
+  readonly onFinishStep?: FinishStepListener;
   /** Records per transaction (default 5000). */
   readonly batchSize?: number;
   /** Rebuild derived data and indexes at the end (default true). */
@@ -188,7 +190,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   const fileReports: FileReport[] = [];
   const finishStore = async (): Promise<void> => {
     report({ phase: 'finish', done: totalBytes, total: totalBytes, records: committed });
-    if (request.finish) await store.finish();
+    if (request.finish) await store.finish(options.onFinishStep);
   };
   /** The writing half: commits each batch with its checkpoint, and ends the run on a stop. */
   const handle = async (event: ReadEvent<PreparedRecord<RowPreparation>>): Promise<void> => {

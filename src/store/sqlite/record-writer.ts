@@ -34,7 +34,7 @@ export function openSqliteRecordWriter(
       return removed;
     },
     end: (run, state) => journal.end(run, state),
-    finish: () => void store.finish(),
+    finish: (onStep) => void store.finish(onStep === undefined ? {} : { onStep }),
     close: () => store.close(),
   };
 }
