@@ -810,6 +810,24 @@ export function ownerColumnsOf(
   return { columns, index: { name: `${link.table}_by_${indexed.join('_')}`, columns: indexed } };
 }
 
+/** The link tables that carry owner columns, as `ownerColumnsOf` gives them; `names` chooses which (default the layout's). */
+export function carriedColumnLinks(
+  names: (link: LinkTableSpec) => readonly string[] | undefined = (link) => link.ownerColumns,
+): ReadonlyArray<{ readonly link: LinkTableSpec } & NonNullable<ReturnType<typeof ownerColumnsOf>>> {
+  return LINK_TABLES.flatMap((link) => {
+    const carried = ownerColumnsOf(link, names(link));
+    return carried === undefined ? [] : [{ link, ...carried }];
+  });
+}
+
+/**
+ * The owner columns the first migration that carried any wrote (SQLite records migration 6,
+ * PostgreSQL 4): the year alone on `publication_research_orgs`. Those migrations stay pinned
+ * to it; later columns come with later migrations.
+ */
+export const FIRST_CARRIED_COLUMNS = (link: LinkTableSpec): readonly string[] | undefined =>
+  link.table === 'publication_research_orgs' ? ['year'] : undefined;
+
 /**
  * The value-count tables of the sources (`SourceTableSpec.valueCounts`): `(<column>, n)`, one
  * row per value held by at least one record (missing and empty values left out, as a facet

@@ -10,12 +10,12 @@ import {
   LINK_TABLES,
   PLACE_TABLES,
   SOURCE_TABLES,
-  ownerColumnsOf,
+  carriedColumnLinks,
+  FIRST_CARRIED_COLUMNS,
   ownerKey,
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
-  type LinkTableSpec,
 } from '../../model/storage.ts';
 import type { PgMigration } from './migrate.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
@@ -132,22 +132,21 @@ const VERSION_1_INDEXES: readonly PgIndexDefinition[] = [
  * value with them (the owner pk last, for index-only scans). Pinned to the column it shipped
  * with; version 7 adds `date` and replaces the index, as SQLite's 9.
  */
-const VERSION_4_CARRIED = carriedColumns((link) => (link.table === 'publication_research_orgs' ? ['year'] : undefined));
+const VERSION_4_CARRIED = carriedColumns(FIRST_CARRIED_COLUMNS);
 
 /** Version 7: the columns the layout carries today (`year, date`) and their index `(org_id, year, date, publication_pk)`. */
-const CARRIED = carriedColumns((link) => link.ownerColumns);
+const CARRIED = carriedColumns();
 
-function carriedColumns(names: (link: LinkTableSpec) => readonly string[] | undefined) {
-  return LINK_TABLES.flatMap((link) => {
-    const carried = ownerColumnsOf(link, names(link));
-    if (carried === undefined) return [];
-    const { name, columns } = carried.index;
-    const index: PgIndexDefinition = {
-      name,
-      sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${link.table} (${[...columns, ownerKey(link.owner)].join(', ')})`,
-    };
-    return [{ link, columns: carried.columns, index }];
-  });
+/** The carried columns of `carriedColumnLinks`, each with its index as PostgreSQL builds it (the owner pk last). */
+function carriedColumns(names?: Parameters<typeof carriedColumnLinks>[0]) {
+  return carriedColumnLinks(names).map(({ link, columns, index }) => ({
+    link,
+    columns,
+    index: {
+      name: index.name,
+      sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${[...index.columns, ownerKey(link.owner)].join(', ')})`,
+    } satisfies PgIndexDefinition,
+  }));
 }
 
 /** Adds the carried columns, fills them from the owners' rows, builds their index and drops the ones it supersedes. */

@@ -9,12 +9,12 @@ import {
   LINK_TABLES,
   PLACE_TABLES,
   SOURCE_TABLES,
-  ownerColumnsOf,
+  carriedColumnLinks,
+  FIRST_CARRIED_COLUMNS,
   ownerKey,
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
-  type LinkTableSpec,
 } from '../../model/storage.ts';
 import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
@@ -138,7 +138,7 @@ const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ 
  * `research_orgs.id in [...] and year in [A:B]` is a range of `(org_id, year)`. Pinned to
  * the column it shipped with; version 9 adds `date` and replaces the index.
  */
-const VERSION_6_CARRIED = carriedColumns((link) => (link.table === 'publication_research_orgs' ? ['year'] : undefined));
+const VERSION_6_CARRIED = carriedColumns(FIRST_CARRIED_COLUMNS);
 
 /**
  * Version 9: the columns the layout carries today (`year, date` on `publication_research_orgs`)
@@ -146,20 +146,19 @@ const VERSION_6_CARRIED = carriedColumns((link) => (link.table === 'publication_
  * (its prefix), so that one is dropped: a page newest first under an organization filter
  * picks its candidates from the index before reading any record row.
  */
-const CARRIED = carriedColumns((link) => link.ownerColumns);
+const CARRIED = carriedColumns();
 
-function carriedColumns(names: (link: LinkTableSpec) => readonly string[] | undefined) {
-  return LINK_TABLES.flatMap((link) => {
-    const carried = ownerColumnsOf(link, names(link));
-    if (carried === undefined) return [];
-    const { index } = carried;
-    const definition: IndexDefinition = {
+/** The carried columns of `carriedColumnLinks`, each with its index as SQLite builds it. */
+function carriedColumns(names?: Parameters<typeof carriedColumnLinks>[0]) {
+  return carriedColumnLinks(names).map(({ link, columns, index }) => ({
+    link,
+    columns,
+    index: {
       name: index.name,
       table: link.table,
       sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${index.columns.join(', ')})`,
-    };
-    return [{ link, columns: carried.columns, index: definition }];
-  });
+    } satisfies IndexDefinition,
+  }));
 }
 
 /**
