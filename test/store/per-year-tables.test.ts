@@ -19,6 +19,7 @@ import {
   PUBLICATIONS,
   pub,
 } from './fixtures/per-year-records.ts';
+import { CITING_YEARS_SELECT } from '../../src/store/per-year-tables.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-per-year-'));
 let n = 0;
@@ -116,5 +117,25 @@ describe('per-year tables (SQLite)', () => {
     assert.deepEqual(answer(upgraded, CITATIONS), { '2019': 0, '2020': 1, '2021': 2, '2022': 0 });
     assert.deepEqual(answer(upgraded, FUNDING_USD), { '2012': 300, '2013': 300, '2014': 400, '2015': 0 });
     upgraded.close();
+  });
+});
+
+describe('the one pass over the references', () => {
+  test('reads the citing publications first and their references by primary key, even before any ANALYZE', () => {
+    // A bulk load runs it before statistics exist; reading the references by cited id and
+    // looking each citing row up at random took 76–96 s at 1M instead of about 16 s.
+    const store = openRecordStore(freshPath(), { ...options, bulk: true });
+    store.upsert('publications', PUBLICATIONS);
+    const statistics = store.db.prepare('SELECT count(*) FROM sqlite_stat1').pluck().get() as number;
+    assert.equal(statistics, 0, 'no statistics yet');
+    const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${CITING_YEARS_SELECT}`).all() as Array<{ detail: string }>).map(
+      (step) => step.detail,
+    );
+    assert.match(plan[0] ?? '', /^SCAN c\b/, plan.join(' | '));
+    assert.ok(
+      plan.some((step) => /^SEARCH r USING PRIMARY KEY \(publication_pk=\?\)/.test(step)),
+      plan.join(' | '),
+    );
+    store.close();
   });
 });
