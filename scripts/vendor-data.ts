@@ -9,7 +9,7 @@
  *
  * Deterministic: the same source folder gives byte-identical files.
  *
- *   npx tsx scripts/vendor-data.ts --from ../shared/data
+ *   npx tsx scripts/vendor-data.ts --from <open-data folder>   (a checkout of the open datasets)
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -231,10 +231,11 @@ function segmentsOf(
 ): { segments?: readonly Sql[] } {
   const k = access.keyed;
   const values = listed(entry);
-  const first = Object.keys(k?.carried ?? {})[0];
-  const column = first === undefined ? undefined : k?.carried?.[first];
-  if (k === undefined || values === undefined || column === undefined || others.length !== 1) return {};
-  const other = others[0] as FilterPlan;
+  // The ranges are of the index (value, first carried column, ...).
+  const [first, column] = Object.entries(k?.carried ?? {})[0] ?? [];
+  const other = others[0];
+  if (k === undefined || values === undefined || column === undefined || other === undefined || others.length !== 1)
+    return {};
   if (other.kind !== 'compare' && other.kind !== 'in' && other.kind !== 'range') return {};
   if (other.field.type !== 'integer' || source.columns[other.field.name] !== first) return {};
   const years = listed(other) ?? integerRange(other);
@@ -263,6 +264,11 @@ function integerRange(f: ValueFilter): number[] | undefined {
   return Array.from({ length: Math.max(0, (high as number) - (low as number) + 1) }, (_, i) => (low as number) + i);
 }
 
+/** The keys of a `LinkKeySet`'s link rows, a record's key once per row it has (column `k`). */
+export function linkRowKeys(set: LinkKeySet): Sql {
+  return concat(`SELECT ${set.key} AS k FROM ${set.from} WHERE `, set.where);
+}
+
 /**
  * The number of records a `LinkKeySet` filter keeps, read from the link's covering index
  * instead of every candidate's record row (at 1M publications, two organizations over three
@@ -272,11 +278,6 @@ function integerRange(f: ValueFilter): number[] | undefined {
  *   // SELECT count(DISTINCT l."publication_pk") AS n FROM "publication_research_orgs" l
  *   //   WHERE 1 AND (l."org_id" IN (?, ?)) AND (l."year" BETWEEN ? AND ?)
  */
-/** The keys of a `LinkKeySet`'s link rows, a record's key once per row it has (column `k`). */
-export function linkRowKeys(set: LinkKeySet): Sql {
-  return concat(`SELECT ${set.key} AS k FROM ${set.from} WHERE `, set.where);
-}
-
 export function linkKeyCount(set: LinkKeySet): Sql {
   // One value tested: a record has at most one of the rows, so they need no telling apart
   // (count(DISTINCT) keeps every key in a temporary B-tree).

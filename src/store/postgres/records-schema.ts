@@ -132,25 +132,21 @@ const VERSION_1_INDEXES: readonly PgIndexDefinition[] = [
  * value with them (the owner pk last, for index-only scans). Pinned to the column it shipped
  * with; version 7 adds `date` and replaces the index, as SQLite's 9.
  */
-const VERSION_4_CARRIED = carriedColumns(FIRST_CARRIED_COLUMNS);
+const VERSION_4_CARRIED = carriedColumnLinks(FIRST_CARRIED_COLUMNS);
 
 /** Version 7: the columns the layout carries today (`year, date`) and their index `(org_id, year, date, publication_pk)`. */
-const CARRIED = carriedColumns();
+const CARRIED = carriedColumnLinks();
 
-/** The carried columns of `carriedColumnLinks`, each with its index as PostgreSQL builds it (the owner pk last). */
-function carriedColumns(names?: Parameters<typeof carriedColumnLinks>[0]) {
-  return carriedColumnLinks(names).map(({ link, columns, index }) => ({
-    link,
-    columns,
-    index: {
-      name: index.name,
-      sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${[...index.columns, ownerKey(link.owner)].join(', ')})`,
-    } satisfies PgIndexDefinition,
-  }));
+/** The index of a link table's carried columns, as PostgreSQL builds it (the owner pk last, for index-only scans). */
+function carriedIndex({ link, index }: ReturnType<typeof carriedColumnLinks>[number]): PgIndexDefinition {
+  return {
+    name: index.name,
+    sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${[...index.columns, ownerKey(link.owner)].join(', ')})`,
+  };
 }
 
 /** Adds the carried columns, fills them from the owners' rows, builds their index and drops the ones it supersedes. */
-function ownerColumnsSql(carried: ReturnType<typeof carriedColumns>, superseded: readonly string[] = []): string[] {
+function ownerColumnsSql(carried: ReturnType<typeof carriedColumnLinks>, superseded: readonly string[] = []): string[] {
   const kept = new Set(carried.map(({ index }) => index.name));
   return [
     ...carried.flatMap(({ link, columns }) => [
@@ -158,7 +154,7 @@ function ownerColumnsSql(carried: ReturnType<typeof carriedColumns>, superseded:
       `UPDATE ${link.table} l SET ${columns.map((c) => `${c.name} = o.${c.name}`).join(', ')} FROM ${SOURCE_TABLES[link.owner].table} o WHERE o.pk = l.${ownerKey(link.owner)}`,
     ]),
     ...superseded.filter((name) => !kept.has(name)).map((name) => `DROP INDEX IF EXISTS ${name}`),
-    ...carried.map(({ index }) => index.sql),
+    ...carried.map((c) => carriedIndex(c).sql),
     ...carried.map(({ link }) => `ANALYZE ${link.table}`),
   ];
 }
@@ -179,7 +175,7 @@ export function pgValueCountsRefreshSql(): string[] {
 export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
   ...VERSION_1_INDEXES,
   ...PG_NARROW_INDEXES,
-  ...CARRIED.map(({ index }) => index),
+  ...CARRIED.map(carriedIndex),
 ];
 
 /** The record store's PostgreSQL migrations. Append new versions; never edit old ones. */

@@ -138,7 +138,7 @@ const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ 
  * `research_orgs.id in [...] and year in [A:B]` is a range of `(org_id, year)`. Pinned to
  * the column it shipped with; version 9 adds `date` and replaces the index.
  */
-const VERSION_6_CARRIED = carriedColumns(FIRST_CARRIED_COLUMNS);
+const VERSION_6_CARRIED = carriedColumnLinks(FIRST_CARRIED_COLUMNS);
 
 /**
  * Version 9: the columns the layout carries today (`year, date` on `publication_research_orgs`)
@@ -146,19 +146,15 @@ const VERSION_6_CARRIED = carriedColumns(FIRST_CARRIED_COLUMNS);
  * (its prefix), so that one is dropped: a page newest first under an organization filter
  * picks its candidates from the index before reading any record row.
  */
-const CARRIED = carriedColumns();
+const CARRIED = carriedColumnLinks();
 
-/** The carried columns of `carriedColumnLinks`, each with its index as SQLite builds it. */
-function carriedColumns(names?: Parameters<typeof carriedColumnLinks>[0]) {
-  return carriedColumnLinks(names).map(({ link, columns, index }) => ({
-    link,
-    columns,
-    index: {
-      name: index.name,
-      table: link.table,
-      sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${index.columns.join(', ')})`,
-    } satisfies IndexDefinition,
-  }));
+/** The index of a link table's carried columns, as SQLite builds it. */
+function carriedIndex({ link, index }: ReturnType<typeof carriedColumnLinks>[number]): IndexDefinition {
+  return {
+    name: index.name,
+    table: link.table,
+    sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${index.columns.join(', ')})`,
+  };
 }
 
 /**
@@ -167,7 +163,7 @@ function carriedColumns(names?: Parameters<typeof carriedColumnLinks>[0]) {
  */
 function addOwnerColumns(
   db: Database,
-  carried: ReturnType<typeof carriedColumns>,
+  carried: ReturnType<typeof carriedColumnLinks>,
   superseded: readonly string[] = [],
 ): void {
   for (const { link, columns } of carried) {
@@ -189,7 +185,7 @@ function addOwnerColumns(
   const kept = new Set(carried.map(({ index }) => index.name));
   for (const name of superseded.filter((n) => !kept.has(n))) db.exec(`DROP INDEX IF EXISTS ${name}`);
   // Statistics for the new index, so the planner weighs it as finish() would have.
-  for (const { index } of carried) db.exec(`${index.sql}; ANALYZE ${index.name}`);
+  for (const index of carried.map(carriedIndex)) db.exec(`${index.sql}; ANALYZE ${index.name}`);
 }
 
 /** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
@@ -211,7 +207,7 @@ export const RECORD_INDEXES: readonly IndexDefinition[] = [
   ...VERSION_1_INDEXES,
   ...VERSION_2_INDEXES,
   ...VERSION_3_INDEXES,
-  ...CARRIED.map(({ index }) => index),
+  ...CARRIED.map(carriedIndex),
 ];
 
 /** The full DDL of version 1, for `docs/storage.md` and tests (later versions add to it). */
