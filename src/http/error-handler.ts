@@ -41,6 +41,20 @@ export function toQuarryError(error: unknown, request: FastifyRequest): QuarryEr
   return QuarryError.of('INTERNAL', { params: { requestId: request.id } }, { cause: error });
 }
 
+/** Seconds a 503 asks the client to wait before trying again. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Every 429 and 503 tells the client when to retry (spec/protocol.md §4; RFC 9110 §10.2.3):
+ * rate limits set their own value first; a service that is starting, closing or without its
+ * shared store is asked again after a few seconds rather than at once in a tight loop.
+ */
+export function setRetryAfter(reply: FastifyReply, status: number): void {
+  if (reply.hasHeader('Retry-After')) return;
+  if (status === 429) reply.header('Retry-After', '1');
+  else if (status === 503) reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+}
+
 /** The app's error handler, and Fastify's handler for its own framework errors (bad URLs). */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return sendError(toQuarryError(error, request), request, reply);
@@ -51,8 +65,7 @@ export function sendError(quarryError: QuarryError, request: FastifyRequest, rep
   const status = STATUS_BY_CATEGORY[quarryError.category];
   if (status < 500) request.log.info({ code: quarryError.code, status }, 'request refused');
   else if (quarryError.category !== 'internal') request.log.warn({ code: quarryError.code, status }, 'request failed');
-  // Every 429 tells the client when to retry (spec/protocol.md §4); rate limits set their own value.
-  if (status === 429 && !reply.hasHeader('Retry-After')) reply.header('Retry-After', '1');
+  setRetryAfter(reply, status);
   if (status === 401) {
     reply.header(
       'WWW-Authenticate',

@@ -62,7 +62,7 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   410: 'This language version was removed; the body names the version to use.',
   429: 'Too many requests: wait `Retry-After` seconds and retry.',
   500: 'Unexpected: the body quotes a request id for the operator; the cause is only in the server log.',
-  503: 'The service is starting, closing, or its database does not answer; retry later.',
+  503: 'The service is starting, closing, or its database or shared store does not answer: retry after `Retry-After` seconds.',
   504: 'The query ran past the time limit; the body says how to narrow it.',
 };
 
@@ -75,7 +75,7 @@ export function errorResponses(
   const responses: Record<string, unknown> = {};
   for (const status of statuses) {
     const headers: Record<string, unknown> = options.rateLimited ? { ...RATE_LIMIT_HEADERS } : {};
-    if (status === 429) headers['Retry-After'] = integerHeader('Seconds to wait before retrying');
+    if (status === 429 || status === 503) headers['Retry-After'] = integerHeader('Seconds to wait before retrying');
     if (status === 401 && options.authScheme)
       headers['WWW-Authenticate'] = { type: 'string', description: `\`${options.authScheme} realm="Quarry"\`` };
     responses[String(status)] = {

@@ -17,7 +17,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebPluginOptions } from '../http/app.ts';
-import { toQuarryError } from '../http/error-handler.ts';
+import { setRetryAfter, toQuarryError } from '../http/error-handler.ts';
 import { STATUS_BY_CATEGORY } from '../http/status.ts';
 import { QuarryError, renderErrorBody } from '../errors/index.ts';
 import { loadAssets, type Asset } from './assets.ts';
@@ -94,6 +94,7 @@ export async function webPlugin(app: FastifyInstance, options: WebPluginOptions)
     const quarryError = webError(error, request);
     const status = STATUS_BY_CATEGORY[quarryError.category];
     if (status >= 500) request.log.warn({ code: quarryError.code, status }, 'web request failed');
+    setRetryAfter(reply, status);
     if (isApiPath(request)) {
       return reply
         .status(status)

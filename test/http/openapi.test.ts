@@ -98,6 +98,7 @@ describe('the OpenAPI document and the reference pages', { timeout: 60_000 }, ()
       for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
         assert.ok(op.responses['200']?.headers?.[header], `${path} 200 ${header}`);
       assert.ok(op.responses['429']?.headers?.['Retry-After'], `${path} 429 Retry-After`);
+      assert.ok(op.responses['503']?.headers?.['Retry-After'], `${path} 503 Retry-After`);
       assert.ok(op.responses['401']?.headers?.['WWW-Authenticate'], `${path} 401 WWW-Authenticate`);
       assert.ok(Object.keys(op.responses).every((s) => op.responses[s]?.description !== 'Default Response'));
     }

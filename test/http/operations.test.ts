@@ -25,6 +25,7 @@ describe('operations endpoints, response shape, OpenAPI, web hook', () => {
       const res = await t.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(res.statusCode, 503);
       assert.equal(res.json().errors.query.code, 'SERVICE_UNAVAILABLE');
+      assert.equal(res.headers['retry-after'], '5', 'a 503 says when to retry');
     } finally {
       t.engine.readyAnswer = true;
     }

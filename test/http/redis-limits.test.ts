@@ -60,6 +60,7 @@ describe('rate limits in Redis', () => {
     ]) {
       const res = await t.app.inject({ ...request, remoteAddress: '10.0.0.9' });
       assert.equal(res.statusCode, 503, res.body);
+      assert.ok(Number(res.headers['retry-after']) >= 1, 'a 503 says when to retry');
       const body = res.json<{ errors: { query: { code: string; header: string; details: string[] } } }>();
       assert.equal(body.errors.query.code, 'SERVICE_UNAVAILABLE');
       assert.match(body.errors.query.details.join(' '), /Redis/);
@@ -114,6 +115,7 @@ describe('web pages with sessions in Redis', () => {
     await redis.stop();
     const away = await browser.get('/account');
     assert.equal(away.status, 503, away.text);
+    assert.equal(away.headers.get('retry-after'), '5', 'the page says when to retry');
     assert.match(away.text, /Redis/);
   });
 });
