@@ -22,6 +22,7 @@ import { runQuery } from '../src/engine/backends/sqlite/query-context.ts';
 import { withResultCache } from '../src/engine/result-cache.ts';
 import { isQuarryError } from '../src/errors/index.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
+import { databaseParts, formatParts } from './db-size.ts';
 import { benchmarkWord, compareEngines, printComparison } from './engine-comparison.ts';
 import { queryShapes } from './query-shapes.ts';
 
@@ -181,6 +182,8 @@ line(
   `${(size / 2 ** 20).toFixed(0)} MiB, ${(perRecord / 1024).toFixed(1)} KiB/publication → ${((perRecord * 1e6) / 1e9).toFixed(1)} GB at 1M, ${((perRecord * 1e7) / 1e9).toFixed(0)} GB at 10M`,
   perRecord * 1e6 <= 4e9,
 );
+// What the size is made of (bench/db-size.ts prints every part).
+for (const text of formatParts(databaseParts(db), publications, 6)) console.log(`    ${text}`);
 
 // 5. Import: generate N publications and import them (the same path as `quarry import`).
 const importCount = Number(args.import);
