@@ -53,6 +53,17 @@ describe('generator at 1k', () => {
     assert.equal(folderHash(b), folderHash(a));
   });
 
+  test('helper threads write the same bytes as one thread (papers in batches, authors picked in order)', async () => {
+    // 4,500 papers: two full batches of 2,000 and a partial one, in two threads.
+    const inThread = join(work, 'one-thread');
+    const threaded = join(work, 'threads');
+    const one = await generate({ publications: 4500, seed: 20240601, outDir: inThread, threads: 0 });
+    const two = await generate({ publications: 4500, seed: 20240601, outDir: threaded, threads: 2 });
+    assert.deepEqual(two.validation, one.validation);
+    assert.equal(folderHash(threaded), folderHash(inThread));
+    assert.equal(two.counts['publications'], 4500);
+  });
+
   test('another seed gives different output', async () => {
     const c = join(work, 'c');
     await generate({ publications: 1000, seed: 7, outDir: c });

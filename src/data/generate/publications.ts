@@ -11,6 +11,7 @@ import type {
   PublicationRecord,
 } from '../../model/native-records.ts';
 import { lomax } from './distributions.ts';
+import type { Draws } from './prng.ts';
 import { affiliation, noteOrganization, type Context } from './context.ts';
 import { BIOMEDICAL, PHYSICAL } from './fields.ts';
 import { grantNumber, hasOrcid } from './grants.ts';
@@ -79,18 +80,14 @@ export function countCitations(ctx: Context, from: number, to: number, yearOf: (
   return links;
 }
 
-/** Makes paper i of year `year` and notes its identified authors in the researcher statistics. */
-export function makePublication(ctx: Context, i: number, year: number, cursor: { at: number }): PublicationRecord {
-  const { random, fields, people, stats, orgs } = ctx;
-  const r = random.draws('publication', i, 'make');
-  const d = ctx.division[i] as number;
-  const div = fields.divisions[d];
-  if (div === undefined) throw new Error('a paper without a field');
-  const type = drawType(r.next());
-  const month = r.int(1, 12);
-  const date = `${year}-${String(month).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}`;
-
-  // Authors: identified slots take the next researchers of the pool (never twice per paper).
+/**
+ * The identified authors of paper i: the next researchers of the Lotka pool (never twice
+ * per paper). The pool and its cursor carry over from paper to paper, so papers take their
+ * authors one after the other, in order; everything else about a paper is a function of
+ * its index and these authors (`makePublication`). -1 is an unidentified author slot.
+ */
+export function pickAuthors(ctx: Context, i: number, cursor: { at: number }): number[] {
+  const { random, people } = ctx;
   const n = ctx.authors[i] as number;
   const identified = identifiedSlots(random, i, n);
   const who: number[] = [];
@@ -109,6 +106,29 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     who.push(people.pool[cursor.at] as number);
     cursor.at++;
   }
+  return who;
+}
+
+/** The first draws of a paper: its type and date, its organizations and each author's primary one. */
+export interface PaperStart {
+  readonly r: Draws;
+  readonly type: string;
+  readonly month: number;
+  readonly date: string;
+  readonly who: readonly number[];
+  readonly paperOrgs: readonly number[];
+  /** Per author slot, the organization of its first affiliation. */
+  readonly primaries: readonly number[];
+}
+
+/** Draws the start of paper i of year `year` with identified authors `who` (from `pickAuthors`). */
+export function startPaper(ctx: Context, i: number, year: number, who: readonly number[]): PaperStart {
+  const { random, people, orgs } = ctx;
+  const r = random.draws('publication', i, 'make');
+  const type = drawType(r.next());
+  const month = r.int(1, 12);
+  const date = `${year}-${String(month).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}`;
+  const n = who.length;
   // Organizations: the authors' home organizations, up to 1-5 (mean about 2.3 once small teams are counted).
   const u = r.next();
   const wantOrgs = u < 0.28 ? 1 : u < 0.58 ? 2 : u < 0.8 ? 3 : u < 0.93 ? 4 : 5;
@@ -123,16 +143,51 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     if (!paperOrgs.includes(o)) paperOrgs.push(o);
   }
   if (paperOrgs.length === 0) paperOrgs.push(orgs.research.sample(r.next()));
+  const primaries = who.map((w, k) =>
+    w >= 0 && paperOrgs.includes(people.home[w] as number)
+      ? (people.home[w] as number)
+      : (paperOrgs[k % paperOrgs.length] as number),
+  );
+  return { r, type, month, date, who, paperOrgs, primaries };
+}
+
+/**
+ * Notes a paper's identified authors in the researcher statistics (their publication
+ * counts, first and last years, organizations and current one): in paper order, as the
+ * current organization is the last one seen.
+ */
+export function notePaperAuthors(ctx: Context, year: number, start: PaperStart): void {
+  const { stats } = ctx;
+  start.who.forEach((w, k) => {
+    if (w < 0) return;
+    const primary = start.primaries[k] as number;
+    stats.publications[w] = (stats.publications[w] as number) + 1;
+    if ((stats.firstYear[w] as number) === 0 || year < (stats.firstYear[w] as number)) stats.firstYear[w] = year;
+    if (year > (stats.lastYear[w] as number)) stats.lastYear[w] = year;
+    noteOrganization(stats, w, primary);
+    stats.currentOrg[w] = primary;
+  });
+}
+
+/**
+ * Makes paper i of year `year` from its start (`startPaper`): every draw after the start
+ * is keyed by the paper, so papers can be made in any order or thread once their authors
+ * are picked.
+ */
+export function makePublication(ctx: Context, i: number, year: number, start: PaperStart): PublicationRecord {
+  const { fields, people, orgs } = ctx;
+  const { r, type, month, date, who, paperOrgs, primaries } = start;
+  const d = ctx.division[i] as number;
+  const div = fields.divisions[d];
+  if (div === undefined) throw new Error('a paper without a field');
+  const n = who.length;
   const org = (k: number): OrganizationRecord => orgs.records[k] as OrganizationRecord;
   const authors: Author[] = [];
   const affLists: Affiliation[][] = [];
   const used = new Set<number>();
   for (let k = 0; k < n; k++) {
     const w = who[k] as number;
-    const primary =
-      w >= 0 && paperOrgs.includes(people.home[w] as number)
-        ? (people.home[w] as number)
-        : (paperOrgs[k % paperOrgs.length] as number);
+    const primary = primaries[k] as number;
     const affs: Affiliation[] = [affiliation(org(primary))];
     used.add(primary);
     if (paperOrgs.length > 1 && r.chance(0.1)) {
@@ -142,11 +197,6 @@ export function makePublication(ctx: Context, i: number, year: number, cursor: {
     }
     affLists.push(affs);
     if (w >= 0) {
-      stats.publications[w] = (stats.publications[w] as number) + 1;
-      if ((stats.firstYear[w] as number) === 0 || year < (stats.firstYear[w] as number)) stats.firstYear[w] = year;
-      if (year > (stats.lastYear[w] as number)) stats.lastYear[w] = year;
-      noteOrganization(stats, w, primary);
-      stats.currentOrg[w] = primary;
       authors.push({
         first_name: ctx.names.first[people.first[w] as number] as string,
         last_name: ctx.names.last[people.last[w] as number] as string,

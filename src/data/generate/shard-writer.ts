@@ -36,8 +36,13 @@ export class ShardWriter {
 
   /** Appends one record as a JSON line. */
   write(record: object): void {
+    this.writeLine(JSON.stringify(record));
+  }
+
+  /** Appends one record already written as JSON (one line, without its line break). */
+  writeLine(json: string): void {
     if (this.fd < 0) this.open();
-    this.buffer += JSON.stringify(record) + '\n';
+    this.buffer += json + '\n';
     this.inShard++;
     this.total++;
     if (this.buffer.length >= FLUSH_AT) this.flush();

@@ -5,7 +5,9 @@
  * too noisy to judge).
  */
 import { QuarryError } from '../../errors/index.ts';
+import type { PublicationRecord } from '../../model/native-records.ts';
 import { estimatePowerLawExponent } from './distributions.ts';
+import { LAST_YEAR } from './plan.ts';
 
 export const ENFORCE_FROM = 5_000;
 
@@ -37,6 +39,45 @@ export interface Tallies {
   organizationLinks: number;
   /** Per year: [papers, open access]. */
   openAccessByYear: Map<number, [number, number]>;
+}
+
+/** The tallies one paper adds to (papers are tallied wherever they are made, then merged). */
+export type PaperTallies = Pick<
+  Tallies,
+  'oldPapers' | 'oldUncited' | 'funded' | 'organizationLinks' | 'openAccessByYear'
+>;
+
+/** Empty paper tallies. */
+export function noPaperTallies(): PaperTallies {
+  return { oldPapers: 0, oldUncited: 0, funded: 0, organizationLinks: 0, openAccessByYear: new Map() };
+}
+
+/** Adds one paper of `year` to the tallies. */
+export function tallyPaper(t: PaperTallies, record: PublicationRecord, year: number): void {
+  t.organizationLinks += record.research_orgs.length;
+  if (record.supporting_grant_ids.length > 0) t.funded++;
+  if (year <= LAST_YEAR - 5) {
+    t.oldPapers++;
+    if (record.times_cited === 0) t.oldUncited++;
+  }
+  const oa = t.openAccessByYear.get(year) ?? [0, 0];
+  oa[0]++;
+  if (record.open_access[0] === 'oa_all') oa[1]++;
+  t.openAccessByYear.set(year, oa);
+}
+
+/** Adds the paper tallies `from` into `into`. */
+export function mergePaperTallies(into: PaperTallies, from: PaperTallies): void {
+  into.oldPapers += from.oldPapers;
+  into.oldUncited += from.oldUncited;
+  into.funded += from.funded;
+  into.organizationLinks += from.organizationLinks;
+  for (const [year, [papers, open]] of from.openAccessByYear) {
+    const oa = into.openAccessByYear.get(year) ?? [0, 0];
+    oa[0] += papers;
+    oa[1] += open;
+    into.openAccessByYear.set(year, oa);
+  }
 }
 
 const round = (x: number): number => Math.round(x * 10000) / 10000;

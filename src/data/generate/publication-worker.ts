@@ -1,0 +1,53 @@
+/**
+ * A publication thread of the generator (`publication-threads.ts`): makes the records of a
+ * range of papers from their identified authors, which the main thread picks in paper order,
+ * and answers them as JSON lines with their tallies. The thread builds the run's context
+ * once, from the settings and the first passes' arrays it is started with.
+ */
+import { workerData } from 'piscina';
+import type { Context } from './context.ts';
+import { setUpContext, yearsOfPapers, type PaperPasses, type RunSettings } from './context-setup.ts';
+import { makePublication, startPaper } from './publications.ts';
+import { noPaperTallies, tallyPaper, type PaperTallies } from './validation.ts';
+
+/** What every thread is started with (Piscina's `workerData`). */
+export interface PublicationThreadSetup {
+  readonly run: RunSettings;
+  readonly passes: PaperPasses;
+}
+
+/** Papers [from, to), and the identified authors of each in turn (`ctx.authors[i]` slots a paper). */
+export interface PublicationBatch {
+  readonly from: number;
+  readonly to: number;
+  readonly who: Int32Array;
+}
+
+export interface PublicationLines {
+  readonly lines: string[];
+  readonly tallies: PaperTallies;
+}
+
+let context: Promise<{ ctx: Context; yearOf: (i: number) => number }> | undefined;
+
+export default async function makePublications(batch: PublicationBatch): Promise<PublicationLines> {
+  const setup = workerData as PublicationThreadSetup;
+  context ??= setUpContext(setup.run, setup.passes).then(({ ctx }) => ({
+    ctx,
+    yearOf: yearsOfPapers(setup.run.publications),
+  }));
+  const { ctx, yearOf } = await context;
+  const lines: string[] = [];
+  const tallies = noPaperTallies();
+  let at = 0;
+  for (let i = batch.from; i < batch.to; i++) {
+    const n = ctx.authors[i] as number;
+    const who = Array.from(batch.who.subarray(at, at + n));
+    at += n;
+    const year = yearOf(i);
+    const record = makePublication(ctx, i, year, startPaper(ctx, i, year, who));
+    tallyPaper(tallies, record, year);
+    lines.push(JSON.stringify(record));
+  }
+  return { lines, tallies };
+}
