@@ -15,7 +15,7 @@ import { buildJournals } from './journals.ts';
 import { buildOrganizations } from './organizations.ts';
 import { authorCount, buildPeople, identifiedSlots } from './people.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, planFor, yearStarts } from './plan.ts';
-import { RandomSource } from './prng.ts';
+import { RandomSource, shuffledWith } from './prng.ts';
 import { countCitations } from './publications.ts';
 import { loadReferenceData } from './reference-data.ts';
 import { TextModel } from './text-model.ts';
@@ -42,15 +42,7 @@ export interface PaperPasses {
 }
 
 function shuffledNames(names: readonly string[], random: RandomSource, label: string): string[] {
-  const out = [...names];
-  const r = random.draws('names', 0, label);
-  for (let k = out.length - 1; k > 0; k--) {
-    const j = Math.floor(r.next() * (k + 1));
-    const t = out[k] as string;
-    out[k] = out[j] as string;
-    out[j] = t;
-  }
-  return out;
+  return shuffledWith(names, random.draws('names', 0, label));
 }
 
 /** Country names of the organizations, the most frequent first: the places text may name. */

@@ -7,7 +7,7 @@ import type { OrganizationRecord } from '../../model/native-records.ts';
 import { Weighted, zipfWeights } from './distributions.ts';
 import { organizationId } from './ids.ts';
 import type { Plan } from './plan.ts';
-import type { RandomSource } from './prng.ts';
+import { shuffledWith, type RandomSource } from './prng.ts';
 import { organizationDescription, type RorOrganization } from '../ror-organization.ts';
 
 /** The organizations of a run: records plus the weights used to place researchers. */
@@ -29,15 +29,7 @@ const TYPE_WEIGHT: Readonly<Record<string, number>> = {
 };
 
 function shuffled<T>(items: readonly T[], random: RandomSource, name: string): T[] {
-  const out = [...items];
-  const r = random.draws('shuffle', 0, name);
-  for (let k = out.length - 1; k > 0; k--) {
-    const j = Math.floor(r.next() * (k + 1));
-    const t = out[k] as T;
-    out[k] = out[j] as T;
-    out[j] = t;
-  }
-  return out;
+  return shuffledWith(items, random.draws('shuffle', 0, name));
 }
 
 function toRecord(index: number, org: RorOrganization, cycle: number): OrganizationRecord {

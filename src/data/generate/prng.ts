@@ -96,3 +96,15 @@ export class RandomSource {
     return mix32(streamKey(this.seed, this.code(entity), index, this.code(draw))) / 4294967296;
   }
 }
+
+/** A copy of `items` in a random order (Fisher–Yates, from the last place down), drawn from `r`. */
+export function shuffledWith<T>(items: readonly T[], r: Draws): T[] {
+  const out = [...items];
+  for (let k = out.length - 1; k > 0; k--) {
+    const j = Math.floor(r.next() * (k + 1));
+    const t = out[k] as T;
+    out[k] = out[j] as T;
+    out[j] = t;
+  }
+  return out;
+}
