@@ -53,23 +53,30 @@ function placeNames(orgs: readonly RorOrganization[]): string[] {
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name);
 }
 
-/** The year of paper i (papers are numbered year by year, oldest first). */
-export function yearsOfPapers(publications: number): (i: number) => number {
-  const pubStarts = yearStarts(publications, FIRST_YEAR, LAST_YEAR);
+/** The year of paper i, from where each year's papers start (papers are numbered year by year, oldest first). */
+function yearsOfPapers(pubStarts: Int32Array, publications: number): (i: number) => number {
   const years = new Int16Array(publications);
   for (let y = 0; y < pubStarts.length - 1; y++) years.fill(FIRST_YEAR + y, pubStarts[y], pubStarts[y + 1]);
   return (i: number): number => years[i] as number;
 }
 
 /**
- * The run's context. Without `passes`, runs the first two passes here (each paper's field
- * and team size, then the citation counts); with them, takes their arrays as they are.
+ * The run's context and the year of each paper. Without `passes`, runs the first two passes
+ * here (each paper's field and team size, then the citation counts) and tallies their author
+ * slots and citation links; with them, takes their arrays as they are (and tallies nothing:
+ * both are 0).
  */
 export async function setUpContext(
   run: RunSettings,
   passes?: PaperPasses,
   onPass?: (done: number) => Promise<void>,
-): Promise<{ ctx: Context; passes: PaperPasses; authorSlots: number; citationLinks: number }> {
+): Promise<{
+  ctx: Context;
+  yearOf: (i: number) => number;
+  passes: PaperPasses;
+  authorSlots: number;
+  citationLinks: number;
+}> {
   const { publications, seed, dataDir } = run;
   const random = new RandomSource(seed);
   const plan = planFor(publications);
@@ -116,6 +123,7 @@ export async function setUpContext(
   });
   const R = people.researchers;
   const pubStarts = yearStarts(publications, FIRST_YEAR, LAST_YEAR);
+  const yearOf = yearsOfPapers(pubStarts, publications);
   const ctx: Context = {
     random,
     plan,
@@ -145,10 +153,9 @@ export async function setUpContext(
     recent: passes?.recent ?? new Int32Array(publications),
     meanCited: passes?.meanCited ?? new Float64Array((LAST_YEAR - FIRST_YEAR + 1) * fields.divisions.length),
   };
-  if (passes !== undefined) return { ctx, passes, authorSlots, citationLinks: 0 };
+  if (passes !== undefined) return { ctx, yearOf, passes, authorSlots, citationLinks: 0 };
 
   // Pass 1: count citations, so every record is written once with its final counts.
-  const yearOf = yearsOfPapers(publications);
   let citationLinks = 0;
   for (let i = 0; i < publications; i += 20_000) {
     citationLinks += countCitations(ctx, i, Math.min(publications, i + 20_000), yearOf);
@@ -164,6 +171,7 @@ export async function setUpContext(
     if ((groupCount[k] as number) > 0) ctx.meanCited[k] = (ctx.meanCited[k] as number) / (groupCount[k] as number);
   return {
     ctx,
+    yearOf,
     passes: { division, authors, slots, cited: ctx.cited, recent: ctx.recent, meanCited: ctx.meanCited },
     authorSlots,
     citationLinks,

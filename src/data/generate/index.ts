@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { QuarryError } from '../../errors/index.ts';
-import { setUpContext, yearsOfPapers, type RunSettings } from './context-setup.ts';
+import { setUpContext, type RunSettings } from './context-setup.ts';
 import { makeGrant } from './grants.ts';
 import { writePublicationsInThreads } from './publication-threads.ts';
 import { makePublication, notePaperAuthors, pickAuthors, startPaper } from './publications.ts';
@@ -78,13 +78,12 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   mkdirSync(options.outDir, { recursive: true });
   const run: RunSettings = { publications, seed, dataDir };
   report({ phase: 'reading reference data', done: 0, total: 1 });
-  const { ctx, passes, authorSlots, citationLinks } = await setUpContext(run, undefined, async (done) => {
+  const { ctx, yearOf, passes, authorSlots, citationLinks } = await setUpContext(run, undefined, async (done) => {
     report({ phase: 'citations', done, total: publications });
     await tick();
   });
   const { fields, orgs, journals, plan } = ctx;
   const R = ctx.people.researchers;
-  const yearOf = yearsOfPapers(publications);
 
   const shards: ShardInfo[] = [];
   const counts: Record<string, number> = {};
@@ -123,7 +122,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   const pubsOut = new ShardWriter(options.outDir, 'publications', PER_SHARD);
   const threads = options.threads ?? (publications >= THREADED_FROM ? Math.min(4, availableParallelism()) : 0);
   if (threads > 0) {
-    await writePublicationsInThreads(ctx, run, passes, pubsOut, tallies, threads, async (done) => {
+    await writePublicationsInThreads(ctx, yearOf, { run, passes }, pubsOut, tallies, threads, async (done) => {
       report({ phase: 'publications', done, total: publications });
       await tick();
     });

@@ -8,7 +8,6 @@
 import { Piscina } from 'piscina';
 import { workerExecArgv, workerModule } from '../../worker-module.ts';
 import type { Context } from './context.ts';
-import { yearsOfPapers, type PaperPasses, type RunSettings } from './context-setup.ts';
 import type { PublicationBatch, PublicationLines, PublicationThreadSetup } from './publication-worker.ts';
 import { notePaperAuthors, pickAuthors, startPaper } from './publications.ts';
 import type { ShardWriter } from './shard-writer.ts';
@@ -18,20 +17,20 @@ import { mergePaperTallies, type PaperTallies } from './validation.ts';
 const BATCH = 2000;
 
 /**
- * Makes papers [0, run.publications) in `threads` threads and writes them to `out`, adding
- * their tallies to `tallies`; `onBatch` hears how many are written after each batch.
+ * Makes the run's papers in `threads` threads, each started with `setup`, and writes them to
+ * `out`, adding their tallies to `tallies`; `onBatch` hears how many are written after each batch.
  */
 export async function writePublicationsInThreads(
   ctx: Context,
-  run: RunSettings,
-  passes: PaperPasses,
+  yearOf: (i: number) => number,
+  setup: PublicationThreadSetup,
   out: ShardWriter,
   tallies: PaperTallies,
   threads: number,
   onBatch: (done: number) => Promise<void>,
 ): Promise<void> {
   const filename = workerModule('publication-worker', import.meta.url);
-  const setup: PublicationThreadSetup = { run, passes };
+  const publications = setup.run.publications;
   const pool = new Piscina<PublicationBatch, PublicationLines>({
     filename: filename.href,
     minThreads: threads,
@@ -40,12 +39,11 @@ export async function writePublicationsInThreads(
     execArgv: workerExecArgv(filename),
     workerData: setup,
   });
-  const yearOf = yearsOfPapers(run.publications);
   const cursor = { at: 0 };
   let next = 0;
   const submit = (): Promise<PublicationLines> => {
     const from = next;
-    const to = Math.min(run.publications, from + BATCH);
+    const to = Math.min(publications, from + BATCH);
     next = to;
     let slots = 0;
     for (let i = from; i < to; i++) slots += ctx.authors[i] as number;
@@ -63,10 +61,10 @@ export async function writePublicationsInThreads(
   // Two batches a thread in flight: each thread has the next one waiting when it finishes.
   const inFlight: Promise<PublicationLines>[] = [];
   try {
-    while (next < run.publications && inFlight.length < threads * 2) inFlight.push(submit());
+    while (next < publications && inFlight.length < threads * 2) inFlight.push(submit());
     while (inFlight.length > 0) {
       const answer = await (inFlight.shift() as Promise<PublicationLines>);
-      if (next < run.publications) inFlight.push(submit());
+      if (next < publications) inFlight.push(submit());
       for (const line of answer.lines) out.writeLine(line);
       mergePaperTallies(tallies, answer.tallies);
       await onBatch(out.total);

@@ -6,7 +6,7 @@
  */
 import { workerData } from 'piscina';
 import type { Context } from './context.ts';
-import { setUpContext, yearsOfPapers, type PaperPasses, type RunSettings } from './context-setup.ts';
+import { setUpContext, type PaperPasses, type RunSettings } from './context-setup.ts';
 import { makePublication, startPaper } from './publications.ts';
 import { noPaperTallies, tallyPaper, type PaperTallies } from './validation.ts';
 
@@ -32,10 +32,7 @@ let context: Promise<{ ctx: Context; yearOf: (i: number) => number }> | undefine
 
 export default async function makePublications(batch: PublicationBatch): Promise<PublicationLines> {
   const setup = workerData as PublicationThreadSetup;
-  context ??= setUpContext(setup.run, setup.passes).then(({ ctx }) => ({
-    ctx,
-    yearOf: yearsOfPapers(setup.run.publications),
-  }));
+  context ??= setUpContext(setup.run, setup.passes);
   const { ctx, yearOf } = await context;
   const lines: string[] = [];
   const tallies = noPaperTallies();

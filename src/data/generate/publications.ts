@@ -111,6 +111,7 @@ export function pickAuthors(ctx: Context, i: number, cursor: { at: number }): nu
 
 /** The first draws of a paper: its type and date, its organizations and each author's primary one. */
 export interface PaperStart {
+  /** The paper's draws, where the start stopped: `makePublication` goes on from here, so make a paper from its start once. */
   readonly r: Draws;
   readonly type: string;
   readonly month: number;
