@@ -44,12 +44,20 @@ console.log(
 );
 const t0 = performance.now();
 const c0 = process.cpuUsage();
+// Wall time of each generation phase, from its first progress report to the next phase's.
+const phaseTimes: { phase: string; started: number }[] = [];
 const manifest = await generate({
   publications,
   seed,
   outDir: join(dir, 'data'),
-  onProgress: (p) => log(`generate ${p.phase} ${p.done}/${p.total}`),
+  onProgress: (p) => {
+    if (phaseTimes.at(-1)?.phase !== p.phase) phaseTimes.push({ phase: p.phase, started: performance.now() });
+    log(`generate ${p.phase} ${p.done}/${p.total}`);
+  },
 });
+const phaseSeconds = phaseTimes
+  .filter((p) => p.phase !== 'done')
+  .map((p, i) => `${p.phase} ${(((phaseTimes[i + 1]?.started ?? performance.now()) - p.started) / 1000).toFixed(1)} s`);
 const genSeconds = (performance.now() - t0) / 1000;
 const genCpu = cpuSeconds(c0);
 const generated = Object.values(manifest.counts).reduce((s, n) => s + n, 0);
@@ -57,6 +65,7 @@ const bytes = manifest.shards.reduce((s, x) => s + x.bytes, 0);
 console.log(
   `generate: ${genSeconds.toFixed(1)} s wall, ${genCpu.toFixed(1)} s CPU; ${generated.toLocaleString('en')} records (${Math.round(generated / genSeconds).toLocaleString('en')} records/s), ${(bytes / 2 ** 20).toFixed(0)} MiB JSONL`,
 );
+console.log(`  phases (wall): ${phaseSeconds.join(', ')}`);
 console.log(`  counts ${JSON.stringify(manifest.counts)}`);
 console.log(
   `  validation ${manifest.validation.passed ? 'passed' : 'FAILED'}: ${manifest.validation.checks.map((c) => `${c.name}=${c.value}${c.ok ? '' : ' (OUT)'}`).join(', ')}`,
