@@ -30,6 +30,11 @@ export type FieldAccess =
       /** The value expression per row. */
       readonly value: string;
       /**
+       * The rows may name a record's value more than once (values read through linked
+       * entities: two organizations in one country): counts are of distinct values.
+       */
+      readonly repeats?: boolean;
+      /**
        * For link tables: the same rows without the correlation, so a filter can be written
        * `s.pk IN (SELECT <key> FROM <from> WHERE <fixed> AND test)`, driven by the link
        * table's reverse index instead of one lookup per record.
@@ -80,6 +85,30 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
         ? {}
         : { carried: Object.fromEntries(link.ownerColumns.map((c) => [c, `l.${ident(c)}`])) };
     const keyed = { recordKey: key, key: recordColumn, fixed, ...carried };
+    const through = link.through;
+    if (through !== undefined) {
+      // The entity's column, through the link rows; rows whose entity has no value are no
+      // value (the test is in the join, so `is empty` and counts see only real values).
+      const column = `t.${ident(through.column)}`;
+      const entityTable = `${ident(through.table)} t`;
+      return {
+        kind: 'multi',
+        from: `${ident(link.table)} l JOIN ${entityTable} ON t.${ident(through.idColumn)} = ${value} AND ${column} IS NOT NULL`,
+        correlate,
+        value: column,
+        repeats: true,
+        keyed: {
+          ...keyed,
+          entity: {
+            linkFrom: `${ident(link.table)} l`,
+            linkValue: value,
+            id: `t.${ident(through.idColumn)}`,
+            from: entityTable,
+            value: column,
+          },
+        },
+      };
+    }
     if (sub === undefined || sub === 'id')
       return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value, keyed };
     const column = link.entity?.columns[sub];

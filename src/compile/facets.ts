@@ -120,6 +120,10 @@ export function compileFacet(
   const dir = output.direction === 'asc' ? 'ASC' : 'DESC';
   const sortKey = output.sortBy === 'count' ? `count ${dir}` : `${ident(output.sortBy)} ${dir} NULLS LAST, count DESC`;
   const tail = ` GROUP BY 1 ORDER BY ${sortKey}, id ASC LIMIT ?`;
+  // Rows read through linked entities may repeat a record's value, which `count(*)` would
+  // count twice; the schema offers no facet over those fields (model/sources/).
+  if (access.kind === 'multi' && access.repeats === true)
+    throw new Error(`no facet over ${output.field}: its values are read through linked entities`);
   let statement: Sql;
   if (access.kind === 'scalar') {
     statement = concat(

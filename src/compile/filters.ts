@@ -77,12 +77,12 @@ export function compileFilter(
       // Alone, one grouped pass over the link table beats a count per record; combined with
       // other conditions, counting only the records those leave is cheaper.
       if (options.alone === true && access.kind === 'multi' && access.keyed !== undefined) {
-        return countByGroups(access.keyed, access.from, filter.op, filter.value);
+        return countByGroups(access.keyed, access.from, valueCount(access), filter.op, filter.value);
       }
       const count =
         access.kind === 'scalar'
           ? dialect.isPresent(access.stored ?? access.expr)
-          : `(SELECT count(*) FROM ${access.from} WHERE ${access.correlate})`;
+          : `(SELECT ${valueCount(access)} FROM ${access.from} WHERE ${access.correlate})`;
       return frag(`${count} ${sqlOp(filter.op)} ?`, [filter.value]);
     }
     default:
@@ -116,13 +116,19 @@ function storedCountTest(source: SourceLayout, field: PlanField, test: string): 
 function countByGroups(
   keyed: NonNullable<Extract<FieldAccess, { kind: 'multi' }>['keyed']>,
   from: string,
+  count: string,
   op: CompareOp,
   n: number,
 ): Sql {
   const zeroPasses = compareNumbers(0, op, n);
   const groups = `SELECT ${keyed.key} FROM ${from} WHERE ${keyed.fixed} GROUP BY ${keyed.key} HAVING `;
-  if (zeroPasses) return frag(`${keyed.recordKey} NOT IN (${groups}NOT (count(*) ${sqlOp(op)} ?))`, [n]);
-  return frag(`${keyed.recordKey} IN (${groups}count(*) ${sqlOp(op)} ?)`, [n]);
+  if (zeroPasses) return frag(`${keyed.recordKey} NOT IN (${groups}NOT (${count} ${sqlOp(op)} ?))`, [n]);
+  return frag(`${keyed.recordKey} IN (${groups}${count} ${sqlOp(op)} ?)`, [n]);
+}
+
+/** How many values a record's rows hold: one a row, unless the rows may repeat one. */
+function valueCount(access: Extract<FieldAccess, { kind: 'multi' }>): string {
+  return access.repeats === true ? `count(DISTINCT ${access.value})` : 'count(*)';
 }
 
 function compareNumbers(a: number, op: CompareOp, b: number): boolean {

@@ -29,6 +29,12 @@ export interface LinkLayout {
    * after the value: a filter also testing them narrows the link rows it reads.
    */
   readonly ownerColumns?: readonly string[];
+  /**
+   * The field is not stored: its values are `column` of the entities the link rows name
+   * (`valueColumn` = `table.idColumn`), the distinct non-NULL ones of each record
+   * (`research_org_names` through `publication_research_orgs` and `organizations.name`).
+   */
+  readonly through?: { readonly table: string; readonly idColumn: string; readonly column: string };
 }
 
 export interface EntityLayout {

@@ -295,6 +295,21 @@ function hydrateStep(
         ? ''
         : ` AND ${l}.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
     const byValue = ` ORDER BY ${l}.${ident(link.recordColumn)}, ${l}.${ident(link.valueColumn)}`;
+    const through = link.through;
+    if (through !== undefined) {
+      // Each record's distinct values, in order, as `<owner>_values` rows held them.
+      const t = `t.${ident(through.column)}`;
+      return {
+        field,
+        multi: true,
+        params: [],
+        sqlPrefix:
+          `SELECT DISTINCT ${l}.${ident(link.recordColumn)} AS __key, ${t} AS id FROM ${ident(link.table)} ${l}` +
+          ` JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = ${l}.${ident(link.valueColumn)}` +
+          ` WHERE ${t} IS NOT NULL AND ${l}.${ident(link.recordColumn)} IN `,
+        sqlSuffix: ' ORDER BY 1, 2',
+      };
+    }
     const entityKind = link.entityKind;
     const display = entityKind === undefined ? undefined : layout.entities[entityKind];
     if (entityKind === undefined || display === undefined) {

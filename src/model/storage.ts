@@ -58,6 +58,15 @@ export interface LinkTableSpec {
    * and 4 (PostgreSQL), `date` with 9 and 7; the writers fill them with the link rows.
    */
   readonly ownerColumns?: readonly string[];
+  /**
+   * Fields read through the linked entities instead of being stored: field → column of the
+   * entity table (a publication's `research_org_names` are the `name`s of the organizations
+   * its `publication_research_orgs` rows link). Each record's values are the distinct
+   * non-NULL ones. They were rows of `<owner>_values` until records migration 10 (SQLite)
+   * and 8 (PostgreSQL): 6M rows and about 380 MB at 1M publications, each a copy of an
+   * organization's column.
+   */
+  readonly readThrough?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -420,14 +429,23 @@ export const CATEGORY_SCHEMES = [
  * Fields `finish()` derives from the organizations a record links (a publication's
  * `research_org_countries` are its research organizations' `country_code`s), kept in
  * `<owner>_values`: field → organizations column (`funder_countries` reads the funders).
+ * They are the entity fields (facets group them); the plain text ones are read through the
+ * links instead (`ORGANIZATION_READ_THROUGH`).
  */
 export const DERIVED_VALUE_FIELDS = {
   research_org_countries: 'country_code',
-  research_org_country_names: 'country_name',
   research_org_cities: 'city_id',
   research_org_state_codes: 'state_code',
-  research_org_state_names: 'state_name',
+} as const;
+
+/**
+ * Text fields of a publication or grant read through its research organizations
+ * (`LinkTableSpec.readThrough`): field → organizations column.
+ */
+export const ORGANIZATION_READ_THROUGH = {
   research_org_names: 'name',
+  research_org_country_names: 'country_name',
+  research_org_state_names: 'state_name',
 } as const;
 /** Derived from the funders' `country_code`. */
 export const FUNDER_COUNTRIES = 'funder_countries';
@@ -448,6 +466,8 @@ export const VALUE_FIELD_CODES: Readonly<Record<string, string>> = {
   journal_lists: '5',
   subtitles: '6',
   // derived from the research organizations and funders (publications and grants)
+  // (8, 11 and 12 are no longer written: records migration 10 (SQLite) and 8 (PostgreSQL)
+  // deleted their rows, and the fields are read through the organizations.)
   research_org_countries: '7',
   research_org_country_names: '8',
   research_org_cities: '9',
@@ -515,6 +535,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'research_orgs', countedIn: 'n_publications' },
+    readThrough: ORGANIZATION_READ_THROUGH,
     // `year` (records migration 6): organization + year filters read one index range;
     // `date` (migration 9): a page newest first is cut from that index before any record row.
     ownerColumns: ['year', 'date'],
@@ -591,6 +612,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'research_orgs', countedIn: 'n_grants' },
+    readThrough: ORGANIZATION_READ_THROUGH,
   },
   {
     table: 'grant_funders',

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import {
   DERIVED_VALUE_FIELDS,
+  ORGANIZATION_READ_THROUGH,
   FULLTEXT_TABLES,
   RECORD_KINDS,
   valueFieldCode,
@@ -82,10 +83,20 @@ describe('compiler layout matches the store', () => {
     for (const kind of ['publications', 'grants'] as const) {
       const schemaFields = new Set(SOURCE_FIELD_TABLES[kind].fields.map(([name]) => name));
       const derived = [...Object.keys(DERIVED_VALUE_FIELDS), 'funder_countries'].filter((f) => schemaFields.has(f));
-      assert.ok(derived.length >= 5, kind);
+      assert.ok(derived.length >= 4, kind);
       for (const f of derived) {
         assert.equal(RECORDS_LAYOUT.sources[kind]?.links[f]?.discriminator?.value, valueFieldCode(f), `${kind}.${f}`);
       }
+    }
+  });
+
+  test('the name lists of the research organizations are read through them, not from a values table', () => {
+    const links = RECORDS_LAYOUT.sources['publications']?.links ?? {};
+    for (const [field, column] of Object.entries(ORGANIZATION_READ_THROUGH)) {
+      assert.equal(links[field]?.table, 'publication_research_orgs', field);
+      assert.deepEqual(links[field]?.through, { table: 'organizations', idColumn: 'id', column }, field);
+      assert.equal(links[field]?.discriminator, undefined, field);
+      assertColumns('organizations', [column]);
     }
   });
 

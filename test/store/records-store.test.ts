@@ -368,8 +368,6 @@ describe('finish', () => {
       ['funder_countries', 'US'],
       ['research_org_cities', 'Melbourne'],
       ['research_org_countries', 'AU'],
-      ['research_org_country_names', 'Australia'],
-      ['research_org_names', 'Uni A'],
     ]);
     assert.deepEqual(store.db.prepare('SELECT id, name FROM countries ORDER BY id').raw().all(), [
       ['AU', 'Australia'],

@@ -20,7 +20,7 @@ import {
 import type { PgMigration } from './migrate.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
 import { pgPerYearTablesSql, pgRebuildPerYearSql, pgRefreshFundingSql } from './per-year-tables.ts';
-import { recodeValueFieldsSql } from '../value-field-codes.ts';
+import { dropReadThroughValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
 
 function sqlType(type: ColumnType): string {
   switch (type) {
@@ -234,5 +234,10 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
       CARRIED,
       VERSION_4_CARRIED.map(({ index }) => index.name),
     ),
+  },
+  {
+    version: 8,
+    name: 'research organization names, country names and state names read through the organizations, not stored per record',
+    up: dropReadThroughValuesSql(),
   },
 ];

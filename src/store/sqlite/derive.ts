@@ -217,8 +217,9 @@ function derivePlaces(db: Database): void {
 }
 
 /**
- * `research_org_countries`, `research_org_names`, ... and `funder_countries` of each
- * publication or grant, from its organizations, as `<owner>_values` rows.
+ * `research_org_countries`, `research_org_cities`, `research_org_state_codes` and
+ * `funder_countries` of each publication or grant, from its organizations, as
+ * `<owner>_values` rows (the name lists are read through the organizations instead).
  */
 function deriveOrgValues(db: Database, owner: 'publication' | 'grant'): void {
   const values = `${owner}_values`;
