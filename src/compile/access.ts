@@ -5,7 +5,7 @@
  */
 import type { Dialect } from './dialect.ts';
 import type { PlanField } from './plan.ts';
-import type { SourceLayout } from './layout.ts';
+import type { LinkLayout, SourceLayout } from './layout.ts';
 import { ident, literal } from './sql.ts';
 
 /** The alias of the searched source's table in every statement. */
@@ -87,27 +87,37 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
     const keyed = { recordKey: key, key: recordColumn, fixed, ...carried };
     const through = link.through;
     if (through !== undefined) {
-      // The entity's column, through the link rows; rows whose entity has no value are no
-      // value (the test is in the join, so `is empty` and counts see only real values).
-      const column = `t.${ident(through.column)}`;
-      const entityTable = `${ident(through.table)} t`;
-      return {
-        kind: 'multi',
-        from: `${ident(link.table)} l JOIN ${entityTable} ON t.${ident(through.idColumn)} = ${value} AND ${column} IS NOT NULL`,
-        correlate,
-        value: column,
-        repeats: true,
-        keyed: {
-          ...keyed,
-          entity: {
-            linkFrom: `${ident(link.table)} l`,
-            linkValue: value,
-            id: `t.${ident(through.idColumn)}`,
-            from: entityTable,
-            value: column,
-          },
+      // The entities' value, through the link rows; rows whose entity has none are no value
+      // (the test is in the join, so `is empty` and counts see only real values).
+      const read = throughValue(through, 't');
+      const entities = `${ident(through.table)} t`;
+      const rows = `${ident(link.table)} l JOIN ${entities} ON t.${ident(through.idColumn)} = ${value} AND ${read} IS NOT NULL`;
+      const entityKeyed = (from: string, shown: string) => ({
+        ...keyed,
+        entity: {
+          linkFrom: `${ident(link.table)} l`,
+          linkValue: value,
+          id: `t.${ident(through.idColumn)}`,
+          from,
+          value: shown,
         },
-      };
+      });
+      if (sub === undefined || sub === 'id')
+        return { kind: 'multi', from: rows, correlate, value: read, repeats: true, keyed: entityKeyed(entities, read) };
+      // A sub-field of the entity the values name (`research_org_countries.name`): one more join.
+      const column = link.entity?.columns[sub];
+      if (link.entity !== undefined && column !== undefined) {
+        const named = ` JOIN ${ident(link.entity.table)} e ON e.${ident(link.entity.idColumn)} = ${read}`;
+        const shown = `e.${ident(column)}`;
+        return {
+          kind: 'multi',
+          from: rows + named,
+          correlate,
+          value: shown,
+          repeats: true,
+          keyed: entityKeyed(entities + named, shown),
+        };
+      }
     }
     if (sub === undefined || sub === 'id')
       return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value, keyed };
@@ -161,4 +171,16 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
 /** The text of the record document of `s` (unpacked, where the store packs it). */
 export function documentText(dialect: Dialect, source: SourceLayout): string {
   return dialect.storedText(`${SOURCE_ALIAS}.${ident(source.document)}`);
+}
+
+/**
+ * The value a link reads through its entities (`LinkLayout.through`) on the entity row
+ * aliased `alias`: its column, or the first non-NULL of its columns.
+ *
+ * @example throughValue({ table: 'organizations', idColumn: 'id', columns: ['city_id', 'city_name'] }, 't')
+ *   // 'coalesce(t."city_id", t."city_name")'
+ */
+export function throughValue(through: NonNullable<LinkLayout['through']>, alias: string): string {
+  const columns = through.columns.map((c) => `${alias}.${ident(c)}`);
+  return columns.length === 1 ? (columns[0] as string) : `coalesce(${columns.join(', ')})`;
 }

@@ -5,7 +5,7 @@
  * the rows kept.
  */
 import type { FacetOutput } from './plan.ts';
-import { accessField, SOURCE_ALIAS } from './access.ts';
+import { accessField, SOURCE_ALIAS, throughValue } from './access.ts';
 import { indicatorAggregation, indicatorSql } from './aggregates.ts';
 import type { ColumnCondition } from './column-conditions.ts';
 import type { Dialect } from './dialect.ts';
@@ -48,6 +48,11 @@ export interface ColumnarFacetPlan {
     readonly discriminator?: { readonly column: string; readonly value: string };
     /** The entity table of the values, if any: its size bounds how many distinct values there are. */
     readonly entityTable?: string;
+    /**
+     * The values are read through the entities the link rows name (`LinkLayout.through`):
+     * `value` on their row, aliased `t`, joined by `table.idColumn = valueColumn`.
+     */
+    readonly through?: { readonly table: string; readonly idColumn: string; readonly value: string };
   };
   /** The table (and its key column) that holds the indicator columns, one row per record. */
   readonly columns: { readonly table: string; readonly key: string };
@@ -120,12 +125,20 @@ export function compileFacet(
   const dir = output.direction === 'asc' ? 'ASC' : 'DESC';
   const sortKey = output.sortBy === 'count' ? `count ${dir}` : `${ident(output.sortBy)} ${dir} NULLS LAST, count DESC`;
   const tail = ` GROUP BY 1 ORDER BY ${sortKey}, id ASC LIMIT ?`;
-  // Rows read through linked entities may repeat a record's value, which `count(*)` would
-  // count twice; the schema offers no facet over those fields (model/sources/).
-  if (access.kind === 'multi' && access.repeats === true)
-    throw new Error(`no facet over ${output.field}: its values are read through linked entities`);
   let statement: Sql;
-  if (access.kind === 'scalar') {
+  if (access.kind === 'multi' && access.repeats === true) {
+    // The rows may repeat a record's value (two organizations in one country): each record
+    // counts once per value, so the distinct (record, value) pairs are grouped, and the
+    // indicators read the record of each pair.
+    const pairs = concat(
+      // `access.from` is a join itself: the correlation goes in WHERE (SQLite has no `a JOIN b JOIN c ON .. ON ..`).
+      `SELECT DISTINCT ${s}.${ident(source.key)} AS k, ${access.value} AS v FROM ${ident(source.table)} ${s}, ${access.from} WHERE ${access.correlate} AND (`,
+      where,
+      ')',
+    );
+    const records = indicators.length > 0 ? ` JOIN ${ident(source.table)} ${s} ON ${s}.${ident(source.key)} = d.k` : '';
+    statement = concat(`SELECT d.v AS id, count(*) AS count${selectRest} FROM (`, pairs, `) d${records}${tail}`);
+  } else if (access.kind === 'scalar') {
     statement = concat(
       `SELECT ${access.expr} AS id, count(*) AS count${selectRest} FROM ${ident(source.table)} ${s} WHERE `,
       where,
@@ -175,6 +188,15 @@ function columnarPlan(
       valueColumn: link.valueColumn,
       ...(link.discriminator === undefined ? {} : { discriminator: link.discriminator }),
       ...(link.entity === undefined ? {} : { entityTable: link.entity.table }),
+      ...(link.through === undefined
+        ? {}
+        : {
+            through: {
+              table: link.through.table,
+              idColumn: link.through.idColumn,
+              value: throughValue(link.through, 't'),
+            },
+          }),
     },
     columns: { table: source.table, key: source.key },
     measures,

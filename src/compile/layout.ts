@@ -30,11 +30,13 @@ export interface LinkLayout {
    */
   readonly ownerColumns?: readonly string[];
   /**
-   * The field is not stored: its values are `column` of the entities the link rows name
-   * (`valueColumn` = `table.idColumn`), the distinct non-NULL ones of each record
-   * (`research_org_names` through `publication_research_orgs` and `organizations.name`).
+   * The field is not stored: its values are read from the entities the link rows name
+   * (`valueColumn` = `table.idColumn`), the first non-NULL of `columns`, the distinct
+   * non-NULL ones of each record (`research_org_countries` through
+   * `publication_research_orgs` and `organizations.country_code`). `entity`, if any, is
+   * then the entity those values name (`countries`).
    */
-  readonly through?: { readonly table: string; readonly idColumn: string; readonly column: string };
+  readonly through?: { readonly table: string; readonly idColumn: string; readonly columns: readonly string[] };
 }
 
 export interface EntityLayout {

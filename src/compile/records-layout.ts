@@ -116,13 +116,18 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
   const holds = link.holds;
   if ('field' in holds) {
     const held = withEntity(holds.field, base, holds.countedIn);
-    const entity = held[1].entity;
-    const through = Object.entries(link.readThrough ?? {}).map(([field, column]): [string, LinkLayout] => {
-      if (entity === undefined) throw new Error(`link table ${link.table} reads ${field} through no entity table`);
-      // Without the carried columns: pages and key sets cut from the link index test its
-      // value column, which holds the entity id here, not the field's value.
-      const { ownerColumns: _carried, ...plain } = base;
-      return [field, { ...plain, through: { table: entity.table, idColumn: entity.idColumn, column } }];
+    const owner = held[1].entity;
+    // Without the carried columns: pages and key sets cut from the link index test its
+    // value column, which holds the entity id here, not the field's value.
+    const { ownerColumns: _carried, ...plain } = base;
+    const through = Object.entries(link.readThrough ?? {}).map(([field, columns]): [string, LinkLayout] => {
+      if (owner === undefined) throw new Error(`link table ${link.table} reads ${field} through no entity table`);
+      const read = {
+        table: owner.table,
+        idColumn: owner.idColumn,
+        columns: typeof columns === 'string' ? [columns] : [...columns],
+      };
+      return withEntity(field, { ...plain, through: read });
     });
     return [held, ...through];
   }

@@ -5,10 +5,10 @@
  * else comes from the record's JSON document.
  */
 import type { OrderPlan, RecordsOutput } from './plan.ts';
-import { accessField, SOURCE_ALIAS } from './access.ts';
+import { accessField, SOURCE_ALIAS, throughValue } from './access.ts';
 import type { Dialect, FullTextMatch } from './dialect.ts';
 import { displayColumns } from './display.ts';
-import type { StorageLayout, SourceLayout } from './layout.ts';
+import type { EntityDisplay, LinkLayout, StorageLayout, SourceLayout } from './layout.ts';
 import { concat, frag, ident, literal, type Sql } from './sql.ts';
 
 /** Reads one entity field for a page of records: append `(?, ?, ...)` of record keys. */
@@ -280,6 +280,37 @@ function orderBy(dialect: Dialect, source: SourceLayout, order: OrderPlan): stri
   }
 }
 
+/**
+ * A field read through the link's entities: each record's distinct values, in order, as the
+ * `<owner>_values` rows that held them were; with the display fields of the entity they
+ * name, if any (`research_org_countries` shows each country's name).
+ */
+function throughStep(
+  dialect: Dialect,
+  field: string,
+  link: LinkLayout,
+  through: NonNullable<LinkLayout['through']>,
+  entityKind: string | undefined,
+  display: EntityDisplay | undefined,
+): HydrateStep {
+  const l = 'l';
+  const read = throughValue(through, 't');
+  const cols = display === undefined ? [] : displayColumns(dialect, display);
+  const named =
+    display === undefined ? '' : ` LEFT JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${read}`;
+  return {
+    field,
+    multi: true,
+    params: [],
+    ...(entityKind === undefined || display === undefined ? {} : { entity: entityKind }),
+    sqlPrefix:
+      `SELECT DISTINCT ${l}.${ident(link.recordColumn)} AS __key, ${read} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
+      ` FROM ${ident(link.table)} ${l} JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = ${l}.${ident(link.valueColumn)}${named}` +
+      ` WHERE ${read} IS NOT NULL AND ${l}.${ident(link.recordColumn)} IN `,
+    sqlSuffix: ' ORDER BY 1, 2',
+  };
+}
+
 /** Link-table entity fields and single entity columns are read per page, with display fields. */
 function hydrateStep(
   dialect: Dialect,
@@ -295,23 +326,9 @@ function hydrateStep(
         ? ''
         : ` AND ${l}.${ident(link.discriminator.column)} = ${literal(link.discriminator.value)}`;
     const byValue = ` ORDER BY ${l}.${ident(link.recordColumn)}, ${l}.${ident(link.valueColumn)}`;
-    const through = link.through;
-    if (through !== undefined) {
-      // Each record's distinct values, in order, as `<owner>_values` rows held them.
-      const t = `t.${ident(through.column)}`;
-      return {
-        field,
-        multi: true,
-        params: [],
-        sqlPrefix:
-          `SELECT DISTINCT ${l}.${ident(link.recordColumn)} AS __key, ${t} AS id FROM ${ident(link.table)} ${l}` +
-          ` JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = ${l}.${ident(link.valueColumn)}` +
-          ` WHERE ${t} IS NOT NULL AND ${l}.${ident(link.recordColumn)} IN `,
-        sqlSuffix: ' ORDER BY 1, 2',
-      };
-    }
     const entityKind = link.entityKind;
     const display = entityKind === undefined ? undefined : layout.entities[entityKind];
+    if (link.through !== undefined) return throughStep(dialect, field, link, link.through, entityKind, display);
     if (entityKind === undefined || display === undefined) {
       return {
         field,

@@ -59,14 +59,15 @@ export interface LinkTableSpec {
    */
   readonly ownerColumns?: readonly string[];
   /**
-   * Fields read through the linked entities instead of being stored: field → column of the
-   * entity table (a publication's `research_org_names` are the `name`s of the organizations
-   * its `publication_research_orgs` rows link). Each record's values are the distinct
-   * non-NULL ones. They were rows of `<owner>_values` until records migration 10 (SQLite)
-   * and 8 (PostgreSQL): 6M rows and about 380 MB at 1M publications, each a copy of an
-   * organization's column.
+   * Fields read through the linked entities instead of being stored: field → the entity
+   * table's column holding the value, or columns whose first non-NULL one does (a
+   * publication's `research_org_countries` are the `country_code`s of the organizations its
+   * `publication_research_orgs` rows link). Each record's values are the distinct non-NULL
+   * ones. They were rows of `<owner>_values`, derived by `finish()`, until records migration
+   * 10 (SQLite) and 8 (PostgreSQL): 12.8M rows and 590 MiB at 1M publications, each a copy
+   * of one of 28,000 organizations' columns.
    */
-  readonly readThrough?: Readonly<Record<string, string>>;
+  readonly readThrough?: Readonly<Record<string, string | readonly string[]>>;
 }
 
 /**
@@ -426,30 +427,21 @@ export const CATEGORY_SCHEMES = [
 ] as const;
 
 /**
- * Fields `finish()` derives from the organizations a record links (a publication's
- * `research_org_countries` are its research organizations' `country_code`s), kept in
- * `<owner>_values`: field → organizations column (`funder_countries` reads the funders).
- * They are the entity fields (facets group them); the plain text ones are read through the
- * links instead (`ORGANIZATION_READ_THROUGH`).
+ * Fields of a publication or grant read through its research organizations
+ * (`LinkTableSpec.readThrough`): field → organizations column(s). A city without an id is
+ * keyed by its name, as the `cities` table keys it.
  */
-export const DERIVED_VALUE_FIELDS = {
+export const RESEARCH_ORGANIZATION_FIELDS = {
   research_org_countries: 'country_code',
-  research_org_cities: 'city_id',
+  research_org_country_names: 'country_name',
+  research_org_cities: ['city_id', 'city_name'],
   research_org_state_codes: 'state_code',
+  research_org_state_names: 'state_name',
+  research_org_names: 'name',
 } as const;
 
-/**
- * Text fields of a publication or grant read through its research organizations
- * (`LinkTableSpec.readThrough`): field → organizations column.
- */
-export const ORGANIZATION_READ_THROUGH = {
-  research_org_names: 'name',
-  research_org_country_names: 'country_name',
-  research_org_state_names: 'state_name',
-} as const;
-/** Derived from the funders' `country_code`. */
-export const FUNDER_COUNTRIES = 'funder_countries';
-const DERIVED_FIELDS = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES];
+/** Read through the funders: their countries. */
+export const FUNDER_FIELDS = { funder_countries: 'country_code' } as const;
 
 /**
  * The code each field of an `<owner>_values` table is stored under (its `field` column),
@@ -466,8 +458,8 @@ export const VALUE_FIELD_CODES: Readonly<Record<string, string>> = {
   journal_lists: '5',
   subtitles: '6',
   // derived from the research organizations and funders (publications and grants)
-  // (8, 11 and 12 are no longer written: records migration 10 (SQLite) and 8 (PostgreSQL)
-  // deleted their rows, and the fields are read through the organizations.)
+  // 7–13 are no longer written: the fields are read through the organizations
+  // (`readThrough`), and records migration 10 (SQLite) and 8 (PostgreSQL) deleted their rows.
   research_org_countries: '7',
   research_org_country_names: '8',
   research_org_cities: '9',
@@ -535,7 +527,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'research_orgs', countedIn: 'n_publications' },
-    readThrough: ORGANIZATION_READ_THROUGH,
+    readThrough: RESEARCH_ORGANIZATION_FIELDS,
     // `year` (records migration 6): organization + year filters read one index range;
     // `date` (migration 9): a page newest first is cut from that index before any record row.
     ownerColumns: ['year', 'date'],
@@ -547,6 +539,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'funders', countedIn: 'n_funded_publications' },
+    readThrough: FUNDER_FIELDS,
   },
   {
     table: 'publication_grants',
@@ -586,15 +579,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     key: valueKey,
     extra: [],
     reverse: ['field', 'value'],
-    holds: byField([
-      'issn',
-      'mesh_terms',
-      'open_access',
-      'clinical_trial_ids',
-      'journal_lists',
-      'subtitles',
-      ...DERIVED_FIELDS,
-    ]),
+    holds: byField(['issn', 'mesh_terms', 'open_access', 'clinical_trial_ids', 'journal_lists', 'subtitles']),
   },
   // grants
   {
@@ -612,7 +597,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'research_orgs', countedIn: 'n_grants' },
-    readThrough: ORGANIZATION_READ_THROUGH,
+    readThrough: RESEARCH_ORGANIZATION_FIELDS,
   },
   {
     table: 'grant_funders',
@@ -621,6 +606,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'funders', countedIn: 'n_funded_grants' },
+    readThrough: FUNDER_FIELDS,
   },
   {
     table: 'grant_categories',
@@ -644,7 +630,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     key: valueKey,
     extra: [],
     reverse: ['field', 'value'],
-    holds: byField(['active_year', ...DERIVED_FIELDS]),
+    holds: byField(['active_year']),
   },
   // researchers
   {
@@ -721,13 +707,14 @@ export function valuesTable(kind: RecordKind): LinkTableSpec | undefined {
   return LINK_TABLES.find((l) => l.owner === kind && 'discriminator' in l.holds && l.holds.discriminator === 'field');
 }
 
-/** The fields written into `<owner>_values` from the record itself (not derived): record key and stored code. */
+/** The fields written into `<owner>_values` from the record itself: record key and stored code. */
 export function writtenValueFields(kind: RecordKind): readonly { readonly field: string; readonly code: string }[] {
   const holds = valuesTable(kind)?.holds;
   if (holds === undefined || !('discriminator' in holds)) return [];
-  return [...Object.keys(holds.fields), ...(holds.unexposed ?? [])]
-    .filter((f) => !DERIVED_FIELDS.includes(f))
-    .map((field) => ({ field, code: valueFieldCode(field) }));
+  return [...Object.keys(holds.fields), ...(holds.unexposed ?? [])].map((field) => ({
+    field,
+    code: valueFieldCode(field),
+  }));
 }
 
 /** Full-text tables: one per source; each search index is a set of its columns. */

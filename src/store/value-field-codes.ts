@@ -21,16 +21,14 @@ export function recodeValueFieldsSql(): string[] {
 
 /**
  * `DELETE FROM <owner>_values WHERE field IN (...)` for the fields now read through the
- * linked entities (`LinkTableSpec.readThrough`), per values table of an owner that reads
- * them: their rows were copies of the organizations' columns, and nothing reads them now.
+ * linked entities (`LinkTableSpec.readThrough`), one statement per values table: their rows
+ * were copies of the organizations' columns, and nothing reads them now.
  */
 export function dropReadThroughValuesSql(): string[] {
-  return LINK_TABLES.flatMap((through) => {
-    const fields = Object.keys(through.readThrough ?? {});
-    const values = LINK_TABLES.find(
-      (l) => l.owner === through.owner && 'discriminator' in l.holds && l.holds.discriminator === 'field',
-    );
-    if (fields.length === 0 || values === undefined) return [];
+  return LINK_TABLES.flatMap((values) => {
+    if (!('discriminator' in values.holds) || values.holds.discriminator !== 'field') return [];
+    const fields = LINK_TABLES.filter((l) => l.owner === values.owner).flatMap((l) => Object.keys(l.readThrough ?? {}));
+    if (fields.length === 0) return [];
     const codes = fields.map((f) => literal(valueFieldCode(f))).join(', ');
     return [`DELETE FROM ${values.table} WHERE field IN (${codes})`];
   });

@@ -4,11 +4,8 @@ import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import {
-  DERIVED_VALUE_FIELDS,
-  ORGANIZATION_READ_THROUGH,
   FULLTEXT_TABLES,
   RECORD_KINDS,
-  valueFieldCode,
   writtenValueFields,
 } from '../../src/model/storage.ts';
 import { SOURCE_FIELD_TABLES } from '../../src/model/sources/index.ts';
@@ -79,24 +76,32 @@ describe('compiler layout matches the store', () => {
         assert.equal(source.links[field]?.discriminator?.value, code, `${kind}.${field}`);
       }
     }
-    // Derived fields are read wherever the source's schema has them (grants lack the name lists).
-    for (const kind of ['publications', 'grants'] as const) {
-      const schemaFields = new Set(SOURCE_FIELD_TABLES[kind].fields.map(([name]) => name));
-      const derived = [...Object.keys(DERIVED_VALUE_FIELDS), 'funder_countries'].filter((f) => schemaFields.has(f));
-      assert.ok(derived.length >= 4, kind);
-      for (const f of derived) {
-        assert.equal(RECORDS_LAYOUT.sources[kind]?.links[f]?.discriminator?.value, valueFieldCode(f), `${kind}.${f}`);
-      }
-    }
   });
 
-  test('the name lists of the research organizations are read through them, not from a values table', () => {
-    const links = RECORDS_LAYOUT.sources['publications']?.links ?? {};
-    for (const [field, column] of Object.entries(ORGANIZATION_READ_THROUGH)) {
-      assert.equal(links[field]?.table, 'publication_research_orgs', field);
-      assert.deepEqual(links[field]?.through, { table: 'organizations', idColumn: 'id', column }, field);
-      assert.equal(links[field]?.discriminator, undefined, field);
-      assertColumns('organizations', [column]);
+  test('the places and names of the organizations a record links are read through them, wherever the schema has them', () => {
+    const through = [
+      ['research_orgs', 'research_org_countries', ['country_code'], 'countries'],
+      ['research_orgs', 'research_org_country_names', ['country_name'], undefined],
+      ['research_orgs', 'research_org_cities', ['city_id', 'city_name'], 'cities'],
+      ['research_orgs', 'research_org_state_codes', ['state_code'], 'states'],
+      ['research_orgs', 'research_org_state_names', ['state_name'], undefined],
+      ['research_orgs', 'research_org_names', ['name'], undefined],
+      ['funders', 'funder_countries', ['country_code'], 'countries'],
+    ] as const;
+    // Grants lack the name lists.
+    for (const kind of ['publications', 'grants'] as const) {
+      const source = RECORDS_LAYOUT.sources[kind];
+      const schemaFields = new Set(SOURCE_FIELD_TABLES[kind].fields.map(([name]) => name));
+      const held = through.filter(([, field]) => schemaFields.has(field));
+      assert.ok(held.length >= 4, kind);
+      for (const [linkField, field, columns, entityKind] of held) {
+        const link = source?.links[field];
+        assert.equal(link?.table, source?.links[linkField]?.table, `${kind}.${field}`);
+        assert.deepEqual(link?.through, { table: 'organizations', idColumn: 'id', columns }, `${kind}.${field}`);
+        assert.equal(link?.discriminator, undefined, `${kind}.${field}`);
+        assert.equal(link?.entityKind, entityKind, `${kind}.${field}`);
+        assertColumns('organizations', columns);
+      }
     }
   });
 

@@ -98,6 +98,12 @@ const QUERIES = [
   'search publications where year in [2010:2014] return funders limit 5 return research_orgs aggregate rcr_avg limit 5 return year',
   'search grants where active_year = 2018 return research_orgs aggregate funding sort by funding limit 10',
   'search grants for "cell" return funders aggregate funding limit 10',
+  // Values read through the organizations: a record with two organizations in one country counts once.
+  'search publications return research_org_countries aggregate citations_total, rcr_avg limit 20',
+  'search publications where year > 2015 return research_org_cities sort by count asc limit 10',
+  'search publications for "cell" return funder_countries aggregate citations_median sort by citations_median limit 10',
+  'search publications where count(research_orgs) >= 2 return research_org_state_codes limit 10',
+  'search grants where active_year = 2018 return research_org_countries aggregate funding limit 10',
   // Nothing matches.
   'search publications for "zzqqxxnothing" return research_orgs limit 5',
 ];

@@ -6,7 +6,6 @@
  */
 import type pg from 'pg';
 import { MAIN_VECTOR, PG_FULLTEXT } from '../../model/postgres-full-text.ts';
-import { DERIVED_VALUE_FIELDS, FUNDER_COUNTRIES, valueFieldCode } from '../../model/storage.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTables } from './narrow-tables.ts';
 import {
   PG_CITING_YEARS,
@@ -56,27 +55,6 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
     `INSERT INTO states (id, name, country_code)
       SELECT state_code, MAX(state_name), MAX(country_code) FROM organizations WHERE state_code IS NOT NULL GROUP BY state_code`,
   ]);
-  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES].map(valueFieldCode);
-  for (const owner of ['publication', 'grant'] as const) {
-    const key = `${owner}_pk`;
-    const values = `${owner}_values`;
-    await run(
-      `${owner} organization values`,
-      [
-        `DELETE FROM ${values} WHERE field = ANY($1::text[])`,
-        ...Object.entries(DERIVED_VALUE_FIELDS).map(([field, column]) => {
-          const expr = column === 'city_id' ? 'coalesce(o.city_id, o.city_name)' : `o.${column}`;
-          return `INSERT INTO ${values} (${key}, field, value)
-          SELECT l.${key}, '${valueFieldCode(field)}', ${expr} FROM ${owner}_research_orgs l JOIN organizations o ON o.id = l.org_id
-          WHERE ${expr} IS NOT NULL ON CONFLICT DO NOTHING`;
-        }),
-        `INSERT INTO ${values} (${key}, field, value)
-        SELECT l.${key}, '${valueFieldCode(FUNDER_COUNTRIES)}', o.country_code FROM ${owner}_funders l JOIN organizations o ON o.id = l.org_id
-        WHERE o.country_code IS NOT NULL ON CONFLICT DO NOTHING`,
-      ],
-      [[fields]],
-    );
-  }
   await run(
     'indexes',
     PG_RECORD_INDEXES.map((i) => i.sql),

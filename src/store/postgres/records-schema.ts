@@ -237,7 +237,7 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
   },
   {
     version: 8,
-    name: 'research organization names, country names and state names read through the organizations, not stored per record',
+    name: 'the places and names of the research organizations and funders read through them, not stored per record',
     up: dropReadThroughValuesSql(),
   },
 ];

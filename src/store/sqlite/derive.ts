@@ -1,13 +1,13 @@
 /**
  * What `finish()` computes once the records are in: values that depend on other records
- * (citation counts, researcher totals, the places of a record's organizations), the
+ * (citation counts, researcher totals, the places named by the organizations), the
  * per-year functions' pre-aggregates (`per-year-tables.ts`), the facet
  * shortcuts (`n_publications`, ...), the entity lists of places, the indexes a bulk load
  * dropped, a merged full-text index and the planner's statistics.
  */
 import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
-import { DERIVED_VALUE_FIELDS, FULLTEXT_TABLES, FUNDER_COUNTRIES, valueFieldCode } from '../../model/storage.ts';
+import { FULLTEXT_TABLES } from '../../model/storage.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
 import {
   CITING_YEARS,
@@ -69,13 +69,9 @@ function deriveSteps(
   // "recent"; generated records carry their own counts, so this applies to imported data.
   const since = options.recentSince ?? new Date().getUTCFullYear() - 1;
 
-  // Derived values first: after a bulk load their tables have no secondary index yet, so
-  // the rows go in without index maintenance and the index is then built by one sort.
+  // The places of a record's organizations are not stored per record: they are read
+  // through its organization links (`readThrough` in model/storage.ts).
   run('places', () => derivePlaces(db));
-  run('organization values', () => {
-    deriveOrgValues(db, 'publication');
-    deriveOrgValues(db, 'grant');
-  });
   run('indexes', () => {
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
@@ -214,28 +210,4 @@ function derivePlaces(db: Database): void {
     WHERE coalesce(city_id, city_name) IS NOT NULL GROUP BY coalesce(city_id, city_name)`);
   db.exec(`INSERT INTO states (id, name, country_code)
     SELECT state_code, MAX(state_name), MAX(country_code) FROM organizations WHERE state_code IS NOT NULL GROUP BY state_code`);
-}
-
-/**
- * `research_org_countries`, `research_org_cities`, `research_org_state_codes` and
- * `funder_countries` of each publication or grant, from its organizations, as
- * `<owner>_values` rows (the name lists are read through the organizations instead).
- */
-function deriveOrgValues(db: Database, owner: 'publication' | 'grant'): void {
-  const values = `${owner}_values`;
-  const key = `${owner}_pk`;
-  const fields = [...Object.keys(DERIVED_VALUE_FIELDS), FUNDER_COUNTRIES].map(valueFieldCode);
-  db.prepare(`DELETE FROM ${values} WHERE field IN (${fields.map(() => '?').join(', ')})`).run(...fields);
-  const derived = Object.entries(DERIVED_VALUE_FIELDS).map(([field, column]) => {
-    const expr = column === 'city_id' ? 'coalesce(o.city_id, o.city_name)' : `o.${column}`;
-    return `SELECT l.${key} AS k, '${valueFieldCode(field)}' AS f, ${expr} AS v FROM ${owner}_research_orgs l JOIN organizations o ON o.id = l.org_id
-      WHERE ${expr} IS NOT NULL`;
-  });
-  derived.push(`SELECT l.${key}, '${valueFieldCode(FUNDER_COUNTRIES)}', o.country_code FROM ${owner}_funders l JOIN organizations o ON o.id = l.org_id
-    WHERE o.country_code IS NOT NULL`);
-  // One insert in the table's key order: a pass per field inserted into every part of the
-  // table again (seven sweeps over a table larger than the page cache at 1M); sorted, each
-  // page is written once. At 100k with a 16 MiB cache: 2.1 s CPU instead of 4.6 s.
-  db.exec(`INSERT OR IGNORE INTO ${values} (${key}, field, value)
-    SELECT k, f, v FROM (${derived.join('\n    UNION ALL ')}) ORDER BY k, f, v`);
 }

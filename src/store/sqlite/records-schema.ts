@@ -302,7 +302,7 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 10,
-    name: 'research organization names, country names and state names read through the organizations, not stored per record',
+    name: 'the places and names of the research organizations and funders read through them, not stored per record',
     up: (db) => {
       // The pages the rows held become free pages, which later writes reuse; the file
       // shrinks only with a VACUUM (docs/storage.md).

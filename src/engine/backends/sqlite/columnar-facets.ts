@@ -130,7 +130,7 @@ export class ColumnarFacets {
   }
 
   #link(spec: ColumnarFacetPlan['link']): LinkColumn | null {
-    const name = `${spec.table}.${spec.valueColumn}.${spec.discriminator?.value ?? ''}`;
+    const name = `${spec.table}.${spec.valueColumn}.${spec.discriminator?.value ?? ''}.${spec.through?.value ?? ''}`;
     let column = this.#links.get(name);
     if (column !== undefined) return column;
     const where = spec.discriminator === undefined ? '' : ` WHERE ${ident(spec.discriminator.column)} = ?`;
@@ -154,11 +154,17 @@ export class ColumnarFacets {
     if (this.#heldBytes + rows * 4 + values * 40 <= this.#budget) {
       // One row per value, its records' keys joined (28k rows at 1M publications instead of
       // 2.27M), in SQLite's own order of the values: the ordinals follow it (the facet's tie-break).
-      const read = this.#db
-        .prepare(
-          `SELECT ${ident(spec.valueColumn)}, CAST(group_concat(${ident(spec.recordColumn)}) AS BLOB) FROM ${table}${where} GROUP BY 1 ORDER BY 1`,
-        )
-        .raw();
+      const record = ident(spec.recordColumn);
+      const through = spec.through;
+      // Values read through the entities (`research_org_countries`): several link rows of a
+      // record may name one value, and each key is kept once.
+      const groupsSql =
+        through === undefined
+          ? `SELECT ${ident(spec.valueColumn)}, CAST(group_concat(${record}) AS BLOB) FROM ${table}${where} GROUP BY 1 ORDER BY 1`
+          : `SELECT ${through.value}, CAST(group_concat(DISTINCT l.${record}) AS BLOB) FROM ${table} l` +
+            ` JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = l.${ident(spec.valueColumn)}` +
+            ` WHERE ${through.value} IS NOT NULL GROUP BY 1 ORDER BY 1`;
+      const read = this.#db.prepare(groupsSql).raw();
       const groups = read.iterate(...params) as Iterable<[unknown, Uint8Array | null]>;
       const built = buildLinkColumnFromGroups(
         (function* () {
