@@ -117,9 +117,6 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
   if ('field' in holds) {
     const held = withEntity(holds.field, base, holds.countedIn);
     const owner = held[1].entity;
-    // Without the carried columns: pages and key sets cut from the link index test its
-    // value column, which holds the entity id here, not the field's value.
-    const { ownerColumns: _carried, ...plain } = base;
     const through = Object.entries(link.readThrough ?? {}).map(([field, columns]): [string, LinkLayout] => {
       if (owner === undefined) throw new Error(`link table ${link.table} reads ${field} through no entity table`);
       const read = {
@@ -127,7 +124,10 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
         idColumn: owner.idColumn,
         columns: typeof columns === 'string' ? [columns] : [...columns],
       };
-      return withEntity(field, { ...plain, through: read });
+      // With the carried columns: a filter beside a year test reads one index range per
+      // organization. (Key sets and pages cut from the link index take no value read through
+      // entities: `linkKeySet` leaves entity-keyed access alone.)
+      return withEntity(field, { ...base, through: read });
     });
     return [held, ...through];
   }

@@ -130,6 +130,9 @@ const CASES: [query: string, expected: unknown][] = [
   ['search publications where research_org_country_names is not empty return publications[id]', ['pub.1', 'pub.2']],
   ['search publications where research_org_countries = "DE" return publications[id]', ['pub.1']],
   ['search publications where research_org_countries in ["CL", "GB"] return publications[id]', ['pub.2']],
+  // Beside a year test the link rows' own year narrows them (the index (org_id, year, date)).
+  ['search publications where research_org_countries = "DE" and year = 2020 return publications[id]', ['pub.1']],
+  ['search publications where research_org_countries = "DE" and year = 2019 return publications[id]', []],
   ['search publications where funder_countries = "DE" return publications[id]', ['pub.2']],
   ['search publications where research_org_cities = "Berlin" return publications[id]', ['pub.1']],
   ['search publications where research_org_state_codes is empty return publications[id]', ['pub.3']],
