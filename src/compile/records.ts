@@ -8,7 +8,7 @@ import type { OrderPlan, RecordsOutput } from './plan.ts';
 import { accessField, SOURCE_ALIAS, throughValue } from './access.ts';
 import type { Dialect, FullTextMatch } from './dialect.ts';
 import { displayColumns } from './display.ts';
-import type { EntityDisplay, LinkLayout, StorageLayout, SourceLayout } from './layout.ts';
+import type { LinkLayout, StorageLayout, SourceLayout } from './layout.ts';
 import { concat, frag, ident, literal, type Sql } from './sql.ts';
 
 /** Reads one entity field for a page of records: append `(?, ?, ...)` of record keys. */
@@ -287,13 +287,14 @@ function orderBy(dialect: Dialect, source: SourceLayout, order: OrderPlan): stri
  */
 function throughStep(
   dialect: Dialect,
+  layout: StorageLayout,
   field: string,
   link: LinkLayout,
   through: NonNullable<LinkLayout['through']>,
-  entityKind: string | undefined,
-  display: EntityDisplay | undefined,
 ): HydrateStep {
   const l = 'l';
+  const entityKind = link.entityKind;
+  const display = entityKind === undefined ? undefined : layout.entities[entityKind];
   const read = throughValue(through, 't');
   const cols = display === undefined ? [] : displayColumns(dialect, display);
   const named =
@@ -319,6 +320,7 @@ function hydrateStep(
   field: string,
 ): HydrateStep | undefined {
   const link = source.links[field];
+  if (link?.through !== undefined) return throughStep(dialect, layout, field, link, link.through);
   if (link !== undefined) {
     const l = 'l';
     const disc =
@@ -328,7 +330,6 @@ function hydrateStep(
     const byValue = ` ORDER BY ${l}.${ident(link.recordColumn)}, ${l}.${ident(link.valueColumn)}`;
     const entityKind = link.entityKind;
     const display = entityKind === undefined ? undefined : layout.entities[entityKind];
-    if (link.through !== undefined) return throughStep(dialect, field, link, link.through, entityKind, display);
     if (entityKind === undefined || display === undefined) {
       return {
         field,

@@ -431,7 +431,7 @@ export const CATEGORY_SCHEMES = [
  * (`LinkTableSpec.readThrough`): field → organizations column(s). A city without an id is
  * keyed by its name, as the `cities` table keys it.
  */
-export const RESEARCH_ORGANIZATION_FIELDS = {
+const RESEARCH_ORGANIZATION_FIELDS = {
   research_org_countries: 'country_code',
   research_org_country_names: 'country_name',
   research_org_cities: ['city_id', 'city_name'],
@@ -441,7 +441,7 @@ export const RESEARCH_ORGANIZATION_FIELDS = {
 } as const;
 
 /** Read through the funders: their countries. */
-export const FUNDER_FIELDS = { funder_countries: 'country_code' } as const;
+const FUNDER_FIELDS = { funder_countries: 'country_code' } as const;
 
 /**
  * The code each field of an `<owner>_values` table is stored under (its `field` column),

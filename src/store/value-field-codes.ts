@@ -20,16 +20,27 @@ export function recodeValueFieldsSql(): string[] {
 }
 
 /**
- * `DELETE FROM <owner>_values WHERE field IN (...)` for the fields now read through the
- * linked entities (`LinkTableSpec.readThrough`), one statement per values table: their rows
- * were copies of the organizations' columns, and nothing reads them now.
+ * The fields records migration 10 (SQLite) and 8 (PostgreSQL) stopped storing: the places
+ * and names of a record's organizations, now read through its links (`readThrough` in
+ * model/storage.ts). Fixed here, not read from the model, so the migration stays what it was
+ * when a later change reads other fields through an entity.
  */
-export function dropReadThroughValuesSql(): string[] {
-  return LINK_TABLES.flatMap((values) => {
-    if (!('discriminator' in values.holds) || values.holds.discriminator !== 'field') return [];
-    const fields = LINK_TABLES.filter((l) => l.owner === values.owner).flatMap((l) => Object.keys(l.readThrough ?? {}));
-    if (fields.length === 0) return [];
-    const codes = fields.map((f) => literal(valueFieldCode(f))).join(', ');
-    return [`DELETE FROM ${values.table} WHERE field IN (${codes})`];
-  });
+const ORGANIZATION_PLACE_FIELDS = [
+  'research_org_countries',
+  'research_org_country_names',
+  'research_org_cities',
+  'research_org_state_codes',
+  'research_org_state_names',
+  'research_org_names',
+  'funder_countries',
+] as const;
+
+/**
+ * `DELETE FROM <owner>_values WHERE field IN (...)` of those fields, for the publications'
+ * and the grants' values tables: their rows were copies of the organizations' columns, and
+ * nothing reads them now.
+ */
+export function dropOrganizationPlaceValuesSql(): string[] {
+  const codes = ORGANIZATION_PLACE_FIELDS.map((f) => literal(valueFieldCode(f))).join(', ');
+  return ['publication_values', 'grant_values'].map((table) => `DELETE FROM ${table} WHERE field IN (${codes})`);
 }

@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type Database from 'better-sqlite3';
 import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import { SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
 import { prepareQuery } from '../../src/engine/run-query.ts';
@@ -223,7 +224,7 @@ function sqliteRun(ctx: SqliteQueryContext): Run {
 }
 
 /** `<owner>_values` rows of the codes the fields were stored under. */
-function storedRows(db: { prepare(sql: string): { pluck(): { get(...p: unknown[]): unknown } } }): number {
+function storedRows(db: Database.Database): number {
   const marks = STORED_CODES.map(() => '?').join(', ');
   return ['publication_values', 'grant_values'].reduce(
     (n, table) =>

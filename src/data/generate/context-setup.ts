@@ -157,6 +157,7 @@ export async function setUpContext(
 
   // Pass 1: count citations, so every record is written once with its final counts.
   let citationLinks = 0;
+  await onPass?.(0);
   for (let i = 0; i < publications; i += 20_000) {
     citationLinks += countCitations(ctx, i, Math.min(publications, i + 20_000), yearOf);
     await onPass?.(Math.min(publications, i + 20_000));

@@ -20,7 +20,7 @@ import {
 import type { PgMigration } from './migrate.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
 import { pgPerYearTablesSql, pgRebuildPerYearSql, pgRefreshFundingSql } from './per-year-tables.ts';
-import { dropReadThroughValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
+import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
 
 function sqlType(type: ColumnType): string {
   switch (type) {
@@ -238,6 +238,6 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
   {
     version: 8,
     name: 'the places and names of the research organizations and funders read through them, not stored per record',
-    up: dropReadThroughValuesSql(),
+    up: dropOrganizationPlaceValuesSql(),
   },
 ];

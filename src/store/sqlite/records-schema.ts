@@ -20,7 +20,7 @@ import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
 import { perYearTablesSql, rebuildPerYearTables, refreshFundingByYear } from './per-year-tables.ts';
-import { dropReadThroughValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
+import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
 import { TEXT_DICTIONARIES_SQL, readShippedDictionaries, storeDictionaries } from './text-dictionaries.ts';
 
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
@@ -306,7 +306,7 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     up: (db) => {
       // The pages the rows held become free pages, which later writes reuse; the file
       // shrinks only with a VACUUM (docs/storage.md).
-      for (const statement of dropReadThroughValuesSql()) db.exec(statement);
+      for (const statement of dropOrganizationPlaceValuesSql()) db.exec(statement);
     },
   },
 ];
