@@ -34,7 +34,8 @@ export interface LinkLayout {
    * (`valueColumn` = `table.idColumn`), the first non-NULL of `columns`, the distinct
    * non-NULL ones of each record (`research_org_countries` through
    * `publication_research_orgs` and `organizations.country_code`). `entity`, if any, is
-   * then the entity those values name (`countries`).
+   * then the entity those values name (`countries`). An interned field is read the same way
+   * through its vocabulary (`concepts` through `concept_names.name`), one value per id.
    */
   readonly through?: { readonly table: string; readonly idColumn: string; readonly columns: readonly string[] };
 }

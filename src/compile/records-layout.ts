@@ -115,7 +115,15 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
   };
   const holds = link.holds;
   if ('field' in holds) {
-    const held = withEntity(holds.field, base, holds.countedIn);
+    // An interned value is read through its vocabulary: the link rows hold its id.
+    const vocabulary = link.interned;
+    const held = withEntity(
+      holds.field,
+      vocabulary === undefined
+        ? base
+        : { ...base, through: { table: vocabulary.table, idColumn: 'id', columns: [vocabulary.column] } },
+      holds.countedIn,
+    );
     const owner = held[1].entity;
     const through = Object.entries(link.readThrough ?? {}).map(([field, columns]): [string, LinkLayout] => {
       if (owner === undefined) throw new Error(`link table ${link.table} reads ${field} through no entity table`);

@@ -68,6 +68,29 @@ export interface LinkTableSpec {
    * of one of 28,000 organizations' columns.
    */
   readonly readThrough?: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * The value (the last key column) is the integer id of a row of a vocabulary table that
+   * holds the text once (`concept_names`), instead of the text in every link row and again in
+   * the reverse index: 3,682 concept names for 7M rows at 1M publications. The writers give a
+   * new text its id as they write the link rows; the compiler reads the field through the
+   * vocabulary, as it reads `readThrough` fields through their entities.
+   */
+  readonly interned?: InternedValues;
+}
+
+/**
+ * A vocabulary table, `(id INTEGER PRIMARY KEY, <column> TEXT NOT NULL UNIQUE)`, whose ids
+ * link tables hold (`LinkTableSpec.interned`). Link tables of the same vocabulary share it.
+ * Ids are never reused or deleted: a text no record names any more keeps its row.
+ */
+export interface InternedValues {
+  readonly table: string;
+  readonly column: string;
+  /**
+   * The text key column the link tables had before they held ids (records migration 11 in
+   * SQLite, 9 in PostgreSQL, turned one into the other): what version 1 of the layout made.
+   */
+  readonly replaced: string;
 }
 
 /**
@@ -507,6 +530,8 @@ const byScheme: LinkHolds = {
   fields: Object.fromEntries(CATEGORY_SCHEMES.map((scheme) => [`category_${scheme}`, scheme])),
 };
 const valueKey = [t('field'), { name: 'value', type: 'any' } as const];
+/** Concept names, shared by the concept links of publications and grants. */
+const CONCEPT_NAMES: InternedValues = { table: 'concept_names', column: 'name', replaced: 'concept' };
 const categoryKey = [t('scheme'), t('category_id')];
 
 /** Every link table. Names follow `<owner singular>_<what>`. */
@@ -568,10 +593,11 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
   {
     table: 'publication_concepts',
     owner: 'publications',
-    key: [t('concept')],
+    key: [i('concept_id')],
     extra: [r('score')],
-    reverse: ['concept'],
+    reverse: ['concept_id'],
     holds: { field: 'concepts' },
+    interned: CONCEPT_NAMES,
   },
   {
     table: 'publication_values',
@@ -619,10 +645,11 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
   {
     table: 'grant_concepts',
     owner: 'grants',
-    key: [t('concept')],
+    key: [i('concept_id')],
     extra: [r('score')],
-    reverse: ['concept'],
+    reverse: ['concept_id'],
     holds: { field: 'concepts' },
+    interned: CONCEPT_NAMES,
   },
   {
     table: 'grant_values',
@@ -858,4 +885,28 @@ export function valueCountTables(): ReadonlyArray<{
       return { table, column, fill };
     }),
   );
+}
+
+/** The vocabulary tables of the interned link tables (`LinkTableSpec.interned`), each once. */
+export function internedTables(): readonly InternedValues[] {
+  const byTable = new Map<string, InternedValues>();
+  for (const link of LINK_TABLES) if (link.interned !== undefined) byTable.set(link.interned.table, link.interned);
+  return [...byTable.values()];
+}
+
+/**
+ * A link table as version 1 of the layout made it: an interned one with its text column
+ * (`InternedValues.replaced`) where it now has the id, in its key and its reverse index.
+ * The first migration of each store builds this form; a later one interns it.
+ */
+export function linkAsFirstBuilt(link: LinkTableSpec): LinkTableSpec {
+  const interned = link.interned;
+  if (interned === undefined) return link;
+  const idColumn = link.key[link.key.length - 1]?.name;
+  const text = (name: string): string => (name === idColumn ? interned.replaced : name);
+  return {
+    ...link,
+    key: link.key.map((c) => (c.name === idColumn ? { name: interned.replaced, type: 'text' } : c)),
+    reverse: link.reverse.map(text),
+  };
 }

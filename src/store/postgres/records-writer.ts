@@ -25,6 +25,7 @@ import { PG_NAME_GAP_WORD, pgFullTextOf, type PgFullText } from '../../model/pos
 import {
   FULLTEXT_TABLES,
   LINK_TABLES,
+  type LinkTableSpec,
   NAME_GAP,
   RECORD_KINDS,
   SOURCE_TABLES,
@@ -200,6 +201,36 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     readonly categories: string[];
   }
 
+  /**
+   * The vocabulary ids of the texts an interned link table's rows of `batch` name (at
+   * `textAt` in each row), adding the texts the vocabulary lacks first.
+   */
+  async function internedIds(
+    link: LinkTableSpec,
+    batch: readonly RecordRows[],
+    textAt: number,
+  ): Promise<Map<string, number>> {
+    const vocabulary = link.interned;
+    if (vocabulary === undefined) throw new Error(`link table ${link.table} is not interned`);
+    const texts = new Set<string>();
+    for (const r of batch)
+      for (const row of r.links.get(link.table) ?? []) {
+        const text = row[textAt];
+        if (text !== null && text !== undefined && text !== '') texts.add(String(text));
+      }
+    if (texts.size === 0) return new Map();
+    const list = [...texts].sort();
+    await client.query(
+      `INSERT INTO ${vocabulary.table} (${vocabulary.column}) SELECT t FROM unnest($1::text[]) AS t ON CONFLICT DO NOTHING`,
+      [list],
+    );
+    const found = await client.query<{ id: string; text: string }>(
+      `SELECT id, ${vocabulary.column} AS text FROM ${vocabulary.table} WHERE ${vocabulary.column} = ANY($1::text[])`,
+      [list],
+    );
+    return new Map(found.rows.map((r) => [r.text, Number(r.id)]));
+  }
+
   /** Writes one kind's records inside the caller's transaction. */
   async function writeKind(kind: RecordKind, records: readonly object[], written: Written): Promise<void> {
     const plan = plans.get(kind);
@@ -238,20 +269,28 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
         if (at < 0) throw new Error(`link table ${link.table}: no column ${name} in ${kind}`);
         return { name, at, type: plan.columns[at]?.type ?? 'text' };
       });
+      const width = link.key.length;
+      const ids = link.interned === undefined ? undefined : await internedIds(link, batch, width - 1);
       const rows: SqlValue[][] = [];
       for (const r of batch) {
         const pk = pkOf.get(r.id);
         const linkRows = r.links.get(link.table) ?? [];
         if (pk === undefined || linkRows.length === 0) continue;
         const seen = new Set<string>();
-        const width = link.key.length;
         // Columns of the record copied onto every link row (LinkTableSpec.ownerColumns).
         const ownerValues = carried.map(({ at, type }) => forColumn(type, r.columns[at] ?? null));
         for (const row of linkRows) {
           const key = JSON.stringify(row.slice(0, width));
           if (seen.has(key)) continue;
           seen.add(key);
-          rows.push([pk, ...row.map((v) => (v === null || typeof v === 'number' ? v : String(v))), ...ownerValues]);
+          const values = row.map((v) => (v === null || typeof v === 'number' ? v : String(v)));
+          if (ids !== undefined) {
+            // An interned table holds the text's vocabulary id (a row without text has none).
+            const id = ids.get(String(values[width - 1]));
+            if (id === undefined) continue;
+            values[width - 1] = id;
+          }
+          rows.push([pk, ...values, ...ownerValues]);
         }
       }
       const names = [

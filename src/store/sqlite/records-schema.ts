@@ -11,10 +11,13 @@ import {
   SOURCE_TABLES,
   carriedColumnLinks,
   FIRST_CARRIED_COLUMNS,
+  internedTables,
+  linkAsFirstBuilt,
   ownerKey,
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
+  type LinkTableSpec,
 } from '../../model/storage.ts';
 import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
@@ -58,8 +61,9 @@ function sourceTablesSql(): string[] {
   );
 }
 
-function linkTablesSql(): string[] {
-  return LINK_TABLES.map((l) => {
+/** A link table's `CREATE TABLE`, in the form `l` describes. */
+function linkTableSql(l: LinkTableSpec): string {
+  {
     const owner = ownerKey(l.owner);
     const key = [owner, ...l.key.map((c) => c.name)];
     const cols = [
@@ -68,7 +72,12 @@ function linkTablesSql(): string[] {
       ...l.extra.map((c) => columnDef(c)),
     ];
     return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n) WITHOUT ROWID`;
-  });
+  }
+}
+
+/** The link tables as version 1 made them (before interning). */
+function linkTablesSql(): string[] {
+  return LINK_TABLES.map((l) => linkTableSql(linkAsFirstBuilt(l)));
 }
 
 function fullTextSql(): string[] {
@@ -95,15 +104,22 @@ function sourceIndex(table: string, cols: readonly string[]): IndexDefinition {
   return { name, table, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${cols.join(', ')})` };
 }
 
-/** The secondary indexes of version 1 (the layout's indexes and the link tables' reverse keys). */
+/** A link table's reverse index, in the form `l` describes. */
+function reverseIndex(l: LinkTableSpec): IndexDefinition {
+  const name = `${l.table}_by_${l.reverse.join('_')}`;
+  // In a WITHOUT ROWID table the primary key (owner pk first) is appended to every index
+  // entry, so this index also covers "which owners have this target".
+  return { name, table: l.table, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${l.table} (${l.reverse.join(', ')})` };
+}
+
+const SOURCE_INDEXES: readonly IndexDefinition[] = Object.values(SOURCE_TABLES).flatMap((s) =>
+  s.indexes.map((cols) => sourceIndex(s.table, cols)),
+);
+
+/** The secondary indexes of version 1 (the layout's indexes and the link tables' reverse keys, before interning). */
 const VERSION_1_INDEXES: readonly IndexDefinition[] = [
-  ...Object.values(SOURCE_TABLES).flatMap((s) => s.indexes.map((cols) => sourceIndex(s.table, cols))),
-  ...LINK_TABLES.map((l) => {
-    const name = `${l.table}_by_${l.reverse.join('_')}`;
-    // In a WITHOUT ROWID table the primary key (owner pk first) is appended to every index
-    // entry, so this index also covers "which owners have this target".
-    return { name, table: l.table, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${l.table} (${l.reverse.join(', ')})` };
-  }),
+  ...SOURCE_INDEXES,
+  ...LINK_TABLES.map((l) => reverseIndex(linkAsFirstBuilt(l))),
 ];
 
 /**
@@ -188,6 +204,48 @@ function addOwnerColumns(
   for (const index of carried.map(carriedIndex)) db.exec(`${index.sql}; ANALYZE ${index.name}`);
 }
 
+/**
+ * Versions 11 and on: the link tables interned into `vocabularyTable` (`LinkTableSpec.interned`)
+ * hold the id of their text in it. Each is rebuilt (SQLite cannot change a primary key in place): the
+ * vocabulary filled from the texts held, the rows copied with their ids in primary-key order,
+ * the old table dropped, the new one renamed and indexed.
+ */
+function internLinkTables(db: Database, vocabularyTable: string): void {
+  for (const vocabulary of internedTables().filter((v) => v.table === vocabularyTable))
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${vocabulary.table} (id INTEGER PRIMARY KEY, ${vocabulary.column} TEXT NOT NULL UNIQUE)`,
+    );
+  for (const link of LINK_TABLES) {
+    const vocabulary = link.interned;
+    if (vocabulary?.table !== vocabularyTable) continue;
+    // Already holding ids (a database upgraded again after its migration rows were rolled back).
+    const present = db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all();
+    if (!present.includes(vocabulary.replaced)) continue;
+    const before = linkAsFirstBuilt(link);
+    const owner = ownerKey(link.owner);
+    const fresh = `${link.table}_interned`;
+    db.exec(
+      `INSERT OR IGNORE INTO ${vocabulary.table} (${vocabulary.column}) SELECT DISTINCT ${vocabulary.replaced} FROM ${link.table} ORDER BY 1`,
+    );
+    db.exec(linkTableSql({ ...link, table: fresh }));
+    const columns = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
+    const values = [
+      `l.${owner}`,
+      ...before.key.map((c) => (c.name === vocabulary.replaced ? 'v.id' : `l.${c.name}`)),
+      ...link.extra.map((c) => `l.${c.name}`),
+    ];
+    // The old rows outside (CROSS JOIN keeps them there), read in their primary-key order: the
+    // new rows arrive grouped by owner, as they are kept, instead of by text.
+    db.exec(
+      `INSERT INTO ${fresh} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${link.table} l CROSS JOIN ${vocabulary.table} v ON v.${vocabulary.column} = l.${vocabulary.replaced}`,
+    );
+    db.exec(`DROP TABLE ${link.table}`);
+    db.exec(`ALTER TABLE ${fresh} RENAME TO ${link.table}`);
+    const index = reverseIndex(link);
+    db.exec(`${index.sql}; ANALYZE ${index.name}`);
+  }
+}
+
 /** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
 const VALUE_COUNT_TABLES_SQL = valueCountTables().map(
   ({ table, column }) =>
@@ -204,7 +262,8 @@ export function refreshValueCounts(db: Database): void {
 
 /** Every secondary index of the record tables, in creation order (bulk loads drop and rebuild them). */
 export const RECORD_INDEXES: readonly IndexDefinition[] = [
-  ...VERSION_1_INDEXES,
+  ...SOURCE_INDEXES,
+  ...LINK_TABLES.map(reverseIndex),
   ...VERSION_2_INDEXES,
   ...VERSION_3_INDEXES,
   ...CARRIED.map(carriedIndex),
@@ -308,5 +367,10 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       // shrinks only with a VACUUM (docs/storage.md).
       for (const statement of dropOrganizationPlaceValuesSql()) db.exec(statement);
     },
+  },
+  {
+    version: 11,
+    name: 'concept links hold the id of the concept name (concept_names), not the name',
+    up: (db) => internLinkTables(db, 'concept_names'),
   },
 ];

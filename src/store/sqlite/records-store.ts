@@ -91,7 +91,12 @@ interface KindStatements {
   /** Per link table: its insert (bound: the pk, the carried owner values, the rows as JSON) and where those values sit in the record's columns. */
   readonly insertLinks: ReadonlyMap<
     string,
-    { readonly statement: Database.Statement<StoredValue[]>; readonly ownerValues: readonly number[] }
+    {
+      readonly statement: Database.Statement<StoredValue[]>;
+      readonly ownerValues: readonly number[];
+      /** For an interned link table: adds the rows' texts its vocabulary lacks (bound: the rows as JSON). */
+      readonly intern?: Database.Statement<[string]>;
+    }
   >;
   readonly deleteText?: Database.Statement<[number]>;
   readonly insertText?: Database.Statement<SqlValue[]>;
@@ -173,14 +178,28 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           // json_each unpacks them inside SQLite (`->>` keeps integers integers), which is
           // several times cheaper than one statement call per row.
           const width = names.length - 1;
-          const select =
-            width === 1 ? 'j.value' : Array.from({ length: width }, (_, k) => `j.value ->> ${k}`).join(', ');
+          const item = (k: number): string => (width === 1 ? 'j.value' : `j.value ->> ${k}`);
           // Columns of the record copied onto every link row (LinkTableSpec.ownerColumns).
           const carried = l.ownerColumns ?? [];
-          const statement = db.prepare<StoredValue[]>(
-            `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`,
+          const ownerValues = carried.map((c) => cols.indexOf(c));
+          const vocabulary = l.interned;
+          if (vocabulary === undefined) {
+            const select = Array.from({ length: width }, (_, k) => item(k)).join(', ');
+            const statement = db.prepare<StoredValue[]>(
+              `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`,
+            );
+            return [l.table, { statement, ownerValues }];
+          }
+          // The rows name the text (the last key column); the table holds its vocabulary id.
+          const textAt = l.key.length - 1;
+          const intern = db.prepare<[string]>(
+            `INSERT OR IGNORE INTO ${vocabulary.table} (${vocabulary.column}) SELECT ${item(textAt)} FROM json_each(?) j`,
           );
-          return [l.table, { statement, ownerValues: carried.map((c) => cols.indexOf(c)) }];
+          const select = Array.from({ length: width }, (_, k) => (k === textAt ? 'v.id' : item(k))).join(', ');
+          const statement = db.prepare<StoredValue[]>(
+            `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j JOIN ${vocabulary.table} v ON v.${vocabulary.column} = ${item(textAt)}`,
+          );
+          return [l.table, { statement, ownerValues, intern }];
         }),
       ),
       ...(text === undefined
@@ -214,6 +233,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const insert = s.insertLinks.get(table);
       if (insert === undefined) throw new Error(`no link table ${table} for ${kind}`);
       const carried = insert.ownerValues.map((k) => rows.columns[k] ?? null);
+      insert.intern?.run(packed);
       insert.statement.run(pk, ...carried, packed);
     }
     s.writeNarrow?.(pk);

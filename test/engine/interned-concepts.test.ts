@@ -1,0 +1,243 @@
+// Concept links hold the id of the concept's name in `concept_names` (model/storage.ts,
+// `interned`), not the name: each name is stored once, shared by publications and grants.
+// Filters, lists and counts over `concepts` answer as they did when the links held the
+// names (the expected answers below are what the engines gave then), in both engines; a
+// rewrite of a record's concepts follows it; and the records migration (SQLite 11,
+// PostgreSQL 9) turns the links of a database written before it into ids.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
+import { SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
+import { prepareQuery } from '../../src/engine/run-query.ts';
+import type { QueryEngine } from '../../src/engine/types.ts';
+import { migratePostgres } from '../../src/store/postgres/migrate.ts';
+import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
+import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
+import { migrate } from '../../src/store/sqlite/migrate.ts';
+import { RECORD_MIGRATIONS } from '../../src/store/sqlite/records-schema.ts';
+import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
+import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
+
+const PUBLICATIONS = [
+  {
+    id: 'pub.1',
+    title: 'Two concepts',
+    year: 2020,
+    concepts: ['graphene', 'Battery Storage'],
+    concepts_scores: [
+      { concept: 'graphene', relevance: 0.9 },
+      { concept: 'Battery Storage', relevance: 0.5 },
+    ],
+  },
+  { id: 'pub.2', title: 'One concept', year: 2021, concepts: ['graphene'] },
+  { id: 'pub.3', title: 'No concept', year: 2022 },
+];
+const GRANTS = [{ id: 'grant.1', title: 'Shared names', start_year: 2019, concepts: ['graphene', 'solar cells'] }];
+/** pub.2 rewritten: its old concept is gone, a new name gets an id. */
+const REWRITTEN = { id: 'pub.2', title: 'One concept', year: 2021, concepts: ['perovskite'] };
+
+/** Each query and the ids (or records) it must give. */
+const CASES: [query: string, expected: unknown][] = [
+  ['search publications where concepts = "graphene" return publications[id]', ['pub.1', 'pub.2']],
+  // Structured fields compare without regard to case.
+  ['search publications where concepts = "battery storage" return publications[id]', ['pub.1']],
+  ['search publications where concepts = "GRAPHENE" return publications[id]', ['pub.1', 'pub.2']],
+  ['search publications where concepts != "graphene" return publications[id]', ['pub.3']],
+  ['search publications where concepts in ["solar cells", "Battery Storage"] return publications[id]', ['pub.1']],
+  ['search publications where concepts is empty return publications[id]', ['pub.3']],
+  ['search publications where concepts is not empty return publications[id]', ['pub.1', 'pub.2']],
+  [
+    // Read from the links, in the order of the text (as when they held it).
+    'search publications return publications[id + concepts]',
+    [
+      { id: 'pub.1', concepts: ['Battery Storage', 'graphene'] },
+      { id: 'pub.2', concepts: ['graphene'] },
+      { id: 'pub.3' },
+    ],
+  ],
+  ['search grants where concepts = "solar cells" return grants[id]', ['grant.1']],
+  ['search grants where concepts = "Battery Storage" return grants[id]', []],
+];
+const AFTER_REWRITE: [query: string, expected: unknown][] = [
+  ['search publications where concepts = "graphene" return publications[id]', ['pub.1']],
+  ['search publications where concepts = "perovskite" return publications[id]', ['pub.2']],
+];
+
+type Run = (query: string) => Promise<unknown>;
+
+/** The ids of the records, or the records as returned, sorted by id. */
+function shown(query: string, result: unknown): unknown {
+  const kind = query.startsWith('search grants') ? 'grants' : 'publications';
+  const records = ((result as Record<string, unknown>)[kind] ?? []) as Record<string, unknown>[];
+  const sorted = [...records].sort((a, b) => String(a['id']).localeCompare(String(b['id'])));
+  return query.includes('[id]') ? sorted.map((r) => r['id']) : sorted;
+}
+
+function answers(cases: typeof CASES, run: () => Run): void {
+  for (const [query, expected] of cases)
+    test(query, async () => assert.deepEqual(shown(query, await run()(query)), expected));
+}
+
+function sqliteRun(db: Database.Database): Run {
+  const ctx = new SqliteQueryContext(db);
+  return (query) => {
+    const prepared = prepareQuery(query, { dslVersion: 2 });
+    return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+  };
+}
+
+/** The names of the vocabulary with their ids. */
+const VOCABULARY = 'SELECT name, id FROM concept_names ORDER BY name';
+/** Every concept link as (owner id, name, score). */
+const LINKS = `SELECT p.id AS owner, n.name, l.score FROM publication_concepts l JOIN publications p ON p.pk = l.publication_pk JOIN concept_names n ON n.id = l.concept_id
+  UNION ALL SELECT g.id, n.name, l.score FROM grant_concepts l JOIN grants g ON g.pk = l.grant_pk JOIN concept_names n ON n.id = l.concept_id
+  ORDER BY 1, 2`;
+const EXPECTED_LINKS = [
+  { owner: 'grant.1', name: 'graphene', score: null },
+  { owner: 'grant.1', name: 'solar cells', score: null },
+  { owner: 'pub.1', name: 'Battery Storage', score: 0.5 },
+  { owner: 'pub.1', name: 'graphene', score: 0.9 },
+  { owner: 'pub.2', name: 'graphene', score: null },
+];
+
+describe('interned concepts: SQLite', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
+  const store = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
+  store.upsert('publications', PUBLICATIONS);
+  store.upsert('grants', GRANTS);
+  store.finish({ optimize: false, analyze: false });
+  after(() => store.close());
+
+  test('each name is held once, shared by publications and grants; the links name it by id', () => {
+    assert.deepEqual(store.db.prepare(VOCABULARY).pluck().all(), ['Battery Storage', 'graphene', 'solar cells']);
+    assert.deepEqual(store.db.prepare(LINKS).all(), EXPECTED_LINKS);
+  });
+  describe('answers', () => answers(CASES, () => sqliteRun(store.db)));
+  describe('after a rewrite', () => {
+    let idsBefore: unknown[];
+    before(() => {
+      idsBefore = store.db.prepare(VOCABULARY).all();
+      store.upsert('publications', [REWRITTEN]);
+      store.finish({ optimize: false, analyze: false });
+    });
+    answers(AFTER_REWRITE, () => sqliteRun(store.db));
+    test('the new name is added once; the names before keep their ids', () => {
+      store.upsert('publications', [REWRITTEN]);
+      const ids = store.db.prepare(VOCABULARY).all() as { name: string }[];
+      assert.deepEqual(
+        ids.filter((r) => r.name !== 'perovskite'),
+        idsBefore,
+      );
+      assert.equal(ids.filter((r) => r.name === 'perovskite').length, 1);
+    });
+  });
+
+  test('migration 11 turns the names of a database written before it into ids', async () => {
+    const old = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
+    const db = new Database(old);
+    migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 10));
+    db.exec(`INSERT INTO publications (pk, id, title, year) VALUES (1, 'pub.1', 'A', 2020), (2, 'pub.2', 'B', 2021);
+      INSERT INTO grants (pk, id, title) VALUES (1, 'grant.1', 'G');
+      INSERT INTO publication_concepts (publication_pk, concept, score) VALUES (1, 'graphene', 0.9), (1, 'Battery Storage', 0.5), (2, 'graphene', NULL);
+      INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL)`);
+    db.close();
+    assert.deepEqual(upgradeRecordDatabase(old), [11]);
+    const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
+    try {
+      upgraded.finish({ optimize: false, analyze: false });
+      assert.deepEqual(upgraded.db.prepare(LINKS).all(), EXPECTED_LINKS);
+      assert.equal(upgraded.db.prepare('SELECT count(*) FROM concept_names').pluck().get(), 3);
+      const columns = upgraded.db.prepare("SELECT name FROM pragma_table_info('publication_concepts')").pluck().all();
+      assert.deepEqual(columns, ['publication_pk', 'concept_id', 'score']);
+      const plan = upgraded.db
+        .prepare('EXPLAIN QUERY PLAN SELECT publication_pk FROM publication_concepts WHERE concept_id = 1')
+        .all() as { detail: string }[];
+      assert.match(plan.map((p) => p.detail).join('\n'), /publication_concepts_by_concept_id/);
+      const run = sqliteRun(upgraded.db);
+      const query = 'search publications where concepts = "graphene" return publications[id]';
+      assert.deepEqual(shown(query, await run(query)), ['pub.1', 'pub.2']);
+    } finally {
+      upgraded.close();
+    }
+  });
+});
+
+describe('interned concepts: PostgreSQL', { timeout: 120_000 }, () => {
+  let db: TestPgDatabase;
+  let engine: QueryEngine;
+  before(async () => {
+    db = await createTestPgDatabase('concepts');
+    const writer = await openPgRecordWriter(db.url);
+    try {
+      await writer.writeBatch('publications', PUBLICATIONS);
+      await writer.writeBatch('grants', GRANTS);
+      await writer.finish();
+    } finally {
+      await writer.close();
+    }
+    engine = createPostgresEngine({ url: db.url });
+  });
+  after(async () => {
+    await engine?.close();
+    await db?.drop();
+  });
+  const run = (): Run => async (q) => (await engine.run(q, { dslVersion: 2 })).result;
+
+  test('each name is held once, shared by publications and grants; the links name it by id', async () => {
+    const names = await queryPg<{ name: string }>(db.url, VOCABULARY);
+    assert.deepEqual(
+      names.map((r) => r.name),
+      ['Battery Storage', 'graphene', 'solar cells'],
+    );
+    assert.deepEqual(await queryPg(db.url, LINKS), EXPECTED_LINKS);
+  });
+  describe('answers', () => answers(CASES, run));
+  describe('after a rewrite', () => {
+    before(async () => {
+      const writer = await openPgRecordWriter(db.url);
+      try {
+        await writer.writeBatch('publications', [REWRITTEN]);
+        await writer.finish();
+      } finally {
+        await writer.close();
+      }
+    });
+    answers(AFTER_REWRITE, run);
+  });
+
+  test('migration 9 turns the names of a database written before it into ids', async () => {
+    const old = await createTestPgDatabase('concepts-old');
+    try {
+      const pool = new pg.Pool({ connectionString: old.url });
+      try {
+        await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS.slice(0, 8) } });
+      } finally {
+        await pool.end();
+      }
+      await queryPg(
+        old.url,
+        `INSERT INTO publications (pk, id, title, year) VALUES (1, 'pub.1', 'A', 2020), (2, 'pub.2', 'B', 2021);
+         INSERT INTO grants (pk, id, title) VALUES (1, 'grant.1', 'G');
+         INSERT INTO publication_concepts (publication_pk, concept, score) VALUES (1, 'graphene', 0.9), (1, 'Battery Storage', 0.5), (2, 'graphene', NULL);
+         INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL)`,
+      );
+      assert.deepEqual(await applyRecordMigrations(old.url), ['records 9']);
+      assert.deepEqual(await queryPg(old.url, LINKS), EXPECTED_LINKS);
+      const indexes = await queryPg<{ indexname: string }>(
+        old.url,
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'publication_concepts' ORDER BY 1",
+      );
+      assert.deepEqual(
+        indexes.map((r) => r.indexname),
+        ['publication_concepts_by_concept_id', 'publication_concepts_pkey'],
+      );
+    } finally {
+      await old.drop();
+    }
+  });
+});
