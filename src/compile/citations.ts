@@ -37,8 +37,9 @@ const s = SOURCE_ALIAS;
  *
  * @example
  * WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications" s WHERE ...)
- * SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r
- *   CROSS JOIN "publications" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk"
+ * SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "cited_ids" v
+ *   CROSS JOIN "publication_references" r CROSS JOIN "publications" c
+ *   WHERE v."cited_id" = m.id AND r."cited_key" = v."id" AND c."pk" = r."publication_pk"
  *   AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1
  */
 export function compileCitationsPerYear(
@@ -51,11 +52,21 @@ export function compileCitationsPerYear(
   const refs = source.links.reference_ids;
   if (refs === undefined) throw new Error(`source table ${source.table} has no references`);
   const table = ident(source.table);
+  // References held as a vocabulary's keys (`LinkLayout.through`): each match's id is looked
+  // up there first, then the references naming its key.
+  const through = refs.through;
+  const cited =
+    through === undefined
+      ? { from: '', test: `r.${ident(refs.valueColumn)} = m.id` }
+      : {
+          from: ` CROSS JOIN ${ident(through.table)} v`,
+          test: `v.${ident(through.columns[0] ?? '')} = m.id AND r.${ident(refs.valueColumn)} = v.${ident(through.idColumn)}`,
+        };
   const statement = concat(
     `WITH m AS MATERIALIZED (SELECT ${s}."id" AS id FROM ${table} ${s} WHERE `,
     where,
-    `) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN ${ident(refs.table)} r CROSS JOIN ${table} c` +
-      ` WHERE r.${ident(refs.valueColumn)} = m.id AND c.${ident(source.key)} = r.${ident(refs.recordColumn)}` +
+    `) SELECT c."year" AS year, count(*) AS value FROM m${cited.from} CROSS JOIN ${ident(refs.table)} r CROSS JOIN ${table} c` +
+      ` WHERE ${cited.test} AND c.${ident(source.key)} = r.${ident(refs.recordColumn)}` +
       ' AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
   );
   const perYear = source.perYear?.function === 'citations_per_year' ? source.perYear : undefined;

@@ -87,8 +87,9 @@ export interface InternedValues {
   readonly table: string;
   readonly column: string;
   /**
-   * The text key column the link tables had before they held ids (records migration 11 in
-   * SQLite, 9 in PostgreSQL, turned one into the other): what version 1 of the layout made.
+   * The text key column the link tables had before they held ids (records migrations 11 and
+   * 12 in SQLite, 9 and 10 in PostgreSQL, turned one into the other): what version 1 of the
+   * layout made.
    */
   readonly replaced: string;
 }
@@ -532,6 +533,11 @@ const byScheme: LinkHolds = {
 const valueKey = [t('field'), { name: 'value', type: 'any' } as const];
 /** Concept names, shared by the concept links of publications and grants. */
 const CONCEPT_NAMES: InternedValues = { table: 'concept_names', column: 'name', replaced: 'concept' };
+/**
+ * The ids publications cite: 19.1M references to 805,682 ids at 1M publications, each id
+ * 14 characters (`pub.1912345678`) in every row and again in the reverse index.
+ */
+const CITED_IDS: InternedValues = { table: 'cited_ids', column: 'cited_id', replaced: 'cited_id' };
 const categoryKey = [t('scheme'), t('category_id')];
 
 /** Every link table. Names follow `<owner singular>_<what>`. */
@@ -585,10 +591,11 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
   {
     table: 'publication_references',
     owner: 'publications',
-    key: [t('cited_id')],
+    key: [i('cited_key')],
     extra: [],
-    reverse: ['cited_id'],
+    reverse: ['cited_key'],
     holds: { field: 'reference_ids' },
+    interned: CITED_IDS,
   },
   {
     table: 'publication_concepts',

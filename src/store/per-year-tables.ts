@@ -12,6 +12,7 @@
  */
 import {
   CORPUS_CURRENCIES,
+  LINK_TABLES,
   SOURCE_TABLES,
   ownerKey,
   valueFieldCode,
@@ -32,20 +33,49 @@ function spec(kind: 'publications' | 'grants'): PerYearTablesSpec {
 export const CITATIONS_BY_YEAR = spec('publications');
 export const FUNDING_BY_YEAR = spec('grants');
 
+/** The references' link table: interned into a vocabulary since records migration 12 (PostgreSQL 10). */
+export const REFERENCES = referencesTable();
+
+function referencesTable() {
+  const link = LINK_TABLES.find(
+    (l) => l.owner === 'publications' && 'field' in l.holds && l.holds.field === 'reference_ids',
+  );
+  const vocabulary = link?.interned;
+  const key = link?.key[link.key.length - 1]?.name;
+  if (link === undefined || vocabulary === undefined || key === undefined)
+    throw new Error('the references are not a link table interned into a vocabulary');
+  return { table: link.table, key, vocabulary };
+}
+
 /**
  * Citations per (cited id, citing year) over every reference row, into `table` (an engine's
  * temporary table, created by the caller from this SELECT): the one pass over the
  * references that both `times_cited`/`recent_citations` and the per-year tables are
  * derived from. A citing publication without a year gives a row with a NULL year.
  */
-export const CITING_YEARS_SELECT =
+export const CITING_YEARS_SELECT = citingYearsSelect('interned');
+
+/**
+ * `CITING_YEARS_SELECT` over the references as they are now (`interned`: the cited ids'
+ * vocabulary keys) or as version 1 made them (`first built`: the cited ids as text), for the
+ * migrations that build the per-year tables on a database older than the interning.
+ */
+export function citingYearsSelect(form: 'interned' | 'first built'): string {
+  const owner = ownerKey('publications');
+  const cited = form === 'interned' ? REFERENCES.key : REFERENCES.vocabulary.replaced;
   // The citing publications outside, each one's references a range of the references'
   // primary key inside. SQLite takes CROSS JOIN as that order; without it, and without
   // statistics (a bulk load runs this before ANALYZE), it read the references by cited id
   // and looked each citing row up at random: 76–96 s instead of about 16 s at 1M.
   // PostgreSQL plans a CROSS JOIN with a WHERE as any join.
-  `SELECT r.cited_id AS id, c.year AS year, count(*) AS n FROM ${publications.table} c ` +
-  `CROSS JOIN publication_references r WHERE r.publication_pk = c.pk GROUP BY r.cited_id, c.year`;
+  const grouped =
+    `SELECT r.${cited} AS id, c.year AS year, count(*) AS n FROM ${publications.table} c ` +
+    `CROSS JOIN ${REFERENCES.table} r WHERE r.${owner} = c.pk GROUP BY r.${cited}, c.year`;
+  if (form === 'first built') return grouped;
+  // Grouped by the vocabulary key (an integer), then named.
+  const { table, column } = REFERENCES.vocabulary;
+  return `SELECT v.${column} AS id, y.year AS year, y.n AS n FROM (${grouped}) y JOIN ${table} v ON v.id = y.id`;
+}
 
 /** Fills the citation tables from the citing years in `citingYears` (columns id, year, n); they must be empty. */
 export function citationsFillSql(citingYears: string): string[] {

@@ -792,11 +792,11 @@ const STATEMENTS: readonly Row[] = [
     ),
     expect: {
       postgres: {
-        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = $1)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk" AND c."year" BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
+        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = $1)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "cited_ids" v CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE v."cited_id" = m.id AND r."cited_key" = v."id" AND c."pk" = r."publication_pk" AND c."year" BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
       },
       sqlite: {
-        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = ?)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE r."cited_id" = m.id AND c."pk" = r."publication_pk" AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
+        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = ?)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "cited_ids" v CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE v."cited_id" = m.id AND r."cited_key" = v."id" AND c."pk" = r."publication_pk" AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
       },
     },

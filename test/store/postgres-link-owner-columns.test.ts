@@ -57,6 +57,7 @@ describe('PostgreSQL link rows carrying their owner year', { timeout: 120_000 },
       'records 7',
       'records 8',
       'records 9',
+      'records 10',
     ]);
     assert.deepEqual(await queryPg(db.url, STALE), []);
     assert.deepEqual(await queryPg(db.url, LINKS), [before]);

@@ -7,6 +7,8 @@ import { ownerKey, type ColumnSpec, type PerYearTablesSpec, type RecordKind } fr
 import {
   CITATIONS_BY_YEAR,
   CITING_YEARS_SELECT,
+  REFERENCES,
+  citingYearsSelect,
   FUNDING_BY_YEAR,
   citationsFillSql,
   clearSql,
@@ -48,6 +50,18 @@ export const PG_CITING_YEARS = 'citing_years';
 
 export const pgCreateCitingYearsSql = `CREATE TEMP TABLE ${PG_CITING_YEARS} ON COMMIT DROP AS ${CITING_YEARS_SELECT}`;
 
+/**
+ * `pgCreateCitingYearsSql` for a database the references of which may be as version 1 made
+ * them (the cited ids as text, before records migration 10 interned them): the migration
+ * building the per-year tables (3) runs on such databases.
+ */
+const pgCreateCitingYearsOfEitherFormSql =
+  `DO $migration$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()` +
+  ` AND table_name = '${REFERENCES.table}' AND column_name = '${REFERENCES.key}') THEN\n` +
+  `EXECUTE $step$${pgCreateCitingYearsSql}$step$;\nELSE\n` +
+  `EXECUTE $step$CREATE TEMP TABLE ${PG_CITING_YEARS} ON COMMIT DROP AS ${citingYearsSelect('first built')}$step$;\n` +
+  `END IF; END $migration$`;
+
 /** Rewrites the citation tables from the citing years and marks them fresh. */
 export const pgRefreshCitationsSql = (): string[] => [
   ...clearSql(CITATIONS_BY_YEAR),
@@ -64,7 +78,7 @@ export const pgRefreshFundingSql = (): string[] => [
 
 /** Every statement that builds the per-year tables from the records held now (one transaction). */
 export const pgRebuildPerYearSql = (): string[] => [
-  pgCreateCitingYearsSql,
+  pgCreateCitingYearsOfEitherFormSql,
   ...pgRefreshCitationsSql(),
   `DROP TABLE ${PG_CITING_YEARS}`,
   ...pgRefreshFundingSql(),

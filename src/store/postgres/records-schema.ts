@@ -307,4 +307,9 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
     name: 'concept links hold the id of the concept name (concept_names), not the name',
     up: internLinkTablesSql('concept_names'),
   },
+  {
+    version: 10,
+    name: 'reference links hold the id of the cited id (cited_ids), not the id',
+    up: internLinkTablesSql('cited_ids'),
+  },
 ];

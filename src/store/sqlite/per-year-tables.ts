@@ -9,6 +9,8 @@ import { ownerKey, type ColumnSpec, type PerYearTablesSpec, type RecordKind } fr
 import {
   CITATIONS_BY_YEAR,
   CITING_YEARS_SELECT,
+  REFERENCES,
+  citingYearsSelect,
   FUNDING_BY_YEAR,
   citationsFillSql,
   clearSql,
@@ -40,7 +42,11 @@ export const CITING_YEARS = 'temp.citing_years';
 
 export function createCitingYears(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS ${CITING_YEARS}`);
-  db.exec(`CREATE TEMP TABLE citing_years AS ${CITING_YEARS_SELECT}`);
+  // The references hold vocabulary keys since records migration 12; the migration building
+  // the per-year tables (4) may run on a database older than that.
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('${REFERENCES.table}')`).pluck().all();
+  const select = columns.includes(REFERENCES.key) ? CITING_YEARS_SELECT : citingYearsSelect('first built');
+  db.exec(`CREATE TEMP TABLE citing_years AS ${select}`);
 }
 
 export function dropCitingYears(db: Database): void {

@@ -373,4 +373,9 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     name: 'concept links hold the id of the concept name (concept_names), not the name',
     up: (db) => internLinkTables(db, 'concept_names'),
   },
+  {
+    version: 12,
+    name: 'reference links hold the id of the cited id (cited_ids), not the id',
+    up: (db) => internLinkTables(db, 'cited_ids'),
+  },
 ];

@@ -1,9 +1,10 @@
-// Concept links hold the id of the concept's name in `concept_names` (model/storage.ts,
-// `interned`), not the name: each name is stored once, shared by publications and grants.
-// Filters, lists and counts over `concepts` answer as they did when the links held the
-// names (the expected answers below are what the engines gave then), in both engines; a
-// rewrite of a record's concepts follows it; and the records migration (SQLite 11,
-// PostgreSQL 9) turns the links of a database written before it into ids.
+// Concept and reference links hold the id of their text in a vocabulary (model/storage.ts,
+// `interned`): concept names in `concept_names`, shared by publications and grants, and
+// cited ids in `cited_ids`. Filters, lists, citation counts and `citations_per_year` answer
+// as they did when the links held the text (the expected answers below are what the engines
+// gave then), in both engines; a rewrite of a record's links follows it; and the records
+// migrations (SQLite 11 and 12, PostgreSQL 9 and 10) turn the links of a database written
+// before them into ids.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,12 +34,14 @@ const PUBLICATIONS = [
       { concept: 'graphene', relevance: 0.9 },
       { concept: 'Battery Storage', relevance: 0.5 },
     ],
+    // A held publication, another, and one outside the corpus.
+    reference_ids: ['pub.3', 'W999', 'pub.2'],
   },
-  { id: 'pub.2', title: 'One concept', year: 2021, concepts: ['graphene'] },
+  { id: 'pub.2', title: 'One concept', year: 2021, concepts: ['graphene'], reference_ids: ['pub.3'] },
   { id: 'pub.3', title: 'No concept', year: 2022 },
 ];
 const GRANTS = [{ id: 'grant.1', title: 'Shared names', start_year: 2019, concepts: ['graphene', 'solar cells'] }];
-/** pub.2 rewritten: its old concept is gone, a new name gets an id. */
+/** pub.2 rewritten: its old concept and reference are gone, a new name gets an id. */
 const REWRITTEN = { id: 'pub.2', title: 'One concept', year: 2021, concepts: ['perovskite'] };
 
 /** Each query and the ids (or records) it must give. */
@@ -62,16 +65,38 @@ const CASES: [query: string, expected: unknown][] = [
   ],
   ['search grants where concepts = "solar cells" return grants[id]', ['grant.1']],
   ['search grants where concepts = "Battery Storage" return grants[id]', []],
+  ['search publications where reference_ids = "pub.3" return publications[id]', ['pub.1', 'pub.2']],
+  ['search publications where reference_ids in ["W999", "pub.9"] return publications[id]', ['pub.1']],
+  ['search publications where reference_ids is empty return publications[id]', ['pub.3']],
+  [
+    'search publications return publications[id + reference_ids + times_cited]',
+    [
+      { id: 'pub.1', reference_ids: ['W999', 'pub.2', 'pub.3'], times_cited: 0 },
+      { id: 'pub.2', reference_ids: ['pub.3'], times_cited: 1 },
+      { id: 'pub.3', times_cited: 2 },
+    ],
+  ],
+  [
+    'search publications where id = "pub.3" return citations_per_year(2019, 2022)',
+    { 2019: 0, 2020: 1, 2021: 1, 2022: 0 },
+  ],
+  ['search publications return citations_per_year(2019, 2022)', { 2019: 0, 2020: 2, 2021: 1, 2022: 0 }],
 ];
 const AFTER_REWRITE: [query: string, expected: unknown][] = [
   ['search publications where concepts = "graphene" return publications[id]', ['pub.1']],
   ['search publications where concepts = "perovskite" return publications[id]', ['pub.2']],
+  ['search publications where reference_ids = "pub.3" return publications[id]', ['pub.1']],
+  [
+    'search publications where id = "pub.3" return citations_per_year(2019, 2022)',
+    { 2019: 0, 2020: 1, 2021: 0, 2022: 0 },
+  ],
 ];
 
 type Run = (query: string) => Promise<unknown>;
 
 /** The ids of the records, or the records as returned, sorted by id. */
 function shown(query: string, result: unknown): unknown {
+  if (query.includes('citations_per_year')) return (result as Record<string, unknown>)['citations_per_year'];
   const kind = query.startsWith('search grants') ? 'grants' : 'publications';
   const records = ((result as Record<string, unknown>)[kind] ?? []) as Record<string, unknown>[];
   const sorted = [...records].sort((a, b) => String(a['id']).localeCompare(String(b['id'])));
@@ -97,6 +122,15 @@ const VOCABULARY = 'SELECT name, id FROM concept_names ORDER BY name';
 const LINKS = `SELECT p.id AS owner, n.name, l.score FROM publication_concepts l JOIN publications p ON p.pk = l.publication_pk JOIN concept_names n ON n.id = l.concept_id
   UNION ALL SELECT g.id, n.name, l.score FROM grant_concepts l JOIN grants g ON g.pk = l.grant_pk JOIN concept_names n ON n.id = l.concept_id
   ORDER BY 1, 2`;
+/** Every reference as (citing id, cited id). */
+const REFERENCES = `SELECT p.id AS owner, v.cited_id AS cited FROM publication_references l JOIN publications p ON p.pk = l.publication_pk
+  JOIN cited_ids v ON v.id = l.cited_key ORDER BY 1, 2`;
+const EXPECTED_REFERENCES = [
+  { owner: 'pub.1', cited: 'W999' },
+  { owner: 'pub.1', cited: 'pub.2' },
+  { owner: 'pub.1', cited: 'pub.3' },
+  { owner: 'pub.2', cited: 'pub.3' },
+];
 const EXPECTED_LINKS = [
   { owner: 'grant.1', name: 'graphene', score: null },
   { owner: 'grant.1', name: 'solar cells', score: null },
@@ -105,7 +139,7 @@ const EXPECTED_LINKS = [
   { owner: 'pub.2', name: 'graphene', score: null },
 ];
 
-describe('interned concepts: SQLite', () => {
+describe('interned links: SQLite', () => {
   const path = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
   const store = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
   store.upsert('publications', PUBLICATIONS);
@@ -116,6 +150,8 @@ describe('interned concepts: SQLite', () => {
   test('each name is held once, shared by publications and grants; the links name it by id', () => {
     assert.deepEqual(store.db.prepare(VOCABULARY).pluck().all(), ['Battery Storage', 'graphene', 'solar cells']);
     assert.deepEqual(store.db.prepare(LINKS).all(), EXPECTED_LINKS);
+    assert.deepEqual(store.db.prepare(REFERENCES).all(), EXPECTED_REFERENCES);
+    assert.equal(store.db.prepare('SELECT count(*) FROM cited_ids').pluck().get(), 3);
   });
   describe('answers', () => answers(CASES, () => sqliteRun(store.db)));
   describe('after a rewrite', () => {
@@ -137,20 +173,22 @@ describe('interned concepts: SQLite', () => {
     });
   });
 
-  test('migration 11 turns the names of a database written before it into ids', async () => {
+  test('migrations 11 and 12 turn the texts of a database written before them into ids', async () => {
     const old = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
     const db = new Database(old);
     migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 10));
     db.exec(`INSERT INTO publications (pk, id, title, year) VALUES (1, 'pub.1', 'A', 2020), (2, 'pub.2', 'B', 2021);
       INSERT INTO grants (pk, id, title) VALUES (1, 'grant.1', 'G');
       INSERT INTO publication_concepts (publication_pk, concept, score) VALUES (1, 'graphene', 0.9), (1, 'Battery Storage', 0.5), (2, 'graphene', NULL);
-      INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL)`);
+      INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
+      INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [11]);
+    assert.deepEqual(upgradeRecordDatabase(old), [11, 12]);
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });
       assert.deepEqual(upgraded.db.prepare(LINKS).all(), EXPECTED_LINKS);
+      assert.deepEqual(upgraded.db.prepare(REFERENCES).all(), EXPECTED_REFERENCES);
       assert.equal(upgraded.db.prepare('SELECT count(*) FROM concept_names').pluck().get(), 3);
       const columns = upgraded.db.prepare("SELECT name FROM pragma_table_info('publication_concepts')").pluck().all();
       assert.deepEqual(columns, ['publication_pk', 'concept_id', 'score']);
@@ -159,15 +197,18 @@ describe('interned concepts: SQLite', () => {
         .all() as { detail: string }[];
       assert.match(plan.map((p) => p.detail).join('\n'), /publication_concepts_by_concept_id/);
       const run = sqliteRun(upgraded.db);
-      const query = 'search publications where concepts = "graphene" return publications[id]';
-      assert.deepEqual(shown(query, await run(query)), ['pub.1', 'pub.2']);
+      for (const query of [
+        'search publications where concepts = "graphene" return publications[id]',
+        'search publications where reference_ids = "pub.3" return publications[id]',
+      ])
+        assert.deepEqual(shown(query, await run(query)), ['pub.1', 'pub.2']);
     } finally {
       upgraded.close();
     }
   });
 });
 
-describe('interned concepts: PostgreSQL', { timeout: 120_000 }, () => {
+describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
   let db: TestPgDatabase;
   let engine: QueryEngine;
   before(async () => {
@@ -195,6 +236,7 @@ describe('interned concepts: PostgreSQL', { timeout: 120_000 }, () => {
       ['Battery Storage', 'graphene', 'solar cells'],
     );
     assert.deepEqual(await queryPg(db.url, LINKS), EXPECTED_LINKS);
+    assert.deepEqual(await queryPg(db.url, REFERENCES), EXPECTED_REFERENCES);
   });
   describe('answers', () => answers(CASES, run));
   describe('after a rewrite', () => {
@@ -210,7 +252,7 @@ describe('interned concepts: PostgreSQL', { timeout: 120_000 }, () => {
     answers(AFTER_REWRITE, run);
   });
 
-  test('migration 9 turns the names of a database written before it into ids', async () => {
+  test('migrations 9 and 10 turn the texts of a database written before them into ids', async () => {
     const old = await createTestPgDatabase('concepts-old');
     try {
       const pool = new pg.Pool({ connectionString: old.url });
@@ -224,10 +266,12 @@ describe('interned concepts: PostgreSQL', { timeout: 120_000 }, () => {
         `INSERT INTO publications (pk, id, title, year) VALUES (1, 'pub.1', 'A', 2020), (2, 'pub.2', 'B', 2021);
          INSERT INTO grants (pk, id, title) VALUES (1, 'grant.1', 'G');
          INSERT INTO publication_concepts (publication_pk, concept, score) VALUES (1, 'graphene', 0.9), (1, 'Battery Storage', 0.5), (2, 'graphene', NULL);
-         INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL)`,
+         INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
+         INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`,
       );
-      assert.deepEqual(await applyRecordMigrations(old.url), ['records 9']);
+      assert.deepEqual(await applyRecordMigrations(old.url), ['records 9', 'records 10']);
       assert.deepEqual(await queryPg(old.url, LINKS), EXPECTED_LINKS);
+      assert.deepEqual(await queryPg(old.url, REFERENCES), EXPECTED_REFERENCES);
       const indexes = await queryPg<{ indexname: string }>(
         old.url,
         "SELECT indexname FROM pg_indexes WHERE tablename = 'publication_concepts' ORDER BY 1",
