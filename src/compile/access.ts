@@ -102,8 +102,11 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
           value: shown,
         },
       });
+      // Values read through entities may repeat (two organizations in one country); through a
+      // vocabulary they cannot.
+      const repeats = through.vocabulary !== true;
       if (sub === undefined || sub === 'id')
-        return { kind: 'multi', from: rows, correlate, value: read, repeats: true, keyed: entityKeyed(entities, read) };
+        return { kind: 'multi', from: rows, correlate, value: read, repeats, keyed: entityKeyed(entities, read) };
       // A sub-field of the entity the values name (`research_org_countries.name`): one more join.
       const column = link.entity?.columns[sub];
       if (link.entity !== undefined && column !== undefined) {
@@ -114,7 +117,7 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
           from: rows + named,
           correlate,
           value: shown,
-          repeats: true,
+          repeats,
           keyed: entityKeyed(entities + named, shown),
         };
       }

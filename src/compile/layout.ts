@@ -37,7 +37,16 @@ export interface LinkLayout {
    * then the entity those values name (`countries`). An interned field is read the same way
    * through its vocabulary (`concepts` through `concept_names.name`), one value per id.
    */
-  readonly through?: { readonly table: string; readonly idColumn: string; readonly columns: readonly string[] };
+  readonly through?: {
+    readonly table: string;
+    readonly idColumn: string;
+    readonly columns: readonly string[];
+    /**
+     * The table is a vocabulary (`LinkTableSpec.interned`): each id has its own value, so the
+     * link rows of a record never name one value twice and need no de-duplication.
+     */
+    readonly vocabulary?: boolean;
+  };
 }
 
 export interface EntityLayout {

@@ -121,7 +121,10 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
       holds.field,
       vocabulary === undefined
         ? base
-        : { ...base, through: { table: vocabulary.table, idColumn: 'id', columns: [vocabulary.column] } },
+        : {
+            ...base,
+            through: { table: vocabulary.table, idColumn: 'id', columns: [vocabulary.column], vocabulary: true },
+          },
       holds.countedIn,
     );
     const owner = held[1].entity;

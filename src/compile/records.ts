@@ -281,9 +281,10 @@ function orderBy(dialect: Dialect, source: SourceLayout, order: OrderPlan): stri
 }
 
 /**
- * A field read through the link's entities: each record's distinct values, in order, as the
- * `<owner>_values` rows that held them were; with the display fields of the entity they
- * name, if any (`research_org_countries` shows each country's name).
+ * A field read through the link's entities or vocabulary: each record's distinct values, in
+ * order, as the link or `<owner>_values` rows that held them were; with the display fields of
+ * the entity they name, if any (`research_org_countries` shows each country's name). Through
+ * a vocabulary (`concepts`) the rows are distinct already.
  */
 function throughStep(
   dialect: Dialect,
@@ -305,7 +306,7 @@ function throughStep(
     params: [],
     ...(entityKind === undefined || display === undefined ? {} : { entity: entityKind }),
     sqlPrefix:
-      `SELECT DISTINCT ${l}.${ident(link.recordColumn)} AS __key, ${read} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
+      `SELECT ${through.vocabulary === true ? '' : 'DISTINCT '}${l}.${ident(link.recordColumn)} AS __key, ${read} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
       ` FROM ${ident(link.table)} ${l} JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = ${l}.${ident(link.valueColumn)}${named}` +
       ` WHERE ${read} IS NOT NULL AND ${l}.${ident(link.recordColumn)} IN `,
     sqlSuffix: ' ORDER BY 1, 2',

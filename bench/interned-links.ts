@@ -1,0 +1,98 @@
+/**
+ * The query shapes over the link fields held as vocabulary ids (`concepts` through
+ * `concept_names`, `reference_ids` through `cited_ids`: docs/storage.md, "Interned values"):
+ * filters, a filter beside full text and a year, and a page that shows both lists. Prints each
+ * shape's first run and its p50 over the next runs, wall and CPU, in process on one
+ * connection. The values are picked through the query language, so the same run works on a
+ * database written before the interning (to compare the two layouts).
+ *
+ *   npx tsx bench/interned-links.ts --db <records.db> [--runs 9]
+ */
+import { parseArgs } from 'node:util';
+import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
+import { prepareQuery } from '../src/engine/run-query.ts';
+import { openReadOnly } from '../src/store/sqlite/open.ts';
+
+const { values: args } = parseArgs({
+  options: { db: { type: 'string' }, runs: { type: 'string', default: '9' } },
+});
+if (args.db === undefined) throw new Error('--db <record database> is required');
+const runs = Math.max(3, Number(args.runs));
+const db = openReadOnly(args.db, { tempStore: 'memory' });
+const ctx = new SqliteQueryContext(db);
+
+const execute = (query: string): Record<string, unknown> => {
+  const prepared = prepareQuery(query, { dslVersion: 2 });
+  return (prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan)) as Record<string, unknown>;
+};
+
+// Values from the most cited publications of one year: their concepts and their ids (cited
+// by many), so every shape has matches.
+const sample = (
+  execute(
+    'search publications where year = 2015 return publications[id + concepts] sort by times_cited desc limit 5',
+  )['publications'] as { id: string; concepts?: string[] }[]
+).filter((p) => (p.concepts?.length ?? 0) > 0);
+if (sample.length === 0) throw new Error('the database holds no cited publications of 2015 with concepts');
+const pick = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
+const quote = (text: string): string => JSON.stringify(text);
+const concepts = [...new Set(sample.flatMap((p) => p.concepts ?? []))];
+const cited = sample.map((p) => p.id);
+
+const shapes: [string, (i: number) => string][] = [
+  [
+    'concept filter, page of ids',
+    (i) => `search publications where concepts = ${quote(pick(concepts, i))} return publications[id] limit 100`,
+  ],
+  [
+    'two concepts + year, page of ids',
+    (i) =>
+      `search publications where concepts in [${quote(pick(concepts, i))}, ${quote(pick(concepts, i + 1))}] and year = ${2016 + (i % 3)} return publications[id] limit 100`,
+  ],
+  [
+    'text + concept, year facet',
+    (i) =>
+      `search publications for ${quote(pick(['cell', 'model', 'water'], i))} where concepts = ${quote(pick(concepts, i))} return year limit 20`,
+  ],
+  [
+    'cited by, page of ids',
+    (i) => `search publications where reference_ids = ${quote(pick(cited, i))} return publications[id] limit 100`,
+  ],
+  [
+    'cited by, count',
+    (i) => `search publications where reference_ids in [${cited.map(quote).join(', ')}] return publications[id] limit 1`,
+  ],
+  [
+    'year page of 1000 with concepts and references',
+    (i) =>
+      `search publications where year = ${2018 + (i % 3)} return publications[id + concepts + reference_ids] limit 1000`,
+  ],
+];
+
+const pct = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+const run = (query: string): { wall: number; cpu: number } => {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  execute(query);
+  const cpu = process.cpuUsage(c0);
+  return { wall: performance.now() - t0, cpu: (cpu.user + cpu.system) / 1000 };
+};
+
+console.log(`${args.db}: ${runs} runs per shape after a first run`);
+console.log(`  ${'shape'.padEnd(48)} ${'first'.padStart(9)} ${'p50'.padStart(9)} ${'cpu p50'.padStart(9)}`);
+for (const [name, query] of shapes) {
+  const first = run(query(0)).wall;
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let i = 1; i <= runs; i++) {
+    const { wall, cpu } = run(query(i));
+    walls.push(wall);
+    cpus.push(cpu);
+  }
+  walls.sort((a, b) => a - b);
+  cpus.sort((a, b) => a - b);
+  const ms = (v: number): string => `${v.toFixed(1)} ms`.padStart(9);
+  console.log(`  ${name.padEnd(48)} ${ms(first)} ${ms(pct(walls, 50))} ${ms(pct(cpus, 50))}`);
+}
+db.close();
