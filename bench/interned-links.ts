@@ -23,15 +23,15 @@ const ctx = new SqliteQueryContext(db);
 
 const execute = (query: string): Record<string, unknown> => {
   const prepared = prepareQuery(query, { dslVersion: 2 });
-  return (prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan)) as Record<string, unknown>;
+  return prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan);
 };
 
 // Values from the most cited publications of one year: their concepts and their ids (cited
 // by many), so every shape has matches.
 const sample = (
-  execute(
-    'search publications where year = 2015 return publications[id + concepts] sort by times_cited desc limit 5',
-  )['publications'] as { id: string; concepts?: string[] }[]
+  execute('search publications where year = 2015 return publications[id + concepts] sort by times_cited desc limit 5')[
+    'publications'
+  ] as { id: string; concepts?: string[] }[]
 ).filter((p) => (p.concepts?.length ?? 0) > 0);
 if (sample.length === 0) throw new Error('the database holds no cited publications of 2015 with concepts');
 const pick = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
@@ -60,7 +60,7 @@ const shapes: [string, (i: number) => string][] = [
   ],
   [
     'cited by, count',
-    (i) => `search publications where reference_ids in [${cited.map(quote).join(', ')}] return publications[id] limit 1`,
+    () => `search publications where reference_ids in [${cited.map(quote).join(', ')}] return publications[id] limit 1`,
   ],
   [
     'year page of 1000 with concepts and references',
