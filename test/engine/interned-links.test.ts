@@ -18,11 +18,16 @@ import { prepareQuery } from '../../src/engine/run-query.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
 import { migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
-import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
 import { RECORD_MIGRATIONS } from '../../src/store/sqlite/records-schema.ts';
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
-import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
+import {
+  applyRecordMigrations,
+  createTestPgDatabase,
+  queryPg,
+  writePgRecords,
+  type TestPgDatabase,
+} from '../fixtures/pg-db.ts';
 
 const PUBLICATIONS = [
   {
@@ -173,6 +178,41 @@ describe('interned links: SQLite', () => {
     });
   });
 
+  test('a write that fails leaves no id behind: the same texts written again link to their own ids', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
+    const writer = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
+    try {
+      assert.throws(
+        () =>
+          writer.transaction(() => {
+            writer.upsert('publications', [
+              { id: 'pub.8', title: 'Rolled back', concepts: ['brand new'], reference_ids: ['pub.99'] },
+            ]);
+            throw new Error('the batch fails');
+          }),
+        /the batch fails/,
+      );
+      // The ids the failed write gave are free again: other texts take them first.
+      writer.upsert('publications', [
+        { id: 'pub.9', title: 'Other texts', concepts: ['other concept'], reference_ids: ['pub.98'] },
+      ]);
+      writer.upsert('publications', [
+        { id: 'pub.10', title: 'The same texts', concepts: ['brand new'], reference_ids: ['pub.99'] },
+      ]);
+      writer.finish({ optimize: false, analyze: false });
+      const run = sqliteRun(writer.db);
+      for (const [query, expected] of [
+        ['search publications where concepts = "brand new" return publications[id]', ['pub.10']],
+        ['search publications where concepts = "other concept" return publications[id]', ['pub.9']],
+        ['search publications where reference_ids = "pub.99" return publications[id]', ['pub.10']],
+        ['search publications where reference_ids = "pub.98" return publications[id]', ['pub.9']],
+      ] as const)
+        assert.deepEqual(shown(query, await run(query)), expected, query);
+    } finally {
+      writer.close();
+    }
+  });
+
   test('migrations 11 and 12 turn the texts of a database written before them into ids', async () => {
     const old = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
     const db = new Database(old);
@@ -213,14 +253,10 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
   let engine: QueryEngine;
   before(async () => {
     db = await createTestPgDatabase('concepts');
-    const writer = await openPgRecordWriter(db.url);
-    try {
-      await writer.writeBatch('publications', PUBLICATIONS);
-      await writer.writeBatch('grants', GRANTS);
-      await writer.finish();
-    } finally {
-      await writer.close();
-    }
+    await writePgRecords(db.url, [
+      ['publications', PUBLICATIONS],
+      ['grants', GRANTS],
+    ]);
     engine = createPostgresEngine({ url: db.url });
   });
   after(async () => {
@@ -240,15 +276,7 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
   });
   describe('answers', () => answers(CASES, run));
   describe('after a rewrite', () => {
-    before(async () => {
-      const writer = await openPgRecordWriter(db.url);
-      try {
-        await writer.writeBatch('publications', [REWRITTEN]);
-        await writer.finish();
-      } finally {
-        await writer.close();
-      }
-    });
+    before(() => writePgRecords(db.url, [['publications', [REWRITTEN]]]));
     answers(AFTER_REWRITE, run);
   });
 

@@ -18,9 +18,14 @@ import { prepareQuery } from '../../src/engine/run-query.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
 import { VALUE_FIELD_CODES } from '../../src/model/storage.ts';
-import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
-import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
+import {
+  applyRecordMigrations,
+  createTestPgDatabase,
+  queryPg,
+  writePgRecords,
+  type TestPgDatabase,
+} from '../fixtures/pg-db.ts';
 
 const ORGS = [
   {
@@ -298,15 +303,11 @@ describe('fields read through the organizations: PostgreSQL', { timeout: 120_000
   let engine: QueryEngine;
   before(async () => {
     db = await createTestPgDatabase('through');
-    const writer = await openPgRecordWriter(db.url);
-    try {
-      await writer.writeBatch('organizations', ORGS);
-      await writer.writeBatch('publications', PUBLICATIONS);
-      await writer.writeBatch('grants', GRANTS);
-      await writer.finish();
-    } finally {
-      await writer.close();
-    }
+    await writePgRecords(db.url, [
+      ['organizations', ORGS],
+      ['publications', PUBLICATIONS],
+      ['grants', GRANTS],
+    ]);
     engine = createPostgresEngine({ url: db.url });
   });
   after(async () => {

@@ -18,6 +18,7 @@ import {
   RECORD_KINDS,
   SOURCE_TABLES,
   ownerKey,
+  type InternedValues,
   type RecordKind,
 } from '../../model/storage.ts';
 import type { SqlValue } from '../rows.ts';
@@ -38,6 +39,7 @@ import { recordSchemaVersion } from './open.ts';
 import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
 import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
 import { checkShippedDictionaries, registerUnpackText } from './text-dictionaries.ts';
+import { VocabularyIds } from './vocabulary-ids.ts';
 
 export { RECORD_MIGRATIONS } from './records-schema.ts';
 export type { FinishOptions, FinishReport } from './derive.ts';
@@ -94,8 +96,11 @@ interface KindStatements {
     {
       readonly statement: Database.Statement<StoredValue[]>;
       readonly ownerValues: readonly number[];
-      /** For an interned link table: adds the rows' texts its vocabulary lacks (bound: the rows as JSON). */
-      readonly intern?: Database.Statement<[string]>;
+      /**
+       * For an interned link table: the rows as JSON with each text (at `textAt` of a row, or
+       * the row itself for one column) replaced by its vocabulary id, as the statement takes them.
+       */
+      readonly interned?: { readonly ids: VocabularyIds; readonly textAt: number; readonly width: number };
     }
   >;
   readonly deleteText?: Database.Statement<[number]>;
@@ -107,6 +112,32 @@ interface KindStatements {
 }
 
 const DEFAULT_BATCH = 5000;
+
+/** A link table's rows as JSON (`packLinkRows`), each text (at `textAt` of a row) replaced by its vocabulary id. */
+function withIds(
+  packed: string,
+  { ids, textAt, width }: { readonly ids: VocabularyIds; readonly textAt: number; readonly width: number },
+): string {
+  const rows = JSON.parse(packed) as unknown[];
+  // A row without text gets no id: the NOT NULL key column leaves it out (INSERT OR IGNORE).
+  // Texts are strings (numbers only if a record named one so; they are kept as text).
+  const id = (text: unknown): number | null =>
+    typeof text === 'string'
+      ? text === ''
+        ? null
+        : ids.idOf(text)
+      : typeof text === 'number'
+        ? ids.idOf(String(text))
+        : null;
+  if (width === 1) return JSON.stringify(rows.map(id));
+  return JSON.stringify(
+    rows.map((row) => {
+      const values = [...(row as unknown[])];
+      values[textAt] = id(values[textAt]);
+      return values;
+    }),
+  );
+}
 
 /** Opens (creating if needed) a record database for writing, migrated to the current layout. */
 export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}): RecordStore {
@@ -138,6 +169,25 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
   }
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   const statements = new Map<RecordKind, KindStatements>();
+  /** Per vocabulary table, the ids the writer has read or added (shared by its link tables). */
+  const vocabularies = new Map<string, VocabularyIds>();
+  const vocabularyIds = (vocabulary: InternedValues): VocabularyIds => {
+    let ids = vocabularies.get(vocabulary.table);
+    if (ids === undefined) vocabularies.set(vocabulary.table, (ids = new VocabularyIds(db, vocabulary)));
+    return ids;
+  };
+  /**
+   * Runs `fn` (a transaction, or a savepoint inside one); if it fails, the vocabulary ids it
+   * added are gone from the database, so the writer forgets every id it remembers.
+   */
+  const forgettingOnFailure = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      for (const ids of vocabularies.values()) ids.forget();
+      throw error;
+    }
+  };
   // Entities named inside other records (a publication's journal and categories) are added
   // once per store handle; a record of their own, imported before or after, wins.
   const knownJournals = new Set<string>();
@@ -182,24 +232,14 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           // Columns of the record copied onto every link row (LinkTableSpec.ownerColumns).
           const carried = l.ownerColumns ?? [];
           const ownerValues = carried.map((c) => cols.indexOf(c));
-          const vocabulary = l.interned;
-          if (vocabulary === undefined) {
-            const select = Array.from({ length: width }, (_, k) => item(k)).join(', ');
-            const statement = db.prepare<StoredValue[]>(
-              `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`,
-            );
-            return [l.table, { statement, ownerValues }];
-          }
-          // The rows name the text (the last key column); the table holds its vocabulary id.
-          const textAt = l.key.length - 1;
-          const intern = db.prepare<[string]>(
-            `INSERT OR IGNORE INTO ${vocabulary.table} (${vocabulary.column}) SELECT ${item(textAt)} FROM json_each(?) j`,
-          );
-          const select = Array.from({ length: width }, (_, k) => (k === textAt ? 'v.id' : item(k))).join(', ');
+          const select = Array.from({ length: width }, (_, k) => item(k)).join(', ');
           const statement = db.prepare<StoredValue[]>(
-            `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j JOIN ${vocabulary.table} v ON v.${vocabulary.column} = ${item(textAt)}`,
+            `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`,
           );
-          return [l.table, { statement, ownerValues, intern }];
+          // The rows name the text (the last key column); the table holds its vocabulary id.
+          const interned =
+            l.interned === undefined ? undefined : { ids: vocabularyIds(l.interned), textAt: l.key.length - 1, width };
+          return [l.table, { statement, ownerValues, ...(interned === undefined ? {} : { interned }) }];
         }),
       ),
       ...(text === undefined
@@ -233,8 +273,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const insert = s.insertLinks.get(table);
       if (insert === undefined) throw new Error(`no link table ${table} for ${kind}`);
       const carried = insert.ownerValues.map((k) => rows.columns[k] ?? null);
-      insert.intern?.run(packed);
-      insert.statement.run(pk, ...carried, packed);
+      insert.statement.run(pk, ...carried, insert.interned === undefined ? packed : withIds(packed, insert.interned));
     }
     s.writeNarrow?.(pk);
     for (const [id, title] of rows.journals ?? []) {
@@ -250,7 +289,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     return { pk, existed: existing !== undefined };
   };
 
-  const writeBatch = db.transaction((kind: RecordKind, batch: readonly SqliteRows[]) => {
+  const writeBatchOnce = db.transaction((kind: RecordKind, batch: readonly SqliteRows[]) => {
     const s = statementsFor(kind);
     // Full-text rows go in after every other row of the batch. FTS5 flushes its pending
     // in-memory index to a new segment whenever another statement opens a savepoint in the
@@ -269,6 +308,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     for (const pk of replaced) s.deleteText.run(pk);
     for (const [pk, text] of texts) s.insertText.run(pk, ...text);
   });
+  const writeBatch = (kind: RecordKind, batch: readonly SqliteRows[]): void =>
+    forgettingOnFailure(() => writeBatchOnce(kind, batch));
   const checkKind = (kind: RecordKind): void => {
     if (!RECORD_KINDS.includes(kind)) throw new Error(`unknown record kind ${String(kind)}`);
   };
@@ -321,7 +362,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       })();
     },
     transaction<T>(fn: () => T): T {
-      return db.transaction(fn)();
+      return forgettingOnFailure(() => db.transaction(fn)());
     },
     finish(finishOptions = {}) {
       const report = deriveAll(db, finishOptions);
