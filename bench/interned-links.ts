@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
 import { prepareQuery } from '../src/engine/run-query.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
+import { printShapeRuns, type Shape } from './shape-runs.ts';
 
 const { values: args } = parseArgs({
   options: { db: { type: 'string' }, runs: { type: 'string', default: '9' } },
@@ -39,7 +40,7 @@ const quote = (text: string): string => JSON.stringify(text);
 const concepts = [...new Set(sample.flatMap((p) => p.concepts ?? []))];
 const cited = sample.map((p) => p.id);
 
-const shapes: [string, (i: number) => string][] = [
+const shapes: Shape[] = [
   [
     'concept filter, page of ids',
     (i) => `search publications where concepts = ${quote(pick(concepts, i))} return publications[id] limit 100`,
@@ -69,30 +70,5 @@ const shapes: [string, (i: number) => string][] = [
   ],
 ];
 
-const pct = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-const run = (query: string): { wall: number; cpu: number } => {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  execute(query);
-  const cpu = process.cpuUsage(c0);
-  return { wall: performance.now() - t0, cpu: (cpu.user + cpu.system) / 1000 };
-};
-
-console.log(`${args.db}: ${runs} runs per shape after a first run`);
-console.log(`  ${'shape'.padEnd(48)} ${'first'.padStart(9)} ${'p50'.padStart(9)} ${'cpu p50'.padStart(9)}`);
-for (const [name, query] of shapes) {
-  const first = run(query(0)).wall;
-  const walls: number[] = [];
-  const cpus: number[] = [];
-  for (let i = 1; i <= runs; i++) {
-    const { wall, cpu } = run(query(i));
-    walls.push(wall);
-    cpus.push(cpu);
-  }
-  walls.sort((a, b) => a - b);
-  cpus.sort((a, b) => a - b);
-  const ms = (v: number): string => `${v.toFixed(1)} ms`.padStart(9);
-  console.log(`  ${name.padEnd(48)} ${ms(first)} ${ms(pct(walls, 50))} ${ms(pct(cpus, 50))}`);
-}
+printShapeRuns(args.db, shapes, runs, execute);
 db.close();

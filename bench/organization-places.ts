@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
 import { prepareQuery } from '../src/engine/run-query.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
+import { printShapeRuns, type Shape } from './shape-runs.ts';
 
 const { values: args } = parseArgs({
   options: { db: { type: 'string' }, runs: { type: 'string', default: '9' } },
@@ -33,7 +34,7 @@ const pick = <T>(values: readonly T[], i: number): T => values[i % values.length
 const quote = (text: string): string => JSON.stringify(text);
 const countries = [...new Set(top.map((o) => o.country_code))];
 
-const shapes: [string, (i: number) => string][] = [
+const shapes: Shape[] = [
   [
     'country filter, page of ids',
     (i) =>
@@ -75,32 +76,9 @@ const shapes: [string, (i: number) => string][] = [
   ],
 ];
 
-const pct = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-const run = (query: string): { wall: number; cpu: number } => {
+printShapeRuns(args.db, shapes, runs, (query) => {
   const prepared = prepareQuery(query, { dslVersion: 2 });
   if (prepared.kind !== 'plan') throw new Error(`${query}: not a search`);
-  const c = process.cpuUsage();
-  const t = performance.now();
-  ctx.execute(prepared.plan);
-  const u = process.cpuUsage(c);
-  return { wall: performance.now() - t, cpu: (u.user + u.system) / 1000 };
-};
-
-console.log(`${args.db}: ${runs} runs per shape after a first one`);
-console.log(`  ${'shape'.padEnd(36)} ${'first'.padStart(9)} ${'p50'.padStart(9)} ${'cpu p50'.padStart(9)}`);
-for (const [name, make] of shapes) {
-  const first = run(make(0)).wall;
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 1; i <= runs; i++) {
-    const r = run(make(i));
-    wall.push(r.wall);
-    cpu.push(r.cpu);
-  }
-  wall.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  const ms = (x: number): string => `${x.toFixed(1)} ms`.padStart(9);
-  console.log(`  ${name.padEnd(36)} ${ms(first)} ${ms(pct(wall, 50))} ${ms(pct(cpu, 50))}`);
-}
+  return ctx.execute(prepared.plan);
+});
 db.close();
