@@ -917,3 +917,22 @@ export function linkAsFirstBuilt(link: LinkTableSpec): LinkTableSpec {
     reverse: link.reverse.map(text),
   };
 }
+
+/**
+ * What the migration interning `link` copies (the store's records migrations 11 and 12 in
+ * SQLite, 9 and 10 in PostgreSQL): the columns of the interned table, and the value of each
+ * read from the first-built rows `l` joined to the vocabulary `v` on their text.
+ */
+export function internedCopy(link: LinkTableSpec): { columns: string[]; values: string[] } {
+  const vocabulary = link.interned;
+  if (vocabulary === undefined) throw new Error(`link table ${link.table} is not interned`);
+  const owner = ownerKey(link.owner);
+  return {
+    columns: [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)],
+    values: [
+      `l.${owner}`,
+      ...linkAsFirstBuilt(link).key.map((c) => (c.name === vocabulary.replaced ? 'v.id' : `l.${c.name}`)),
+      ...link.extra.map((c) => `l.${c.name}`),
+    ],
+  };
+}

@@ -12,6 +12,7 @@ import {
   SOURCE_TABLES,
   carriedColumnLinks,
   FIRST_CARRIED_COLUMNS,
+  internedCopy,
   internedTables,
   linkAsFirstBuilt,
   ownerKey,
@@ -55,16 +56,14 @@ function sourceTablesSql(): string[] {
 
 /** A link table's `CREATE TABLE`, in the form `l` describes. */
 function linkTableSql(l: LinkTableSpec): string {
-  {
-    const owner = ownerKey(l.owner);
-    const key = [owner, ...l.key.map((c) => c.name)];
-    const cols = [
-      `${owner} bigint NOT NULL`,
-      ...l.key.map((c) => columnDef(c, true)),
-      ...l.extra.map((c) => columnDef(c)),
-    ];
-    return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n)`;
-  }
+  const owner = ownerKey(l.owner);
+  const key = [owner, ...l.key.map((c) => c.name)];
+  const cols = [
+    `${owner} bigint NOT NULL`,
+    ...l.key.map((c) => columnDef(c, true)),
+    ...l.extra.map((c) => columnDef(c)),
+  ];
+  return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n)`;
 }
 
 /** The link tables as version 1 made them (before interning). */
@@ -202,15 +201,8 @@ function internLinkTablesSql(vocabularyTable: string): string[] {
   const tables = LINK_TABLES.flatMap((link) => {
     const vocabulary = link.interned;
     if (vocabulary?.table !== vocabularyTable) return [];
-    const before = linkAsFirstBuilt(link);
-    const owner = ownerKey(link.owner);
     const fresh = `${link.table}_interned`;
-    const columns = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
-    const values = [
-      `l.${owner}`,
-      ...before.key.map((c) => (c.name === vocabulary.replaced ? 'v.id' : `l.${c.name}`)),
-      ...link.extra.map((c) => `l.${c.name}`),
-    ];
+    const { columns, values } = internedCopy(link);
     const steps = [
       `INSERT INTO ${vocabulary.table} (${vocabulary.column}) SELECT DISTINCT ${vocabulary.replaced} FROM ${link.table} ORDER BY 1 ON CONFLICT DO NOTHING`,
       linkTableSql({ ...link, table: fresh }),

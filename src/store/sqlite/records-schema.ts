@@ -11,6 +11,7 @@ import {
   SOURCE_TABLES,
   carriedColumnLinks,
   FIRST_CARRIED_COLUMNS,
+  internedCopy,
   internedTables,
   linkAsFirstBuilt,
   ownerKey,
@@ -63,16 +64,14 @@ function sourceTablesSql(): string[] {
 
 /** A link table's `CREATE TABLE`, in the form `l` describes. */
 function linkTableSql(l: LinkTableSpec): string {
-  {
-    const owner = ownerKey(l.owner);
-    const key = [owner, ...l.key.map((c) => c.name)];
-    const cols = [
-      `${owner} INTEGER NOT NULL`,
-      ...l.key.map((c) => columnDef(c, true)),
-      ...l.extra.map((c) => columnDef(c)),
-    ];
-    return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n) WITHOUT ROWID`;
-  }
+  const owner = ownerKey(l.owner);
+  const key = [owner, ...l.key.map((c) => c.name)];
+  const cols = [
+    `${owner} INTEGER NOT NULL`,
+    ...l.key.map((c) => columnDef(c, true)),
+    ...l.extra.map((c) => columnDef(c)),
+  ];
+  return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n) WITHOUT ROWID`;
 }
 
 /** The link tables as version 1 made them (before interning). */
@@ -221,19 +220,12 @@ function internLinkTables(db: Database, vocabularyTable: string): void {
     // Already holding ids (a database upgraded again after its migration rows were rolled back).
     const present = db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all();
     if (!present.includes(vocabulary.replaced)) continue;
-    const before = linkAsFirstBuilt(link);
-    const owner = ownerKey(link.owner);
     const fresh = `${link.table}_interned`;
     db.exec(
       `INSERT OR IGNORE INTO ${vocabulary.table} (${vocabulary.column}) SELECT DISTINCT ${vocabulary.replaced} FROM ${link.table} ORDER BY 1`,
     );
     db.exec(linkTableSql({ ...link, table: fresh }));
-    const columns = [owner, ...link.key.map((c) => c.name), ...link.extra.map((c) => c.name)];
-    const values = [
-      `l.${owner}`,
-      ...before.key.map((c) => (c.name === vocabulary.replaced ? 'v.id' : `l.${c.name}`)),
-      ...link.extra.map((c) => `l.${c.name}`),
-    ];
+    const { columns, values } = internedCopy(link);
     // The old rows outside (CROSS JOIN keeps them there), read in their primary-key order: the
     // new rows arrive grouped by owner, as they are kept, instead of by text.
     db.exec(

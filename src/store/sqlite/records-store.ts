@@ -120,15 +120,11 @@ function withIds(
 ): string {
   const rows = JSON.parse(packed) as unknown[];
   // A row without text gets no id: the NOT NULL key column leaves it out (INSERT OR IGNORE).
-  // Texts are strings (numbers only if a record named one so; they are kept as text).
-  const id = (text: unknown): number | null =>
-    typeof text === 'string'
-      ? text === ''
-        ? null
-        : ids.idOf(text)
-      : typeof text === 'number'
-        ? ids.idOf(String(text))
-        : null;
+  // A number a record named is kept as its text.
+  const id = (text: unknown): number | null => {
+    if (typeof text === 'number') return ids.idOf(String(text));
+    return typeof text === 'string' && text !== '' ? ids.idOf(text) : null;
+  };
   if (width === 1) return JSON.stringify(rows.map(id));
   return JSON.stringify(
     rows.map((row) => {
@@ -228,11 +224,11 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           // json_each unpacks them inside SQLite (`->>` keeps integers integers), which is
           // several times cheaper than one statement call per row.
           const width = names.length - 1;
-          const item = (k: number): string => (width === 1 ? 'j.value' : `j.value ->> ${k}`);
           // Columns of the record copied onto every link row (LinkTableSpec.ownerColumns).
           const carried = l.ownerColumns ?? [];
           const ownerValues = carried.map((c) => cols.indexOf(c));
-          const select = Array.from({ length: width }, (_, k) => item(k)).join(', ');
+          const select =
+            width === 1 ? 'j.value' : Array.from({ length: width }, (_, k) => `j.value ->> ${k}`).join(', ');
           const statement = db.prepare<StoredValue[]>(
             `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`,
           );
