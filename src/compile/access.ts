@@ -5,7 +5,7 @@
  */
 import type { Dialect } from './dialect.ts';
 import type { PlanField } from './plan.ts';
-import type { LinkLayout, SourceLayout } from './layout.ts';
+import type { EntityLayout, LinkLayout, SourceLayout } from './layout.ts';
 import { ident, literal } from './sql.ts';
 
 /** The alias of the searched source's table in every statement. */
@@ -108,37 +108,39 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
       if (sub === undefined || sub === 'id')
         return { kind: 'multi', from: rows, correlate, value: read, repeats, keyed: entityKeyed(entities, read) };
       // A sub-field of the entity the values name (`research_org_countries.name`): one more join.
-      const column = link.entity?.columns[sub];
-      if (link.entity !== undefined && column !== undefined) {
-        const named = ` JOIN ${ident(link.entity.table)} e ON e.${ident(link.entity.idColumn)} = ${read}`;
-        const shown = `e.${ident(column)}`;
+      const part = link.entity === undefined ? undefined : entitySubfield(link.entity, sub);
+      if (link.entity !== undefined && part !== undefined) {
+        const named = ` JOIN ${ident(link.entity.table)} e ON e.${ident(link.entity.idColumn)} = ${read}${part.join}`;
         return {
           kind: 'multi',
           from: rows + named,
           correlate,
-          value: shown,
-          repeats,
-          keyed: entityKeyed(entities + named, shown),
+          value: part.value,
+          repeats: repeats || part.join !== '',
+          keyed: entityKeyed(entities + named, part.value),
         };
       }
     }
     if (sub === undefined || sub === 'id')
       return { kind: 'multi', from: `${ident(link.table)} l`, correlate, value, keyed };
-    const column = link.entity?.columns[sub];
-    if (link.entity !== undefined && column !== undefined) {
+    const part = link.entity === undefined ? undefined : entitySubfield(link.entity, sub);
+    if (link.entity !== undefined && part !== undefined) {
+      const entity = `${ident(link.entity.table)} e`;
       return {
         kind: 'multi',
-        from: `${ident(link.table)} l JOIN ${ident(link.entity.table)} e ON e.${ident(link.entity.idColumn)} = ${value}`,
+        from: `${ident(link.table)} l JOIN ${entity} ON e.${ident(link.entity.idColumn)} = ${value}${part.join}`,
         correlate,
-        value: `e.${ident(column)}`,
+        value: part.value,
+        // A list of the entity (`types`) gives a record one row per linked entity and item.
+        ...(part.join === '' ? {} : { repeats: true }),
         keyed: {
           ...keyed,
           entity: {
             linkFrom: `${ident(link.table)} l`,
             linkValue: value,
             id: `e.${ident(link.entity.idColumn)}`,
-            from: `${ident(link.entity.table)} e`,
-            value: `e.${ident(column)}`,
+            from: entity + part.join,
+            value: part.value,
           },
         },
       };
@@ -169,6 +171,26 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
   if (field.type === 'json' && sub === undefined) return { kind: 'multi', ...dialect.jsonLeaves(doc, field.name) };
   if (field.multi || field.type === 'json') return { kind: 'multi', ...dialect.jsonElements(doc, field.name, sub) };
   return { kind: 'scalar', expr: dialect.jsonValue(doc, field.name, sub) };
+}
+
+/**
+ * A sub-field of the entity `e` (aliased so in `FROM`): a column of its table, or a list kept
+ * in a link table of it, joined as `v` (`research_orgs.types`: the organization's rows of
+ * `organization_values` with that field). Undefined when the entity holds neither.
+ */
+function entitySubfield(
+  entity: EntityLayout,
+  sub: string,
+): { readonly join: string; readonly value: string } | undefined {
+  const column = entity.columns[sub];
+  if (column !== undefined) return { join: '', value: `e.${ident(column)}` };
+  const list = entity.lists?.[sub];
+  if (list === undefined) return undefined;
+  const field = list.field === undefined ? '' : ` AND v."field" = ${literal(list.field)}`;
+  return {
+    join: ` JOIN ${ident(list.table)} v ON v.${ident(list.ownerColumn)} = e.${ident(list.entityKey)}${field}`,
+    value: `v.${ident(list.valueColumn)}`,
+  };
 }
 
 /** The text of the record document of `s` (unpacked, where the store packs it). */

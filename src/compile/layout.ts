@@ -56,6 +56,12 @@ export interface EntityLayout {
   readonly columns: Readonly<Record<string, string>>;
   /** Column with the entity's JSON document (for display fields without a column). */
   readonly document?: string;
+  /**
+   * Entity sub-field → the list kept in a link table of the entity (`research_orgs.types`
+   * in `organization_values`): a filter on it joins that table instead of reading a JSON
+   * document that holds only the ids.
+   */
+  readonly lists?: Readonly<Record<string, EntityList>>;
 }
 
 export interface FtsLayout {
@@ -145,20 +151,18 @@ export interface EntityDisplay {
    * Output key → a list kept in a link table of the entity: its `*_values` table by `field`
    * (organization `types`), or a link table of its own (researcher `research_orgs`).
    */
-  readonly lists?: Readonly<
-    Record<
-      string,
-      {
-        readonly table: string;
-        readonly ownerColumn: string;
-        readonly entityKey: string;
-        /** The value column (`value`, `org_id`). */
-        readonly valueColumn: string;
-        /** The `field` discriminator of a `*_values` table; absent for a link table of one field. */
-        readonly field?: string;
-      }
-    >
-  >;
+  readonly lists?: Readonly<Record<string, EntityList>>;
+}
+
+/** A list of an entity kept in a link table of the entity's table. */
+export interface EntityList {
+  readonly table: string;
+  readonly ownerColumn: string;
+  readonly entityKey: string;
+  /** The value column (`value`, `org_id`). */
+  readonly valueColumn: string;
+  /** The `field` discriminator of a `*_values` table; absent for a link table of one field. */
+  readonly field?: string;
 }
 
 /** Result columns holding a JSON list are named with this prefix; the engine parses them. */

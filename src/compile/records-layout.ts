@@ -22,6 +22,7 @@ import { SOURCE_NAMES, type EntityName, type SourceName } from '../model/types.t
 import type {
   EntityDisplay,
   EntityLayout,
+  EntityList,
   FtsLayout,
   LinkLayout,
   PerYearLayout,
@@ -41,45 +42,67 @@ function tableColumns(table: string): ReadonlySet<string> {
   return new Set([ID, ...(source?.columns ?? place ?? []).map((c) => c.name)]);
 }
 
-/** An entity kind's table and its sub-fields that are columns of it (`research_orgs.name`). */
+/**
+ * An entity kind's table, its sub-fields that are columns of it (`research_orgs.name`), and
+ * those kept as lists in a link table of it (`research_orgs.types`).
+ */
 function entityLayout(kind: EntityName): EntityLayout | undefined {
   const table = ENTITY_TABLES[kind]?.table;
   if (table === undefined) return undefined;
   const columns = tableColumns(table);
-  const fields = ENTITY_SPECS[kind].fields.map(([name]) => name).filter((name) => columns.has(name));
-  return { table, idColumn: ID, columns: Object.fromEntries(fields.map((f) => [f, f])) };
+  const names = ENTITY_SPECS[kind].fields.map(([name]) => name);
+  const fields = names.filter((name) => columns.has(name));
+  const lists = entityLists(table, names);
+  return {
+    table,
+    idColumn: ID,
+    columns: Object.fromEntries(fields.map((f) => [f, f])),
+    ...(Object.keys(lists).length === 0 ? {} : { lists }),
+  };
+}
+
+/**
+ * Of `names`, those kept in a link table of the entity's `table` rather than a column of it
+ * (`<entity>_values` by field, or a link table of one field such as
+ * `researcher_research_orgs`), each with where its values are.
+ */
+function entityLists(table: string, names: readonly string[]): Record<string, EntityList> {
+  const columns = tableColumns(table);
+  const owner = Object.values(SOURCE_TABLES).find((s) => s.table === table)?.kind;
+  if (owner === undefined) return {};
+  const lists: Record<string, EntityList> = {};
+  for (const f of names) {
+    if (columns.has(f)) continue;
+    for (const link of LINK_TABLES.filter((l) => l.owner === owner)) {
+      const valueColumn = link.key[link.key.length - 1]?.name;
+      if (valueColumn === undefined) continue;
+      const base = { table: link.table, ownerColumn: ownerKey(link.owner), entityKey: KEY, valueColumn };
+      const holds = link.holds;
+      if ('field' in holds && holds.field === f) lists[f] = base;
+      else if ('discriminator' in holds && holds.discriminator === 'field' && holds.fields[f] !== undefined)
+        lists[f] = { ...base, field: holds.fields[f] };
+      if (lists[f] !== undefined) break;
+    }
+  }
+  return lists;
 }
 
 /**
  * What a facet row or a returned entity shows: display fields that are columns, and lists
- * kept in a link table of the entity's table (`<entity>_values` by field, or a link table
- * of one field such as `researcher_research_orgs`).
+ * kept in a link table of the entity's table.
  */
 function entityDisplay(kind: EntityName): EntityDisplay | undefined {
   const table = ENTITY_TABLES[kind]?.table;
   if (table === undefined) return undefined;
   const columns = tableColumns(table);
-  const owner = Object.values(SOURCE_TABLES).find((s) => s.table === table)?.kind;
   const shown = ENTITY_SPECS[kind].display;
   const display: EntityDisplay = {
     table,
     idColumn: ID,
     columns: Object.fromEntries(shown.filter((f) => columns.has(f)).map((f) => [f, f])),
   };
-  const lists = shown.flatMap((f) => {
-    if (columns.has(f) || owner === undefined) return [];
-    for (const link of LINK_TABLES.filter((l) => l.owner === owner)) {
-      const valueColumn = link.key[link.key.length - 1]?.name;
-      if (valueColumn === undefined) continue;
-      const base = { table: link.table, ownerColumn: ownerKey(link.owner), entityKey: KEY, valueColumn };
-      const holds = link.holds;
-      if ('field' in holds && holds.field === f) return [[f, base] as const];
-      if ('discriminator' in holds && holds.discriminator === 'field' && holds.fields[f] !== undefined)
-        return [[f, { ...base, field: holds.fields[f] }] as const];
-    }
-    return [];
-  });
-  return lists.length === 0 ? display : { ...display, lists: Object.fromEntries(lists) };
+  const lists = entityLists(table, shown);
+  return Object.keys(lists).length === 0 ? display : { ...display, lists };
 }
 
 function wholeSourceCount(entity: EntityName, countedIn: string | undefined): LinkLayout['wholeSourceCount'] {
