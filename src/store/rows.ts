@@ -103,16 +103,16 @@ function conceptTexts(record: Loose): string[] {
   return out.filter((c) => c.length > 0);
 }
 
+/** The concepts a record names, in its scores and in its list (the scores themselves stay in `doc`). */
 function conceptRows(record: Loose): SqlValue[][] {
-  const scores = new Map<string, number | null>();
+  const concepts = new Set<string>();
   for (const c of list(record['concepts_scores'])) {
     if (c === null || typeof c !== 'object') continue;
     const concept = text((c as Loose)['concept']);
-    const score = (c as Loose)['relevance'] ?? (c as Loose)['score'];
-    if (concept.length > 0) scores.set(concept, typeof score === 'number' ? score : null);
+    if (concept.length > 0) concepts.add(concept);
   }
-  for (const c of conceptTexts(record)) if (!scores.has(c)) scores.set(c, null);
-  return [...scores].map(([concept, score]) => [concept, score]);
+  for (const c of conceptTexts(record)) concepts.add(c);
+  return [...concepts].map((concept) => [concept]);
 }
 
 function categoryRows(record: Loose): SqlValue[][] {

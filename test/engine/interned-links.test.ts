@@ -123,9 +123,9 @@ function sqliteRun(db: Database.Database): Run {
 
 /** The names of the vocabulary with their ids. */
 const VOCABULARY = 'SELECT name, id FROM concept_names ORDER BY name';
-/** Every concept link as (owner id, name, score). */
-const LINKS = `SELECT p.id AS owner, n.name, l.score FROM publication_concepts l JOIN publications p ON p.pk = l.publication_pk JOIN concept_names n ON n.id = l.concept_id
-  UNION ALL SELECT g.id, n.name, l.score FROM grant_concepts l JOIN grants g ON g.pk = l.grant_pk JOIN concept_names n ON n.id = l.concept_id
+/** Every concept link as (owner id, name). */
+const LINKS = `SELECT p.id AS owner, n.name FROM publication_concepts l JOIN publications p ON p.pk = l.publication_pk JOIN concept_names n ON n.id = l.concept_id
+  UNION ALL SELECT g.id, n.name FROM grant_concepts l JOIN grants g ON g.pk = l.grant_pk JOIN concept_names n ON n.id = l.concept_id
   ORDER BY 1, 2`;
 /** Every reference as (citing id, cited id). */
 const REFERENCES = `SELECT p.id AS owner, v.cited_id AS cited FROM publication_references l JOIN publications p ON p.pk = l.publication_pk
@@ -137,12 +137,20 @@ const EXPECTED_REFERENCES = [
   { owner: 'pub.2', cited: 'pub.3' },
 ];
 const EXPECTED_LINKS = [
-  { owner: 'grant.1', name: 'graphene', score: null },
-  { owner: 'grant.1', name: 'solar cells', score: null },
-  { owner: 'pub.1', name: 'Battery Storage', score: 0.5 },
-  { owner: 'pub.1', name: 'graphene', score: 0.9 },
-  { owner: 'pub.2', name: 'graphene', score: null },
+  { owner: 'grant.1', name: 'graphene' },
+  { owner: 'grant.1', name: 'solar cells' },
+  { owner: 'pub.1', name: 'Battery Storage' },
+  { owner: 'pub.1', name: 'graphene' },
+  { owner: 'pub.2', name: 'graphene' },
 ];
+/** The concept links of a database whose links still hold a score (written before records migration 13 / 11). */
+const SCORED_LINKS = `INSERT INTO publications (pk, id, title, year) VALUES (1, 'pub.1', 'A', 2020), (2, 'pub.2', 'B', 2021);
+  INSERT INTO grants (pk, id, title) VALUES (1, 'grant.1', 'G');
+  INSERT INTO concept_names (id, name) VALUES (1, 'graphene'), (2, 'Battery Storage'), (3, 'solar cells');
+  ALTER TABLE publication_concepts ADD COLUMN score REAL;
+  ALTER TABLE grant_concepts ADD COLUMN score REAL;
+  INSERT INTO publication_concepts (publication_pk, concept_id, score) VALUES (1, 1, 0.9), (1, 2, 0.5), (2, 1, NULL);
+  INSERT INTO grant_concepts (grant_pk, concept_id, score) VALUES (1, 1, NULL), (1, 3, NULL)`;
 
 describe('interned links: SQLite', () => {
   const path = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
@@ -223,7 +231,7 @@ describe('interned links: SQLite', () => {
       INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
       INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [11, 12]);
+    assert.deepEqual(upgradeRecordDatabase(old), [11, 12, 13]);
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });
@@ -231,7 +239,7 @@ describe('interned links: SQLite', () => {
       assert.deepEqual(upgraded.db.prepare(REFERENCES).all(), EXPECTED_REFERENCES);
       assert.equal(upgraded.db.prepare('SELECT count(*) FROM concept_names').pluck().get(), 3);
       const columns = upgraded.db.prepare("SELECT name FROM pragma_table_info('publication_concepts')").pluck().all();
-      assert.deepEqual(columns, ['publication_pk', 'concept_id', 'score']);
+      assert.deepEqual(columns, ['publication_pk', 'concept_id']);
       const plan = upgraded.db
         .prepare('EXPLAIN QUERY PLAN SELECT publication_pk FROM publication_concepts WHERE concept_id = 1')
         .all() as { detail: string }[];
@@ -242,6 +250,33 @@ describe('interned links: SQLite', () => {
         'search publications where reference_ids = "pub.3" return publications[id]',
       ])
         assert.deepEqual(shown(query, await run(query)), ['pub.1', 'pub.2']);
+    } finally {
+      upgraded.close();
+    }
+  });
+
+  test('migration 13 rebuilds concept links that still hold a score without it', async () => {
+    const old = join(mkdtempSync(join(tmpdir(), 'quarry-concepts-')), 'records.db');
+    const db = new Database(old);
+    migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 12));
+    db.exec(SCORED_LINKS);
+    db.close();
+    assert.deepEqual(upgradeRecordDatabase(old), [13]);
+    const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
+    try {
+      upgraded.finish({ optimize: false, analyze: false });
+      const columns = (table: string): unknown[] =>
+        upgraded.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
+      assert.deepEqual(columns('publication_concepts'), ['publication_pk', 'concept_id']);
+      assert.deepEqual(columns('grant_concepts'), ['grant_pk', 'concept_id']);
+      assert.deepEqual(upgraded.db.prepare(LINKS).all(), EXPECTED_LINKS);
+      const indexes = upgraded.db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'publication_concepts'")
+        .pluck()
+        .all();
+      assert.deepEqual(indexes, ['publication_concepts_by_concept_id']);
+      const query = 'search publications where concepts = "graphene" return publications[id]';
+      assert.deepEqual(shown(query, await sqliteRun(upgraded.db)(query)), ['pub.1', 'pub.2']);
     } finally {
       upgraded.close();
     }
@@ -297,7 +332,7 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
          INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
          INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`,
       );
-      assert.deepEqual(await applyRecordMigrations(old.url), ['records 9', 'records 10']);
+      assert.deepEqual(await applyRecordMigrations(old.url), ['records 9', 'records 10', 'records 11']);
       assert.deepEqual(await queryPg(old.url, LINKS), EXPECTED_LINKS);
       assert.deepEqual(await queryPg(old.url, REFERENCES), EXPECTED_REFERENCES);
       const indexes = await queryPg<{ indexname: string }>(
@@ -308,6 +343,31 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
         indexes.map((r) => r.indexname),
         ['publication_concepts_by_concept_id', 'publication_concepts_pkey'],
       );
+    } finally {
+      await old.drop();
+    }
+  });
+
+  test('migration 11 drops the score of concept links that still hold one', async () => {
+    const old = await createTestPgDatabase('concepts-scored');
+    try {
+      const pool = new pg.Pool({ connectionString: old.url });
+      try {
+        await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS.slice(0, 10) } });
+      } finally {
+        await pool.end();
+      }
+      await queryPg(old.url, SCORED_LINKS);
+      assert.deepEqual(await applyRecordMigrations(old.url), ['records 11']);
+      const columns = await queryPg<{ column_name: string }>(
+        old.url,
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name IN ('publication_concepts', 'grant_concepts') ORDER BY table_name, ordinal_position",
+      );
+      assert.deepEqual(
+        columns.map((c) => c.column_name),
+        ['grant_pk', 'concept_id', 'publication_pk', 'concept_id'],
+      );
+      assert.deepEqual(await queryPg(old.url, LINKS), EXPECTED_LINKS);
     } finally {
       await old.drop();
     }

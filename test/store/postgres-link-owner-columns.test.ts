@@ -58,6 +58,7 @@ describe('PostgreSQL link rows carrying their owner year', { timeout: 120_000 },
       'records 8',
       'records 9',
       'records 10',
+      'records 11',
     ]);
     assert.deepEqual(await queryPg(db.url, STALE), []);
     assert.deepEqual(await queryPg(db.url, LINKS), [before]);

@@ -304,4 +304,12 @@ export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
     name: 'reference links hold the id of the cited id (cited_ids), not the id',
     up: internLinkTablesSql('cited_ids'),
   },
+  {
+    version: 11,
+    name: 'concept links drop the score nothing read (the document keeps concepts_scores)',
+    // Only the catalogue changes; the rows give the space back as they are rewritten (VACUUM FULL).
+    up: LINK_TABLES.flatMap((link) =>
+      (link.dropped ?? []).map((c) => `ALTER TABLE ${link.table} DROP COLUMN IF EXISTS ${c.name}`),
+    ),
+  },
 ];

@@ -238,6 +238,30 @@ function internLinkTables(db: Database, vocabularyTable: string): void {
   }
 }
 
+/**
+ * Version 13: the columns the layout dropped from link tables (`LinkTableSpec.dropped`: the
+ * concept links' `score`). A table still holding one is rebuilt as the layout has it: rows
+ * copied in primary-key order, the old table dropped, the new one renamed and indexed, so its
+ * pages are as full as after a fresh import (`ALTER TABLE ... DROP COLUMN` rewrites each row
+ * in place and leaves the freed bytes inside the pages).
+ */
+function dropLinkColumns(db: Database): void {
+  for (const link of LINK_TABLES) {
+    if (link.dropped === undefined) continue;
+    const present = db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all();
+    if (!link.dropped.some((c) => present.includes(c.name))) continue;
+    const fresh = `${link.table}_rebuilt`;
+    const key = [ownerKey(link.owner), ...link.key.map((c) => c.name)];
+    const columns = [...key, ...link.extra.map((c) => c.name)].join(', ');
+    db.exec(linkTableSql({ ...link, table: fresh }));
+    db.exec(`INSERT INTO ${fresh} (${columns}) SELECT ${columns} FROM ${link.table} ORDER BY ${key.join(', ')}`);
+    db.exec(`DROP TABLE ${link.table}`);
+    db.exec(`ALTER TABLE ${fresh} RENAME TO ${link.table}`);
+    const indexes = [reverseIndex(link), ...CARRIED.filter((c) => c.link.table === link.table).map(carriedIndex)];
+    for (const index of indexes) db.exec(`${index.sql}; ANALYZE ${index.name}`);
+  }
+}
+
 /** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
 const VALUE_COUNT_TABLES_SQL = valueCountTables().map(
   ({ table, column }) =>
@@ -369,5 +393,10 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     version: 12,
     name: 'reference links hold the id of the cited id (cited_ids), not the id',
     up: (db) => internLinkTables(db, 'cited_ids'),
+  },
+  {
+    version: 13,
+    name: 'concept links drop the score nothing read (the document keeps concepts_scores)',
+    up: dropLinkColumns,
   },
 ];
