@@ -316,6 +316,27 @@ const COLUMN_NAMES = new Map<RecordKind, ReadonlySet<string>>(
   (Object.keys(SOURCE_TABLES) as RecordKind[]).map((k) => [k, new Set(SOURCE_TABLES[k].columns.map((c) => c.name))]),
 );
 
+/** Per kind, its link tables with the field each holds, or how their rows tell their fields apart. */
+const LINKS_BY_KIND = new Map<
+  RecordKind,
+  readonly {
+    readonly table: string;
+    readonly field?: string;
+    readonly discriminated?: { readonly at: number; readonly fields: ReadonlyMap<string, string> };
+  }[]
+>(
+  (Object.keys(SOURCE_TABLES) as RecordKind[]).map((kind) => [
+    kind,
+    LINK_TABLES.filter((l) => l.owner === kind).map((l) => {
+      const holds = l.holds;
+      if ('field' in holds) return { table: l.table, field: holds.field };
+      const at = l.key.findIndex((c) => c.name === holds.discriminator);
+      const fields = new Map(Object.entries(holds.fields).map(([field, value]) => [value, field]));
+      return { table: l.table, discriminated: { at, fields } };
+    }),
+  ]),
+);
+
 /**
  * The fields of a record that a page will show from its link rows rather than from `doc`:
  * each field a link table holds (`research_orgs`, `category_for`, `open_access`) for which the
@@ -328,22 +349,15 @@ const COLUMN_NAMES = new Map<RecordKind, ReadonlySet<string>>(
  */
 function shownFromLinks(kind: RecordKind, links: ReadonlyMap<string, readonly (readonly SqlValue[])[]>): Set<string> {
   const shown = new Set<string>();
-  for (const link of LINK_TABLES) {
-    if (link.owner !== kind) continue;
-    const rows = links.get(link.table) ?? [];
-    if (rows.length === 0) continue;
-    const holds = link.holds;
-    if ('field' in holds) {
-      shown.add(holds.field);
-      continue;
-    }
+  for (const { table, field, discriminated } of LINKS_BY_KIND.get(kind) ?? []) {
+    const rows = links.get(table) ?? [];
+    if (field !== undefined && rows.length > 0) shown.add(field);
     // Several fields told apart by a key column (`field`, `scheme`): the fields whose rows are here.
-    const at = link.key.findIndex((c) => c.name === holds.discriminator);
-    const byValue = new Map(Object.entries(holds.fields).map(([field, value]) => [value, field]));
-    for (const row of rows) {
-      const field = byValue.get(row[at] as string);
-      if (field !== undefined) shown.add(field);
-    }
+    if (discriminated !== undefined)
+      for (const row of rows) {
+        const held = discriminated.fields.get(row[discriminated.at] as string);
+        if (held !== undefined) shown.add(held);
+      }
   }
   return shown;
 }
