@@ -153,12 +153,24 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
     return { kind: 'scalar', expr: stored };
   }
   const entityColumn = source.entityColumns[field.name];
+  // A list of the entity the column names (`current_research_org.types`): its rows in the entity's link table.
+  const list = entityColumn === undefined || sub === undefined ? undefined : entitySubfield(entityColumn.entity, sub);
+  if (entityColumn !== undefined && list !== undefined && list.join !== '') {
+    const e = entityColumn.entity;
+    return {
+      kind: 'multi',
+      from: `${ident(e.table)} e${list.join}`,
+      correlate: `e.${ident(e.idColumn)} = ${s}.${ident(entityColumn.column)}`,
+      value: list.value,
+      repeats: true,
+    };
+  }
   if (entityColumn !== undefined && !field.multi) {
     const idExpr = `${s}.${ident(entityColumn.column)}`;
     if (sub === undefined || sub === 'id') return { kind: 'scalar', expr: idExpr };
-    const subColumn = entityColumn.entity.columns[sub];
+    const e = entityColumn.entity;
+    const subColumn = e.columns[sub];
     if (subColumn !== undefined) {
-      const e = entityColumn.entity;
       return {
         kind: 'scalar',
         expr: `(SELECT e.${ident(subColumn)} FROM ${ident(e.table)} e WHERE e.${ident(e.idColumn)} = ${idExpr})`,

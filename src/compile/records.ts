@@ -238,6 +238,12 @@ export function recordReads(
   };
 }
 
+/**
+ * The column of a single-entity hydrate step that is NULL when the entity the record names is
+ * not held (`current_research_org` of a researcher whose organization was never imported).
+ */
+export const HELD = '__held';
+
 /** The `score` field: the record's relevance to the full-text search (not stored). */
 const SCORE = 'score';
 
@@ -358,15 +364,18 @@ function hydrateStep(
     const display = layout.entities[single.entityKind];
     if (display === undefined) return undefined;
     const cols = displayColumns(dialect, display);
+    // Every record naming an entity gets a row: with the entity's display when it is held, and
+    // `__held` NULL when it is not (the page then shows the id, see `applyHydrate`).
+    const column = `${s}.${ident(single.column)}`;
     return {
       field,
       multi: false,
       params: [],
       entity: single.entityKind,
       sqlPrefix:
-        `SELECT ${s}.${ident(source.key)} AS __key, e.${ident(display.idColumn)} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
-        ` FROM ${ident(source.table)} ${s} JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${s}.${ident(single.column)}` +
-        ` WHERE ${s}.${ident(source.key)} IN `,
+        `SELECT ${s}.${ident(source.key)} AS __key, ${column} AS id, e.${ident(display.idColumn)} AS ${HELD}${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
+        ` FROM ${ident(source.table)} ${s} LEFT JOIN ${ident(display.table)} e ON e.${ident(display.idColumn)} = ${column}` +
+        ` WHERE ${column} IS NOT NULL AND ${s}.${ident(source.key)} IN `,
       sqlSuffix: '',
     };
   }

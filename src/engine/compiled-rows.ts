@@ -6,6 +6,7 @@
  * hands the rows here.
  */
 import type { CompiledFacet, CompiledPerYear, HydrateStep } from '../compile/compile-search.ts';
+import { HELD } from '../compile/records.ts';
 import { LIST_COLUMN_PREFIX } from '../compile/layout.ts';
 import type { SqlParam } from '../compile/sql.ts';
 import { pickFields, type ExecutedFacet, type ExecutedPerYear, type Row } from './shape.ts';
@@ -92,7 +93,13 @@ export function applyHydrate(
   linked: readonly DbRow[],
 ): void {
   const byKey = new Map<unknown, unknown[]>();
-  for (const { __key, ...value } of linked) {
+  // Records naming an entity that is not held (single entities): their id, shown only when the document has no value.
+  const unheld = new Map<unknown, unknown>();
+  for (const { __key, [HELD]: held, ...value } of linked) {
+    if (held === null) {
+      unheld.set(__key, value.id);
+      continue;
+    }
     const item = step.entity === undefined ? value.id : entityRow(value, step.entity);
     const list = byKey.get(__key);
     if (list === undefined) byKey.set(__key, [item]);
@@ -105,6 +112,9 @@ export function applyHydrate(
       else if (!Array.isArray(record[step.field])) delete record[step.field];
     } else if (values !== undefined) {
       record[step.field] = values[0];
+    } else if (unheld.has(key) && record[step.field] === undefined) {
+      // The document leaves out an entity the record named by id alone (`store/rows.ts`).
+      record[step.field] = unheld.get(key);
     }
   }
 }

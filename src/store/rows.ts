@@ -394,6 +394,13 @@ export function recordToRows(kind: RecordKind, record: object): RecordRows {
   const journalTitle = journal !== null && typeof journal === 'object' ? (journal as Loose)['title'] : undefined;
   const links = linksFor(kind, r);
   const shownElsewhere = shownFromLinks(kind, links);
+  // An entity named by its id alone and kept in a column (`current_research_org`): a page shows
+  // the entity, or that id when the entity is not held, so `doc` needs no copy. Nor does a
+  // publication's `journal` object: its row in `journals` is written with it.
+  for (const [field, { column }] of Object.entries(SOURCE_TABLES[kind].entityColumns ?? {})) {
+    const value = r[field];
+    if (typeof value === 'string' && value !== '' && (r[column] ?? value) === value) shownElsewhere.add(field);
+  }
   if (journalId !== undefined) shownElsewhere.add('journal');
   return {
     id,

@@ -61,11 +61,22 @@ const EDGE_PUBLICATIONS: Loose[] = [
   { id: 'pub.edge2', title: 'No lists at all', year: 2022, date: '2022-01-01', type: 'preprint' },
 ];
 
+/** Researchers whose current organization is held, is not held, or is given as an object. */
+const EDGE_RESEARCHERS: Loose[] = [
+  { id: 'ur.edge1', first_name: 'Rui', last_name: 'Edge', research_orgs: [], current_research_org: 'grid.unheld' },
+  {
+    id: 'ur.edge2',
+    first_name: 'Ana',
+    last_name: 'Edge',
+    current_research_org: { id: 'grid.unheld.2', name: 'Elsewhere' },
+  },
+];
+
 function fill(store: RecordStore, dir: string): void {
   store.upsert('categories', readRecords(dir, 'categories', 1000));
   store.upsert('organizations', readRecords(dir, 'organizations', 400));
   store.upsert('journals', readRecords(dir, 'journals', 1000));
-  store.upsert('researchers', readRecords(dir, 'researchers', 400));
+  store.upsert('researchers', [...readRecords(dir, 'researchers', 400), ...EDGE_RESEARCHERS]);
   store.upsert('grants', readRecords(dir, 'grants', 150));
   store.upsert('publications', [...readRecords(dir, 'publications', 300), ...EDGE_PUBLICATIONS]);
 }
@@ -112,7 +123,9 @@ test('documents without the link-held fields answer every query as documents wit
       const records =
         kind === 'publications'
           ? [...readRecords(dataDir, kind, 300), ...EDGE_PUBLICATIONS]
-          : readRecords(dataDir, kind, kind === 'grants' ? 150 : 400);
+          : kind === 'researchers'
+            ? [...readRecords(dataDir, kind, 400), ...EDGE_RESEARCHERS]
+            : readRecords(dataDir, kind, kind === 'grants' ? 150 : 400);
       const update = before.db.prepare(`UPDATE ${kind} SET doc = ? WHERE id = ?`);
       for (const record of records) update.run(documentAsFirstWritten(kind, record), record['id']);
     }
@@ -143,6 +156,18 @@ test('documents without the link-held fields answer every query as documents wit
         if (!expected.startsWith('error:') && expected.includes('"id"')) answered += 1;
       }
     }
+    // A current organization that is not held shows its id (the page reads no document for
+    // these fields; before, it showed nothing).
+    const researchers = runQuery(
+      current.db,
+      'search researchers where last_name = "Edge" return researchers[id + current_research_org]',
+      { dslVersion: 2 },
+    )['researchers'];
+    assert.deepEqual(researchers, [
+      { id: 'ur.edge1', current_research_org: 'grid.unheld' },
+      { id: 'ur.edge2', current_research_org: 'grid.unheld.2' },
+    ]);
+
     // A list of the linked organizations is read from them, not from a document holding their ids.
     const total = (query: string): unknown =>
       (runQuery(current.db, query, { dslVersion: 2 })['_stats'] as { total_count: number }).total_count;
