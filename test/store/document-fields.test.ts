@@ -1,7 +1,7 @@
 // A record's `doc` leaves out the fields a page shows from their link rows (`store/rows.ts`,
-// `shownFromLinks`): every answer must be what it was when `doc` held them too. The same
-// records are written into two stores; the second's documents are then rewritten as they
-// were first written (every field without a column of its own), and every query that can
+// `shownFromLinks`): every answer must be what it was when `doc` held them too, in SQLite and
+// in PostgreSQL. The same records are written into two stores; the second's documents are
+// then rewritten as they were first written (every field without a column of its own), and every query that can
 // touch those fields (whole records in both language versions, each link-held field and each
 // of its entity's sub-fields as a filter, each as a facet) must answer the same in both.
 import assert from 'node:assert/strict';
@@ -15,6 +15,11 @@ import { ENTITY_SPECS } from '../../src/model/entities.ts';
 import { SOURCE_FIELD_TABLES } from '../../src/model/sources/index.ts';
 import { SOURCE_TABLES, type RecordKind } from '../../src/model/storage.ts';
 import { openRecordStore, type RecordStore } from '../../src/store/sqlite/records-store.ts';
+import type { NativeKind } from '../../src/model/native-records.ts';
+import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
+import type { QueryEngine } from '../../src/engine/types.ts';
+import { createTestPgDatabase, queryPg, writePgRecords } from '../fixtures/pg-db.ts';
+import pg from 'pg';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 
 type Loose = Record<string, unknown>;
@@ -72,13 +77,16 @@ const EDGE_RESEARCHERS: Loose[] = [
   },
 ];
 
-function fill(store: RecordStore, dir: string): void {
-  store.upsert('categories', readRecords(dir, 'categories', 1000));
-  store.upsert('organizations', readRecords(dir, 'organizations', 400));
-  store.upsert('journals', readRecords(dir, 'journals', 1000));
-  store.upsert('researchers', [...readRecords(dir, 'researchers', 400), ...EDGE_RESEARCHERS]);
-  store.upsert('grants', readRecords(dir, 'grants', 150));
-  store.upsert('publications', [...readRecords(dir, 'publications', 300), ...EDGE_PUBLICATIONS]);
+/** The records both stores get, by kind in import order. */
+function recordsOf(dir: string): [NativeKind, Loose[]][] {
+  return [
+    ['categories', readRecords(dir, 'categories', 1000)],
+    ['organizations', readRecords(dir, 'organizations', 400)],
+    ['journals', readRecords(dir, 'journals', 1000)],
+    ['researchers', [...readRecords(dir, 'researchers', 400), ...EDGE_RESEARCHERS]],
+    ['grants', readRecords(dir, 'grants', 150)],
+    ['publications', [...readRecords(dir, 'publications', 300), ...EDGE_PUBLICATIONS]],
+  ];
 }
 
 const KINDS = ['publications', 'grants', 'researchers', 'organizations'] as const;
@@ -117,17 +125,15 @@ test('documents without the link-held fields answer every query as documents wit
   const current = openRecordStore(join(dir, 'current.db'), { cacheMb: 16 });
   const before = openRecordStore(join(dir, 'before.db'), { cacheMb: 16 });
   try {
-    fill(current, dataDir);
-    fill(before, dataDir);
-    for (const kind of KINDS) {
-      const records =
-        kind === 'publications'
-          ? [...readRecords(dataDir, kind, 300), ...EDGE_PUBLICATIONS]
-          : kind === 'researchers'
-            ? [...readRecords(dataDir, kind, 400), ...EDGE_RESEARCHERS]
-            : readRecords(dataDir, kind, kind === 'grants' ? 150 : 400);
+    const records = recordsOf(dataDir);
+    for (const [kind, list] of records) {
+      current.upsert(kind, list);
+      before.upsert(kind, list);
+    }
+    for (const [kind, list] of records) {
+      if (!(KINDS as readonly string[]).includes(kind)) continue;
       const update = before.db.prepare(`UPDATE ${kind} SET doc = ? WHERE id = ?`);
-      for (const record of records) update.run(documentAsFirstWritten(kind, record), record['id']);
+      for (const record of list) update.run(documentAsFirstWritten(kind, record), record['id']);
     }
 
     // The documents did lose the fields (otherwise the comparison below proves nothing).
@@ -182,3 +188,61 @@ test('documents without the link-held fields answer every query as documents wit
     before.close();
   }
 });
+
+test(
+  'on PostgreSQL too, the same queries answer the same on both forms of the documents',
+  { timeout: 300_000 },
+  async () => {
+    const dataDir = await demoDataDir({ publications: 1000 });
+    const current = await createTestPgDatabase('doc-fields');
+    const before = await createTestPgDatabase('doc-fields-before');
+    const engines: QueryEngine[] = [];
+    try {
+      const records = recordsOf(dataDir);
+      await writePgRecords(current.url, records);
+      await writePgRecords(before.url, records);
+      const client = new pg.Client({ connectionString: before.url });
+      await client.connect();
+      try {
+        for (const [kind, list] of records) {
+          if (!(KINDS as readonly string[]).includes(kind)) continue;
+          for (const record of list)
+            await client.query(`UPDATE ${kind} SET doc = $1::json WHERE id = $2`, [
+              documentAsFirstWritten(kind, record),
+              record['id'],
+            ]);
+        }
+      } finally {
+        await client.end();
+      }
+      // The documents did lose the fields (otherwise the comparison below proves nothing).
+      for (const kind of KINDS) {
+        const bytes = async (url: string): Promise<number> =>
+          Number((await queryPg<{ n: string }>(url, `SELECT sum(length(doc::text)) AS n FROM ${kind}`))[0]?.n);
+        assert.ok((await bytes(current.url)) < (await bytes(before.url)), `${kind} documents shrink`);
+      }
+      const [now, then] = [createPostgresEngine({ url: current.url }), createPostgresEngine({ url: before.url })];
+      engines.push(now, then);
+      const answer = async (engine: QueryEngine, query: string, dslVersion: 1 | 2): Promise<string> => {
+        try {
+          return JSON.stringify((await engine.run(query, { dslVersion })).result);
+        } catch (error) {
+          return `error: ${(error as Error).message}`;
+        }
+      };
+      let answered = 0;
+      const queries = probes();
+      for (const query of queries)
+        for (const version of [1, 2] as const) {
+          const expected = await answer(then, query, version);
+          assert.equal(await answer(now, query, version), expected, `v${version}: ${query}`);
+          if (!expected.startsWith('error:') && expected.includes('"id"')) answered += 1;
+        }
+      assert.ok(answered > queries.length, `${answered} answers of ${queries.length * 2} runs`);
+    } finally {
+      for (const engine of engines) await engine.close();
+      await current.drop();
+      await before.drop();
+    }
+  },
+);
