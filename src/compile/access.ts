@@ -116,7 +116,7 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
           from: rows + named,
           correlate,
           value: part.value,
-          repeats: repeats || part.join !== '',
+          repeats: repeats || part.repeats,
           keyed: entityKeyed(entities + named, part.value),
         };
       }
@@ -131,8 +131,7 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
         from: `${ident(link.table)} l JOIN ${entity} ON e.${ident(link.entity.idColumn)} = ${value}${part.join}`,
         correlate,
         value: part.value,
-        // A list of the entity (`types`) gives a record one row per linked entity and item.
-        ...(part.join === '' ? {} : { repeats: true }),
+        ...(part.repeats ? { repeats: true } : {}),
         keyed: {
           ...keyed,
           entity: {
@@ -153,29 +152,25 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
     return { kind: 'scalar', expr: stored };
   }
   const entityColumn = source.entityColumns[field.name];
-  // A list of the entity the column names (`current_research_org.types`): its rows in the entity's link table.
-  const list = entityColumn === undefined || sub === undefined ? undefined : entitySubfield(entityColumn.entity, sub);
-  if (entityColumn !== undefined && list !== undefined && list.join !== '') {
+  if (entityColumn !== undefined) {
     const e = entityColumn.entity;
-    return {
-      kind: 'multi',
-      from: `${ident(e.table)} e${list.join}`,
-      correlate: `e.${ident(e.idColumn)} = ${s}.${ident(entityColumn.column)}`,
-      value: list.value,
-      repeats: true,
-    };
-  }
-  if (entityColumn !== undefined && !field.multi) {
     const idExpr = `${s}.${ident(entityColumn.column)}`;
-    if (sub === undefined || sub === 'id') return { kind: 'scalar', expr: idExpr };
-    const e = entityColumn.entity;
-    const subColumn = e.columns[sub];
-    if (subColumn !== undefined) {
+    const part = sub === undefined || sub === 'id' ? undefined : entitySubfield(e, sub);
+    // A list of the entity the column names (`current_research_org.types`): its rows in the entity's link table.
+    if (part?.repeats === true)
+      return {
+        kind: 'multi',
+        from: `${ident(e.table)} e${part.join}`,
+        correlate: `e.${ident(e.idColumn)} = ${idExpr}`,
+        value: part.value,
+        repeats: true,
+      };
+    if (!field.multi && (sub === undefined || sub === 'id')) return { kind: 'scalar', expr: idExpr };
+    if (!field.multi && part !== undefined)
       return {
         kind: 'scalar',
-        expr: `(SELECT e.${ident(subColumn)} FROM ${ident(e.table)} e WHERE e.${ident(e.idColumn)} = ${idExpr})`,
+        expr: `(SELECT ${part.value} FROM ${ident(e.table)} e WHERE e.${ident(e.idColumn)} = ${idExpr})`,
       };
-    }
   }
   // From the JSON document: values may be plain (ids, strings) or objects (entities).
   const doc = documentText(dialect, source);
@@ -188,20 +183,23 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
 /**
  * A sub-field of the entity `e` (aliased so in `FROM`): a column of its table, or a list kept
  * in a link table of it, joined as `v` (`research_orgs.types`: the organization's rows of
- * `organization_values` with that field). Undefined when the entity holds neither.
+ * `organization_values` with that field), whose rows then repeat values. Undefined when the
+ * entity holds neither.
  */
 function entitySubfield(
   entity: EntityLayout,
   sub: string,
-): { readonly join: string; readonly value: string } | undefined {
+): { readonly join: string; readonly value: string; readonly repeats: boolean } | undefined {
   const column = entity.columns[sub];
-  if (column !== undefined) return { join: '', value: `e.${ident(column)}` };
+  if (column !== undefined) return { join: '', value: `e.${ident(column)}`, repeats: false };
   const list = entity.lists?.[sub];
   if (list === undefined) return undefined;
   const field = list.field === undefined ? '' : ` AND v."field" = ${literal(list.field)}`;
   return {
     join: ` JOIN ${ident(list.table)} v ON v.${ident(list.ownerColumn)} = e.${ident(list.entityKey)}${field}`,
     value: `v.${ident(list.valueColumn)}`,
+    // One row per linked entity and item: two organizations may both be a `Company`.
+    repeats: true,
   };
 }
 

@@ -337,11 +337,18 @@ const LINKS_BY_KIND = new Map<
   ]),
 );
 
+/** Per kind, its single-entity fields kept as an id column (`current_research_org` → `current_research_org_id`). */
+const ENTITY_COLUMNS_BY_KIND = new Map<RecordKind, readonly (readonly [field: string, column: string])[]>(
+  (Object.keys(SOURCE_TABLES) as RecordKind[]).map((kind) => [
+    kind,
+    Object.entries(SOURCE_TABLES[kind].entityColumns ?? {}).map(([field, { column }]) => [field, column] as const),
+  ]),
+);
+
 /**
  * The fields of a record that a page will show from its link rows rather than from `doc`:
  * each field a link table holds (`research_orgs`, `category_for`, `open_access`) for which the
- * record has at least one row, and a publication's `journal` when it names one (its journal
- * row is written with it). A page reads these through their links (`compile/records.ts`,
+ * record has at least one row. A page reads these through their links (`compile/records.ts`,
  * hydrate), which replace whatever `doc` holds, and filters and facets read the links too, so
  * a copy in `doc` would never be read: at 1M publications the copies took ~105 packed bytes
  * a publication and ~60 bytes a researcher. A field without link rows stays in `doc`, so a
@@ -397,7 +404,7 @@ export function recordToRows(kind: RecordKind, record: object): RecordRows {
   // An entity named by its id alone and kept in a column (`current_research_org`): a page shows
   // the entity, or that id when the entity is not held, so `doc` needs no copy. Nor does a
   // publication's `journal` object: its row in `journals` is written with it.
-  for (const [field, { column }] of Object.entries(SOURCE_TABLES[kind].entityColumns ?? {})) {
+  for (const [field, column] of ENTITY_COLUMNS_BY_KIND.get(kind) ?? []) {
     const value = r[field];
     if (typeof value === 'string' && value !== '' && (r[column] ?? value) === value) shownElsewhere.add(field);
   }

@@ -11,13 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import { SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
 import { prepareQuery } from '../../src/engine/run-query.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
-import { migratePostgres } from '../../src/store/postgres/migrate.ts';
-import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
 import { RECORD_MIGRATIONS } from '../../src/store/sqlite/records-schema.ts';
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
@@ -318,12 +315,7 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
   test('migrations 9 and 10 turn the texts of a database written before them into ids', async () => {
     const old = await createTestPgDatabase('concepts-old');
     try {
-      const pool = new pg.Pool({ connectionString: old.url });
-      try {
-        await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS.slice(0, 8) } });
-      } finally {
-        await pool.end();
-      }
+      await applyRecordMigrations(old.url, 8);
       await queryPg(
         old.url,
         `INSERT INTO publications (pk, id, title, year) VALUES (1, 'pub.1', 'A', 2020), (2, 'pub.2', 'B', 2021);
@@ -351,12 +343,7 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
   test('migration 11 drops the score of concept links that still hold one', async () => {
     const old = await createTestPgDatabase('concepts-scored');
     try {
-      const pool = new pg.Pool({ connectionString: old.url });
-      try {
-        await migratePostgres(pool, { sets: [], code: { records: RECORD_PG_MIGRATIONS.slice(0, 10) } });
-      } finally {
-        await pool.end();
-      }
+      await applyRecordMigrations(old.url, 10);
       await queryPg(old.url, SCORED_LINKS);
       assert.deepEqual(await applyRecordMigrations(old.url), ['records 11']);
       const columns = await queryPg<{ column_name: string }>(

@@ -183,7 +183,7 @@ function addOwnerColumns(
 ): void {
   for (const { link, columns } of carried) {
     // Only the columns not there yet (SQLite has no ADD COLUMN IF NOT EXISTS), so running it again is harmless.
-    const present = new Set(db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all());
+    const present = heldColumns(db, link.table);
     const added = columns.filter((c) => !present.has(c.name));
     if (added.length === 0) continue;
     for (const column of added) db.exec(`ALTER TABLE ${link.table} ADD COLUMN ${columnDef(column)}`);
@@ -203,11 +203,32 @@ function addOwnerColumns(
   for (const index of carried.map(carriedIndex)) db.exec(`${index.sql}; ANALYZE ${index.name}`);
 }
 
+/** The column names of `table` as the file holds it now (a migration may find an older form). */
+function heldColumns(db: Database, table: string): ReadonlySet<string> {
+  return new Set(db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]);
+}
+
+/**
+ * Rebuilds a link table in the form the layout has it now (SQLite cannot change a primary key
+ * or drop a column without rewriting the rows): the new table filled by `copy` (an `INSERT`
+ * into the table it names, reading the old rows in their primary-key order, so the pages are
+ * as full as after an import), the old one dropped, the new one renamed and given the link
+ * table's indexes.
+ */
+function rebuildLinkTable(db: Database, link: LinkTableSpec, copy: (fresh: string) => string): void {
+  const fresh = `${link.table}_rebuilt`;
+  db.exec(linkTableSql({ ...link, table: fresh }));
+  db.exec(copy(fresh));
+  db.exec(`DROP TABLE ${link.table}`);
+  db.exec(`ALTER TABLE ${fresh} RENAME TO ${link.table}`);
+  for (const index of RECORD_INDEXES.filter((i) => i.table === link.table))
+    db.exec(`${index.sql}; ANALYZE ${index.name}`);
+}
+
 /**
  * Versions 11 and on: the link tables interned into `vocabularyTable` (`LinkTableSpec.interned`)
- * hold the id of their text in it. Each is rebuilt (SQLite cannot change a primary key in place): the
- * vocabulary filled from the texts held, the rows copied with their ids in primary-key order,
- * the old table dropped, the new one renamed and indexed.
+ * hold the id of their text in it: the vocabulary filled from the texts held, then each
+ * table rebuilt with the ids.
  */
 function internLinkTables(db: Database, vocabularyTable: string): void {
   for (const vocabulary of internedTables().filter((v) => v.table === vocabularyTable))
@@ -218,47 +239,40 @@ function internLinkTables(db: Database, vocabularyTable: string): void {
     const vocabulary = link.interned;
     if (vocabulary?.table !== vocabularyTable) continue;
     // Already holding ids (a database upgraded again after its migration rows were rolled back).
-    const present = db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all();
-    if (!present.includes(vocabulary.replaced)) continue;
-    const fresh = `${link.table}_interned`;
+    if (!heldColumns(db, link.table).has(vocabulary.replaced)) continue;
     db.exec(
       `INSERT OR IGNORE INTO ${vocabulary.table} (${vocabulary.column}) SELECT DISTINCT ${vocabulary.replaced} FROM ${link.table} ORDER BY 1`,
     );
-    db.exec(linkTableSql({ ...link, table: fresh }));
     const { columns, values } = internedCopy(link);
     // The old rows outside (CROSS JOIN keeps them there), read in their primary-key order: the
     // new rows arrive grouped by owner, as they are kept, instead of by text.
-    db.exec(
-      `INSERT INTO ${fresh} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${link.table} l CROSS JOIN ${vocabulary.table} v ON v.${vocabulary.column} = l.${vocabulary.replaced}`,
+    rebuildLinkTable(
+      db,
+      link,
+      (fresh) =>
+        `INSERT INTO ${fresh} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${link.table} l CROSS JOIN ${vocabulary.table} v ON v.${vocabulary.column} = l.${vocabulary.replaced}`,
     );
-    db.exec(`DROP TABLE ${link.table}`);
-    db.exec(`ALTER TABLE ${fresh} RENAME TO ${link.table}`);
-    const index = reverseIndex(link);
-    db.exec(`${index.sql}; ANALYZE ${index.name}`);
   }
 }
 
 /**
  * Version 13: the columns the layout dropped from link tables (`LinkTableSpec.dropped`: the
- * concept links' `score`). A table still holding one is rebuilt as the layout has it: rows
- * copied in primary-key order, the old table dropped, the new one renamed and indexed, so its
- * pages are as full as after a fresh import (`ALTER TABLE ... DROP COLUMN` rewrites each row
- * in place and leaves the freed bytes inside the pages).
+ * concept links' `score`). A table still holding one is rebuilt without it, so its pages are
+ * as full as after an import (`ALTER TABLE ... DROP COLUMN` rewrites each row in place and
+ * leaves the freed bytes inside the pages).
  */
 function dropLinkColumns(db: Database): void {
   for (const link of LINK_TABLES) {
     if (link.dropped === undefined) continue;
-    const present = db.prepare(`SELECT name FROM pragma_table_info('${link.table}')`).pluck().all();
-    if (!link.dropped.some((c) => present.includes(c.name))) continue;
-    const fresh = `${link.table}_rebuilt`;
+    const held = heldColumns(db, link.table);
+    if (!link.dropped.some((c) => held.has(c.name))) continue;
     const key = [ownerKey(link.owner), ...link.key.map((c) => c.name)];
     const columns = [...key, ...link.extra.map((c) => c.name)].join(', ');
-    db.exec(linkTableSql({ ...link, table: fresh }));
-    db.exec(`INSERT INTO ${fresh} (${columns}) SELECT ${columns} FROM ${link.table} ORDER BY ${key.join(', ')}`);
-    db.exec(`DROP TABLE ${link.table}`);
-    db.exec(`ALTER TABLE ${fresh} RENAME TO ${link.table}`);
-    const indexes = [reverseIndex(link), ...CARRIED.filter((c) => c.link.table === link.table).map(carriedIndex)];
-    for (const index of indexes) db.exec(`${index.sql}; ANALYZE ${index.name}`);
+    rebuildLinkTable(
+      db,
+      link,
+      (fresh) => `INSERT INTO ${fresh} (${columns}) SELECT ${columns} FROM ${link.table} ORDER BY ${key.join(', ')}`,
+    );
   }
 }
 
