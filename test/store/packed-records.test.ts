@@ -12,7 +12,13 @@ import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import { SOURCE_TABLES, type RecordKind } from '../../src/model/storage.ts';
 import { recordToRows } from '../../src/store/rows.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
+import { packText } from '../../src/store/sqlite/packed-text.ts';
 import { RECORD_MIGRATIONS } from '../../src/store/sqlite/records-schema.ts';
+import {
+  SHIPPED_DICTIONARIES_V1,
+  readShippedDictionaries,
+  shippedDictionaries,
+} from '../../src/store/sqlite/text-dictionaries.ts';
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
 import { queryShapes } from '../../bench/query-shapes.ts';
 import { demoDataset } from '../fixtures/demo-db.ts';
@@ -161,6 +167,67 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
       );
     } finally {
       store.close();
+    }
+  });
+
+  test('values packed with the first release read after the second is stored, and upserts pack with the second', () => {
+    const path = join(work, 'first-release.db');
+    copyFileSync(dbPath, path);
+    // What Quarry wrote before migration 14: every packed value names a first-release dictionary.
+    const first = new Map(readShippedDictionaries(SHIPPED_DICTIONARIES_V1).map((d) => [d.name, d]));
+    const store = openRecordStore(path);
+    const expected = new Map(PACKED_KINDS.map((kind) => [kind, storedTexts(store.db, kind)]));
+    for (const kind of PACKED_KINDS) {
+      const table = SOURCE_TABLES[kind].table;
+      const update = store.db.prepare<[unknown, unknown, string]>(
+        `UPDATE ${table} SET doc = ?, abstract = ? WHERE id = ?`,
+      );
+      const repack = (column: string, text: string | null): unknown => {
+        const d = first.get(`${table}.${column}`)!;
+        return text === null ? null : packText(text, { id: d.id, bytes: Buffer.from(d.text, 'utf8') });
+      };
+      for (const row of expected.get(kind)!.values())
+        update.run(repack('doc', row.doc), repack('abstract', row.abstract), row.id);
+    }
+    store.close();
+    const raw = new Database(path);
+    raw.exec(
+      `DELETE FROM text_dictionaries WHERE id > 4; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 14`,
+    );
+    assert.equal(
+      raw.prepare("SELECT count(*) FROM publications WHERE typeof(doc) = 'blob' AND unicode(doc) > 4").pluck().get(),
+      0,
+    );
+    raw.close();
+
+    assert.deepEqual(upgradeRecordDatabase(path), [14]);
+    const upgraded = openRecordStore(path);
+    try {
+      for (const kind of PACKED_KINDS) {
+        const read = storedTexts(upgraded.db, kind);
+        for (const [id, row] of expected.get(kind)!) {
+          assert.equal(read.get(id)?.doc, row.doc, `${kind} ${id} doc`);
+          assert.equal(read.get(id)?.abstract, row.abstract, `${kind} ${id} abstract`);
+        }
+      }
+      const pubs = records(dataDir, 'publications').slice(0, 10);
+      upgraded.upsert('publications', pubs);
+      const newest = shippedDictionaries().get('publications.doc')!.id;
+      assert.ok(newest > 4, 'packing uses the second release');
+      const ids = pubs.map((p) => recordToRows('publications', p).id);
+      const named = upgraded.db
+        .prepare<[string], number>(
+          "SELECT hex(substr(doc, 1, 1)) FROM publications WHERE id = ? AND typeof(doc) = 'blob'",
+        )
+        .pluck();
+      for (const id of ids) assert.equal(named.get(id), newest.toString(16).toUpperCase().padStart(2, '0'), id);
+      const read = storedTexts(upgraded.db, 'publications');
+      for (const record of pubs) {
+        const rows = recordToRows('publications', record);
+        assert.equal(read.get(rows.id)?.doc, rows.doc);
+      }
+    } finally {
+      upgraded.close();
     }
   });
 });

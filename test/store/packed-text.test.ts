@@ -7,13 +7,17 @@ import { test } from 'node:test';
 import { MIN_PACKED_BYTES, packText, unpackText, type TextDictionary } from '../../src/store/sqlite/packed-text.ts';
 import Database from 'better-sqlite3';
 import {
+  SHIPPED_DICTIONARIES_V1,
+  SHIPPED_DICTIONARIES_V2,
+  allShippedDictionaries,
   readShippedDictionaries,
+  shippedDictionaries,
   registerUnpackText,
   storeDictionaries,
   TEXT_DICTIONARIES_SQL,
 } from '../../src/store/sqlite/text-dictionaries.ts';
 
-const shipped = readShippedDictionaries();
+const shipped = allShippedDictionaries();
 const docDictionary = shipped.find((d) => d.name === 'publications.doc')!;
 const dictionary: TextDictionary = { id: docDictionary.id, bytes: Buffer.from(docDictionary.text, 'utf8') };
 const dictionaries = new Map(shipped.map((d) => [d.id, Buffer.from(d.text, 'utf8')]));
@@ -92,26 +96,36 @@ test('a value naming a dictionary the database does not hold is refused', () => 
   assert.throws(() => unpackText(packed, dictionaries), /dictionary 200/);
 });
 
-test('the shipped dictionaries cover every packed column with distinct ids in 1..255, within the deflate window', () => {
+test('each release covers every packed column, ids are distinct in 1..255 across releases, within the deflate window', () => {
   const ids = shipped.map((d) => d.id);
   assert.equal(new Set(ids).size, ids.length);
-  for (const d of shipped) {
-    assert.ok(d.id >= 1 && d.id <= 255);
-    assert.ok(Buffer.byteLength(d.text) > 4096 && Buffer.byteLength(d.text) <= 32 * 1024, d.name);
+  for (const release of [SHIPPED_DICTIONARIES_V1, SHIPPED_DICTIONARIES_V2]) {
+    const dictionaries = readShippedDictionaries(release);
+    for (const d of dictionaries) {
+      assert.ok(d.id >= 1 && d.id <= 255);
+      assert.ok(Buffer.byteLength(d.text) > 4096 && Buffer.byteLength(d.text) <= 32 * 1024, d.name);
+    }
+    assert.deepEqual(dictionaries.map((d) => d.name).sort(), [
+      'grants.abstract',
+      'grants.doc',
+      'publications.abstract',
+      'publications.doc',
+    ]);
   }
-  assert.deepEqual(shipped.map((d) => d.name).sort(), [
-    'grants.abstract',
-    'grants.doc',
-    'publications.abstract',
-    'publications.doc',
-  ]);
+});
+
+test('rows are packed with the newest release of each column', () => {
+  const newest = readShippedDictionaries(SHIPPED_DICTIONARIES_V2);
+  for (const d of newest) assert.equal(shippedDictionaries().get(d.name)?.id, d.id, d.name);
 });
 
 test('the released dictionaries never change: values in existing databases name them by id', () => {
   // Changing a shipped dictionary would make the writer refuse every database made with the old
   // one (checkShippedDictionaries); better dictionaries come as a new file with new ids.
-  const digest = createHash('sha256')
-    .update(JSON.stringify(shipped.map((d) => [d.id, d.name, d.text])))
-    .digest('hex');
-  assert.equal(digest, 'a7dd1b292d654a7d3f0c0bcb393cd6d67f456dc833da34469df857dad0ef86f2');
+  const digest = (path: string): string =>
+    createHash('sha256')
+      .update(JSON.stringify(readShippedDictionaries(path).map((d) => [d.id, d.name, d.text])))
+      .digest('hex');
+  assert.equal(digest(SHIPPED_DICTIONARIES_V1), 'a7dd1b292d654a7d3f0c0bcb393cd6d67f456dc833da34469df857dad0ef86f2');
+  assert.equal(digest(SHIPPED_DICTIONARIES_V2), 'd1b75fc2eaa69323ae878a17a62ced9535927f8b65d751760cbf5ad7042df4c7');
 });

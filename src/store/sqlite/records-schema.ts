@@ -25,7 +25,13 @@ import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
 import { perYearTablesSql, rebuildPerYearTables, refreshFundingByYear } from './per-year-tables.ts';
 import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
-import { TEXT_DICTIONARIES_SQL, readShippedDictionaries, storeDictionaries } from './text-dictionaries.ts';
+import {
+  SHIPPED_DICTIONARIES_V1,
+  SHIPPED_DICTIONARIES_V2,
+  TEXT_DICTIONARIES_SQL,
+  readShippedDictionaries,
+  storeDictionaries,
+} from './text-dictionaries.ts';
 
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
 export interface IndexDefinition {
@@ -350,7 +356,7 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     name: 'preset dictionaries for packed text (doc, abstracts)',
     up: (db) => {
       db.exec(TEXT_DICTIONARIES_SQL);
-      storeDictionaries(db, readShippedDictionaries());
+      storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V1));
       // Rows already held stay text and read as they are (packed-text.ts: the storage class
       // tells the formats apart); rewriting them here would hold the write lock for minutes
       // at 1M records, and the file would not shrink without a VACUUM. Upserts pack.
@@ -412,5 +418,14 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     version: 13,
     name: 'concept links drop the score nothing read (the document keeps concepts_scores)',
     up: dropLinkColumns,
+  },
+  {
+    version: 14,
+    name: 'preset dictionaries, second release: what documents hold now, packed at level 6',
+    up: (db) => {
+      storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V2));
+      // As with version 5, values already held keep the dictionary they name; upserts pack
+      // with the new ones.
+    },
   },
 ];
