@@ -404,6 +404,44 @@ describe('finish', () => {
     assert.equal(automerge(again), 4);
     again.close();
   });
+
+  test('the first finish() after a bulk load rebuilds the trees the load filled row by row, full; a plain load keeps them', () => {
+    // 2,000 publications with 12 references each, written in key order as an import writes them.
+    const records = Array.from({ length: 2000 }, (_, i) =>
+      pub(`pub.19${String(i).padStart(8, '0')}`, {
+        reference_ids: Array.from(
+          { length: 12 },
+          (_, j) => `pub.18${String((i * 7919 + j * 104729) % 90000).padStart(8, '0')}`,
+        ),
+      }),
+    );
+    const fill = (s: RecordStore, tree: string): number =>
+      s.db
+        .prepare<[string], number>('SELECT 1.0 - 1.0 * sum(unused) / sum(pgsize) FROM dbstat WHERE name = ?')
+        .pluck()
+        .get(tree)!;
+    const steps = (s: RecordStore): string[] => s.finish({ optimize: false, analyze: false }).steps.map((x) => x.step);
+    const load = (bulk: boolean): RecordStore => {
+      const store = openRecordStore(freshPath(), { bulk, cacheMb: 16, mmapMb: 0 });
+      for (let i = 0; i < records.length; i += 100) store.upsert('publications', records.slice(i, i + 100));
+      return store;
+    };
+
+    const plain = load(false);
+    assert.ok(!steps(plain).includes('compact'));
+    const plainFill = fill(plain, 'publication_references');
+    assert.ok(plainFill < 0.95, `a tree filled row by row keeps room in its pages (${plainFill.toFixed(3)})`);
+    plain.close();
+
+    const bulk = load(true);
+    assert.ok(steps(bulk).includes('compact'));
+    const bulkFill = fill(bulk, 'publication_references');
+    assert.ok(bulkFill > 0.97, `the same tree is full after the bulk load's finish (${bulkFill.toFixed(3)})`);
+    assert.equal(bulk.db.prepare('SELECT count(*) FROM publication_references').pluck().get(), 24_000);
+    assert.deepEqual(bulk.db.pragma('integrity_check', { simple: true }), 'ok');
+    assert.ok(!steps(bulk).includes('compact'), 'only the first finish() compacts');
+    bulk.close();
+  });
 });
 
 describe('openReadOnly', () => {

@@ -145,6 +145,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
   checkShippedDictionaries(db);
   registerUnpackText(db);
   const bulk = options.bulk === true;
+  let compactPending = bulk;
   /** Rewrites the narrow rows a bulk load left behind (before `finish()` did). */
   const catchUpNarrowRows = (): void => {
     if (!narrowRowsStale(db)) return;
@@ -361,7 +362,9 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       return forgettingOnFailure(() => db.transaction(fn)());
     },
     finish(finishOptions = {}) {
-      const report = deriveAll(db, finishOptions);
+      // The first finish() after a bulk load rebuilds the B-trees the load filled row by row.
+      const report = deriveAll(db, { compact: compactPending, ...finishOptions });
+      compactPending = false;
       // deriveAll rewrote every narrow row.
       markNarrowRowsFresh(db);
       // Derived data changed too: results kept from before (counts, facets) are stale.
