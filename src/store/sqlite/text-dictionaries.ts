@@ -76,9 +76,12 @@ export function readShippedDictionaries(path: string): ShippedDictionary[] {
   return JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ShippedDictionary[];
 }
 
-/** The dictionaries of every release, oldest first. */
-export function allShippedDictionaries(): ShippedDictionary[] {
-  return RELEASES.flatMap((path) => readShippedDictionaries(path));
+let releases: readonly ShippedDictionary[] | undefined;
+
+/** The dictionaries of every release, oldest first (the files read once per thread). */
+export function allShippedDictionaries(): readonly ShippedDictionary[] {
+  releases ??= RELEASES.flatMap((path) => readShippedDictionaries(path));
+  return releases;
 }
 
 /**
