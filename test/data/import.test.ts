@@ -132,7 +132,7 @@ describe('readers map the real samples', () => {
     // The finish told each of its steps as it ended, in order, with its time.
     assert.deepEqual(
       finishSteps.map((s) => s.step).filter((s) => ['places', 'indexes', 'full-text merge', 'analyze'].includes(s)),
-      ['places', 'indexes', 'full-text merge', 'analyze'],
+      ['places', 'full-text merge', 'indexes', 'analyze'],
     );
     assert.ok(finishSteps.every((s) => Number.isFinite(s.ms) && s.ms >= 0));
     // Expected counts come from the files: array elements, lines, distinct OpenAlex author ids.

@@ -79,6 +79,14 @@ function deriveSteps(
   // through its organization links (`readThrough` in model/storage.ts).
   run('places', () => derivePlaces(db));
   if (options.compact === true) run('compact', () => compactInsertedTrees(db));
+  // Before the indexes: merging writes the one new segment and then frees the pages of the
+  // old ones, and the index builds take those pages (merged last, they stayed on the free
+  // list: 44 MiB of the 1M database's file).
+  if (options.optimize !== false) {
+    run('full-text merge', () => {
+      for (const f of FULLTEXT_TABLES) db.exec(`INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
+    });
+  }
   run('indexes', () => {
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
@@ -108,11 +116,6 @@ function deriveSteps(
     );
   });
   run('value counts', () => refreshValueCounts(db));
-  if (options.optimize !== false) {
-    run('full-text merge', () => {
-      for (const f of FULLTEXT_TABLES) db.exec(`INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
-    });
-  }
   run('meta', () => {
     const save = db.prepare(
       'INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
