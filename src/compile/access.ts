@@ -11,6 +11,32 @@ import { ident, literal } from './sql.ts';
 /** The alias of the searched source's table in every statement. */
 export const SOURCE_ALIAS = 's';
 
+/**
+ * A column of the source row aliased `alias`, as stored: the column itself, or, for a column
+ * the dialect's store keeps apart (`SourceLayout.apart`), its value in that table (NULL when
+ * the record has no row there).
+ *
+ * @example sourceColumn(sqlite, publications, 's', 'abstract')
+ *   // (SELECT apart.abstract FROM publication_abstracts apart WHERE apart.pk = s.pk)
+ */
+export function sourceColumn(dialect: Dialect, source: SourceLayout, alias: string, column: string): string {
+  const table = apartTable(dialect, source, column);
+  if (table === undefined) return `${alias}.${ident(column)}`;
+  const key = ident(source.key);
+  return `(SELECT apart.${ident(column)} FROM ${ident(table)} apart WHERE apart.${key} = ${alias}.${key})`;
+}
+
+/** The table the dialect's store keeps `column` in, when not in the source row. */
+function apartTable(dialect: Dialect, source: SourceLayout, column: string): string | undefined {
+  return dialect.columnsApart ? source.apart?.[column] : undefined;
+}
+
+/** Whether the record's row of the table `column` is kept apart in holds a value (not ''). */
+function presentApart(source: SourceLayout, table: string, column: string): string {
+  const key = ident(source.key);
+  return `EXISTS (SELECT 1 FROM ${ident(table)} apart WHERE apart.${key} = ${SOURCE_ALIAS}.${key} AND apart.${ident(column)} != '')`;
+}
+
 export type FieldAccess =
   | {
       readonly kind: 'scalar';
@@ -20,6 +46,11 @@ export type FieldAccess =
        * stored as they are, so emptiness tests read this one and unpack nothing.
        */
       readonly stored?: string;
+      /**
+       * Whether the record has a value (neither NULL nor ''), when `dialect.isPresent(stored)`
+       * would read the value twice: a column kept apart, one lookup of its row.
+       */
+      readonly present?: string;
     }
   | {
       readonly kind: 'multi';
@@ -147,9 +178,12 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
   }
   const column = source.columns[sub === undefined ? field.name : `${field.name}.${sub}`];
   if (column !== undefined && !field.multi) {
-    const stored = `${s}.${ident(column)}`;
-    if (source.packed?.includes(column) === true) return { kind: 'scalar', expr: dialect.storedText(stored), stored };
-    return { kind: 'scalar', expr: stored };
+    const stored = sourceColumn(dialect, source, s, column);
+    const table = apartTable(dialect, source, column);
+    const present = table === undefined ? {} : { present: presentApart(source, table, column) };
+    if (source.packed?.includes(column) === true)
+      return { kind: 'scalar', expr: dialect.storedText(stored), stored, ...present };
+    return { kind: 'scalar', expr: stored, ...present };
   }
   const entityColumn = source.entityColumns[field.name];
   if (entityColumn !== undefined) {

@@ -87,6 +87,12 @@ export interface Dialect {
    */
   storedText(expr: string): string;
   /**
+   * Whether the store keeps a source's `apart` columns in their own tables (SQLite: a row
+   * of about 1.1 KB wastes more of each page than two shorter ones) or in the row
+   * (PostgreSQL).
+   */
+  readonly columnsApart: boolean;
+  /**
    * The keys of the records `where` selects, found once for a whole search: `prelude` (run
    * first, in order, on the connection that runs the search's other statements) keeps them,
    * and `where` (on the source aliased `s`) reads them. For a filter that unpacks the record

@@ -62,7 +62,7 @@ export function compileFilter(
       const access = accessField(dialect, source, filter.field);
       const test =
         access.kind === 'scalar'
-          ? frag(dialect.isBlank(access.stored ?? access.expr))
+          ? frag(access.present !== undefined ? `NOT ${access.present}` : dialect.isBlank(access.stored ?? access.expr))
           : access.keyed !== undefined
             ? frag(
                 `${access.keyed.recordKey} NOT IN (SELECT ${access.keyed.key} FROM ${access.from} WHERE ${access.keyed.fixed})`,
@@ -81,7 +81,7 @@ export function compileFilter(
       }
       const count =
         access.kind === 'scalar'
-          ? dialect.isPresent(access.stored ?? access.expr)
+          ? (access.present ?? dialect.isPresent(access.stored ?? access.expr))
           : `(SELECT ${valueCount(access)} FROM ${access.from} WHERE ${access.correlate})`;
       return frag(`${count} ${sqlOp(filter.op)} ?`, [filter.value]);
     }

@@ -79,6 +79,12 @@ export interface SourceLayout {
   readonly document: string;
   /** Columns besides `document` the store may keep packed: read through `dialect.storedText`. */
   readonly packed?: readonly string[];
+  /**
+   * Columns a store may keep in a table of their own, keyed by `key` (column → table):
+   * read through `sourceColumn` (`access.ts`), which looks them up there when the dialect's
+   * store does so (`Dialect.columnsApart`).
+   */
+  readonly apart?: Readonly<Record<string, string>>;
   /** Scalar field → column. */
   readonly columns: Readonly<Record<string, string>>;
   /** Multi-value or entity field → link table. */

@@ -240,6 +240,7 @@ function sourceLayout(name: SourceName): SourceLayout {
     key: KEY,
     document: DOCUMENT,
     ...(table.packedText === undefined ? {} : { packed: table.packedText }),
+    ...(table.keptApart === undefined ? {} : { apart: table.keptApart }),
     columns: Object.fromEntries(columns.map((c) => [c, c])),
     links: Object.fromEntries(links.filter(([field]) => fieldTypes.has(field))),
     entityColumns: Object.fromEntries(entityColumns),

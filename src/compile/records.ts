@@ -5,7 +5,7 @@
  * else comes from the record's JSON document.
  */
 import type { OrderPlan, RecordsOutput } from './plan.ts';
-import { accessField, SOURCE_ALIAS, throughValue } from './access.ts';
+import { accessField, SOURCE_ALIAS, sourceColumn, throughValue } from './access.ts';
 import type { Dialect, FullTextMatch } from './dialect.ts';
 import { displayColumns } from './display.ts';
 import type { LinkLayout, StorageLayout, SourceLayout } from './layout.ts';
@@ -218,7 +218,7 @@ export function recordReads(
     const column = source.columns[field];
     if (column !== undefined) {
       // Packed columns as stored: the engine unpacks them in the rows (`PackedText`).
-      selects.push(`${s}.${ident(column)} AS ${ident(field)}`);
+      selects.push(`${sourceColumn(dialect, source, s, column)} AS ${ident(field)}`);
       continue;
     }
     const step = hydrateStep(dialect, layout, source, field);

@@ -21,12 +21,18 @@ describe('compiler layout matches the store', () => {
 
   for (const [name, source] of Object.entries(RECORDS_LAYOUT.sources)) {
     test(`${name}: source table, columns, links, entities`, () => {
+      const apart = source.apart ?? {};
       assertColumns(source.table, [
         source.key,
         source.document,
-        ...Object.values(source.columns),
+        ...Object.values(source.columns).filter((c) => apart[c] === undefined),
         ...source.defaultOrder.map((o) => o.column),
       ]);
+      // A column kept apart is in its own table, keyed as the source, and not in the row.
+      for (const [column, table] of Object.entries(apart)) {
+        assertColumns(table, [source.key, column]);
+        assert.ok(!columnsOf(source.table).has(column), `${source.table}.${column} is kept apart`);
+      }
       for (const [field, link] of Object.entries(source.links)) {
         assertColumns(link.table, [
           link.recordColumn,

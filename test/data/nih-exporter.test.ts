@@ -83,7 +83,7 @@ test('zipped ExPORTER years import without --format; OPPORTUNITY NUMBER is the F
     registerUnpackText(conn);
     const rows = conn
       .prepare(
-        'SELECT id, title, unpack_text(abstract) AS abstract, funding_usd, foa_number AS foa FROM grants ORDER BY id',
+        'SELECT g.id, g.title, unpack_text(a.abstract) AS abstract, g.funding_usd, g.foa_number AS foa FROM grants g LEFT JOIN grant_abstracts a ON a.pk = g.pk ORDER BY g.id',
       )
       .all() as Record<string, unknown>[];
     assert.equal(rows.length, new Set(awards.map((a) => a.project)).size);

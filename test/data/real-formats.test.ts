@@ -247,7 +247,7 @@ describe('NIH RePORTER and ExPORTER', () => {
     assert.equal(report.records.grants, 2);
     const rows = query(
       db,
-      "SELECT id, title, unpack_text(abstract) AS abstract, funding_usd, start_year FROM grants WHERE id LIKE 'nih.%' ORDER BY id",
+      "SELECT g.id, g.title, unpack_text(a.abstract) AS abstract, g.funding_usd, g.start_year FROM grants g LEFT JOIN grant_abstracts a ON a.pk = g.pk WHERE g.id LIKE 'nih.%' ORDER BY g.id",
     );
     assert.deepEqual(rows, [
       {

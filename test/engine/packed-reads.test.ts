@@ -52,7 +52,7 @@ describe('packed text read by the SQLite engine', { timeout: 600_000 }, () => {
     const records = result['publications'] as Record<string, unknown>[];
     assert.equal(records.length, 50);
     const stored = db.prepare<[string], { doc: Buffer | string; abstract: Buffer | string }>(
-      'SELECT doc, abstract FROM publications WHERE id = ?',
+      'SELECT p.doc, a.abstract FROM publications p JOIN publication_abstracts a ON a.pk = p.pk WHERE p.id = ?',
     );
     let packed = 0;
     for (const record of records) {

@@ -35,13 +35,19 @@ function records(dataDir: string, kind: RecordKind): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** The table a kind's abstracts are kept in, apart from its rows (records migration 15). */
+function abstractsTable(kind: RecordKind): string {
+  return SOURCE_TABLES[kind].keptApart!['abstract']!;
+}
+
 /** Per id: the stored form and the unpacked text of `doc` and `abstract`. */
 function storedTexts(db: Database.Database, kind: RecordKind) {
   const table = SOURCE_TABLES[kind].table;
   return new Map(
     db
       .prepare<[], { id: string; docType: string; doc: string; abstractType: string; abstract: string | null }>(
-        `SELECT id, typeof(doc) AS docType, unpack_text(doc) AS doc, typeof(abstract) AS abstractType, unpack_text(abstract) AS abstract FROM ${table}`,
+        `SELECT t.id, typeof(t.doc) AS docType, unpack_text(t.doc) AS doc, typeof(a.abstract) AS abstractType, unpack_text(a.abstract) AS abstract ` +
+          `FROM ${table} t LEFT JOIN ${abstractsTable(kind)} a ON a.pk = t.pk`,
       )
       .all()
       .map((r) => [r.id, r]),
@@ -55,12 +61,18 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
   let oldPath: string;
   before(async () => {
     ({ dbPath, dataDir } = await demoDataset({ publications: 1_000 }));
-    // What an older Quarry wrote: plain text in doc and abstract, no dictionaries.
+    // What an older Quarry wrote: plain text in doc and abstract (in the row), no dictionaries.
     oldPath = join(work, 'old.db');
     copyFileSync(dbPath, oldPath);
     const store = openRecordStore(oldPath);
-    for (const kind of PACKED_KINDS)
-      store.db.exec(`UPDATE ${SOURCE_TABLES[kind].table} SET doc = unpack_text(doc), abstract = unpack_text(abstract)`);
+    for (const kind of PACKED_KINDS) {
+      const table = SOURCE_TABLES[kind].table;
+      store.db.exec(`ALTER TABLE ${table} ADD COLUMN abstract TEXT`);
+      store.db.exec(
+        `UPDATE ${table} SET doc = unpack_text(doc), abstract = (SELECT unpack_text(a.abstract) FROM ${abstractsTable(kind)} a WHERE a.pk = ${table}.pk)`,
+      );
+      store.db.exec(`DROP TABLE ${abstractsTable(kind)}`);
+    }
     store.close();
     const raw = new Database(oldPath);
     raw.exec(
@@ -179,15 +191,18 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
     const expected = new Map(PACKED_KINDS.map((kind) => [kind, storedTexts(store.db, kind)]));
     for (const kind of PACKED_KINDS) {
       const table = SOURCE_TABLES[kind].table;
-      const update = store.db.prepare<[unknown, unknown, string]>(
-        `UPDATE ${table} SET doc = ?, abstract = ? WHERE id = ?`,
+      const updateDoc = store.db.prepare<[unknown, string]>(`UPDATE ${table} SET doc = ? WHERE id = ?`);
+      const updateAbstract = store.db.prepare<[unknown, string]>(
+        `UPDATE ${abstractsTable(kind)} SET abstract = ? WHERE pk = (SELECT pk FROM ${table} WHERE id = ?)`,
       );
       const repack = (column: string, text: string | null): unknown => {
         const d = first.get(`${table}.${column}`)!;
         return text === null ? null : packText(text, { id: d.id, bytes: Buffer.from(d.text, 'utf8') });
       };
-      for (const row of expected.get(kind)!.values())
-        update.run(repack('doc', row.doc), repack('abstract', row.abstract), row.id);
+      for (const row of expected.get(kind)!.values()) {
+        updateDoc.run(repack('doc', row.doc), row.id);
+        updateAbstract.run(repack('abstract', row.abstract), row.id);
+      }
     }
     store.close();
     const raw = new Database(path);
@@ -200,7 +215,8 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
     );
     raw.close();
 
-    assert.deepEqual(upgradeRecordDatabase(path), [14]);
+    // 15 finds the abstracts apart already.
+    assert.deepEqual(upgradeRecordDatabase(path), [14, 15]);
     const upgraded = openRecordStore(path);
     try {
       for (const kind of PACKED_KINDS) {

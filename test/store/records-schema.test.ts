@@ -30,6 +30,7 @@ test('the migrations create every table, index and full-text table of the layout
   );
   const expected = [
     ...Object.values(SOURCE_TABLES).map((s) => s.table),
+    ...Object.values(SOURCE_TABLES).flatMap((s) => Object.values(s.keptApart ?? {})),
     ...LINK_TABLES.map((l) => l.table),
     ...FULLTEXT_TABLES.flatMap((f) => [f.table, `${f.table}_vocab`]),
     ...RECORD_INDEXES.map((i) => i.name),
@@ -41,7 +42,10 @@ test('the migrations create every table, index and full-text table of the layout
   for (const name of expected) assert.ok(names.has(name), `${name} exists`);
   // Scalar columns carry the schema field names.
   const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck();
-  assert.deepEqual(columns.all('publications').slice(0, 4), ['pk', 'id', 'title', 'abstract']);
+  assert.deepEqual(columns.all('publications').slice(0, 4), ['pk', 'id', 'title', 'acknowledgements']);
+  // Version 15 keeps the abstracts in tables of their own.
+  assert.deepEqual(columns.all('publication_abstracts'), ['pk', 'abstract']);
+  assert.deepEqual(columns.all('grant_abstracts'), ['pk', 'abstract']);
   assert.ok((columns.all('grants') as string[]).includes('funding_usd'));
   // Version 6 copies the publication's year onto its organization links, version 9 its date.
   assert.deepEqual(columns.all('publication_research_orgs'), ['publication_pk', 'org_id', 'year', 'date']);

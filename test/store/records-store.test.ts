@@ -107,6 +107,31 @@ describe('upsert', () => {
     store.close();
   });
 
+  test('abstracts are kept apart: a row for each record with one, replaced, removed with the abstract or the record', () => {
+    const store = open();
+    store.upsert('publications', [pub('pub.1900000001'), pub('pub.1900000002', { abstract: null })]);
+    const abstracts = () =>
+      store.db
+        .prepare(
+          'SELECT p.id, unpack_text(a.abstract) AS abstract FROM publication_abstracts a JOIN publications p ON p.pk = a.pk ORDER BY p.id',
+        )
+        .all();
+    assert.deepEqual(abstracts(), [
+      { id: 'pub.1900000001', abstract: 'A study of malaria transmission in rural areas.' },
+    ]);
+    store.upsert('publications', [pub('pub.1900000002', { abstract: 'Another text.' })]);
+    assert.deepEqual(abstracts(), [
+      { id: 'pub.1900000001', abstract: 'A study of malaria transmission in rural areas.' },
+      { id: 'pub.1900000002', abstract: 'Another text.' },
+    ]);
+    // Upserted without its abstract: the row goes; removed: so does the other.
+    store.upsert('publications', [pub('pub.1900000001', { abstract: undefined })]);
+    assert.deepEqual(abstracts(), [{ id: 'pub.1900000002', abstract: 'Another text.' }]);
+    assert.equal(store.remove('publications', ['pub.1900000002']), 1);
+    assert.deepEqual(abstracts(), []);
+    store.close();
+  });
+
   test('link rows come from the record: distinct researchers and organizations, categories with scheme, values', () => {
     const store = open();
     store.upsert('publications', [

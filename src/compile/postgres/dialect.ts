@@ -22,6 +22,7 @@ export const postgresDialect: Dialect = {
   placeholder: (n) => `$${n}`,
   // Stored plain: PostgreSQL compresses long values itself (TOAST).
   storedText: (expr) => expr,
+  columnsApart: false,
   jsonValue(doc, field, sub) {
     if (sub === undefined) return `(${doc} ->> ${key(field)})`;
     const value = `${doc} -> ${key(field)}`;

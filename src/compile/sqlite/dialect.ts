@@ -25,6 +25,7 @@ export const sqliteDialect: Dialect = {
   placeholder: () => '?',
   // The inflated UTF-8 bytes, read as text (store/sqlite/text-dictionaries.ts: unpack_utf8).
   storedText: (expr) => `CAST(unpack_utf8(${expr}) AS TEXT)`,
+  columnsApart: true,
   jsonValue(doc, field, sub) {
     if (sub === undefined) return `json_extract(${doc}, ${jsonPath(field)})`;
     return `CASE json_type(${doc}, ${jsonPath(field)}) WHEN 'object' THEN json_extract(${doc}, ${jsonPath(field, sub)}) ELSE ${

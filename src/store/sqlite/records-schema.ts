@@ -282,6 +282,29 @@ function dropLinkColumns(db: Database): void {
   }
 }
 
+/**
+ * Version 15: the columns kept in a table of their own (`SourceTableSpec.keptApart`: the
+ * abstracts), `(pk INTEGER PRIMARY KEY, <column>)` with a row for each record that has a
+ * value. A database holding them in the source row has them copied over in key order and
+ * the column dropped; `DROP COLUMN` rewrites each row in place, so the bytes it frees stay
+ * inside the source table's pages (later writes use them; `VACUUM` gives them back).
+ */
+function keepColumnsApart(db: Database): void {
+  for (const source of Object.values(SOURCE_TABLES)) {
+    for (const [column, table] of Object.entries(source.keptApart ?? {})) {
+      const type = source.columns.find((c) => c.name === column)?.type ?? 'text';
+      db.exec(
+        `CREATE TABLE IF NOT EXISTS ${table} (pk INTEGER PRIMARY KEY, ${columnDef({ name: column, type }, true)})`,
+      );
+      if (!heldColumns(db, source.table).has(column)) continue;
+      db.exec(
+        `INSERT OR REPLACE INTO ${table} (pk, ${column}) SELECT pk, ${column} FROM ${source.table} WHERE ${column} IS NOT NULL ORDER BY pk`,
+      );
+      db.exec(`ALTER TABLE ${source.table} DROP COLUMN ${column}`);
+    }
+  }
+}
+
 /** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
 const VALUE_COUNT_TABLES_SQL = valueCountTables().map(
   ({ table, column }) =>
@@ -427,5 +450,10 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       // As with version 5, values already held keep the dictionary they name; upserts pack
       // with the new ones.
     },
+  },
+  {
+    version: 15,
+    name: 'abstracts in tables of their own (publication_abstracts, grant_abstracts): shorter rows fill the pages better',
+    up: keepColumnsApart,
   },
 ];

@@ -105,6 +105,14 @@ interface KindStatements {
   >;
   readonly deleteText?: Database.Statement<[number]>;
   readonly insertText?: Database.Statement<SqlValue[]>;
+  /** Where the values of the row's own columns sit in the record's columns (the others are kept apart). */
+  readonly rowColumns: readonly number[];
+  /** The columns kept in a table of their own (`SourceTableSpec.keptApart`), each with where its value sits. */
+  readonly apart: readonly {
+    readonly at: number;
+    readonly save: Database.Statement<[number, StoredValue]>;
+    readonly remove: Database.Statement<[number]>;
+  }[];
   /** Rewrites the record's row of the source's narrow table (after its links are in). */
   readonly writeNarrow?: (pk: number) => void;
   /** Marks the source's per-year tables stale (once per write transaction of its records). */
@@ -201,6 +209,9 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     if (cached !== undefined) return cached;
     const spec = SOURCE_TABLES[kind];
     const cols = spec.columns.map((c) => c.name);
+    const apartTables = spec.keptApart ?? {};
+    const rowColumns = cols.flatMap((c, at) => (apartTables[c] === undefined ? [at] : []));
+    const rowCols = rowColumns.map((at) => cols[at] as string);
     const links = LINK_TABLES.filter((l) => l.owner === kind);
     const text = FULLTEXT_TABLES.find((f) => f.owner === kind);
     const owner = ownerKey(kind);
@@ -212,11 +223,19 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       ...(markPerYearStale === undefined ? {} : { markPerYearStale }),
       find: db.prepare(`SELECT pk FROM ${spec.table} WHERE id = ?`),
       insert: db.prepare<StoredValue[]>(
-        `INSERT INTO ${spec.table} (id, ${cols.join(', ')}, doc) VALUES (?, ${cols.map(() => '?').join(', ')}, ?)`,
+        `INSERT INTO ${spec.table} (id, ${rowCols.join(', ')}, doc) VALUES (?, ${rowCols.map(() => '?').join(', ')}, ?)`,
       ),
       update: db.prepare<StoredValue[]>(
-        `UPDATE ${spec.table} SET ${cols.map((c) => `${c} = ?`).join(', ')}, doc = ? WHERE pk = ?`,
+        `UPDATE ${spec.table} SET ${rowCols.map((c) => `${c} = ?`).join(', ')}, doc = ? WHERE pk = ?`,
       ),
+      rowColumns,
+      apart: Object.entries(apartTables).map(([column, table]) => ({
+        at: cols.indexOf(column),
+        save: db.prepare<[number, StoredValue]>(
+          `INSERT INTO ${table} (pk, ${column}) VALUES (?, ?) ON CONFLICT (pk) DO UPDATE SET ${column} = excluded.${column}`,
+        ),
+        remove: db.prepare<[number]>(`DELETE FROM ${table} WHERE pk = ?`),
+      })),
       deleteLinks: links.map((l) => db.prepare(`DELETE FROM ${l.table} WHERE ${owner} = ?`)),
       insertLinks: new Map(
         links.map((l) => {
@@ -258,13 +277,20 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
    */
   const writeOne = (kind: RecordKind, s: KindStatements, rows: SqliteRows): { pk: number; existed: boolean } => {
     const existing = s.find.get(rows.id);
+    const own = s.apart.length === 0 ? rows.columns : s.rowColumns.map((at) => rows.columns[at] ?? null);
     let pk: number;
     if (existing === undefined) {
-      pk = Number(s.insert.run(rows.id, ...rows.columns, rows.doc).lastInsertRowid);
+      pk = Number(s.insert.run(rows.id, ...own, rows.doc).lastInsertRowid);
     } else {
       pk = existing.pk;
-      s.update.run(...rows.columns, rows.doc, pk);
+      s.update.run(...own, rows.doc, pk);
       for (const del of s.deleteLinks) del.run(pk);
+    }
+    for (const { at, save, remove } of s.apart) {
+      const value = rows.columns[at] ?? null;
+      if (value !== null) save.run(pk, value);
+      // A new record has no row there yet: its pk was never held (or its row went with it).
+      else if (existing !== undefined) remove.run(pk);
     }
     for (const [table, packed] of rows.links) {
       const insert = s.insertLinks.get(table);
@@ -350,6 +376,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           if (found === undefined) continue;
           for (const del of s.deleteLinks) del.run(found.pk);
           s.deleteText?.run(found.pk);
+          for (const { remove } of s.apart) remove.run(found.pk);
           // Its narrow row too: facets and counts read it.
           deleteNarrow?.run(found.pk);
           deleteRow.run(found.pk);
