@@ -62,7 +62,7 @@ export function compileFilter(
       const access = accessField(dialect, source, filter.field);
       const test =
         access.kind === 'scalar'
-          ? frag(access.present !== undefined ? `NOT ${access.present}` : dialect.isBlank(access.stored ?? access.expr))
+          ? frag(scalarBlank(dialect, access))
           : access.keyed !== undefined
             ? frag(
                 `${access.keyed.recordKey} NOT IN (SELECT ${access.keyed.key} FROM ${access.from} WHERE ${access.keyed.fixed})`,
@@ -88,6 +88,14 @@ export function compileFilter(
     default:
       return assertNeverFilter(filter);
   }
+}
+
+/**
+ * Whether a scalar field has no value: one lookup for a column kept apart (`present`), else
+ * the stored value (packed text is never NULL or '', so nothing is unpacked).
+ */
+function scalarBlank(dialect: Dialect, access: Extract<FieldAccess, { kind: 'scalar' }>): string {
+  return access.present !== undefined ? `NOT ${access.present}` : dialect.isBlank(access.stored ?? access.expr);
 }
 
 /**

@@ -210,9 +210,10 @@ export interface SourceTableSpec {
    * `(pk INTEGER PRIMARY KEY, <column>)`, a row only for a record with a value), since
    * records migration 15. A row of about 1.1 KB left a seventh of each 4 KiB page of
    * `publications` empty (SQLite puts a whole row on a page or starts the next one); without
-   * its abstract the row is about 700 bytes, and the waste of both tables together is about
-   * 70 MiB less at 1M publications. Only a page that shows the abstract, or a filter
-   * testing it, reads the second table. PostgreSQL keeps them in the row.
+   * its abstract the row is about 700 bytes, and the rows of both tables together took 85 MiB
+   * less at 1M publications (publications and grants; docs/storage.md, "Abstracts apart").
+   * Only a page that shows the abstract, or a filter testing it, reads the second table.
+   * PostgreSQL keeps them in the row.
    */
   readonly keptApart?: Readonly<Record<string, string>>;
 }
