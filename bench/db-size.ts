@@ -1,6 +1,6 @@
 /**
- * Where a record database's bytes go: each table with its indexes (and each full-text
- * index with its shadow tables) as one part, largest first, with its share of the file and
+ * Where a record database's bytes go: each table with its indexes (each full-text index
+ * with its shadow tables, each link table with its posting lists) as one part, largest first, with its share of the file and
  * its bytes per publication. The database-size goal of issue 11 is a layout question; this
  * says which part of the layout it is.
  *
@@ -23,6 +23,8 @@ export interface DatabasePart {
 }
 
 const FTS_SHADOW = /^(.+_fts)_(data|idx|docsize|config|content)$/;
+/** A link table's posting lists (docs/storage.md, "Posting lists"): part of the link table, as its reverse index was. */
+const POSTINGS = /^(.+)_postings$/;
 
 /** Every table of the database as one part (its indexes and shadow tables in it), largest first. */
 export function databaseParts(db: SqliteDatabase): DatabasePart[] {
@@ -40,7 +42,7 @@ export function databaseParts(db: SqliteDatabase): DatabasePart[] {
   const parts = new Map<string, { bytes: number; unusedBytes: number; trees: { name: string; bytes: number }[] }>();
   for (const tree of trees) {
     const owner = owners.get(tree.name) ?? tree.name;
-    const table = FTS_SHADOW.exec(owner)?.[1] ?? owner;
+    const table = FTS_SHADOW.exec(owner)?.[1] ?? POSTINGS.exec(owner)?.[1] ?? owner;
     const part = parts.get(table) ?? { bytes: 0, unusedBytes: 0, trees: [] };
     part.bytes += tree.bytes;
     part.unusedBytes += tree.unused;

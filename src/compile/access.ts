@@ -31,6 +31,19 @@ function apartTable(dialect: Dialect, source: SourceLayout, column: string): str
   return dialect.columnsApart ? source.apart?.[column] : undefined;
 }
 
+/**
+ * A link table's rows read by value, as a `FROM` item to alias: the table itself (its
+ * reverse index), or the rows of its posting lists where the dialect's store keeps them
+ * (`Dialect.postingRows`). Rows read by record always come from the table.
+ *
+ * @example linkRowsByValue(sqlite, references)
+ *   // (SELECT p."cited_key" AS "cited_key", j.value AS "publication_pk" FROM "publication_references_postings" p, json_each(postings_json(p."publication_pks")) j)
+ */
+export function linkRowsByValue(dialect: Dialect, link: LinkLayout): string {
+  if (link.postings === undefined || dialect.postingRows === undefined) return ident(link.table);
+  return dialect.postingRows(link.postings, link.valueColumn, link.recordColumn);
+}
+
 /** Whether the record's row of the table `column` is kept apart in holds a value (not ''). */
 function presentApart(source: SourceLayout, table: string, column: string): string {
   const key = ident(source.key);
@@ -74,6 +87,11 @@ export type FieldAccess =
         readonly recordKey: string;
         readonly key: string;
         readonly fixed: string;
+        /**
+         * The link rows read by value, aliased `l` (`linkRowsByValue`): where a key set tests
+         * the value itself. `from` reads them by record.
+         */
+        readonly byValue: string;
         /** Record columns the link rows carry (`year`) → their expression on the link row (`l."year"`). */
         readonly carried?: Readonly<Record<string, string>>;
         /**
@@ -115,7 +133,13 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
       link.ownerColumns === undefined
         ? {}
         : { carried: Object.fromEntries(link.ownerColumns.map((c) => [c, `l.${ident(c)}`])) };
-    const keyed = { recordKey: key, key: recordColumn, fixed, ...carried };
+    const keyed = {
+      recordKey: key,
+      key: recordColumn,
+      fixed,
+      byValue: `${linkRowsByValue(dialect, link)} l`,
+      ...carried,
+    };
     const through = link.through;
     if (through !== undefined) {
       // The entities' value, through the link rows; rows whose entity has none are no value
@@ -126,7 +150,7 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
       const entityKeyed = (from: string, shown: string) => ({
         ...keyed,
         entity: {
-          linkFrom: `${ident(link.table)} l`,
+          linkFrom: keyed.byValue,
           linkValue: value,
           id: `t.${ident(through.idColumn)}`,
           from,
@@ -166,7 +190,7 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
         keyed: {
           ...keyed,
           entity: {
-            linkFrom: `${ident(link.table)} l`,
+            linkFrom: keyed.byValue,
             linkValue: value,
             id: `e.${ident(link.entity.idColumn)}`,
             from: entity + part.join,

@@ -5,7 +5,7 @@
  * spread over their active years). Both answer rows `(year, value)`; the engine fills the
  * missing years with zeros.
  */
-import { accessField, SOURCE_ALIAS } from './access.ts';
+import { accessField, linkRowsByValue, SOURCE_ALIAS } from './access.ts';
 import type { Dialect } from './dialect.ts';
 import type { SourceLayout } from './layout.ts';
 import type { CitationsPerYearOutput, FundingPerYearOutput, PerYearOutput } from './plan.ts';
@@ -65,7 +65,7 @@ export function compileCitationsPerYear(
   const statement = concat(
     `WITH m AS MATERIALIZED (SELECT ${s}."id" AS id FROM ${table} ${s} WHERE `,
     where,
-    `) SELECT c."year" AS year, count(*) AS value FROM m${cited.from} CROSS JOIN ${ident(refs.table)} r CROSS JOIN ${table} c` +
+    `) SELECT c."year" AS year, count(*) AS value FROM m${cited.from} CROSS JOIN ${linkRowsByValue(dialect, refs)} r CROSS JOIN ${table} c` +
       ` WHERE ${cited.test} AND c.${ident(source.key)} = r.${ident(refs.recordColumn)}` +
       ' AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
   );

@@ -93,6 +93,13 @@ export interface Dialect {
    */
   readonly columnsApart: boolean;
   /**
+   * The link rows `(value, record)` of a table whose reverse side the store keeps as posting
+   * lists (`LinkLayout.postings`), as a `FROM` item to alias: SQLite's lists read as rows
+   * (`store/sqlite/posting-lists.ts`). Absent when the store keeps a reverse index instead
+   * (PostgreSQL): the link table itself is read.
+   */
+  postingRows?(postings: { table: string; column: string }, valueColumn: string, recordColumn: string): string;
+  /**
    * The keys of the records `where` selects, found once for a whole search: `prelude` (run
    * first, in order, on the connection that runs the search's other statements) keeps them,
    * and `where` (on the source aliased `s`) reads them. For a filter that unpacks the record

@@ -223,7 +223,7 @@ export function linkKeySet(dialect: Dialect, source: SourceLayout, filter: Filte
   if (carried.some((t) => t === undefined)) return undefined;
   const k = access.keyed;
   return {
-    from: access.from,
+    from: k.byValue,
     key: k.key,
     where: concat(
       `${k.fixed} AND `,
@@ -370,7 +370,7 @@ function onValue(access: FieldAccess, test: (value: string) => Sql, narrowing?: 
       );
     }
     return concat(
-      `${k.recordKey} IN (SELECT ${k.key} FROM ${access.from} WHERE ${k.fixed} AND `,
+      `${k.recordKey} IN (SELECT ${k.key} FROM ${k.byValue} WHERE ${k.fixed} AND `,
       test(access.value),
       ...narrowed,
       ')',

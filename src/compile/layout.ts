@@ -30,6 +30,12 @@ export interface LinkLayout {
    */
   readonly ownerColumns?: readonly string[];
   /**
+   * The link rows by value are kept as posting lists (`table`: the value, then `column`: the
+   * keys of its records) where the dialect's store does so (`Dialect.postingRows`), instead
+   * of a reverse index: `linkRowsByValue` (`access.ts`) reads them as link rows.
+   */
+  readonly postings?: { readonly table: string; readonly column: string };
+  /**
    * The field is not stored: its values are read from the entities the link rows name
    * (`valueColumn` = `table.idColumn`), the first non-NULL of `columns`, the distinct
    * non-NULL ones of each record (`research_org_countries` through

@@ -16,6 +16,7 @@ import {
   ownerKey,
   type EntityColumnSpec,
   type LinkTableSpec,
+  type PostingListsSpec,
   type RecordKind,
 } from '../model/storage.ts';
 import { SOURCE_NAMES, type EntityName, type SourceName } from '../model/types.ts';
@@ -111,6 +112,17 @@ function wholeSourceCount(entity: EntityName, countedIn: string | undefined): Li
   return { table, idColumn: ID, countColumn: countedIn };
 }
 
+/**
+ * A link table's posting lists. A list stands for the rows `(value, record)` alone: a table
+ * whose rows carry more by value (a discriminator, owner columns read from the carried
+ * index) keeps its reverse index.
+ */
+function postingsOf(link: LinkTableSpec, postings: PostingListsSpec): NonNullable<LinkLayout['postings']> {
+  if (link.key.length !== 1 || link.ownerColumns !== undefined || !('field' in link.holds))
+    throw new Error(`link table ${link.table} has posting lists but its rows hold more than a value`);
+  return postings;
+}
+
 /** The schema fields of one link table, each with how to read it. */
 function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>): [string, LinkLayout][] {
   const valueColumn = link.key[link.key.length - 1]?.name;
@@ -120,6 +132,7 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
     recordColumn: ownerKey(link.owner),
     valueColumn,
     ...(link.ownerColumns === undefined ? {} : { ownerColumns: link.ownerColumns }),
+    ...(link.postings === undefined ? {} : { postings: postingsOf(link, link.postings) }),
   };
   const withEntity = (field: string, layout: LinkLayout, countedIn?: string): [string, LinkLayout] => {
     const type = fieldTypes.get(field);

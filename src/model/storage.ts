@@ -84,6 +84,24 @@ export interface LinkTableSpec {
    * `linkAsFirstBuilt` gives them back.
    */
   readonly dropped?: readonly ColumnSpec[];
+  /**
+   * Where a store that keeps posting lists (SQLite) holds the reverse side of the table
+   * instead of the reverse index: one row per value, `(<value column> INTEGER PRIMARY KEY,
+   * <column> BLOB NOT NULL)`, the owners' keys of its link rows as one list
+   * (`store/sqlite/posting-lists.ts`). Records migration 16 replaced the reverse indexes of
+   * the references (218 MiB at 1M publications, 11.9 bytes a link), the concepts (78 MiB)
+   * and the researcher links (167 MiB) with them (48 MiB, 2.1 bytes a link; 12.5; 69.5).
+   * Only for a table whose rows are `(owner, value)` alone: one key column, no
+   * discriminator, no carried owner columns.
+   */
+  readonly postings?: PostingListsSpec;
+}
+
+/** A link table's reverse side as posting lists (`LinkTableSpec.postings`). */
+export interface PostingListsSpec {
+  readonly table: string;
+  /** The BLOB column holding each value's list of owner keys. */
+  readonly column: string;
 }
 
 /**
@@ -571,6 +589,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['researcher_id'],
     holds: { field: 'researchers', countedIn: 'n_publications' },
+    postings: { table: 'publication_researchers_postings', column: 'publication_pks' },
   },
   {
     table: 'publication_research_orgs',
@@ -617,6 +636,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     reverse: ['cited_key'],
     holds: { field: 'reference_ids' },
     interned: CITED_IDS,
+    postings: { table: 'publication_references_postings', column: 'publication_pks' },
   },
   {
     table: 'publication_concepts',
@@ -627,6 +647,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     reverse: ['concept_id'],
     holds: { field: 'concepts' },
     interned: CONCEPT_NAMES,
+    postings: { table: 'publication_concepts_postings', column: 'publication_pks' },
   },
   {
     table: 'publication_values',
@@ -644,6 +665,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['researcher_id'],
     holds: { field: 'researchers', countedIn: 'n_grants' },
+    postings: { table: 'grant_researchers_postings', column: 'grant_pks' },
   },
   {
     table: 'grant_research_orgs',
@@ -680,6 +702,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     reverse: ['concept_id'],
     holds: { field: 'concepts' },
     interned: CONCEPT_NAMES,
+    postings: { table: 'grant_concepts_postings', column: 'grant_pks' },
   },
   {
     table: 'grant_values',
@@ -697,6 +720,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     extra: [],
     reverse: ['org_id'],
     holds: { field: 'research_orgs' },
+    postings: { table: 'researcher_research_orgs_postings', column: 'researcher_pks' },
   },
   {
     table: 'researcher_values',
@@ -922,6 +946,11 @@ export function internedTables(): readonly InternedValues[] {
   const byTable = new Map<string, InternedValues>();
   for (const link of LINK_TABLES) if (link.interned !== undefined) byTable.set(link.interned.table, link.interned);
   return [...byTable.values()];
+}
+
+/** The link tables whose reverse side a store that keeps posting lists holds as lists (`LinkTableSpec.postings`). */
+export function postingLinks(): readonly (LinkTableSpec & { readonly postings: PostingListsSpec })[] {
+  return LINK_TABLES.filter((l): l is LinkTableSpec & { postings: PostingListsSpec } => l.postings !== undefined);
 }
 
 /**

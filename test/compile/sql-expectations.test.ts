@@ -43,6 +43,14 @@ const categoryName: PlanField = {
   entity: 'categories',
 };
 const openAccess: PlanField = { name: 'open_access', type: 'string', multi: true };
+const referenceIds: PlanField = { name: 'reference_ids', type: 'string', multi: true };
+const researcherId: PlanField = {
+  name: 'researchers',
+  subfield: 'id',
+  type: 'entity',
+  multi: true,
+  entity: 'researchers',
+};
 const records = (extra: Partial<RecordsOutput> = {}): RecordsOutput => ({
   kind: 'records',
   key: 'publications',
@@ -207,6 +215,34 @@ const FILTERS: readonly Row[] = [
       postgres: {
         text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_research_orgs" l WHERE TRUE AND l."org_id" = $1)',
         params: ['grid.1'],
+      },
+    },
+  },
+  {
+    name: 'a cited id is looked up in the vocabulary, then its citing records are the posting list (SQLite) or the reverse index (PostgreSQL)',
+    compile: filter({ kind: 'compare', field: referenceIds, op: '=', value: 'pub.1' }),
+    expect: {
+      sqlite: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM (SELECT p."cited_key" AS "cited_key", j.value AS "publication_pk" FROM "publication_references_postings" p, json_each(postings_json(p."publication_pks")) j) l WHERE 1 AND l."cited_key" IN (SELECT t."id" FROM "cited_ids" t WHERE t."cited_id" = ?))',
+        params: ['pub.1'],
+      },
+      postgres: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_references" l WHERE TRUE AND l."cited_key" IN (SELECT t."id" FROM "cited_ids" t WHERE t."cited_id" = $1))',
+        params: ['pub.1'],
+      },
+    },
+  },
+  {
+    name: "a researcher's publications are its posting list (SQLite) or the reverse index (PostgreSQL)",
+    compile: filter({ kind: 'compare', field: researcherId, op: '=', value: 'ur.1' }),
+    expect: {
+      sqlite: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM (SELECT p."researcher_id" AS "researcher_id", j.value AS "publication_pk" FROM "publication_researchers_postings" p, json_each(postings_json(p."publication_pks")) j) l WHERE 1 AND l."researcher_id" = ?)',
+        params: ['ur.1'],
+      },
+      postgres: {
+        text: 's."pk" IN (SELECT l."publication_pk" FROM "publication_researchers" l WHERE TRUE AND l."researcher_id" = $1)',
+        params: ['ur.1'],
       },
     },
   },
@@ -800,7 +836,7 @@ const STATEMENTS: readonly Row[] = [
         params: [2020, 2010, 2020],
       },
       sqlite: {
-        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = ?)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "cited_ids" v CROSS JOIN "publication_references" r CROSS JOIN "publications_narrow" c WHERE v."cited_id" = m.id AND r."cited_key" = v."id" AND c."pk" = r."publication_pk" AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
+        text: 'WITH m AS MATERIALIZED (SELECT s."id" AS id FROM "publications_narrow" s WHERE (s."year" = ?)) SELECT c."year" AS year, count(*) AS value FROM m CROSS JOIN "cited_ids" v CROSS JOIN (SELECT p."cited_key" AS "cited_key", j.value AS "publication_pk" FROM "publication_references_postings" p, json_each(postings_json(p."publication_pks")) j) r CROSS JOIN "publications_narrow" c WHERE v."cited_id" = m.id AND r."cited_key" = v."id" AND c."pk" = r."publication_pk" AND c."year" BETWEEN ? AND ? GROUP BY 1 ORDER BY 1',
         params: [2020, 2010, 2020],
       },
     },

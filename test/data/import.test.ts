@@ -131,8 +131,10 @@ describe('readers map the real samples', () => {
     assert.equal(report.skipped, 0);
     // The finish told each of its steps as it ended, in order, with its time.
     assert.deepEqual(
-      finishSteps.map((s) => s.step).filter((s) => ['places', 'indexes', 'full-text merge', 'analyze'].includes(s)),
-      ['places', 'full-text merge', 'indexes', 'analyze'],
+      finishSteps
+        .map((s) => s.step)
+        .filter((s) => ['places', 'indexes', 'posting lists', 'full-text merge', 'analyze'].includes(s)),
+      ['places', 'full-text merge', 'indexes', 'posting lists', 'analyze'],
     );
     assert.ok(finishSteps.every((s) => Number.isFinite(s.ms) && s.ms >= 0));
     // Expected counts come from the files: array elements, lines, distinct OpenAlex author ids.

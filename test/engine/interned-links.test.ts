@@ -228,7 +228,7 @@ describe('interned links: SQLite', () => {
       INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
       INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [11, 12, 13, 14, 15]);
+    assert.deepEqual(upgradeRecordDatabase(old), [11, 12, 13, 14, 15, 16]);
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });
@@ -237,10 +237,24 @@ describe('interned links: SQLite', () => {
       assert.equal(upgraded.db.prepare('SELECT count(*) FROM concept_names').pluck().get(), 3);
       const columns = upgraded.db.prepare("SELECT name FROM pragma_table_info('publication_concepts')").pluck().all();
       assert.deepEqual(columns, ['publication_pk', 'concept_id']);
-      const plan = upgraded.db
-        .prepare('EXPLAIN QUERY PLAN SELECT publication_pk FROM publication_concepts WHERE concept_id = 1')
-        .all() as { detail: string }[];
-      assert.match(plan.map((p) => p.detail).join('\n'), /publication_concepts_by_concept_id/);
+      // Migration 16 gave the concepts and the references posting lists in place of their reverse indexes.
+      const lists = upgraded.db
+        .prepare(
+          'SELECT n.name, postings_json(l.publication_pks) AS pks FROM publication_concepts_postings l JOIN concept_names n ON n.id = l.concept_id ORDER BY 1',
+        )
+        .raw()
+        .all();
+      assert.deepEqual(lists, [
+        ['Battery Storage', '[1]'],
+        ['graphene', '[1,2]'],
+      ]);
+      const reverse = upgraded.db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE '%_by_c%' AND tbl_name IN ('publication_concepts', 'grant_concepts', 'publication_references')",
+        )
+        .pluck()
+        .all();
+      assert.deepEqual(reverse, []);
       const run = sqliteRun(upgraded.db);
       for (const query of [
         'search publications where concepts = "graphene" return publications[id]',
@@ -258,7 +272,7 @@ describe('interned links: SQLite', () => {
     migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 12));
     db.exec(SCORED_LINKS);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [13, 14, 15]);
+    assert.deepEqual(upgradeRecordDatabase(old), [13, 14, 15, 16]);
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });
@@ -271,7 +285,8 @@ describe('interned links: SQLite', () => {
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'publication_concepts'")
         .pluck()
         .all();
-      assert.deepEqual(indexes, ['publication_concepts_by_concept_id']);
+      // The reverse side is a posting list since migration 16.
+      assert.deepEqual(indexes, []);
       const query = 'search publications where concepts = "graphene" return publications[id]';
       assert.deepEqual(shown(query, await sqliteRun(upgraded.db)(query)), ['pub.1', 'pub.2']);
     } finally {

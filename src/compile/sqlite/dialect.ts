@@ -26,6 +26,11 @@ export const sqliteDialect: Dialect = {
   // The inflated UTF-8 bytes, read as text (store/sqlite/text-dictionaries.ts: unpack_utf8).
   storedText: (expr) => `CAST(unpack_utf8(${expr}) AS TEXT)`,
   columnsApart: true,
+  // One list a value, its keys as rows (store/sqlite/posting-lists.ts: postings_json). SQLite
+  // flattens the subquery, so a test of the value is a lookup of the list's row.
+  postingRows: (postings, valueColumn, recordColumn) =>
+    `(SELECT p.${ident(valueColumn)} AS ${ident(valueColumn)}, j.value AS ${ident(recordColumn)}` +
+    ` FROM ${ident(postings.table)} p, json_each(postings_json(p.${ident(postings.column)})) j)`,
   jsonValue(doc, field, sub) {
     if (sub === undefined) return `json_extract(${doc}, ${jsonPath(field)})`;
     return `CASE json_type(${doc}, ${jsonPath(field)}) WHEN 'object' THEN json_extract(${doc}, ${jsonPath(field, sub)}) ELSE ${

@@ -3,11 +3,11 @@
  * (citation counts, researcher totals, the places named by the organizations), the
  * per-year functions' pre-aggregates (`per-year-tables.ts`), the facet
  * shortcuts (`n_publications`, ...), the entity lists of places, the indexes a bulk load
- * dropped, a merged full-text index and the planner's statistics.
+ * dropped and the posting lists it left, a merged full-text index and the planner's statistics.
  */
 import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
-import { FULLTEXT_TABLES } from '../../model/storage.ts';
+import { FULLTEXT_TABLES, LINK_TABLES, type LinkTableSpec } from '../../model/storage.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
 import {
   CITING_YEARS,
@@ -16,6 +16,7 @@ import {
   refreshCitationsByYear,
   refreshFundingByYear,
 } from './per-year-tables.ts';
+import { markPostingsFresh, ownerCountSql, ownersOf, postingsStale, rebuildPostings } from './posting-lists.ts';
 import { RECORD_INDEXES, refreshValueCounts } from './records-schema.ts';
 
 export interface FinishOptions {
@@ -90,6 +91,12 @@ function deriveSteps(
   run('indexes', () => {
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
+  });
+  // Built where a reverse index would be: after a bulk load, from every link row at once.
+  run('posting lists', () => {
+    if (!postingsStale(db)) return;
+    rebuildPostings(db);
+    markPostingsFresh(db);
   });
   // One pass over the references gives citations per (cited id, citing year): the
   // citation counts and the per-year tables are both summed from it.
@@ -200,19 +207,33 @@ function deriveCitations(db: Database, since: number): void {
 }
 
 /** Held-record counts (facet shortcuts) and, where the records lack them, totals and years. */
+/** A link table of the layout, by name. */
+function linkTable(table: string): LinkTableSpec {
+  const link = LINK_TABLES.find((l) => l.table === table);
+  if (link === undefined) throw new Error(`no link table ${table}`);
+  return link;
+}
+
 function deriveResearchers(db: Database): void {
+  // The researcher's records are read by value: from the posting lists where the table has them.
+  const publications = linkTable('publication_researchers');
+  const grants = linkTable('grant_researchers');
+  const ofPublications = ownersOf(publications, 'researchers.id');
+  const ofGrants = ownersOf(grants, 'researchers.id');
   db.exec(`UPDATE researchers SET
-      n_publications = (SELECT COUNT(*) FROM publication_researchers l WHERE l.researcher_id = researchers.id),
-      n_grants = (SELECT COUNT(*) FROM grant_researchers l WHERE l.researcher_id = researchers.id)`);
+      n_publications = ${ownerCountSql(publications, 'researchers.id')},
+      n_grants = ${ownerCountSql(grants, 'researchers.id')}`);
   db.exec(`UPDATE researchers SET total_publications = n_publications WHERE total_publications IS NULL`);
   db.exec(`UPDATE researchers SET total_grants = n_grants WHERE total_grants IS NULL`);
+  const year = (fn: string, column: string, table: string, owners: ReturnType<typeof ownersOf>): string =>
+    `(SELECT ${fn}(r.${column}) FROM ${owners.from} JOIN ${table} r ON r.pk = ${owners.owner} WHERE ${owners.where})`;
   db.exec(`UPDATE researchers SET
-      first_publication_year = coalesce(first_publication_year, (SELECT MIN(p.year) FROM publication_researchers l JOIN publications p ON p.pk = l.publication_pk WHERE l.researcher_id = researchers.id)),
-      last_publication_year = coalesce(last_publication_year, (SELECT MAX(p.year) FROM publication_researchers l JOIN publications p ON p.pk = l.publication_pk WHERE l.researcher_id = researchers.id))
+      first_publication_year = coalesce(first_publication_year, ${year('MIN', 'year', 'publications', ofPublications)}),
+      last_publication_year = coalesce(last_publication_year, ${year('MAX', 'year', 'publications', ofPublications)})
     WHERE n_publications > 0 AND (first_publication_year IS NULL OR last_publication_year IS NULL)`);
   db.exec(`UPDATE researchers SET
-      first_grant_year = coalesce(first_grant_year, (SELECT MIN(g.start_year) FROM grant_researchers l JOIN grants g ON g.pk = l.grant_pk WHERE l.researcher_id = researchers.id)),
-      last_grant_year = coalesce(last_grant_year, (SELECT MAX(g.start_year) FROM grant_researchers l JOIN grants g ON g.pk = l.grant_pk WHERE l.researcher_id = researchers.id))
+      first_grant_year = coalesce(first_grant_year, ${year('MIN', 'start_year', 'grants', ofGrants)}),
+      last_grant_year = coalesce(last_grant_year, ${year('MAX', 'start_year', 'grants', ofGrants)})
     WHERE n_grants > 0 AND (first_grant_year IS NULL OR last_grant_year IS NULL)`);
 }
 

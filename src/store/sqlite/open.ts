@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { QuarryError } from '../../errors/index.ts';
 import { applyConnectionPragmas, type ConnectionTuning } from './pragmas.ts';
 import { RECORD_MIGRATIONS } from './records-schema.ts';
+import { registerPostingFunctions } from './posting-lists.ts';
 import { registerUnpackText } from './text-dictionaries.ts';
 
 /**
@@ -36,8 +37,9 @@ export function openReadOnly(dbPath: string, tuning: ConnectionTuning = {}): Dat
       throw unavailable(
         `its record tables are at version ${version}, this Quarry reads version ${expected}; open it once with \`quarry serve\`, \`quarry query --db\` or \`quarry import\` to upgrade`,
       );
-    // Compiled statements read packed columns (doc, abstracts) through it.
+    // Compiled statements read packed columns (doc, abstracts) and posting lists through these.
     registerUnpackText(db);
+    registerPostingFunctions(db);
     return db;
   } catch (err) {
     db.close();

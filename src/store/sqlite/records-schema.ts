@@ -15,6 +15,7 @@ import {
   internedTables,
   linkAsFirstBuilt,
   ownerKey,
+  postingLinks,
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
@@ -23,6 +24,7 @@ import {
 import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
+import { rebuildPostings } from './posting-lists.ts';
 import { perYearTablesSql, rebuildPerYearTables, refreshFundingByYear } from './per-year-tables.ts';
 import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
 import {
@@ -319,10 +321,25 @@ export function refreshValueCounts(db: Database): void {
   }
 }
 
+/**
+ * Version 16: the reverse side of the link tables that have posting lists
+ * (`LinkTableSpec.postings`: the references, the concepts, the researcher links), built from the link rows, and their reverse
+ * index dropped. Its pages go to the free list, which later writes reuse.
+ */
+function keepPostingLists(db: Database): void {
+  rebuildPostings(db);
+  for (const link of postingLinks()) {
+    db.exec(`DROP INDEX IF EXISTS ${reverseIndex(link).name}`);
+    // Statistics for the new table, as finish() would have gathered.
+    db.exec(`ANALYZE ${link.postings.table}`);
+  }
+}
+
 /** Every secondary index of the record tables, in creation order (bulk loads drop and rebuild them). */
 export const RECORD_INDEXES: readonly IndexDefinition[] = [
   ...SOURCE_INDEXES,
-  ...LINK_TABLES.map(reverseIndex),
+  // A table with posting lists has them instead of a reverse index.
+  ...LINK_TABLES.filter((l) => l.postings === undefined).map(reverseIndex),
   ...VERSION_2_INDEXES,
   ...VERSION_3_INDEXES,
   ...CARRIED.map(carriedIndex),
@@ -455,5 +472,10 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     version: 15,
     name: 'abstracts in tables of their own (publication_abstracts, grant_abstracts): shorter rows fill the pages better',
     up: keepColumnsApart,
+  },
+  {
+    version: 16,
+    name: 'posting lists instead of the reverse indexes of the references, the concepts and the researcher links (<link table>_postings)',
+    up: keepPostingLists,
   },
 ];

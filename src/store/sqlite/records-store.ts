@@ -18,6 +18,7 @@ import {
   RECORD_KINDS,
   SOURCE_TABLES,
   ownerKey,
+  postingLinks,
   type InternedValues,
   type RecordKind,
 } from '../../model/storage.ts';
@@ -35,6 +36,14 @@ import {
   refreshNarrowTables,
 } from './narrow-tables.ts';
 import { perYearStaleMarker } from './per-year-tables.ts';
+import {
+  PostingListWriter,
+  markPostingsFresh,
+  markPostingsStale,
+  postingsStale,
+  rebuildPostings,
+  registerPostingFunctions,
+} from './posting-lists.ts';
 import { recordSchemaVersion } from './open.ts';
 import { applyWriterPragmas, type ConnectionTuning } from './pragmas.ts';
 import { RECORD_INDEXES, RECORD_MIGRATIONS } from './records-schema.ts';
@@ -117,6 +126,8 @@ interface KindStatements {
   readonly writeNarrow?: (pk: number) => void;
   /** Marks the source's per-year tables stale (once per write transaction of its records). */
   readonly markPerYearStale?: () => void;
+  /** The posting lists of the kind's link tables (none during a bulk load: `finish()` rebuilds them). */
+  readonly postings: readonly PostingListWriter[];
 }
 
 const DEFAULT_BATCH = 5000;
@@ -152,6 +163,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
   // Rows come packed with the shipped dictionaries (prepare-rows.ts): the file must hold them.
   checkShippedDictionaries(db);
   registerUnpackText(db);
+  registerPostingFunctions(db);
   const bulk = options.bulk === true;
   let compactPending = bulk;
   /** Rewrites the narrow rows a bulk load left behind (before `finish()` did). */
@@ -162,15 +174,26 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       markNarrowRowsFresh(db);
     })();
   };
+  /** Rebuilds the posting lists a bulk load left behind (before `finish()` did). */
+  const catchUpPostings = (): void => {
+    if (!postingsStale(db)) return;
+    db.transaction(() => {
+      rebuildPostings(db);
+      markPostingsFresh(db);
+    })();
+  };
   if (bulk) {
     for (const index of RECORD_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
     setFullTextMerging(db, false);
     markNarrowRowsStale(db);
+    markPostingsStale(db);
   } else {
-    // A bulk load that never reached finish() left indexes out, merging off and narrow rows behind: undo that.
+    // A bulk load that never reached finish() left indexes out, merging off, narrow rows and
+    // posting lists behind: undo that.
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
     catchUpNarrowRows();
+    catchUpPostings();
   }
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   const statements = new Map<RecordKind, KindStatements>();
@@ -219,6 +242,11 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const writeNarrow = bulk ? undefined : narrowRowWriter(db, kind);
     const markPerYearStale = perYearStaleMarker(db, kind);
     const made: KindStatements = {
+      postings: bulk
+        ? []
+        : postingLinks()
+            .filter((l) => l.owner === kind)
+            .map((l) => new PostingListWriter(db, l)),
       ...(writeNarrow === undefined ? {} : { writeNarrow }),
       ...(markPerYearStale === undefined ? {} : { markPerYearStale }),
       find: db.prepare(`SELECT pk FROM ${spec.table} WHERE id = ?`),
@@ -284,6 +312,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     } else {
       pk = existing.pk;
       s.update.run(...own, rows.doc, pk);
+      for (const postings of s.postings) postings.before(pk);
       for (const del of s.deleteLinks) del.run(pk);
     }
     for (const { at, save, remove } of s.apart) {
@@ -298,6 +327,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const carried = insert.ownerValues.map((k) => rows.columns[k] ?? null);
       insert.statement.run(pk, ...carried, insert.interned === undefined ? packed : withIds(packed, insert.interned));
     }
+    for (const postings of s.postings) postings.after(pk);
     s.writeNarrow?.(pk);
     for (const [id, title] of rows.journals ?? []) {
       if (knownJournals.has(id)) continue;
@@ -327,12 +357,17 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       if (existed && !texts.has(pk)) replaced.add(pk);
       if (rows.fullText !== undefined) texts.set(pk, rows.fullText);
     }
+    for (const postings of s.postings) postings.flush();
     if (s.insertText === undefined || s.deleteText === undefined) return;
     for (const pk of replaced) s.deleteText.run(pk);
     for (const [pk, text] of texts) s.insertText.run(pk, ...text);
   });
   const writeBatch = (kind: RecordKind, batch: readonly SqliteRows[]): void =>
-    forgettingOnFailure(() => writeBatchOnce(kind, batch));
+    forgettingOnFailure(() => {
+      // Changes noted by a batch that failed before its flush are not in the database.
+      for (const postings of statementsFor(kind).postings) postings.reset();
+      writeBatchOnce(kind, batch);
+    });
   const checkKind = (kind: RecordKind): void => {
     if (!RECORD_KINDS.includes(kind)) throw new Error(`unknown record kind ${String(kind)}`);
   };
@@ -370,11 +405,14 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
         // Records go: results kept from before and the per-year tables no longer hold.
         advanceDataEpoch(db);
         s.markPerYearStale?.();
+        for (const postings of s.postings) postings.reset();
         let removed = 0;
         for (const id of ids) {
           const found = s.find.get(id);
           if (found === undefined) continue;
+          for (const postings of s.postings) postings.before(found.pk);
           for (const del of s.deleteLinks) del.run(found.pk);
+          for (const postings of s.postings) postings.removed(found.pk);
           s.deleteText?.run(found.pk);
           for (const { remove } of s.apart) remove.run(found.pk);
           // Its narrow row too: facets and counts read it.
@@ -382,6 +420,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           deleteRow.run(found.pk);
           removed++;
         }
+        for (const postings of s.postings) postings.flush();
         return removed;
       })();
     },
@@ -414,6 +453,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     },
     close() {
       catchUpNarrowRows();
+      catchUpPostings();
       db.close();
     },
   };
