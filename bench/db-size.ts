@@ -23,8 +23,8 @@ export interface DatabasePart {
 }
 
 const FTS_SHADOW = /^(.+_fts)_(data|idx|docsize|config|content)$/;
-/** A link table's posting lists (docs/storage.md, "Posting lists"): part of the link table, as its reverse index was. */
-const POSTINGS = /^(.+)_postings$/;
+/** A link table's posting lists and lists by record (docs/storage.md, "Posting lists"): part of the link table. */
+const POSTINGS = /^(.+)_(postings|lists)$/;
 
 /** Every table of the database as one part (its indexes and shadow tables in it), largest first. */
 export function databaseParts(db: SqliteDatabase): DatabasePart[] {

@@ -95,6 +95,15 @@ export interface LinkTableSpec {
    * discriminator, no carried owner columns.
    */
   readonly postings?: PostingListsSpec;
+  /**
+   * Where a store that keeps lists by record (SQLite) holds the table's rows: one row per
+   * record, `(<owner>_pk INTEGER PRIMARY KEY, <column> BLOB NOT NULL)`, its values as a
+   * posting list; the link table's name is then a view that reads the lists as rows
+   * `(<owner>_pk, value)`, so statements read it as they read the table. Records migration
+   * 17 turned `publication_references` (218 MiB at 1M publications) into them. Only for an
+   * interned table (a list holds integers) without carried owner columns.
+   */
+  readonly listed?: PostingListsSpec;
 }
 
 /** A link table's reverse side as posting lists (`LinkTableSpec.postings`). */
@@ -637,6 +646,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     holds: { field: 'reference_ids' },
     interned: CITED_IDS,
     postings: { table: 'publication_references_postings', column: 'publication_pks' },
+    listed: { table: 'publication_references_lists', column: 'cited_keys' },
   },
   {
     table: 'publication_concepts',
@@ -946,6 +956,11 @@ export function internedTables(): readonly InternedValues[] {
   const byTable = new Map<string, InternedValues>();
   for (const link of LINK_TABLES) if (link.interned !== undefined) byTable.set(link.interned.table, link.interned);
   return [...byTable.values()];
+}
+
+/** The link tables whose rows a store that keeps lists by record holds as lists (`LinkTableSpec.listed`). */
+export function listedLinks(): readonly (LinkTableSpec & { readonly listed: PostingListsSpec })[] {
+  return LINK_TABLES.filter((l): l is LinkTableSpec & { listed: PostingListsSpec } => l.listed !== undefined);
 }
 
 /** The link tables whose reverse side a store that keeps posting lists holds as lists (`LinkTableSpec.postings`). */

@@ -217,16 +217,20 @@ describe('posting lists', () => {
     assert.equal(everyList.length, postingLinks().length);
     assert.ok(everyList.every((l) => l.rows.length > 0));
     store.close();
-    // As version 15 left it: the reverse index, no lists.
+    // As version 15 left it: the reverse index, no lists (a table kept as lists by record,
+    // a view since migration 17, stays one: 17 leaves it alone).
     const raw = new Database(path);
     for (const link of postingLinks()) {
       raw.exec(`DROP TABLE ${link.postings.table}`);
-      raw.exec(`CREATE INDEX ${link.table}_by_${link.reverse.join('_')} ON ${link.table} (${link.reverse.join(', ')})`);
+      if (link.listed === undefined)
+        raw.exec(
+          `CREATE INDEX ${link.table}_by_${link.reverse.join('_')} ON ${link.table} (${link.reverse.join(', ')})`,
+        );
     }
     raw.exec("DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 16");
     raw.close();
 
-    assert.deepEqual(upgradeRecordDatabase(path), [16]);
+    assert.deepEqual(upgradeRecordDatabase(path), [16, 17]);
     const upgraded = openRecordStore(path);
     assert.deepEqual(fromLists(upgraded), expected);
     // Every table's lists as they were written, and no reverse index left.
@@ -237,6 +241,73 @@ describe('posting lists', () => {
         .get(`${link.table}_by_${link.reverse.join('_')}`);
       assert.equal(index, undefined, link.table);
     }
+    upgraded.close();
+  });
+
+  test('the references by record are one list per publication, which the view reads as the link rows', () => {
+    const store = openRecordStore(freshPath());
+    const rows = () =>
+      store.db.prepare('SELECT publication_pk, cited_key FROM publication_references ORDER BY 1, 2').raw().all();
+    const lists = () =>
+      store.db
+        .prepare('SELECT publication_pk, postings_json(cited_keys) FROM publication_references_lists ORDER BY 1')
+        .raw()
+        .all();
+    store.upsert('publications', [
+      pub('pub.1', ['pub.9', 'pub.8', 'pub.9']),
+      pub('pub.2', []),
+      pub('pub.3', ['pub.8']),
+    ]);
+    // Keys as the vocabulary gave them: pub.9 1, pub.8 2.
+    assert.deepEqual(lists(), [
+      [1, '[1,2]'],
+      [3, '[2]'],
+    ]);
+    assert.deepEqual(rows(), [
+      [1, 1],
+      [1, 2],
+      [3, 2],
+    ]);
+    assert.deepEqual(fromLinks(store), fromLists(store));
+    // Replaced, emptied, removed.
+    store.upsert('publications', [pub('pub.1', ['pub.7']), pub('pub.3', [])]);
+    assert.deepEqual(lists(), [[1, '[3]']]);
+    assert.equal(store.remove('publications', ['pub.1']), 1);
+    assert.deepEqual(lists(), []);
+    assert.deepEqual(rows(), []);
+    store.close();
+  });
+
+  test('migration 17 turns the references table into lists by record and a view of the same rows', () => {
+    const path = freshPath();
+    const store = openRecordStore(path);
+    store.upsert('publications', [pub('pub.1', ['pub.9', 'pub.8']), pub('pub.2', ['pub.9']), pub('pub.3', [])]);
+    const rows = store.db
+      .prepare('SELECT publication_pk, cited_key FROM publication_references ORDER BY 1, 2')
+      .raw()
+      .all();
+    const lists = store.db.prepare('SELECT * FROM publication_references_lists ORDER BY 1').raw().all();
+    store.close();
+    // As version 16 left it: the link table holds the rows.
+    const raw = new Database(path);
+    raw.exec(`DROP VIEW publication_references; DROP TABLE publication_references_lists;
+      CREATE TABLE publication_references (publication_pk INTEGER NOT NULL, cited_key INTEGER NOT NULL, PRIMARY KEY (publication_pk, cited_key)) WITHOUT ROWID;
+      DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 17`);
+    const insert = raw.prepare('INSERT INTO publication_references VALUES (?, ?)');
+    for (const row of rows) insert.run(...(row as [number, number]));
+    raw.close();
+
+    assert.deepEqual(upgradeRecordDatabase(path), [17]);
+    const upgraded = openRecordStore(path);
+    assert.equal(
+      upgraded.db.prepare("SELECT type FROM sqlite_schema WHERE name = 'publication_references'").pluck().get(),
+      'view',
+    );
+    assert.deepEqual(upgraded.db.prepare('SELECT * FROM publication_references_lists ORDER BY 1').raw().all(), lists);
+    assert.deepEqual(
+      upgraded.db.prepare('SELECT publication_pk, cited_key FROM publication_references ORDER BY 1, 2').raw().all(),
+      rows,
+    );
     upgraded.close();
   });
 

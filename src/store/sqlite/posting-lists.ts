@@ -17,7 +17,7 @@
  * date record by record (`PostingListWriter`).
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { ownerKey, postingLinks, type LinkTableSpec, type PostingListsSpec } from '../../model/storage.ts';
+import { LINK_TABLES, ownerKey, postingLinks, type LinkTableSpec, type PostingListsSpec } from '../../model/storage.ts';
 
 /** The SQL function compiled statements read a list through: its keys as a JSON array. */
 export const POSTINGS_JSON_FUNCTION = 'postings_json';
@@ -167,6 +167,57 @@ function valueColumn(link: LinkTableSpec): string {
   const column = link.key[link.key.length - 1]?.name;
   if (column === undefined) throw new Error(`link table ${link.table} has no key column`);
   return column;
+}
+
+/**
+ * The `CREATE TABLE` of a link table's lists by record (`LinkTableSpec.listed`) and the view
+ * that reads them as the link table's rows, under its name: statements written for the table
+ * read the view the same way (SQLite flattens it, so a record's rows are one lookup of its
+ * list).
+ */
+export function listedTableSql(link: LinkTableSpec & { readonly listed: PostingListsSpec }): string[] {
+  const owner = ownerKey(link.owner);
+  const { table, column } = link.listed;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${table} (${owner} INTEGER PRIMARY KEY, ${column} BLOB NOT NULL)`,
+    `CREATE VIEW IF NOT EXISTS ${link.table} AS SELECT l.${owner} AS ${owner}, j.value AS ${valueColumn(link)} ` +
+      `FROM ${table} l, json_each(${POSTINGS_JSON_FUNCTION}(l.${column})) j`,
+  ];
+}
+
+/**
+ * Records migration 17: a link table kept as lists by record (`LinkTableSpec.listed`) gets its
+ * lists from its rows (read in primary-key order, one group a record) and becomes the view.
+ * A database that has the view already is left alone.
+ */
+export function keepListsByRecord(db: Database): void {
+  registerPostingFunctions(db);
+  for (const link of LINK_TABLES) {
+    if (link.listed === undefined) continue;
+    const kind = db.prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?').pluck().get(link.table);
+    if (kind !== 'table') continue;
+    const owner = ownerKey(link.owner);
+    const { table, column } = link.listed;
+    const [create, view] = listedTableSql({ ...link, listed: link.listed });
+    db.exec(create as string);
+    db.exec(
+      `INSERT INTO ${table} (${owner}, ${column}) SELECT ${owner}, ${POSTINGS_OF_AGGREGATE}(${valueColumn(link)}) ` +
+        `FROM ${link.table} GROUP BY ${owner}`,
+    );
+    db.exec(`DROP TABLE ${link.table}`);
+    db.exec(view as string);
+    db.exec(`ANALYZE ${table}`);
+  }
+}
+
+/**
+ * A record's values as its list by record (`LinkTableSpec.listed`), from the link rows as the
+ * writer binds them (a JSON array of the values; NULLs, for texts without an id, left out):
+ * undefined when it has none.
+ */
+export function listOfRows(rows: string): Buffer | undefined {
+  const values = (JSON.parse(rows) as unknown[]).filter((v): v is number => typeof v === 'number');
+  return values.length === 0 ? undefined : encodePostings(values);
 }
 
 /**

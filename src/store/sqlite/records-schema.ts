@@ -24,7 +24,7 @@ import {
 import type { Database } from 'better-sqlite3';
 import type { Migration } from './migrate.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
-import { rebuildPostings } from './posting-lists.ts';
+import { keepListsByRecord, rebuildPostings } from './posting-lists.ts';
 import { perYearTablesSql, rebuildPerYearTables, refreshFundingByYear } from './per-year-tables.ts';
 import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
 import {
@@ -477,5 +477,10 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     version: 16,
     name: 'posting lists instead of the reverse indexes of the references, the concepts and the researcher links (<link table>_postings)',
     up: keepPostingLists,
+  },
+  {
+    version: 17,
+    name: 'the references by record as one list per publication (publication_references_lists), read through a view',
+    up: keepListsByRecord,
   },
 ];

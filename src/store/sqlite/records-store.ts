@@ -37,6 +37,7 @@ import {
 } from './narrow-tables.ts';
 import { perYearStaleMarker } from './per-year-tables.ts';
 import {
+  listOfRows,
   PostingListWriter,
   markPostingsFresh,
   markPostingsStale,
@@ -110,6 +111,8 @@ interface KindStatements {
        * the row itself for one column) replaced by its vocabulary id, as the statement takes them.
        */
       readonly interned?: { readonly ids: VocabularyIds; readonly textAt: number; readonly width: number };
+      /** The statement writes the record's list by record (`LinkTableSpec.listed`): bound the pk and the list. */
+      readonly listed?: true;
     }
   >;
   readonly deleteText?: Database.Statement<[number]>;
@@ -159,11 +162,13 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
   createPrivateFile(dbPath);
   const db = new Database(dbPath);
   applyWriterPragmas(db, options);
+  // Before the migrations: the references' view reads its lists through these, and a
+  // migration may read the view (narrow rows, per-year tables).
+  registerPostingFunctions(db);
   migrate(db, 'records', RECORD_MIGRATIONS);
   // Rows come packed with the shipped dictionaries (prepare-rows.ts): the file must hold them.
   checkShippedDictionaries(db);
   registerUnpackText(db);
-  registerPostingFunctions(db);
   const bulk = options.bulk === true;
   let compactPending = bulk;
   /** Rewrites the narrow rows a bulk load left behind (before `finish()` did). */
@@ -264,7 +269,8 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
         ),
         remove: db.prepare<[number]>(`DELETE FROM ${table} WHERE pk = ?`),
       })),
-      deleteLinks: links.map((l) => db.prepare(`DELETE FROM ${l.table} WHERE ${owner} = ?`)),
+      // A table kept as lists by record is a view: its rows go with the record's list.
+      deleteLinks: links.map((l) => db.prepare(`DELETE FROM ${l.listed?.table ?? l.table} WHERE ${owner} = ?`)),
       insertLinks: new Map(
         links.map((l) => {
           const names = [owner, ...l.key.map((c) => c.name), ...l.extra.map((c) => c.name)];
@@ -277,13 +283,25 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           const ownerValues = carried.map((c) => cols.indexOf(c));
           const select =
             width === 1 ? 'j.value' : Array.from({ length: width }, (_, k) => `j.value ->> ${k}`).join(', ');
+          // A table kept as lists by record (LinkTableSpec.listed): the record's values as one list.
+          const listed = l.listed;
           const statement = db.prepare<StoredValue[]>(
-            `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`,
+            listed === undefined
+              ? `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`
+              : `INSERT OR REPLACE INTO ${listed.table} (${owner}, ${listed.column}) VALUES (?, ?)`,
           );
           // The rows name the text (the last key column); the table holds its vocabulary id.
           const interned =
             l.interned === undefined ? undefined : { ids: vocabularyIds(l.interned), textAt: l.key.length - 1, width };
-          return [l.table, { statement, ownerValues, ...(interned === undefined ? {} : { interned }) }];
+          return [
+            l.table,
+            {
+              statement,
+              ownerValues,
+              ...(interned === undefined ? {} : { interned }),
+              ...(listed === undefined ? {} : { listed: true }),
+            },
+          ];
         }),
       ),
       ...(text === undefined
@@ -325,7 +343,11 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       const insert = s.insertLinks.get(table);
       if (insert === undefined) throw new Error(`no link table ${table} for ${kind}`);
       const carried = insert.ownerValues.map((k) => rows.columns[k] ?? null);
-      insert.statement.run(pk, ...carried, insert.interned === undefined ? packed : withIds(packed, insert.interned));
+      const bound = insert.interned === undefined ? packed : withIds(packed, insert.interned);
+      if (insert.listed === true) {
+        const list = listOfRows(bound);
+        if (list !== undefined) insert.statement.run(pk, list);
+      } else insert.statement.run(pk, ...carried, bound);
     }
     for (const postings of s.postings) postings.after(pk);
     s.writeNarrow?.(pk);
@@ -471,6 +493,7 @@ export function upgradeRecordDatabase(dbPath: string): number[] {
   const db = new Database(dbPath, { fileMustExist: true });
   try {
     if (recordSchemaVersion(db) === 0) return [];
+    registerPostingFunctions(db);
     return migrate(db, 'records', RECORD_MIGRATIONS);
   } finally {
     db.close();
