@@ -59,6 +59,10 @@ export function compileFilter(
       );
     }
     case 'empty': {
+      // A stored per-record count says it at once (a publication has references when its
+      // `n_reference_ids` > 0), where a pass over the link rows costs seconds at 1M.
+      const counted = storedCountTest(source, filter.field, filter.empty ? '= 0' : '> 0');
+      if (counted !== undefined) return frag(counted);
       const access = accessField(dialect, source, filter.field);
       const test =
         access.kind === 'scalar'

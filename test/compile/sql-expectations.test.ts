@@ -339,6 +339,20 @@ const FILTERS: readonly Row[] = [
     },
   },
   {
+    name: 'is empty on a link field with a stored count reads the count, not the link rows',
+    compile: filter({ kind: 'empty', field: referenceIds, empty: true }),
+    expect: {
+      sqlite: {
+        text: 's."pk" IN (SELECT n."pk" FROM "publications_narrow" n WHERE n."n_reference_ids" = 0)',
+        params: [],
+      },
+      postgres: {
+        text: 's."pk" IN (SELECT n."pk" FROM "publications_narrow" n WHERE n."n_reference_ids" = 0)',
+        params: [],
+      },
+    },
+  },
+  {
     name: 'is empty on a column',
     compile: filter({ kind: 'empty', field: year, empty: true }),
     expect: {

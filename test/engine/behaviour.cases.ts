@@ -192,6 +192,14 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     check: exactly(where((p) => researchersOf(p).length > 0)),
   },
   {
+    query: 'search publications where reference_ids is empty return publications',
+    check: exactly(where((p) => !('reference_ids' in p) || p.reference_ids.length === 0)),
+  },
+  {
+    query: 'search publications where reference_ids is not empty return publications',
+    check: exactly(where((p) => 'reference_ids' in p && p.reference_ids.length > 0)),
+  },
+  {
     query: 'search publications where category_for.name = "Computing" return publications',
     check: exactly(where((p) => 'category_for' in p && p.category_for.some((c) => c.name === 'Computing'))),
   },
