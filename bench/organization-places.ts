@@ -8,19 +8,9 @@
  *
  *   npx tsx bench/organization-places.ts --db <records.db> [--runs 9]
  */
-import { parseArgs } from 'node:util';
-import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
-import { prepareQuery } from '../src/engine/run-query.ts';
-import { openReadOnly } from '../src/store/sqlite/open.ts';
-import { printShapeRuns, type Shape } from './shape-runs.ts';
+import { openShapeBench, printShapeRuns, type Shape } from './shape-runs.ts';
 
-const { values: args } = parseArgs({
-  options: { db: { type: 'string' }, runs: { type: 'string', default: '9' } },
-});
-if (args.db === undefined) throw new Error('--db <record database> is required');
-const runs = Math.max(3, Number(args.runs));
-const db = openReadOnly(args.db, { tempStore: 'memory' });
-const ctx = new SqliteQueryContext(db);
+const { path, runs, db, execute } = openShapeBench();
 
 // Values drawn from the organizations most linked, so every shape has matches.
 const top = db
@@ -76,9 +66,5 @@ const shapes: Shape[] = [
   ],
 ];
 
-printShapeRuns(args.db, shapes, runs, (query) => {
-  const prepared = prepareQuery(query, { dslVersion: 2 });
-  if (prepared.kind !== 'plan') throw new Error(`${query}: not a search`);
-  return ctx.execute(prepared.plan);
-});
+printShapeRuns(path, shapes, runs, execute);
 db.close();

@@ -8,24 +8,9 @@
  *
  *   npx tsx bench/posting-lists.ts --db <records.db> [--runs 9]
  */
-import { parseArgs } from 'node:util';
-import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
-import { prepareQuery } from '../src/engine/run-query.ts';
-import { openReadOnly } from '../src/store/sqlite/open.ts';
-import { printShapeRuns, type Shape } from './shape-runs.ts';
+import { openShapeBench, printShapeRuns, type Shape } from './shape-runs.ts';
 
-const { values: args } = parseArgs({
-  options: { db: { type: 'string' }, runs: { type: 'string', default: '9' } },
-});
-if (args.db === undefined) throw new Error('--db <record database> is required');
-const runs = Math.max(3, Number(args.runs));
-const db = openReadOnly(args.db, { tempStore: 'memory' });
-const ctx = new SqliteQueryContext(db);
-
-const execute = (query: string): Record<string, unknown> => {
-  const prepared = prepareQuery(query, { dslVersion: 2 });
-  return prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan);
-};
+const { path, runs, db, execute } = openShapeBench();
 const ids = (query: string, key: string): string[] =>
   ((execute(query)[key] as { id: string }[] | undefined) ?? []).map((r) => r.id);
 
@@ -79,5 +64,5 @@ const shapes: Shape[] = [
   ],
 ];
 
-printShapeRuns(args.db, shapes, runs, execute);
+printShapeRuns(path, shapes, runs, execute);
 db.close();

@@ -7,6 +7,40 @@
  *   printShapeRuns('db.sqlite', [['year filter', (i) => `search publications where year = ${2000 + i} ...`]], 9, execute);
  */
 
+import { parseArgs } from 'node:util';
+import type { Database } from 'better-sqlite3';
+import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
+import { prepareQuery } from '../src/engine/run-query.ts';
+import { openReadOnly } from '../src/store/sqlite/open.ts';
+
+/** What a shape benchmark works on: its `--db` opened read-only, its `--runs`, and a query runner. */
+export interface ShapeBench {
+  readonly path: string;
+  readonly runs: number;
+  readonly db: Database;
+  /** Runs a query in this thread, on `db`, through the engine (an answer without a search as it is). */
+  readonly execute: (query: string) => Record<string, unknown>;
+}
+
+/** Reads `--db <records.db> [--runs 9]` and opens the database for a shape benchmark. */
+export function openShapeBench(): ShapeBench {
+  const { values: args } = parseArgs({
+    options: { db: { type: 'string' }, runs: { type: 'string', default: '9' } },
+  });
+  if (args.db === undefined) throw new Error('--db <record database> is required');
+  const db = openReadOnly(args.db, { tempStore: 'memory' });
+  const ctx = new SqliteQueryContext(db);
+  return {
+    path: args.db,
+    runs: Math.max(3, Number(args.runs)),
+    db,
+    execute: (query) => {
+      const prepared = prepareQuery(query, { dslVersion: 2 });
+      return prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan);
+    },
+  };
+}
+
 /** A shape's name and the query of its run `i` (0 is the first run). */
 export type Shape = readonly [name: string, query: (i: number) => string];
 

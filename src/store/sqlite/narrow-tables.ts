@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { LINK_TABLES, SOURCE_TABLES, ownerKey, type NarrowTableSpec, type RecordKind } from '../../model/storage.ts';
+import { staleNote } from './stale-note.ts';
 
 /** The sources that have a narrow table, with it. */
 export function narrowTables(): ReadonlyArray<{ kind: RecordKind; narrow: NarrowTableSpec }> {
@@ -80,22 +81,13 @@ export function refreshNarrowTables(
   }
 }
 
-/** store_meta key set while a bulk load leaves the narrow rows to `finish()`. */
-const STALE_KEY = 'narrow_rows_stale';
+/** Set while a bulk load leaves the narrow rows to `finish()`, which rewrites them all in one pass. */
+const STALE = staleNote('narrow_rows_stale');
 
-/**
- * Notes that the narrow rows are behind the source rows: a bulk load does not write them
- * record by record (`finish()` rewrites them all anyway, in one pass).
- */
-export function markNarrowRowsStale(db: Database): void {
-  db.prepare(`INSERT INTO store_meta (key, value) VALUES ('${STALE_KEY}', '1') ON CONFLICT(key) DO NOTHING`).run();
-}
+/** Notes that the narrow rows are behind the source rows (a bulk load does not write them record by record). */
+export const markNarrowRowsStale = (db: Database): void => STALE.mark(db);
 
 /** Clears the note once every narrow row has been rewritten. */
-export function markNarrowRowsFresh(db: Database): void {
-  db.prepare(`DELETE FROM store_meta WHERE key = '${STALE_KEY}'`).run();
-}
+export const markNarrowRowsFresh = (db: Database): void => STALE.clear(db);
 
-export function narrowRowsStale(db: Database): boolean {
-  return db.prepare(`SELECT 1 FROM store_meta WHERE key = '${STALE_KEY}'`).get() !== undefined;
-}
+export const narrowRowsStale = (db: Database): boolean => STALE.isSet(db);

@@ -18,6 +18,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { LINK_TABLES, ownerKey, postingLinks, type LinkTableSpec, type PostingListsSpec } from '../../model/storage.ts';
+import { staleNote } from './stale-note.ts';
 
 /** The SQL function compiled statements read a list through: its keys as a JSON array. */
 export const POSTINGS_JSON_FUNCTION = 'postings_json';
@@ -28,8 +29,8 @@ const POSTINGS_OF_AGGREGATE = 'postings_of';
 /** The SQL function giving the number of keys a list holds (`ownerCountSql`). */
 const POSTINGS_COUNT_FUNCTION = 'postings_count';
 
-/** The store_meta note that the lists do not hold every link row yet (a bulk load is under way). */
-const STALE_KEY = 'posting_lists_stale';
+/** The note that the lists do not hold every link row yet (a bulk load is under way). */
+const STALE = staleNote('posting_lists_stale');
 
 /**
  * The stored form of a list of keys (non-negative integers, in any order, repeats ignored).
@@ -268,17 +269,11 @@ export function rebuildPostings(db: Database): void {
   }
 }
 
-export function markPostingsStale(db: Database): void {
-  db.prepare(`INSERT INTO store_meta (key, value) VALUES ('${STALE_KEY}', '1') ON CONFLICT(key) DO NOTHING`).run();
-}
+export const markPostingsStale = (db: Database): void => STALE.mark(db);
 
-export function markPostingsFresh(db: Database): void {
-  db.prepare(`DELETE FROM store_meta WHERE key = '${STALE_KEY}'`).run();
-}
+export const markPostingsFresh = (db: Database): void => STALE.clear(db);
 
-export function postingsStale(db: Database): boolean {
-  return db.prepare(`SELECT 1 FROM store_meta WHERE key = '${STALE_KEY}'`).get() !== undefined;
-}
+export const postingsStale = (db: Database): boolean => STALE.isSet(db);
 
 /** A link table's value: an integer key (interned values) or a text id. */
 type LinkValue = number | string;
