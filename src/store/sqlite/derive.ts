@@ -206,7 +206,6 @@ function deriveCitations(db: Database, since: number): void {
   db.exec('DROP TABLE temp.cite_counts');
 }
 
-/** Held-record counts (facet shortcuts) and, where the records lack them, totals and years. */
 /** A link table of the layout, by name. */
 function linkTable(table: string): LinkTableSpec {
   const link = LINK_TABLES.find((l) => l.table === table);
@@ -214,6 +213,7 @@ function linkTable(table: string): LinkTableSpec {
   return link;
 }
 
+/** Held-record counts (facet shortcuts) and, where the records lack them, totals and years. */
 function deriveResearchers(db: Database): void {
   // The researcher's records are read by value: from the posting lists where the table has them.
   const publications = linkTable('publication_researchers');
@@ -238,11 +238,12 @@ function deriveResearchers(db: Database): void {
 }
 
 function deriveOrganizations(db: Database): void {
+  const count = (table: string): string => ownerCountSql(linkTable(table), 'organizations.id');
   db.exec(`UPDATE organizations SET
-      n_publications = (SELECT COUNT(*) FROM publication_research_orgs l WHERE l.org_id = organizations.id),
-      n_grants = (SELECT COUNT(*) FROM grant_research_orgs l WHERE l.org_id = organizations.id),
-      n_funded_publications = (SELECT COUNT(*) FROM publication_funders l WHERE l.org_id = organizations.id),
-      n_funded_grants = (SELECT COUNT(*) FROM grant_funders l WHERE l.org_id = organizations.id)`);
+      n_publications = ${count('publication_research_orgs')},
+      n_grants = ${count('grant_research_orgs')},
+      n_funded_publications = ${count('publication_funders')},
+      n_funded_grants = ${count('grant_funders')}`);
 }
 
 /** Countries, cities and states named by the organizations, for facet display names. */

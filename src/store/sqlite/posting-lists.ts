@@ -17,7 +17,7 @@
  * date record by record (`PostingListWriter`).
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { LINK_TABLES, ownerKey, postingLinks, type LinkTableSpec, type PostingListsSpec } from '../../model/storage.ts';
+import { listedLinks, ownerKey, postingLinks, type LinkTableSpec, type PostingListsSpec } from '../../model/storage.ts';
 import { staleNote } from './stale-note.ts';
 
 /** The SQL function compiled statements read a list through: its keys as a JSON array. */
@@ -176,14 +176,18 @@ function valueColumn(link: LinkTableSpec): string {
  * read the view the same way (SQLite flattens it, so a record's rows are one lookup of its
  * list).
  */
-export function listedTableSql(link: LinkTableSpec & { readonly listed: PostingListsSpec }): string[] {
+export function listedTableSql(link: LinkTableSpec & { readonly listed: PostingListsSpec }): {
+  table: string;
+  view: string;
+} {
   const owner = ownerKey(link.owner);
   const { table, column } = link.listed;
-  return [
-    `CREATE TABLE IF NOT EXISTS ${table} (${owner} INTEGER PRIMARY KEY, ${column} BLOB NOT NULL)`,
-    `CREATE VIEW IF NOT EXISTS ${link.table} AS SELECT l.${owner} AS ${owner}, j.value AS ${valueColumn(link)} ` +
+  return {
+    table: `CREATE TABLE IF NOT EXISTS ${table} (${owner} INTEGER PRIMARY KEY, ${column} BLOB NOT NULL)`,
+    view:
+      `CREATE VIEW IF NOT EXISTS ${link.table} AS SELECT l.${owner} AS ${owner}, j.value AS ${valueColumn(link)} ` +
       `FROM ${table} l, json_each(${POSTINGS_JSON_FUNCTION}(l.${column})) j`,
-  ];
+  };
 }
 
 /**
@@ -193,31 +197,29 @@ export function listedTableSql(link: LinkTableSpec & { readonly listed: PostingL
  */
 export function keepListsByRecord(db: Database): void {
   registerPostingFunctions(db);
-  for (const link of LINK_TABLES) {
-    if (link.listed === undefined) continue;
+  for (const link of listedLinks()) {
     const kind = db.prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?').pluck().get(link.table);
     if (kind !== 'table') continue;
     const owner = ownerKey(link.owner);
     const { table, column } = link.listed;
-    const [create, view] = listedTableSql({ ...link, listed: link.listed });
-    db.exec(create as string);
+    const sql = listedTableSql(link);
+    db.exec(sql.table);
     db.exec(
       `INSERT INTO ${table} (${owner}, ${column}) SELECT ${owner}, ${POSTINGS_OF_AGGREGATE}(${valueColumn(link)}) ` +
         `FROM ${link.table} GROUP BY ${owner}`,
     );
     db.exec(`DROP TABLE ${link.table}`);
-    db.exec(view as string);
+    db.exec(sql.view);
     db.exec(`ANALYZE ${table}`);
   }
 }
 
 /**
- * A record's values as its list by record (`LinkTableSpec.listed`), from the link rows as the
- * writer binds them (a JSON array of the values; NULLs, for texts without an id, left out):
- * undefined when it has none.
+ * A record's values as its list by record (`LinkTableSpec.listed`): its vocabulary ids (NULL,
+ * for a row without text, left out); undefined when it has none.
  */
-export function listOfRows(rows: string): Buffer | undefined {
-  const values = (JSON.parse(rows) as unknown[]).filter((v): v is number => typeof v === 'number');
+export function listOfIds(ids: readonly (number | null)[]): Buffer | undefined {
+  const values = ids.filter((v): v is number => v !== null);
   return values.length === 0 ? undefined : encodePostings(values);
 }
 

@@ -37,7 +37,7 @@ import {
 } from './narrow-tables.ts';
 import { perYearStaleMarker } from './per-year-tables.ts';
 import {
-  listOfRows,
+  listOfIds,
   PostingListWriter,
   markPostingsFresh,
   markPostingsStale,
@@ -135,11 +135,14 @@ interface KindStatements {
 
 const DEFAULT_BATCH = 5000;
 
-/** A link table's rows as JSON (`packLinkRows`), each text (at `textAt` of a row) replaced by its vocabulary id. */
-function withIds(
+/**
+ * A link table's rows (`packLinkRows` JSON), each text (at `textAt` of a row) replaced by its
+ * vocabulary id; a table of one column gives the ids themselves.
+ */
+function rowsWithIds(
   packed: string,
   { ids, textAt, width }: { readonly ids: VocabularyIds; readonly textAt: number; readonly width: number },
-): string {
+): unknown[] {
   const rows = JSON.parse(packed) as unknown[];
   // A row without text gets no id: the NOT NULL key column leaves it out (INSERT OR IGNORE).
   // A number a record named is kept as its text.
@@ -147,14 +150,12 @@ function withIds(
     if (typeof text === 'number') return ids.idOf(String(text));
     return typeof text === 'string' && text !== '' ? ids.idOf(text) : null;
   };
-  if (width === 1) return JSON.stringify(rows.map(id));
-  return JSON.stringify(
-    rows.map((row) => {
-      const values = [...(row as unknown[])];
-      values[textAt] = id(values[textAt]);
-      return values;
-    }),
-  );
+  if (width === 1) return rows.map(id);
+  return rows.map((row) => {
+    const values = [...(row as unknown[])];
+    values[textAt] = id(values[textAt]);
+    return values;
+  });
 }
 
 /** Opens (creating if needed) a record database for writing, migrated to the current layout. */
@@ -283,8 +284,13 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
           const ownerValues = carried.map((c) => cols.indexOf(c));
           const select =
             width === 1 ? 'j.value' : Array.from({ length: width }, (_, k) => `j.value ->> ${k}`).join(', ');
-          // A table kept as lists by record (LinkTableSpec.listed): the record's values as one list.
+          // A table kept as lists by record (LinkTableSpec.listed): the record's values as one
+          // list of vocabulary ids, so an interned table of one column and no carried columns.
           const listed = l.listed;
+          if (listed !== undefined && (l.interned === undefined || width !== 1 || carried.length > 0))
+            throw new Error(
+              `link table ${l.table} is kept as lists by record but does not hold one vocabulary id a row`,
+            );
           const statement = db.prepare<StoredValue[]>(
             listed === undefined
               ? `INSERT OR IGNORE INTO ${l.table} (${[...names, ...carried].join(', ')}) SELECT ?, ${select}${carried.map(() => ', ?').join('')} FROM json_each(?) j`
@@ -342,12 +348,19 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     for (const [table, packed] of rows.links) {
       const insert = s.insertLinks.get(table);
       if (insert === undefined) throw new Error(`no link table ${table} for ${kind}`);
-      const carried = insert.ownerValues.map((k) => rows.columns[k] ?? null);
-      const bound = insert.interned === undefined ? packed : withIds(packed, insert.interned);
-      if (insert.listed === true) {
-        const list = listOfRows(bound);
+      const interned = insert.interned;
+      if (insert.listed === true && interned !== undefined) {
+        // One id a row (checked where the statement is made), encoded straight into the list.
+        const list = listOfIds(rowsWithIds(packed, interned) as (number | null)[]);
         if (list !== undefined) insert.statement.run(pk, list);
-      } else insert.statement.run(pk, ...carried, bound);
+        continue;
+      }
+      const carried = insert.ownerValues.map((k) => rows.columns[k] ?? null);
+      insert.statement.run(
+        pk,
+        ...carried,
+        interned === undefined ? packed : JSON.stringify(rowsWithIds(packed, interned)),
+      );
     }
     for (const postings of s.postings) postings.after(pk);
     s.writeNarrow?.(pk);
