@@ -100,7 +100,7 @@ export interface LinkTableSpec {
    * record, `(<owner>_pk INTEGER PRIMARY KEY, <column> BLOB NOT NULL)`, its values as a
    * posting list; the link table's name is then a view that reads the lists as rows
    * `(<owner>_pk, value)`, so statements read it as they read the table. Records migration
-   * 17 turned `publication_references` (218 MiB at 1M publications) into them. Only for an
+   * 17 turned `publication_references` (218 MiB at 1M publications) into them, 18 the concepts. Only for an
    * interned table (a list holds integers) without carried owner columns.
    */
   readonly listed?: PostingListsSpec;
@@ -658,6 +658,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     holds: { field: 'concepts' },
     interned: CONCEPT_NAMES,
     postings: { table: 'publication_concepts_postings', column: 'publication_pks' },
+    listed: { table: 'publication_concepts_lists', column: 'concept_ids' },
   },
   {
     table: 'publication_values',
@@ -713,6 +714,7 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     holds: { field: 'concepts' },
     interned: CONCEPT_NAMES,
     postings: { table: 'grant_concepts_postings', column: 'grant_pks' },
+    listed: { table: 'grant_concepts_lists', column: 'concept_ids' },
   },
   {
     table: 'grant_values',

@@ -216,7 +216,7 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
     raw.close();
 
     // 15 finds the abstracts apart already.
-    assert.deepEqual(upgradeRecordDatabase(path), [14, 15, 16, 17]);
+    assert.deepEqual(upgradeRecordDatabase(path), [14, 15, 16, 17, 18]);
     const upgraded = openRecordStore(path);
     try {
       for (const kind of PACKED_KINDS) {

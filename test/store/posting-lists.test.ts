@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
-import { postingLinks } from '../../src/model/storage.ts';
+import { listedLinks, ownerKey, postingLinks } from '../../src/model/storage.ts';
 import { decodePostings, encodePostings, postingsStale } from '../../src/store/sqlite/posting-lists.ts';
 import { openRecordStore, upgradeRecordDatabase, type RecordStore } from '../../src/store/sqlite/records-store.ts';
 
@@ -230,7 +230,7 @@ describe('posting lists', () => {
     raw.exec("DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 16");
     raw.close();
 
-    assert.deepEqual(upgradeRecordDatabase(path), [16, 17]);
+    assert.deepEqual(upgradeRecordDatabase(path), [16, 17, 18]);
     const upgraded = openRecordStore(path);
     assert.deepEqual(fromLists(upgraded), expected);
     // Every table's lists as they were written, and no reverse index left.
@@ -278,36 +278,56 @@ describe('posting lists', () => {
     store.close();
   });
 
-  test('migration 17 turns the references table into lists by record and a view of the same rows', () => {
+  test('migrations 17 and 18 turn the references and the concepts tables into lists by record and views of the same rows', () => {
     const path = freshPath();
     const store = openRecordStore(path);
-    store.upsert('publications', [pub('pub.1', ['pub.9', 'pub.8']), pub('pub.2', ['pub.9']), pub('pub.3', [])]);
-    const rows = store.db
-      .prepare('SELECT publication_pk, cited_key FROM publication_references ORDER BY 1, 2')
-      .raw()
-      .all();
-    const lists = store.db.prepare('SELECT * FROM publication_references_lists ORDER BY 1').raw().all();
+    store.upsert('publications', [
+      { ...pub('pub.1', ['pub.9', 'pub.8']), concepts: ['graphene', 'battery'] },
+      { ...pub('pub.2', ['pub.9']), concepts: ['battery'] },
+      pub('pub.3', []),
+    ]);
+    store.upsert('grants', [{ id: 'grant.1', title: 'G', concepts: ['graphene', 'solar cells'] }]);
+    const listed = listedLinks();
+    assert.deepEqual(
+      listed.map((l) => l.table),
+      ['publication_references', 'publication_concepts', 'grant_concepts'],
+    );
+    const read = (db: RecordStore['db'], sql: string): unknown[] => db.prepare(sql).raw().all();
+    const before = listed.map((l) => {
+      const [owner, value] = [ownerKey(l.owner), l.key[0]!.name];
+      return {
+        link: l,
+        owner,
+        value,
+        rows: read(store.db, `SELECT ${owner}, ${value} FROM ${l.table} ORDER BY 1, 2`),
+        lists: read(store.db, `SELECT * FROM ${l.listed.table} ORDER BY 1`),
+      };
+    });
+    assert.ok(before.every((t) => t.rows.length > 0));
     store.close();
-    // As version 16 left it: the link table holds the rows.
+    // As version 16 left it: each link table holds its rows.
     const raw = new Database(path);
-    raw.exec(`DROP VIEW publication_references; DROP TABLE publication_references_lists;
-      CREATE TABLE publication_references (publication_pk INTEGER NOT NULL, cited_key INTEGER NOT NULL, PRIMARY KEY (publication_pk, cited_key)) WITHOUT ROWID;
-      DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 17`);
-    const insert = raw.prepare('INSERT INTO publication_references VALUES (?, ?)');
-    for (const row of rows) insert.run(...(row as [number, number]));
+    for (const { link, owner, value, rows } of before) {
+      raw.exec(`DROP VIEW ${link.table}; DROP TABLE ${link.listed.table};
+        CREATE TABLE ${link.table} (${owner} INTEGER NOT NULL, ${value} INTEGER NOT NULL, PRIMARY KEY (${owner}, ${value})) WITHOUT ROWID`);
+      const insert = raw.prepare(`INSERT INTO ${link.table} VALUES (?, ?)`);
+      for (const row of rows) insert.run(...(row as [number, number]));
+    }
+    raw.exec("DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 17");
     raw.close();
 
-    assert.deepEqual(upgradeRecordDatabase(path), [17]);
+    assert.deepEqual(upgradeRecordDatabase(path), [17, 18]);
     const upgraded = openRecordStore(path);
-    assert.equal(
-      upgraded.db.prepare("SELECT type FROM sqlite_schema WHERE name = 'publication_references'").pluck().get(),
-      'view',
-    );
-    assert.deepEqual(upgraded.db.prepare('SELECT * FROM publication_references_lists ORDER BY 1').raw().all(), lists);
-    assert.deepEqual(
-      upgraded.db.prepare('SELECT publication_pk, cited_key FROM publication_references ORDER BY 1, 2').raw().all(),
-      rows,
-    );
+    for (const { link, owner, value, rows, lists } of before) {
+      const kind = upgraded.db.prepare('SELECT type FROM sqlite_schema WHERE name = ?').pluck().get(link.table);
+      assert.equal(kind, 'view', link.table);
+      assert.deepEqual(read(upgraded.db, `SELECT * FROM ${link.listed.table} ORDER BY 1`), lists, link.table);
+      assert.deepEqual(
+        read(upgraded.db, `SELECT ${owner}, ${value} FROM ${link.table} ORDER BY 1, 2`),
+        rows,
+        link.table,
+      );
+    }
     upgraded.close();
   });
 

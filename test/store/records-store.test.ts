@@ -431,10 +431,10 @@ describe('finish', () => {
   });
 
   test('the first finish() after a bulk load rebuilds the trees the load filled row by row, full; a plain load keeps them', () => {
-    // 4,000 publications with 12 concepts each, written in key order as an import writes them.
+    // 4,000 publications with 12 MeSH terms each, written in key order as an import writes them.
     const records = Array.from({ length: 4000 }, (_, i) =>
       pub(`pub.19${String(i).padStart(8, '0')}`, {
-        concepts: Array.from({ length: 12 }, (_, j) => `concept ${(i * 7919 + j * 104729) % 3000}`),
+        mesh_terms: Array.from({ length: 12 }, (_, j) => `term ${(i * 7919 + j * 104729) % 3000}`),
       }),
     );
     const fill = (s: RecordStore, tree: string): number =>
@@ -451,15 +451,16 @@ describe('finish', () => {
 
     const plain = load(false);
     assert.ok(!steps(plain).includes('compact'));
-    const plainFill = fill(plain, 'publication_concepts');
+    const plainFill = fill(plain, 'publication_values');
     assert.ok(plainFill < 0.95, `a tree filled row by row keeps room in its pages (${plainFill.toFixed(3)})`);
     plain.close();
 
     const bulk = load(true);
     assert.ok(steps(bulk).includes('compact'));
-    const bulkFill = fill(bulk, 'publication_concepts');
+    const bulkFill = fill(bulk, 'publication_values');
     assert.ok(bulkFill > 0.97, `the same tree is full after the bulk load's finish (${bulkFill.toFixed(3)})`);
-    assert.equal(bulk.db.prepare('SELECT count(*) FROM publication_concepts').pluck().get(), 48_000);
+    const terms = `SELECT count(*) FROM publication_values WHERE field = '${valueFieldCode('mesh_terms')}'`;
+    assert.equal(bulk.db.prepare(terms).pluck().get(), 48_000);
     assert.deepEqual(bulk.db.pragma('integrity_check', { simple: true }), 'ok');
     assert.ok(!steps(bulk).includes('compact'), 'only the first finish() compacts');
     bulk.close();

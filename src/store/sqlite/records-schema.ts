@@ -483,4 +483,10 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     name: 'the references by record as one list per publication (publication_references_lists), read through a view',
     up: keepListsByRecord,
   },
+  {
+    version: 18,
+    name: 'the concepts by record as one list per publication and per grant (publication_concepts_lists, grant_concepts_lists), read through views',
+    // The same step as 17: it turns every table declared listed that is still a table.
+    up: keepListsByRecord,
+  },
 ];
