@@ -16,8 +16,17 @@ import {
   refreshCitationsByYear,
   refreshFundingByYear,
 } from './per-year-tables.ts';
+import { compactInsertedTrees, rewriteInKeyOrder } from './full-pages.ts';
 import { markPostingsFresh, ownerCountSql, ownersOf, postingsStale, rebuildPostings } from './posting-lists.ts';
 import { RECORD_INDEXES, refreshValueCounts } from './records-schema.ts';
+
+/**
+ * The source tables whose rows `finish()` grows in place (the researcher totals, a grant's
+ * funding organization): the first `finish()` after a bulk load rewrites them in key order.
+ * Not `publications`: generated and imported records carry their citation counts, and
+ * rewriting 785 MiB of rows (at 1M) would cost more than the room it gives back.
+ */
+const GROWN_BY_FINISH = ['researchers', 'grants'] as const;
 
 export interface FinishOptions {
   /**
@@ -79,7 +88,30 @@ function deriveSteps(
   // The places of a record's organizations are not stored per record: they are read
   // through its organization links (`readThrough` in model/storage.ts).
   run('places', () => derivePlaces(db));
-  if (options.compact === true) run('compact', () => compactInsertedTrees(db));
+  // Built where a reverse index would be: after a bulk load, from every link row at once.
+  // Before the compaction, which fills the pages of the lists kept by text value.
+  run('posting lists', () => {
+    if (!postingsStale(db)) return;
+    rebuildPostings(db);
+    markPostingsFresh(db);
+  });
+  // The rows these steps grow were written by the load: before the compaction, which
+  // rewrites them (and reads the posting lists, but no secondary index).
+  run('researcher totals', () => deriveResearchers(db));
+  run('grant funding organizations', () => {
+    // The funding organization's display fields, where the grant record did not carry them.
+    db.exec(`UPDATE grants SET
+        funding_org_name = coalesce(funding_org_name, (SELECT o.name FROM organizations o WHERE o.id = grants.funding_org_id)),
+        funding_org_acronym = coalesce(funding_org_acronym, (SELECT o.acronym FROM organizations o WHERE o.id = grants.funding_org_id)),
+        funding_org_city = coalesce(funding_org_city, (SELECT o.city_name FROM organizations o WHERE o.id = grants.funding_org_id))
+      WHERE funding_org_id IS NOT NULL AND (funding_org_name IS NULL OR funding_org_acronym IS NULL OR funding_org_city IS NULL)`);
+  });
+  if (options.compact === true) {
+    run('compact', () => {
+      for (const table of GROWN_BY_FINISH) rewriteInKeyOrder(db, table);
+      compactInsertedTrees(db);
+    });
+  }
   // Before the indexes: merging writes the one new segment and then frees the pages of the
   // old ones, and the index builds take those pages (merged last, they stayed on the free
   // list: 44 MiB of the 1M database's file).
@@ -92,12 +124,6 @@ function deriveSteps(
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
   });
-  // Built where a reverse index would be: after a bulk load, from every link row at once.
-  run('posting lists', () => {
-    if (!postingsStale(db)) return;
-    rebuildPostings(db);
-    markPostingsFresh(db);
-  });
   // One pass over the references gives citations per (cited id, citing year): the
   // citation counts and the per-year tables are both summed from it.
   run('citing years', () => createCitingYears(db));
@@ -107,16 +133,8 @@ function deriveSteps(
   run('funding by year', () => refreshFundingByYear(db));
   // After the citation counts: the narrow tables copy them.
   run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
-  run('researcher totals', () => deriveResearchers(db));
+  // After the indexes: each organization's counts are read by the links' reverse indexes.
   run('organization totals', () => deriveOrganizations(db));
-  run('grant funding organizations', () => {
-    // The funding organization's display fields, where the grant record did not carry them.
-    db.exec(`UPDATE grants SET
-        funding_org_name = coalesce(funding_org_name, (SELECT o.name FROM organizations o WHERE o.id = grants.funding_org_id)),
-        funding_org_acronym = coalesce(funding_org_acronym, (SELECT o.acronym FROM organizations o WHERE o.id = grants.funding_org_id)),
-        funding_org_city = coalesce(funding_org_city, (SELECT o.city_name FROM organizations o WHERE o.id = grants.funding_org_id))
-      WHERE funding_org_id IS NOT NULL AND (funding_org_name IS NULL OR funding_org_acronym IS NULL OR funding_org_city IS NULL)`);
-  });
   run('journal totals', () => {
     db.exec(
       'UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)',
@@ -148,20 +166,6 @@ function deriveSteps(
     false,
   );
   return { steps };
-}
-
-/**
- * Rebuilds every index the database holds (`REINDEX`): after a bulk load, that is the
- * primary keys of the `WITHOUT ROWID` tables (the link tables) and the `UNIQUE` indexes of
- * the source tables (`id`), since the secondary indexes are not there yet. Rows inserted one
- * by one in key order leave those B-trees' pages about 88% full (SQLite shares the cells
- * of a full page with its neighbour as it splits it); an index built from sorted rows, as
- * `REINDEX` and `CREATE INDEX` build them, fills its pages. The pages given back go to the
- * free list, and the secondary indexes built next take them, so the file is that much
- * smaller (at 1M publications: see docs/storage.md, "Size at 1M").
- */
-function compactInsertedTrees(db: Database): void {
-  db.exec('REINDEX');
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   markFreshSql,
   markStaleSql,
 } from '../per-year-tables.ts';
+import { fillPagesOf } from './full-pages.ts';
 
 const sqlType = (c: ColumnSpec): string => `${c.name} ${c.type === 'any' ? '' : c.type.toUpperCase()}`.trim();
 
@@ -53,15 +54,20 @@ export function dropCitingYears(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS ${CITING_YEARS}`);
 }
 
-/** Rewrites the citation tables from `temp.citing_years` and marks them fresh (inside the caller's transaction). */
+/**
+ * Rewrites the citation tables from `temp.citing_years` and marks them fresh (inside the
+ * caller's transaction). The table by record is filled in key order, then its pages filled.
+ */
 export function refreshCitationsByYear(db: Database): void {
   for (const sql of [...clearSql(CITATIONS_BY_YEAR), ...citationsFillSql(CITING_YEARS)]) db.exec(sql);
+  fillPagesOf(db, CITATIONS_BY_YEAR.byRecord.table);
   db.exec(markFreshSql(CITATIONS_BY_YEAR));
 }
 
 /** Rewrites the funding tables and marks them fresh (inside the caller's transaction). */
 export function refreshFundingByYear(db: Database): void {
   for (const sql of [...clearSql(FUNDING_BY_YEAR), ...fundingFillSql()]) db.exec(sql);
+  fillPagesOf(db, FUNDING_BY_YEAR.byRecord.table);
   db.exec(markFreshSql(FUNDING_BY_YEAR));
 }
 
