@@ -4,6 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { recordWriterFor } from '../../src/backends.ts';
+import { importFiles } from '../../src/data/import/index.ts';
 import { assertValid, generate, validate, type Manifest } from '../../src/data/generate/index.ts';
 import { RandomSource } from '../../src/data/generate/prng.ts';
 import { estimatePowerLawExponent, lotka } from '../../src/data/generate/distributions.ts';
@@ -62,6 +65,40 @@ describe('generator at 1k', () => {
     assert.deepEqual(two.validation, one.validation);
     assert.equal(folderHash(threaded), folderHash(inThread));
     assert.equal(two.counts['publications'], 4500);
+  });
+
+  test('gzip shards hold the same lines, and an import reads them as it reads plain ones', async () => {
+    const zipped = join(work, 'gzip');
+    const manifest = await generate({ publications: 1000, seed: 20240601, outDir: zipped, gzip: true });
+    const plainFiles = readdirSync(a)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort();
+    const zippedFiles = readdirSync(zipped)
+      .filter((f) => f.endsWith('.jsonl.gz'))
+      .sort();
+    assert.deepEqual(
+      zippedFiles,
+      plainFiles.map((f) => `${f}.gz`),
+    );
+    for (const f of plainFiles)
+      assert.equal(
+        gunzipSync(readFileSync(join(zipped, `${f}.gz`))).toString('utf8'),
+        readFileSync(join(a, f), 'utf8'),
+        f,
+      );
+    for (const shard of manifest.shards) {
+      const bytes = readFileSync(join(zipped, shard.file));
+      assert.equal(shard.bytes, bytes.length);
+      assert.equal(shard.sha256, createHash('sha256').update(bytes).digest('hex'));
+    }
+    const db = join(work, 'gzip.db');
+    const report = await importFiles({
+      paths: [zipped],
+      open: recordWriterFor(db),
+      format: 'quarry',
+      onError: 'abort',
+    });
+    assert.deepEqual(report.records, first.counts);
   });
 
   test('another seed gives different output', async () => {

@@ -42,34 +42,45 @@ export function register(program: Command): void {
       .option('--seed <s>', 'random seed', String(DEFAULT_SEED))
       .option('--data-dir <dir>', 'reference data folder (default: the vendored src/data/vendor/)')
       .option('--force', 'write into a folder that already holds generated data')
-      .action(async (raw: { publications: string; out: string; seed: string; dataDir?: string; force?: boolean }) => {
-        // Loaded here, not at the top: the progress bar's modules would slow every command's start.
-        const { progressBar } = await import('../../data/progress-bar.ts');
-        const bar = progressBar('generate');
-        try {
-          const publications = wholeNumber('--publications', 'DATA_BAD_SCALE')(raw.publications);
-          const seed = wholeNumber('--seed', 'DATA_BAD_SEED')(raw.seed);
-          if (raw.force !== true && existsSync(raw.out) && readdirSync(raw.out).length > 0) {
-            throw QuarryError.of('DATA_OUTPUT_NOT_EMPTY', { params: { dir: raw.out } });
+      .option('--gzip', 'write gzip shards (.jsonl.gz, about a quarter of the size); quarry import reads them')
+      .action(
+        async (raw: {
+          publications: string;
+          out: string;
+          seed: string;
+          dataDir?: string;
+          force?: boolean;
+          gzip?: boolean;
+        }) => {
+          // Loaded here, not at the top: the progress bar's modules would slow every command's start.
+          const { progressBar } = await import('../../data/progress-bar.ts');
+          const bar = progressBar('generate');
+          try {
+            const publications = wholeNumber('--publications', 'DATA_BAD_SCALE')(raw.publications);
+            const seed = wholeNumber('--seed', 'DATA_BAD_SEED')(raw.seed);
+            if (raw.force !== true && existsSync(raw.out) && readdirSync(raw.out).length > 0) {
+              throw QuarryError.of('DATA_OUTPUT_NOT_EMPTY', { params: { dir: raw.out } });
+            }
+            const started = performance.now();
+            // Loaded on use, so that other commands start without the generator.
+            const { generate } = await import('../../data/generate/index.ts');
+            const manifest = await generate({
+              publications,
+              seed,
+              outDir: raw.out,
+              ...(raw.dataDir === undefined ? {} : { dataDir: raw.dataDir }),
+              onProgress: (p) => bar.update(p.done, p.total, p.phase),
+              enforceValidation: false,
+              gzip: raw.gzip === true,
+            });
+            bar.stop();
+            process.stdout.write(formatManifest(manifest, raw.out, (performance.now() - started) / 1000));
+            if (!manifest.validation.passed) process.exitCode = 1;
+          } catch (error) {
+            bar.stop();
+            exitWithError(error);
           }
-          const started = performance.now();
-          // Loaded on use, so that other commands start without the generator.
-          const { generate } = await import('../../data/generate/index.ts');
-          const manifest = await generate({
-            publications,
-            seed,
-            outDir: raw.out,
-            ...(raw.dataDir === undefined ? {} : { dataDir: raw.dataDir }),
-            onProgress: (p) => bar.update(p.done, p.total, p.phase),
-            enforceValidation: false,
-          });
-          bar.stop();
-          process.stdout.write(formatManifest(manifest, raw.out, (performance.now() - started) / 1000));
-          if (!manifest.validation.passed) process.exitCode = 1;
-        } catch (error) {
-          bar.stop();
-          exitWithError(error);
-        }
-      }),
+        },
+      ),
   );
 }

@@ -49,6 +49,8 @@ export interface GenerateOptions {
    * is the same either way.
    */
   readonly threads?: number;
+  /** Write gzip shards (`.jsonl.gz`, see `shard-writer.ts`) instead of plain JSONL (default false). */
+  readonly gzip?: boolean;
 }
 
 /** What `manifest.json` holds. */
@@ -88,7 +90,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   const shards: ShardInfo[] = [];
   const counts: Record<string, number> = {};
   const writeAll = (kind: string, records: readonly object[]): void => {
-    const w = new ShardWriter(options.outDir, kind, 250_000);
+    const w = new ShardWriter(options.outDir, kind, 250_000, options.gzip);
     for (const r of records) w.write(r);
     shards.push(...w.close());
     counts[kind] = w.total;
@@ -100,7 +102,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   // Each phase reports once as it starts, so a progress display (and the benchmark's phase
   // times) see it begin rather than a batch later.
   report({ phase: 'grants', done: 0, total: plan.grants });
-  const grantsOut = new ShardWriter(options.outDir, 'grants', PER_SHARD);
+  const grantsOut = new ShardWriter(options.outDir, 'grants', PER_SHARD, options.gzip);
   for (let g = 0; g < plan.grants; g++) {
     grantsOut.write(makeGrant(ctx, g));
     if (g % 5000 === 4999) {
@@ -123,7 +125,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     openAccessByYear: new Map(),
   };
   report({ phase: 'publications', done: 0, total: publications });
-  const pubsOut = new ShardWriter(options.outDir, 'publications', PER_SHARD);
+  const pubsOut = new ShardWriter(options.outDir, 'publications', PER_SHARD, options.gzip);
   const threads = options.threads ?? (publications >= THREADED_FROM ? Math.min(4, availableParallelism()) : 0);
   if (threads > 0) {
     await writePublicationsInThreads(ctx, yearOf, { run, passes }, pubsOut, tallies, threads, async (done) => {
@@ -149,7 +151,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   counts['publications'] = pubsOut.total;
 
   report({ phase: 'researchers', done: 0, total: R });
-  const researchersOut = new ShardWriter(options.outDir, 'researchers', 250_000);
+  const researchersOut = new ShardWriter(options.outDir, 'researchers', 250_000, options.gzip);
   for (let r = 0; r < R; r++) {
     const rec = makeResearcher(ctx, r);
     researchersOut.write(rec);

@@ -2,10 +2,16 @@
  * Writes one entity's records as JSONL shards (`<kind>-0000.jsonl`, ...) with a SHA-256 per
  * shard. Buffered synchronous writes: generation is CPU-bound and this keeps it simple and
  * byte-for-byte deterministic.
+ *
+ * Compressed shards (`<kind>-0000.jsonl.gz`) hold each buffer of about 1 MiB as one gzip
+ * member, at level 1: gzip readers (the importer's, `zcat`) read the members as one stream.
+ * At 10M publications the shards take about a quarter of the 64 GB of plain JSONL, so the
+ * dataset and its database fit on one disk together.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 /** One written shard, as the manifest lists it. */
 export interface ShardInfo {
@@ -32,6 +38,7 @@ export class ShardWriter {
     private readonly dir: string,
     readonly kind: string,
     private readonly perShard: number,
+    private readonly compress: boolean = false,
   ) {}
 
   /** Appends one record as a JSON line. */
@@ -56,7 +63,7 @@ export class ShardWriter {
   }
 
   private open(): void {
-    this.file = `${this.kind}-${String(this.shards.length).padStart(4, '0')}.jsonl`;
+    this.file = `${this.kind}-${String(this.shards.length).padStart(4, '0')}.jsonl${this.compress ? '.gz' : ''}`;
     this.fd = openSync(join(this.dir, this.file), 'w');
     this.hash = createHash('sha256');
     this.inShard = 0;
@@ -65,7 +72,8 @@ export class ShardWriter {
 
   private flush(): void {
     if (this.buffer.length === 0) return;
-    const data = Buffer.from(this.buffer, 'utf8');
+    const text = Buffer.from(this.buffer, 'utf8');
+    const data = this.compress ? gzipSync(text, { level: 1 }) : text;
     writeSync(this.fd, data);
     this.hash?.update(data);
     this.bytes += data.length;
