@@ -200,6 +200,15 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     check: exactly(where((p) => 'reference_ids' in p && p.reference_ids.length > 0)),
   },
   {
+    // Beside another test of the same AND, the stored counts are read record by record.
+    query: 'search publications where year >= 2015 and reference_ids is not empty return publications',
+    check: exactly(where((p) => p.year >= 2015 && 'reference_ids' in p && p.reference_ids.length > 0)),
+  },
+  {
+    query: 'search publications where year >= 2015 and count(researchers) > 1 return publications',
+    check: exactly(where((p) => p.year >= 2015 && researchersOf(p).length > 1)),
+  },
+  {
     query: 'search publications where category_for.name = "Computing" return publications',
     check: exactly(where((p) => 'category_for' in p && p.category_for.some((c) => c.name === 'Computing'))),
   },
