@@ -100,8 +100,8 @@ export interface LinkTableSpec {
    * record, `(<owner>_pk INTEGER PRIMARY KEY, <column> BLOB NOT NULL)`, its values as a
    * posting list; the link table's name is then a view that reads the lists as rows
    * `(<owner>_pk, value)`, so statements read it as they read the table. Records migration
-   * 17 turned `publication_references` (218 MiB at 1M publications) into them, 18 the concepts. Only for an
-   * interned table (a list holds integers) without carried owner columns.
+   * 17 turned `publication_references` (218 MiB at 1M publications) into them, 18 the
+   * concepts. Only for an interned table (a list holds integers) without carried owner columns.
    */
   readonly listed?: PostingListsSpec;
 }

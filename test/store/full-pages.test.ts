@@ -95,6 +95,16 @@ describe('full pages after a bulk load', () => {
     const byId = bulk.db.prepare('EXPLAIN QUERY PLAN SELECT pk FROM researchers WHERE id = ?').all('x');
     assert.match(JSON.stringify(byId), /USING (COVERING )?INDEX/);
     assert.equal(bulk.db.pragma('integrity_check', { simple: true }), 'ok');
+    // The store writes on into the rewritten tables (its statements were prepared before).
+    bulk.upsert('researchers', [{ id: researcherId(RESEARCHERS), first_name: 'New', last_name: 'Comer' }]);
+    bulk.upsert('grants', [{ id: 'grant.1', title: 'A grant', researchers: [researcherId(RESEARCHERS)] }]);
+    bulk.finish({ optimize: false, analyze: false });
+    const added = bulk.db
+      .prepare<[string], { last_name: string; n_grants: number }>(
+        'SELECT last_name, n_grants FROM researchers WHERE id = ?',
+      )
+      .get(researcherId(RESEARCHERS));
+    assert.deepEqual({ ...added }, { last_name: 'Comer', n_grants: 1 });
     plain.close();
     bulk.close();
   });

@@ -202,6 +202,21 @@ describe('posting lists', () => {
     reopened.close();
   });
 
+  test("a bulk store's writes and removals after its finish() reach the lists at the next finish()", () => {
+    const bulk = openRecordStore(freshPath(), { bulk: true });
+    bulk.upsert('publications', [pub('pub.1', ['pub.9'])]);
+    bulk.finish();
+    bulk.upsert('publications', [pub('pub.2', ['pub.9', 'pub.8'])]);
+    assert.equal(postingsStale(bulk.db), true);
+    bulk.finish();
+    assert.deepEqual(fromLists(bulk), { 'pub.8': ['pub.2'], 'pub.9': ['pub.1', 'pub.2'] });
+    bulk.remove('publications', ['pub.1']);
+    assert.equal(postingsStale(bulk.db), true);
+    bulk.finish();
+    assert.deepEqual(fromLists(bulk), { 'pub.8': ['pub.2'], 'pub.9': ['pub.2'] });
+    bulk.close();
+  });
+
   test('a database with the reverse index gets the lists from its links, and loses the index, when upgraded', () => {
     const path = freshPath();
     const store = openRecordStore(path);

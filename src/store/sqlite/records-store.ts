@@ -387,6 +387,9 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const replaced = new Set<number>();
     advanceDataEpoch(db);
     s.markPerYearStale?.();
+    // A bulk load keeps no list up to date: its writes leave them to the next finish(),
+    // including writes after a finish() (the mark made at open was cleared by it).
+    if (bulk) markPostingsStale(db);
     for (const rows of batch) {
       const { pk, existed } = writeOne(kind, s, rows);
       if (existed && !texts.has(pk)) replaced.add(pk);
@@ -440,6 +443,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
         // Records go: results kept from before and the per-year tables no longer hold.
         advanceDataEpoch(db);
         s.markPerYearStale?.();
+        if (bulk) markPostingsStale(db);
         for (const postings of s.postings) postings.reset();
         let removed = 0;
         for (const id of ids) {
