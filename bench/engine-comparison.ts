@@ -15,7 +15,6 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type Database from 'better-sqlite3';
 import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
-import { prepareQuery } from '../src/engine/run-query.ts';
 import type { QueryResult } from '../src/engine/types.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
 
@@ -58,9 +57,7 @@ export interface Comparison {
 }
 
 function run(ctx: SqliteQueryContext, dsl: string): QueryResult {
-  const prepared = prepareQuery(dsl, { dslVersion: 2 });
-  if (prepared.kind !== 'plan') throw new Error(`${dsl}: no plan`);
-  return ctx.execute(prepared.plan);
+  return ctx.run(dsl, { dslVersion: 2 });
 }
 
 const median = (xs: number[]): number => {

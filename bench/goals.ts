@@ -27,7 +27,6 @@ import {
   DEFAULT_PAGE_CACHE_MB,
 } from '../src/engine/backends/sqlite/engine.ts';
 import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
-import { prepareQuery } from '../src/engine/run-query.ts';
 import { withResultCache } from '../src/engine/result-cache.ts';
 import { isQuarryError } from '../src/errors/index.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
@@ -75,10 +74,7 @@ const context = new SqliteQueryContext(db, {
   columnar: facetColumnsMb > 0 && { budgetBytes: facetColumnsMb * 2 ** 20 },
 });
 /** Runs a query in this thread, on `db`, as a worker of the service runs it. */
-const runQuery = (query: string): void => {
-  const prepared = prepareQuery(query, { dslVersion: 2 });
-  if (prepared.kind === 'plan') context.execute(prepared.plan);
-};
+const runQuery = (query: string): void => void context.run(query, { dslVersion: 2 });
 console.log(
   `goals on ${dbPath}: ${publications.toLocaleString('en')} publications; ${cpus().length} cores, ` +
     `${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg()

@@ -10,7 +10,6 @@
 import { parseArgs } from 'node:util';
 import type { Database } from 'better-sqlite3';
 import { SqliteQueryContext } from '../src/engine/backends/sqlite/query-context.ts';
-import { prepareQuery } from '../src/engine/run-query.ts';
 import { openReadOnly } from '../src/store/sqlite/open.ts';
 
 /** What a shape benchmark works on: its `--db` opened read-only, its `--runs`, and a query runner. */
@@ -34,10 +33,7 @@ export function openShapeBench(): ShapeBench {
     path: args.db,
     runs: Math.max(3, Number(args.runs)),
     db,
-    execute: (query) => {
-      const prepared = prepareQuery(query, { dslVersion: 2 });
-      return prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan);
-    },
+    execute: (query) => ctx.run(query, { dslVersion: 2 }),
   };
 }
 

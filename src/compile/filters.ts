@@ -61,7 +61,12 @@ export function compileFilter(
     case 'empty': {
       // A stored per-record count says it at once (a publication has references when its
       // `n_reference_ids` > 0), where a pass over the link rows costs seconds at 1M.
-      const counted = storedCountTest(source, filter.field, filter.empty ? '= 0' : '> 0', perRecord(filter, options));
+      const counted = storedCountTest(
+        source,
+        filter.field,
+        filter.empty ? '= 0' : '> 0',
+        readsCountPerRecord(filter, options),
+      );
       if (counted !== undefined) return frag(counted);
       const access = accessField(dialect, source, filter.field);
       const test =
@@ -75,7 +80,12 @@ export function compileFilter(
       return filter.empty ? test : concat('NOT ', test);
     }
     case 'count': {
-      const counted = storedCountTest(source, filter.field, `${sqlOp(filter.op)} ?`, perRecord(filter, options));
+      const counted = storedCountTest(
+        source,
+        filter.field,
+        `${sqlOp(filter.op)} ?`,
+        readsCountPerRecord(filter, options),
+      );
       if (counted !== undefined) return frag(counted, [filter.value]);
       const access = accessField(dialect, source, filter.field);
       // Alone, one grouped pass over the link table beats a count per record; combined with
@@ -133,7 +143,7 @@ function storedCountTest(source: SourceLayout, field: PlanField, test: string, p
  * a relevance page test the filter as a set of keys over the whole corpus, and a lookup for
  * every record costs more there (0.6 s at 1M against 0.06–0.3 s).
  */
-function perRecord(filter: FilterPlan, options: { readonly siblings?: readonly FilterPlan[] }): boolean {
+function readsCountPerRecord(filter: FilterPlan, options: { readonly siblings?: readonly FilterPlan[] }): boolean {
   return (options.siblings ?? []).some((s) => s !== filter && s.kind !== 'empty' && s.kind !== 'count');
 }
 

@@ -101,6 +101,19 @@ describe('narrow tables', () => {
     assert.equal(narrowCount(killed), 3);
   });
 
+  test('a bulk store written after its finish() and closed without another has those narrow rows written by close()', () => {
+    const store = openRecordStore(freshPath(), { bulk: true, mmapMb: 0, cacheMb: 16 });
+    store.upsert('publications', [pub('pub.1')]);
+    store.finish({ optimize: false, analyze: false });
+    store.upsert('publications', [pub('pub.2')]);
+    assert.equal(narrowRow(store, 'pub.2'), undefined);
+    const path = store.db.name;
+    store.close();
+    const reopened = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
+    assert.equal(narrowRow(reopened, 'pub.2').n_researchers, 2);
+    reopened.close();
+  });
+
   test('a removed record loses its narrow row, so facets and counts no longer see it', () => {
     const store = openRecordStore(freshPath(), { mmapMb: 0, cacheMb: 16 });
     store.upsert('publications', [pub('pub.1'), pub('pub.2', { year: 2021 })]);

@@ -188,11 +188,22 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
       markPostingsFresh(db);
     })();
   };
+  /**
+   * A bulk load writes neither narrow rows nor posting lists record by record: every write
+   * transaction notes both as behind, for the next finish() (or close()) to rebuild. Noted
+   * per write, not once at open: a finish() clears the notes, and writes after it are behind
+   * again.
+   */
+  const noteBulkWrite = bulk
+    ? (): void => {
+        markNarrowRowsStale(db);
+        markPostingsStale(db);
+      }
+    : undefined;
   if (bulk) {
     for (const index of RECORD_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
     setFullTextMerging(db, false);
-    markNarrowRowsStale(db);
-    markPostingsStale(db);
+    noteBulkWrite?.();
   } else {
     // A bulk load that never reached finish() left indexes out, merging off, narrow rows and
     // posting lists behind: undo that.
@@ -387,9 +398,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     const replaced = new Set<number>();
     advanceDataEpoch(db);
     s.markPerYearStale?.();
-    // A bulk load keeps no list up to date: its writes leave them to the next finish(),
-    // including writes after a finish() (the mark made at open was cleared by it).
-    if (bulk) markPostingsStale(db);
+    noteBulkWrite?.();
     for (const rows of batch) {
       const { pk, existed } = writeOne(kind, s, rows);
       if (existed && !texts.has(pk)) replaced.add(pk);
@@ -443,7 +452,7 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
         // Records go: results kept from before and the per-year tables no longer hold.
         advanceDataEpoch(db);
         s.markPerYearStale?.();
-        if (bulk) markPostingsStale(db);
+        noteBulkWrite?.();
         for (const postings of s.postings) postings.reset();
         let removed = 0;
         for (const id of ids) {

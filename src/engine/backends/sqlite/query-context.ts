@@ -44,6 +44,12 @@ export class SqliteQueryContext {
     const executed = executeCompiled(this.statements, compiled, this.columnar);
     return shapeResult({ plan, ...executed, warnings: this.vocabulary.takeWarnings() });
   }
+
+  /** Runs one query's text on this connection, in this thread (an answer without a search, such as `describe`, as it is). */
+  run(text: string, options: RunQueryOptions): QueryResult {
+    const prepared = prepareQuery(text, options);
+    return prepared.kind === 'answer' ? prepared.result : this.execute(prepared.plan);
+  }
 }
 
 const contexts = new WeakMap<Database.Database, SqliteQueryContext>();
@@ -64,7 +70,5 @@ function contextOf(db: Database.Database): SqliteQueryContext {
  *   // { year: [{ id: 2020, count: 412 }], _stats: { total_count: 412 } }
  */
 export function runQuery(db: Database.Database, text: string, options: RunQueryOptions): QueryResult {
-  const prepared = prepareQuery(text, options);
-  if (prepared.kind === 'answer') return prepared.result;
-  return contextOf(db).execute(prepared.plan);
+  return contextOf(db).run(text, options);
 }
