@@ -5,8 +5,8 @@
  *
  * Compressed shards (`<kind>-0000.jsonl.gz`) hold each buffer of about 1 MiB as one gzip
  * member, at level 1: gzip readers (the importer's, `zcat`) read the members as one stream.
- * At 10M publications the shards take about a quarter of the 64 GB of plain JSONL, so the
- * dataset and its database fit on one disk together.
+ * At 10M publications the shards took 14.8 GB, where plain JSONL would take about 64 GB (ten
+ * times the 6.4 GB measured at 1M), so the dataset and its database fit on one disk together.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
