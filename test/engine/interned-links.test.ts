@@ -228,7 +228,7 @@ describe('interned links: SQLite', () => {
       INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
       INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [11, 12, 13, 14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(old), [11, 12, 13, 14, 15, 16, 17, 18, 19]);
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });
@@ -272,7 +272,7 @@ describe('interned links: SQLite', () => {
     migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 12));
     db.exec(SCORED_LINKS);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [13, 14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(old), [13, 14, 15, 16, 17, 18, 19]);
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });

@@ -82,7 +82,7 @@ describe('link rows carrying their owner year', () => {
       "DROP INDEX publication_research_orgs_by_org_id_year_date; ALTER TABLE publication_research_orgs DROP COLUMN date; ALTER TABLE publication_research_orgs DROP COLUMN year; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 6",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(path), [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     const upgraded = new Database(path, { readonly: true });
     assert.deepEqual(years(upgraded), [
       { org_id: 'grid.1', year: 2011 },
@@ -114,7 +114,7 @@ describe('link rows carrying their owner year', () => {
       "DROP INDEX publication_research_orgs_by_org_id_year_date; ALTER TABLE publication_research_orgs DROP COLUMN date; CREATE INDEX publication_research_orgs_by_org_id_year ON publication_research_orgs (org_id, year); DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 9",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(path), [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     const upgraded = new Database(path, { readonly: true });
     assert.deepEqual(dates(upgraded), [
       { org_id: 'grid.1', date: null },

@@ -143,7 +143,7 @@ describe('narrow tables', () => {
       "DROP TABLE publications_narrow; DROP TABLE grants_narrow; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 3",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(path), [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     const upgraded = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
     assert.equal(narrowRow(upgraded, 'pub.2').n_researchers, 2);
     assert.deepEqual(upgraded.db.prepare('SELECT id, start_year, funding_usd, n_funders FROM grants_narrow').get(), {

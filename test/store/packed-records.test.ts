@@ -197,7 +197,7 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
       );
       const repack = (column: string, text: string | null): unknown => {
         const d = first.get(`${table}.${column}`)!;
-        return text === null ? null : packText(text, { id: d.id, bytes: Buffer.from(d.text, 'utf8') });
+        return text === null ? null : packText(text, { id: d.id, bytes: d.bytes });
       };
       for (const row of expected.get(kind)!.values()) {
         updateDoc.run(repack('doc', row.doc), row.id);
@@ -216,7 +216,7 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
     raw.close();
 
     // 15 finds the abstracts apart already.
-    assert.deepEqual(upgradeRecordDatabase(path), [14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(path), [14, 15, 16, 17, 18, 19]);
     const upgraded = openRecordStore(path);
     try {
       for (const kind of PACKED_KINDS) {

@@ -6,9 +6,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { MIN_PACKED_BYTES, packText, unpackText, type TextDictionary } from '../../src/store/sqlite/packed-text.ts';
 import Database from 'better-sqlite3';
+import { codecOf } from '../../src/store/sqlite/text-codecs.ts';
 import {
   SHIPPED_DICTIONARIES_V1,
   SHIPPED_DICTIONARIES_V2,
+  SHIPPED_DICTIONARIES_V3,
   allShippedDictionaries,
   readShippedDictionaries,
   shippedDictionaries,
@@ -18,9 +20,15 @@ import {
 } from '../../src/store/sqlite/text-dictionaries.ts';
 
 const shipped = allShippedDictionaries();
-const docDictionary = shipped.find((d) => d.name === 'publications.doc')!;
-const dictionary: TextDictionary = { id: docDictionary.id, bytes: Buffer.from(docDictionary.text, 'utf8') };
-const dictionaries = new Map(shipped.map((d) => [d.id, Buffer.from(d.text, 'utf8')]));
+// The newest release's: what rows pack with.
+const docDictionary = shippedDictionaries().get('publications.doc')!;
+const dictionary: TextDictionary = { id: docDictionary.id, bytes: docDictionary.bytes };
+const dictionaries = new Map(shipped.map((d) => [d.id, d.bytes]));
+/** The second release's document dictionary: deflate, as in databases packed before the third. */
+const deflateDictionary: TextDictionary = (() => {
+  const d = readShippedDictionaries(SHIPPED_DICTIONARIES_V2).find((x) => x.name === 'publications.doc')!;
+  return { id: d.id, bytes: d.bytes };
+})();
 
 const doc = JSON.stringify({
   document_type: 'research_article',
@@ -40,6 +48,43 @@ test('a packed value is a blob naming its dictionary, smaller than the text, and
     assert.ok(packed.length < Buffer.byteLength(text, 'utf8'));
     assert.equal(unpackText(packed, dictionaries), text);
   }
+});
+
+test('rows pack with zstd; values packed with deflate (databases of earlier releases) keep reading', () => {
+  assert.equal(codecOf(dictionary.bytes), 'zstd');
+  assert.equal(codecOf(deflateDictionary.bytes), 'deflate');
+  const zstdPacked = packText(doc, dictionary);
+  const deflatePacked = packText(doc, deflateDictionary);
+  assert.ok(zstdPacked instanceof Uint8Array && deflatePacked instanceof Uint8Array);
+  assert.equal(deflatePacked[0], deflateDictionary.id);
+  assert.equal(unpackText(deflatePacked, dictionaries), doc);
+  assert.equal(unpackText(zstdPacked, dictionaries), doc);
+  // Stored without zstd's frame magic number: byte 0 already says what follows.
+  assert.notDeepEqual([...zstdPacked.subarray(1, 5)], [0x28, 0xb5, 0x2f, 0xfd]);
+  // Values packed one after another do not share the compressor's scratch memory.
+  const other = packText(doc.replace('Ana', 'Bea'), dictionary);
+  assert.equal(unpackText(zstdPacked, dictionaries), doc);
+  assert.equal(unpackText(other, dictionaries), doc.replace('Ana', 'Bea'));
+});
+
+test('a damaged zstd value is refused, not read as other text', () => {
+  const packed = packText(doc, dictionary);
+  assert.ok(packed instanceof Uint8Array);
+  const cut = packed.subarray(0, packed.length - 10);
+  assert.throws(() => unpackText(cut, dictionaries));
+  const flipped = Buffer.from(packed);
+  flipped[2] = (flipped[2] as number) ^ 0xff;
+  assert.throws(() => unpackText(flipped, dictionaries));
+});
+
+test("long values pack and unpack whole (a document far larger than the compressor's first scratch buffer)", () => {
+  const long = JSON.stringify({
+    authors: Array.from({ length: 4000 }, (_, i) => ({ last_name: `Name${i}`, id: `ur.${i}` })),
+  });
+  assert.ok(long.length > 128 * 1024);
+  const packed = packText(long, dictionary);
+  assert.ok(packed instanceof Uint8Array);
+  assert.equal(unpackText(packed, dictionaries), long);
 });
 
 test('the dictionary pays: a document packs smaller with it than without one', () => {
@@ -99,11 +144,19 @@ test('a value naming a dictionary the database does not hold is refused', () => 
 test('each release covers every packed column, ids are distinct in 1..255 across releases, within the deflate window', () => {
   const ids = shipped.map((d) => d.id);
   assert.equal(new Set(ids).size, ids.length);
-  for (const release of [SHIPPED_DICTIONARIES_V1, SHIPPED_DICTIONARIES_V2]) {
+  for (const release of [SHIPPED_DICTIONARIES_V1, SHIPPED_DICTIONARIES_V2, SHIPPED_DICTIONARIES_V3]) {
     const dictionaries = readShippedDictionaries(release);
     for (const d of dictionaries) {
       assert.ok(d.id >= 1 && d.id <= 255);
-      assert.ok(Buffer.byteLength(d.text) > 4096 && Buffer.byteLength(d.text) <= 32 * 1024, d.name);
+      if (release === SHIPPED_DICTIONARIES_V3) {
+        // zstd's own dictionaries: digested once a thread, so their length is not paid per value.
+        assert.equal(codecOf(d.bytes), 'zstd', d.name);
+        assert.ok(d.bytes.length > 16 * 1024 && d.bytes.length <= 112_640, d.name);
+      } else {
+        // Deflate's preset history: within its 32 KiB window.
+        assert.equal(codecOf(d.bytes), 'deflate', d.name);
+        assert.ok(d.bytes.length > 4096 && d.bytes.length <= 32 * 1024, d.name);
+      }
     }
     assert.deepEqual(dictionaries.map((d) => d.name).sort(), [
       'grants.abstract',
@@ -115,17 +168,27 @@ test('each release covers every packed column, ids are distinct in 1..255 across
 });
 
 test('rows are packed with the newest release of each column', () => {
-  const newest = readShippedDictionaries(SHIPPED_DICTIONARIES_V2);
+  const newest = readShippedDictionaries(SHIPPED_DICTIONARIES_V3);
   for (const d of newest) assert.equal(shippedDictionaries().get(d.name)?.id, d.id, d.name);
 });
 
 test('the released dictionaries never change: values in existing databases name them by id', () => {
   // Changing a shipped dictionary would make the writer refuse every database made with the old
   // one (checkShippedDictionaries); better dictionaries come as a new file with new ids.
+  // Deflate dictionaries are text, zstd's binary (the release files hold them as text and base64).
   const digest = (path: string): string =>
     createHash('sha256')
-      .update(JSON.stringify(readShippedDictionaries(path).map((d) => [d.id, d.name, d.text])))
+      .update(
+        JSON.stringify(
+          readShippedDictionaries(path).map((d) => [
+            d.id,
+            d.name,
+            codecOf(d.bytes) === 'zstd' ? d.bytes.toString('base64') : d.bytes.toString('utf8'),
+          ]),
+        ),
+      )
       .digest('hex');
   assert.equal(digest(SHIPPED_DICTIONARIES_V1), 'a7dd1b292d654a7d3f0c0bcb393cd6d67f456dc833da34469df857dad0ef86f2');
   assert.equal(digest(SHIPPED_DICTIONARIES_V2), 'd1b75fc2eaa69323ae878a17a62ced9535927f8b65d751760cbf5ad7042df4c7');
+  assert.equal(digest(SHIPPED_DICTIONARIES_V3), '1c96e487b88656cb91992cc91fbbff5e9da4e363f114f4760b8bca6230948f43');
 });

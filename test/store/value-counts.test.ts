@@ -58,7 +58,7 @@ describe('value counts', () => {
       "DROP TABLE publication_year_counts; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 8",
     );
     old.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(path), [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     const upgraded = new Database(path, { readonly: true });
     assert.deepEqual(stored(upgraded), grouped(upgraded));
     assert.equal(stored(upgraded).length, 2);

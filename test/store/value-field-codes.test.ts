@@ -87,7 +87,7 @@ describe('values field codes', () => {
     assert.deepEqual(answers().gold, [], 'a database with names does not match the codes');
     store.close();
 
-    assert.deepEqual(upgradeRecordDatabase(path), [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
+    assert.deepEqual(upgradeRecordDatabase(path), [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     const reopened = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
     try {
       assert.deepEqual(reopened.db.prepare('SELECT DISTINCT field FROM grant_values ORDER BY 1').pluck().all(), [

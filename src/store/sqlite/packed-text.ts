@@ -1,19 +1,20 @@
 /**
  * The format of long text values (a record's `doc` JSON, abstracts) in the SQLite record
- * store: raw-deflated with a preset dictionary, so a 3.5 KB document takes about 0.6 KB.
+ * store: compressed with a preset dictionary, so a 3.5 KB document takes about 0.35 KB.
  *
  * A stored value is either:
  * - TEXT: the value itself (databases written before packing, values too short to pack,
  *   values packing does not shrink, `''`); or
  * - a BLOB: byte 0 is the id of the dictionary (a row of `text_dictionaries`), the rest is
- *   the UTF-8 text deflated raw (RFC 1951) with that dictionary as preset history.
+ *   the UTF-8 text compressed with that dictionary by the compressor it belongs to
+ *   (`text-codecs.ts`: zstd, or raw deflate for the first two releases' dictionaries).
  *
  * SQLite's storage class is the format marker, so no rewrite of old rows is needed and a
  * NULL or empty value never changes: `abstract IS NULL OR abstract = ''` is right on the
  * stored column without unpacking. Everything here is pure (no connection): row preparation
  * can run anywhere, given the dictionaries.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { compressText, decompressText } from './text-codecs.ts';
 
 /** A preset dictionary, as kept in `text_dictionaries`. */
 export interface TextDictionary {
@@ -22,16 +23,7 @@ export interface TextDictionary {
   readonly bytes: Uint8Array;
 }
 
-/**
- * Deflate level. Measured on 10,000 documents and 7,264 abstracts of the 1M generated database
- * (2026-11-27, the second release of the dictionaries, two runs): level 6 packs a document in
- * 431 bytes instead of 459 and an abstract in 487 instead of 516, for about 15 µs more CPU a
- * value (75 instead of 61 µs a document) in the importer's reading threads. Inflating costs
- * the same at any level.
- */
-export const PACK_LEVEL = 6;
-
-/** Shorter values stay text: the dictionary id and deflate's block header eat the gain. */
+/** Shorter values stay text: the dictionary id and the compressor's headers eat the gain. */
 export const MIN_PACKED_BYTES = 32;
 
 /**
@@ -39,19 +31,19 @@ export const MIN_PACKED_BYTES = 32;
  *
  * @example packText('{"authors":[...]}', { id: 1, bytes }) // Uint8Array [1, 0x8d, ...]
  */
-export function packText(text: string, dictionary: TextDictionary, level: number = PACK_LEVEL): string | Uint8Array {
+export function packText(text: string, dictionary: TextDictionary, level?: number): string | Uint8Array {
   if (text.length < MIN_PACKED_BYTES) return text;
   const raw = Buffer.from(text, 'utf8');
-  const deflated = deflateRawSync(raw, { level, dictionary: dictionary.bytes });
-  if (deflated.length + 1 >= raw.length) return text;
-  const out = Buffer.allocUnsafe(deflated.length + 1);
+  const body = compressText(raw, dictionary.bytes, level);
+  if (body.length + 1 >= raw.length) return text;
+  const out = Buffer.allocUnsafe(body.length + 1);
   out[0] = dictionary.id;
-  deflated.copy(out, 1);
+  out.set(body, 1);
   return out;
 }
 
 /**
- * The text of a stored value: text and NULL as they are, a packed BLOB inflated with its
+ * The text of a stored value: text and NULL as they are, a packed BLOB unpacked with its
  * dictionary. Throws when the dictionary is not among `dictionaries` (a database written by
  * a newer Quarry, or a damaged value): returning the bytes as text would be silently wrong.
  */
@@ -69,18 +61,18 @@ export function unpackUtf8(packed: Uint8Array, dictionaries: ReadonlyMap<number,
   const dictionary = id === undefined ? undefined : dictionaries.get(id);
   if (dictionary === undefined)
     throw new Error(`a packed text value names dictionary ${String(id)}, which this database does not hold`);
-  if (guard === undefined) return inflateRawSync(packed.subarray(1), { dictionary });
+  if (guard === undefined) return decompressText(packed.subarray(1), dictionary);
   guard.enter();
   try {
-    return inflateRawSync(packed.subarray(1), { dictionary });
+    return decompressText(packed.subarray(1), dictionary);
   } finally {
     guard.leave();
   }
 }
 
 /**
- * Brackets each inflate. A thread that may be terminated while it runs (a query worker)
- * installs one, so that it is never terminated inside zlib: see engine/stop-handshake.ts.
+ * Brackets each unpacking. A thread that may be terminated while it runs (a query worker)
+ * installs one, so that it is never terminated inside zlib or zstd: see engine/stop-handshake.ts.
  * `enter` may throw to refuse the call.
  */
 export interface NativeCallGuard {
@@ -90,7 +82,7 @@ export interface NativeCallGuard {
 
 let guard: NativeCallGuard | undefined;
 
-/** Installs (or, with undefined, removes) this thread's guard around inflates. */
+/** Installs (or, with undefined, removes) this thread's guard around unpacking. */
 export function setNativeCallGuard(next: NativeCallGuard | undefined): void {
   guard = next;
 }

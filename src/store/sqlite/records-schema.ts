@@ -30,6 +30,7 @@ import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-f
 import {
   SHIPPED_DICTIONARIES_V1,
   SHIPPED_DICTIONARIES_V2,
+  SHIPPED_DICTIONARIES_V3,
   TEXT_DICTIONARIES_SQL,
   readShippedDictionaries,
   storeDictionaries,
@@ -488,5 +489,14 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
     name: 'the concepts by record as one list per publication and per grant (publication_concepts_lists, grant_concepts_lists), read through views',
     // The same step as 17: it turns every table declared listed that is still a table.
     up: keepListsByRecord,
+  },
+  {
+    version: 19,
+    name: 'preset dictionaries, third release: zstd dictionaries, digested once per thread instead of hashed for every value',
+    up: (db) => {
+      storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V3));
+      // As with 5 and 14, values already held keep the dictionary they name (and its codec);
+      // upserts pack with the new ones.
+    },
   },
 ];

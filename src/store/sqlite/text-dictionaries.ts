@@ -38,8 +38,16 @@ export const UNPACK_UTF8_FUNCTION = 'unpack_utf8';
 export interface ShippedDictionary {
   readonly id: number;
   readonly name: string;
-  readonly text: string;
+  readonly bytes: Buffer;
 }
+
+/**
+ * A dictionary as a release file holds it: the first two releases' (deflate) dictionaries are
+ * text, zstd's are binary and come in base64.
+ */
+export type ReleasedDictionary = { readonly id: number; readonly name: string } & (
+  { readonly text: string } | { readonly base64: string }
+);
 
 /** The file of the dictionaries shipped with packing's first version (ids 1–4), stored by records migration 5. */
 export const SHIPPED_DICTIONARIES_V1 = packageFile('src/store/sqlite/text-dictionaries.v1.json.gz');
@@ -52,8 +60,16 @@ export const SHIPPED_DICTIONARIES_V1 = packageFile('src/store/sqlite/text-dictio
  */
 export const SHIPPED_DICTIONARIES_V2 = packageFile('src/store/sqlite/text-dictionaries.v2.json.gz');
 
+/**
+ * The third release (ids 9–12), stored by records migration 19: zstd dictionaries of 110 KiB
+ * trained by zstd itself (scripts/build-text-dictionaries.ts). A thread digests each once, so
+ * their length costs nothing per value, where zlib hashed a deflate dictionary again for every
+ * value: packing a document takes about a tenth of the CPU, in fewer bytes (text-codecs.ts).
+ */
+export const SHIPPED_DICTIONARIES_V3 = packageFile('src/store/sqlite/text-dictionaries.v3.json.gz');
+
 /** Every release, oldest first: a database holds them all, and packing uses the newest of each name. */
-const RELEASES = [SHIPPED_DICTIONARIES_V1, SHIPPED_DICTIONARIES_V2] as const;
+const RELEASES = [SHIPPED_DICTIONARIES_V1, SHIPPED_DICTIONARIES_V2, SHIPPED_DICTIONARIES_V3] as const;
 
 export const TEXT_DICTIONARIES_SQL = `CREATE TABLE IF NOT EXISTS text_dictionaries (
   id INTEGER PRIMARY KEY CHECK (id BETWEEN 1 AND 255),
@@ -73,7 +89,12 @@ export function packableColumns(kind: RecordKind): readonly string[] {
 
 /** The shipped dictionaries of one release file. */
 export function readShippedDictionaries(path: string): ShippedDictionary[] {
-  return JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ShippedDictionary[];
+  const released = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ReleasedDictionary[];
+  return released.map((d) => ({
+    id: d.id,
+    name: d.name,
+    bytes: 'text' in d ? Buffer.from(d.text, 'utf8') : Buffer.from(d.base64, 'base64'),
+  }));
 }
 
 let releases: readonly ShippedDictionary[] | undefined;
@@ -92,7 +113,7 @@ export function storeDictionaries(db: Database.Database, dictionaries: readonly 
   const insert = db.prepare<[number, string, Buffer]>(
     'INSERT OR IGNORE INTO text_dictionaries (id, name, dictionary) VALUES (?, ?, ?)',
   );
-  for (const d of dictionaries) insert.run(d.id, d.name, Buffer.from(d.text, 'utf8'));
+  for (const d of dictionaries) insert.run(d.id, d.name, d.bytes);
 }
 
 let shipped: ReadonlyMap<string, TextDictionary> | undefined;
@@ -103,7 +124,7 @@ let shipped: ReadonlyMap<string, TextDictionary> | undefined;
  */
 export function shippedDictionaries(): ReadonlyMap<string, TextDictionary> {
   // Later releases come later in the list, so each name ends on its newest dictionary.
-  shipped ??= new Map(allShippedDictionaries().map((d) => [d.name, { id: d.id, bytes: Buffer.from(d.text, 'utf8') }]));
+  shipped ??= new Map(allShippedDictionaries().map((d) => [d.name, { id: d.id, bytes: d.bytes }]));
   return shipped;
 }
 
@@ -124,9 +145,9 @@ export function readDictionaries(db: Database.Database): Map<number, Uint8Array>
  */
 export function checkShippedDictionaries(db: Database.Database): void {
   const held = readDictionaries(db);
-  for (const { id, name, text } of allShippedDictionaries()) {
+  for (const { id, name, bytes } of allShippedDictionaries()) {
     const found = held.get(id);
-    if (found === undefined || !Buffer.from(found).equals(Buffer.from(text, 'utf8')))
+    if (found === undefined || !Buffer.from(found).equals(bytes))
       throw new Error(`the database's text dictionary ${id} (${name}) is not the one this Quarry ships`);
   }
 }
