@@ -10,7 +10,12 @@ import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqliteDialect } from '../../src/compile/sqlite/dialect.ts';
 import { listedLinks, ownerKey, postingLinks } from '../../src/model/storage.ts';
-import { decodePostings, encodePostings, postingsStale } from '../../src/store/sqlite/posting-lists.ts';
+import {
+  decodePostings,
+  encodePostings,
+  postingsStale,
+  rebuildFromListsByRecord,
+} from '../../src/store/sqlite/posting-lists.ts';
 import { openRecordStore, upgradeRecordDatabase, type RecordStore } from '../../src/store/sqlite/records-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-postings-'));
@@ -200,6 +205,51 @@ describe('posting lists', () => {
     assert.equal(postingsStale(reopened.db), false);
     assert.deepEqual(fromLists(reopened), { 'pub.8': ['pub.1', 'pub.3'], 'pub.9': ['pub.1', 'pub.2'] });
     reopened.close();
+  });
+
+  test('lists by record turned around hold what the grouped pass and the record-by-record writer hold, in passes of any size', () => {
+    // Kept record by record: the lists the writer maintains are the reference.
+    const store = openRecordStore(freshPath());
+    const cited = (k: number): string[] =>
+      Array.from({ length: (k * 7) % 13 }, (_, j) => `pub.c${(k * 31 + j * 17) % 40}`);
+    store.upsert(
+      'publications',
+      Array.from({ length: 60 }, (_, k) => ({ ...pub(`pub.${k}`, cited(k)), concepts: [`c${k % 5}`, `c${k % 3}`] })),
+    );
+    store.upsert(
+      'grants',
+      Array.from({ length: 12 }, (_, k) => ({ id: `grant.${k}`, title: `Grant ${k}`, concepts: [`c${k % 4}`, 'c9'] })),
+    );
+    store.remove('publications', ['pub.10', 'pub.11']);
+    const kept = allLists(store.db);
+    const grouped = (link: ReturnType<typeof postingLinks>[number]) =>
+      store.db
+        .prepare(
+          `SELECT ${link.key[link.key.length - 1]!.name}, postings_of(${ownerKey(link.owner)}) FROM ${link.table} GROUP BY 1 ORDER BY 1`,
+        )
+        .raw()
+        .all()
+        .map((row) => {
+          const [value, list] = row as [unknown, Buffer];
+          return [value, JSON.stringify(decodePostings(list))];
+        });
+    for (const link of postingLinks()) {
+      if (link.listed === undefined) continue;
+      const expected = kept.find((k) => k.table === link.postings.table)!.rows;
+      assert.ok(expected.length > 0, link.table);
+      assert.deepEqual(grouped(link), expected, `${link.table}: the grouped pass`);
+      // Budgets of one key (a pass a value), a few keys, and everything at once.
+      for (const budget of [1, 5, 1_000_000]) {
+        store.db.exec(`DELETE FROM ${link.postings.table}`);
+        assert.equal(rebuildFromListsByRecord(store.db, { ...link, listed: link.listed }, budget), true);
+        assert.deepEqual(
+          allLists(store.db).find((k) => k.table === link.postings.table)!.rows,
+          expected,
+          `${link.table}, budget ${budget}`,
+        );
+      }
+    }
+    store.close();
   });
 
   test("a bulk store's writes and removals after its finish() reach the lists at the next finish()", () => {
