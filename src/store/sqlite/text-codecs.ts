@@ -4,12 +4,13 @@
  *
  * - zstd, for dictionaries trained by zstd (the third release on): such a dictionary begins
  *   with zstd's dictionary magic number. Each thread digests a dictionary once and keeps it,
- *   so a value costs only its own compression. Measured on 5,000 documents of the 1M
- *   benchmark database (2026-11-27): 5.8 µs and 342 bytes a document at level 3, against
- *   62 µs and 431 bytes for deflate at level 6 (zlib hashes a 16 KiB preset dictionary again
- *   for every value, most of those 62 µs); reading one back takes about 4 µs against 33.
- *   The frame is stored without zstd's 4-byte magic number (byte 0 of the value already says
- *   what follows), and without a checksum or dictionary id.
+ *   so a value costs only its own compression. Measured on 5,000 publications of the 1M
+ *   benchmark database, one run (2026-11-27): a document packs in 12.8 µs and 403 bytes with
+ *   the third release, against 101.6 µs and 432 bytes with the second (deflate at level 6: zlib
+ *   hashes the 16 KiB preset dictionary again for every value, most of that time); an abstract
+ *   in 10.6 µs and 456 bytes against 98.7 µs and 485. Reading back: 12.0 against 27.7 µs a
+ *   document, 4.4 against 22.4 an abstract. The frame is stored without zstd's 4-byte magic
+ *   number (byte 0 of the value already says what follows), a checksum or a dictionary id.
  * - raw deflate (RFC 1951) with the dictionary as preset history, for the first two releases'
  *   dictionaries (plain text). Values packed with them keep reading; nothing packs with them
  *   now that newer releases cover every packed column.
@@ -35,9 +36,9 @@ const ZSTD_FRAME_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 /** Deflate's level: level 6 packs a document 6% smaller than level 1 for about 15 µs more. */
 export const DEFLATE_LEVEL = 6;
 /**
- * zstd's level. Measured as above: level 6 packs a document in 308 bytes instead of 342 but
- * takes 22.7 µs instead of 5.8; the import's reading threads pay that for every document and
- * abstract, and the 1M database is within its size goal either way.
+ * zstd's level. Measured as above (µs and bytes a document): level 1 8.7 and 452, level 3 9.1
+ * and 403, level 5 21.6 and 380, level 6 39.7 and 365. Past 3 the time doubles for a few
+ * percent; the import's reading threads pay it for every document and abstract.
  */
 export const ZSTD_LEVEL = 3;
 

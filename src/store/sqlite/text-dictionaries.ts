@@ -64,7 +64,8 @@ export const SHIPPED_DICTIONARIES_V2 = packageFile('src/store/sqlite/text-dictio
  * The third release (ids 9–12), stored by records migration 19: zstd dictionaries of 110 KiB
  * trained by zstd itself (scripts/build-text-dictionaries.ts). A thread digests each once, so
  * their length costs nothing per value, where zlib hashed a deflate dictionary again for every
- * value: packing a document takes about a tenth of the CPU, in fewer bytes (text-codecs.ts).
+ * value: packing a document of the 1M benchmark takes 12.8 instead of 101.6 µs, in 403 bytes
+ * instead of 432 (text-codecs.ts).
  */
 export const SHIPPED_DICTIONARIES_V3 = packageFile('src/store/sqlite/text-dictionaries.v3.json.gz');
 
