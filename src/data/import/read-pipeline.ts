@@ -20,6 +20,16 @@ import type { ReadTask } from './read-worker.ts';
 /** Batches the reader may have handed over that the writer has not yet written. */
 export const READ_AHEAD_BATCHES = 2;
 
+/**
+ * The young generation of the reading threads, larger than V8 sizes it by default. Parsing and
+ * preparing records makes short-lived objects fast, and a small young generation promotes
+ * many of them before they die. Measured on 60,000 publications and 228,000 other records,
+ * three runs each, alternating (2026-11-27): 24.2-24.5 s and 39.9-40.4 s of CPU with the
+ * default, 22.9-23.7 s and 37.1-38.9 s with 192 MiB, for 140-190 MiB more peak memory. The
+ * writer's own young generation made no difference measured the same way.
+ */
+export const READER_YOUNG_GENERATION_MB = 192;
+
 /** What the reading thread posts: its events, then how it ended. */
 export type ReaderMessage =
   | ReadEvent<unknown>
@@ -98,6 +108,7 @@ async function readInWorker(
     maxThreads: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
     execArgv: workerExecArgv(filename),
+    resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
   });
   const channel = new MessageChannel();
   const inbox: ReaderMessage[] = [];

@@ -11,7 +11,7 @@ import { QuarryError } from '../../errors/index.ts';
 import { workerExecArgv, workerModule } from '../../worker-module.ts';
 import type { PrepareTask } from './prepare-worker.ts';
 import { readInputs, type MappedSource, type ReadPlan, type SourceMapper } from './read-inputs.ts';
-import type { ReaderMessage } from './read-pipeline.ts';
+import { READER_YOUNG_GENERATION_MB, type ReaderMessage } from './read-pipeline.ts';
 
 export interface ReadTask {
   readonly plan: ReadPlan;
@@ -36,6 +36,7 @@ function helperPool(helpers: number): SourceMapper & { close(): Promise<void> } 
           maxThreads: helpers,
           idleTimeout: Number.POSITIVE_INFINITY,
           execArgv: workerExecArgv(filename),
+          resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
         });
       }
       const task: PrepareTask = { format, input, preparation, sources };
