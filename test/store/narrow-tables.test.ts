@@ -66,11 +66,21 @@ describe('narrow tables', () => {
   test('a bulk load leaves the narrow rows to finish(), which writes them with their link counts', () => {
     const store = openRecordStore(freshPath(), { bulk: true, mmapMb: 0, cacheMb: 16 });
     store.upsert('publications', [pub('pub.1'), pub('pub.2', { reference_ids: [], funders: [] })]);
-    store.upsert('publications', [pub('pub.1', { year: 2021, funders: ['grid.8', 'grid.9'] })]);
+    store.upsert('publications', [
+      pub('pub.1', {
+        year: 2021,
+        funders: ['grid.8', 'grid.9'],
+        reference_ids: ['pub.2', 'pub.3', 'pub.4'],
+        concepts: ['graphene', 'battery'],
+      }),
+    ]);
     assert.equal(store.db.prepare('SELECT count(*) FROM publications_narrow').pluck().get(), 0);
     store.finish({ optimize: false, analyze: false });
     const row = narrowRow(store, 'pub.1');
     assert.deepEqual([row.year, row.n_researchers, row.n_research_orgs, row.n_funders], [2021, 2, 2, 2]);
+    // Counted from the records' lists (the references and the concepts are kept as lists by record).
+    assert.deepEqual([row.n_reference_ids, row.n_concepts], [3, 2]);
+    assert.deepEqual([narrowRow(store, 'pub.2').n_reference_ids, narrowRow(store, 'pub.2').n_concepts], [0, 0]);
     assert.equal(store.db.prepare('SELECT count(*) FROM publications_narrow').pluck().get(), 2);
     store.close();
   });

@@ -4,7 +4,14 @@
  * an upsert) or for all (by `finish()`, after derived values such as `times_cited` changed).
  */
 import type { Database } from 'better-sqlite3';
-import { LINK_TABLES, SOURCE_TABLES, ownerKey, type NarrowTableSpec, type RecordKind } from '../../model/storage.ts';
+import {
+  LINK_TABLES,
+  SOURCE_TABLES,
+  type LinkTableSpec,
+  type NarrowTableSpec,
+  type RecordKind,
+} from '../../model/storage.ts';
+import { recordRowCountSql } from './posting-lists.ts';
 import { staleNote } from './stale-note.ts';
 
 /** The sources that have a narrow table, with it. */
@@ -33,20 +40,20 @@ export function narrowTableSql(kind: RecordKind, narrow: NarrowTableSpec): strin
 }
 
 /** The link table holding a counted field (a table that holds that one field). */
-function countedLink(kind: RecordKind, field: string): string {
+function countedLink(kind: RecordKind, field: string): LinkTableSpec {
   const link = LINK_TABLES.find((l) => l.owner === kind && 'field' in l.holds && l.holds.field === field);
   if (link === undefined) throw new Error(`narrow table of ${kind}: no link table holds ${field}`);
-  return link.table;
+  return link;
 }
 
 /**
  * `INSERT OR REPLACE INTO <narrow> SELECT s.pk, s.<columns>, (SELECT count(*) FROM <link> l WHERE l.<owner>_pk = s.pk), ... FROM <source> s`
- * then `where` (e.g. `WHERE s.pk = ?`). Each count is a range of the link table's primary key.
+ * then `where` (e.g. `WHERE s.pk = ?`). Each count is a range of the link table's primary key,
+ * or the count of the record's list for a table kept as lists by record.
  */
-function fillSql(kind: RecordKind, narrow: NarrowTableSpec, where: string): string {
-  const owner = ownerKey(kind);
-  const counts = Object.entries(narrow.counts).map(
-    ([field]) => `(SELECT count(*) FROM ${countedLink(kind, field)} l WHERE l.${owner} = s.pk)`,
+function fillSql(db: Database, kind: RecordKind, narrow: NarrowTableSpec, where: string): string {
+  const counts = Object.entries(narrow.counts).map(([field]) =>
+    recordRowCountSql(db, countedLink(kind, field), 's.pk'),
   );
   const columns = ['pk', ...narrow.columns, ...Object.values(narrow.counts)];
   const values = ['s.pk', ...narrow.columns.map((c) => `s.${c}`), ...counts];
@@ -57,7 +64,7 @@ function fillSql(kind: RecordKind, narrow: NarrowTableSpec, where: string): stri
 export function narrowRowWriter(db: Database, kind: RecordKind): ((pk: number) => void) | undefined {
   const narrow = SOURCE_TABLES[kind].narrow;
   if (narrow === undefined) return undefined;
-  const statement = db.prepare<[number]>(fillSql(kind, narrow, 'WHERE s.pk = ?'));
+  const statement = db.prepare<[number]>(fillSql(db, kind, narrow, 'WHERE s.pk = ?'));
   return (pk) => {
     statement.run(pk);
   };
@@ -76,7 +83,7 @@ export function refreshNarrowTables(
     const own = indexes.filter((i) => i.table === narrow.table);
     for (const index of own) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
     db.exec(`DELETE FROM ${narrow.table}`);
-    db.exec(fillSql(kind, narrow, 'ORDER BY s.pk'));
+    db.exec(fillSql(db, kind, narrow, 'ORDER BY s.pk'));
     for (const index of own) db.exec(index.sql);
   }
 }

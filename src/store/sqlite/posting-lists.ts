@@ -238,6 +238,20 @@ export function ownerCountSql(link: LinkTableSpec, value: string): string {
 }
 
 /**
+ * SQL for the number of rows a record has in a link table (`owner`: the record's key, an SQL
+ * expression, such as `s.pk`): its list's count where the table is kept as lists by record,
+ * where the view would expand the list as JSON to count it (the references of 1M
+ * publications: 2.8 s instead of 6.7 s, the concepts 2.2 instead of 3.8, each with the scan of
+ * the publications), else a range of the table's primary key.
+ */
+export function recordRowCountSql(db: Database, link: LinkTableSpec, owner: string): string {
+  const key = ownerKey(link.owner);
+  const listed = link.listed !== undefined && isView(db, link.table) ? link.listed : undefined;
+  if (listed === undefined) return `(SELECT count(*) FROM ${link.table} l WHERE l.${key} = ${owner})`;
+  return `coalesce((SELECT ${POSTINGS_COUNT_FUNCTION}(l.${listed.column}) FROM ${listed.table} l WHERE l.${key} = ${owner}), 0)`;
+}
+
+/**
  * The owners of a link table linking to `value`, as parts of a statement: `from` (items
  * aliased `x` and `j`), `owner` (the owner key's expression) and `where`.
  *
