@@ -20,6 +20,8 @@ import {
   pub,
 } from './fixtures/per-year-records.ts';
 import { CITING_YEARS_SELECT } from '../../src/store/per-year-tables.ts';
+import { createCitingYears, dropCitingYears } from '../../src/store/sqlite/per-year-tables.ts';
+import { markPostingsStale, postingsStale } from '../../src/store/sqlite/posting-lists.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-per-year-'));
 let n = 0;
@@ -72,6 +74,39 @@ describe('per-year tables (SQLite)', () => {
     assert.deepEqual(answer(store, FUNDING_USD), { '2012': 300, '2013': 300, '2014': 400, '2015': 0 });
     // CNY has no column: the amounts are read from the grants' documents.
     assert.deepEqual(answer(store, FUNDING_CNY), { '2012': 2000, '2013': 2000, '2014': 2700, '2015': 0 });
+    store.close();
+  });
+
+  test('the citing years counted from the posting lists are the grouped pass over the references, row for row', () => {
+    const store = openRecordStore(freshPath(), options);
+    store.upsert('publications', [
+      ...PUBLICATIONS,
+      // Without a year; citing one publication twice, one outside the corpus, and pub.1.
+      { ...pub('pub.n1', 2020, ['pub.1', 'pub.1', 'pub.out', 'pub.2']), year: undefined },
+      pub('pub.n2', 2019, ['pub.out', 'pub.1']),
+      pub('pub.n3', 2019, ['pub.out']),
+    ]);
+    store.remove('publications', ['pub.n3']);
+    store.finish({ optimize: false, analyze: false });
+    const citingYears = (): unknown[] => {
+      createCitingYears(store.db);
+      try {
+        return store.db.prepare('SELECT id, year, n FROM temp.citing_years ORDER BY id, year').all();
+      } finally {
+        dropCitingYears(store.db);
+      }
+    };
+    assert.equal(postingsStale(store.db), false);
+    const counted = citingYears();
+    // Lists behind: the grouped pass, which reads the references themselves.
+    markPostingsStale(store.db);
+    const grouped = citingYears();
+    assert.deepEqual(counted, grouped);
+    assert.ok(
+      counted.some((row) => (row as { year: unknown }).year === null),
+      'a citing publication without a year gives a NULL year',
+    );
+    assert.ok(counted.some((row) => (row as { id: string }).id === 'pub.out'));
     store.close();
   });
 

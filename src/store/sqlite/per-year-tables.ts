@@ -5,7 +5,13 @@
  * its temporary table of citing years in).
  */
 import type { Database } from 'better-sqlite3';
-import { ownerKey, type ColumnSpec, type PerYearTablesSpec, type RecordKind } from '../../model/storage.ts';
+import {
+  ownerKey,
+  postingLinks,
+  type ColumnSpec,
+  type PerYearTablesSpec,
+  type RecordKind,
+} from '../../model/storage.ts';
 import {
   CITATIONS_BY_YEAR,
   CITING_YEARS_SELECT,
@@ -19,6 +25,7 @@ import {
   markStaleSql,
 } from '../per-year-tables.ts';
 import { fillPagesOf } from './full-pages.ts';
+import { forEachPosting, isView, postingsStale } from './posting-lists.ts';
 
 const sqlType = (c: ColumnSpec): string => `${c.name} ${c.type === 'any' ? '' : c.type.toUpperCase()}`.trim();
 
@@ -43,11 +50,73 @@ export const CITING_YEARS = 'temp.citing_years';
 
 export function createCitingYears(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS ${CITING_YEARS}`);
+  if (citingYearsFromPostings(db)) return;
   // The references hold vocabulary keys since records migration 12; the migration building
   // the per-year tables (4) may run on a database older than that.
   const columns = db.prepare(`SELECT name FROM pragma_table_info('${REFERENCES.table}')`).pluck().all();
   const select = columns.includes(REFERENCES.key) ? CITING_YEARS_SELECT : citingYearsSelect('first built');
   db.exec(`CREATE TEMP TABLE citing_years AS ${select}`);
+}
+
+/**
+ * `temp.citing_years` counted in JavaScript from the references' posting lists (each cited
+ * key's citing publications) and the citing publications' years, when the lists are fresh
+ * (`finish()` builds them first) and the references are lists by record: SQLite's grouped
+ * pass reads them through the view, which expands every record's list as JSON. At 1M
+ * publications (19.1M references, 4,979,759 rows): 7.8 s instead of 24.5 s, the same rows
+ * (2026-11-27).
+ * False, leaving the table to the grouped pass, when the lists are behind or a year does not
+ * fit the counting arrays.
+ */
+/** Cited keys' lists read at a time by `citingYearsFromPostings`. */
+const CITING_YEARS_CHUNK = 10_000;
+
+function citingYearsFromPostings(db: Database): boolean {
+  const link = postingLinks().find((l) => l.table === REFERENCES.table);
+  if (link === undefined || postingsStale(db) || !isView(db, REFERENCES.table)) return false;
+  const largest = db.prepare<[], number | null>('SELECT max(pk) FROM publications').pluck().get() ?? 0;
+  // The citing year of each publication key, plus one: 0 for no year (a NULL year's row).
+  const yearOf = new Uint16Array(largest + 1);
+  for (const [pk, year] of db.prepare<[], [number, unknown]>('SELECT pk, year FROM publications').raw().iterate()) {
+    if (year === null) continue;
+    if (typeof year !== 'number' || !Number.isInteger(year) || year < 0 || year >= 0xffff) return false;
+    yearOf[pk] = year + 1;
+  }
+  db.exec(`CREATE TEMP TABLE citing_years (id TEXT, year INTEGER, n INTEGER)`);
+  const insert = db.prepare<[string, number | null, number]>(
+    `INSERT INTO ${CITING_YEARS} (id, year, n) VALUES (?, ?, ?)`,
+  );
+  const { table, column } = REFERENCES.vocabulary;
+  // Read a chunk of lists, then write its rows: a connection cannot write while it reads.
+  const chunk = db
+    .prepare<[number], [number, string, Uint8Array]>(
+      `SELECT l.${REFERENCES.key}, v.${column}, l.${link.postings.column} FROM ${link.postings.table} l ` +
+        `JOIN ${table} v ON v.id = l.${REFERENCES.key} WHERE l.${REFERENCES.key} > ? ORDER BY l.${REFERENCES.key} LIMIT ${CITING_YEARS_CHUNK}`,
+    )
+    .raw();
+  // Citations per year of one cited key, and which years it touched.
+  const perYear = new Uint32Array(0x10000);
+  const touched: number[] = [];
+  for (let after = -1; ;) {
+    const lists = chunk.all(after);
+    if (lists.length === 0) break;
+    for (const [key, cited, list] of lists) {
+      after = key;
+      forEachPosting(list, (citing) => {
+        const year = yearOf[citing];
+        if (year === undefined) return;
+        const before = perYear[year] as number;
+        if (before === 0) touched.push(year);
+        perYear[year] = before + 1;
+      });
+      for (const year of touched) {
+        insert.run(cited, year === 0 ? null : year - 1, perYear[year] as number);
+        perYear[year] = 0;
+      }
+      touched.length = 0;
+    }
+  }
+  return true;
 }
 
 export function dropCitingYears(db: Database): void {

@@ -293,7 +293,8 @@ export function rebuildPostings(db: Database): void {
   }
 }
 
-function isView(db: Database, name: string): boolean {
+/** Whether `name` is a view (a link table kept as lists by record, since migrations 17 and 18). */
+export function isView(db: Database, name: string): boolean {
   return db.prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?').pluck().get(name) === 'view';
 }
 
@@ -370,7 +371,7 @@ export function rebuildFromListsByRecord(
 }
 
 /** Calls `fn` with each key of a stored list, ascending (`decodePostings` without the array). */
-function forEachPosting(list: Uint8Array, fn: (key: number) => void): void {
+export function forEachPosting(list: Uint8Array, fn: (key: number) => void): void {
   let key = 0;
   let gap = 0;
   let scale = 1;
