@@ -60,21 +60,7 @@ export function encodePostings(keys: Iterable<number>): Buffer {
 /** The keys of a stored list, ascending. Throws on a list cut short inside a varint. */
 export function decodePostings(list: Uint8Array): number[] {
   const keys: number[] = [];
-  let key = 0;
-  let gap = 0;
-  let scale = 1;
-  for (const byte of list) {
-    gap += (byte & 0x7f) * scale;
-    if (byte & 0x80) {
-      scale *= 0x80;
-      continue;
-    }
-    key += gap;
-    keys.push(key);
-    gap = 0;
-    scale = 1;
-  }
-  if (scale !== 1) throw new Error('a posting list ends inside a key');
+  forEachPosting(list, (key) => keys.push(key));
   return keys;
 }
 
@@ -89,6 +75,8 @@ export function postingsJson(list: Uint8Array): string {
   const digits = new Uint8Array(16);
   let length = 0;
   out[length++] = 0x5b; // [
+  // The varint loop of `forEachPosting`, written out: through its callback the list above took
+  // 6.2 and 7.8 ms instead of 4.7 and 6.0 (two rounds, 2026-11-27), and queries call this per list.
   let key = 0;
   let gap = 0;
   let scale = 1;
