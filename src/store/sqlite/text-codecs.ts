@@ -19,12 +19,10 @@
  *   const body = compressText(Buffer.from(doc), dictionary.bytes);
  *   decompressText(body, dictionary.bytes).toString('utf8') === doc; // true
  */
-import { createRequire } from 'node:module';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type * as ZstdBinding from 'zstd-napi/binding.js';
-
-// zstd-napi's binding module is CommonJS with its classes on `module.exports`.
-const zstd = createRequire(import.meta.url)('zstd-napi/binding') as typeof ZstdBinding;
+// zstd-napi's binding is CommonJS that sets `module.exports` at run time: Node gives an ES
+// module its default export only (no named exports to detect).
+import zstd from 'zstd-napi/binding.js';
 
 export type TextCodec = 'zstd' | 'deflate';
 
@@ -49,8 +47,8 @@ export function codecOf(dictionary: Uint8Array): TextCodec {
 
 /** What a thread made of a zstd dictionary: its compression and decompression contexts, digested once. */
 interface ZstdContexts {
-  compressor?: { readonly level: number; readonly cctx: ZstdBinding.CCtx };
-  decompressor?: { readonly dctx: ZstdBinding.DCtx; readonly ddict: ZstdBinding.DDict };
+  compressor?: { readonly level: number; readonly cctx: zstd.CCtx };
+  decompressor?: { readonly dctx: zstd.DCtx; readonly ddict: zstd.DDict };
 }
 
 /** Keyed by the dictionary's bytes: each thread and connection holds its dictionaries for good. */
