@@ -31,10 +31,10 @@ export const MIN_PACKED_BYTES = 32;
  *
  * @example packText('{"authors":[...]}', { id: 1, bytes }) // Uint8Array [1, 0x8d, ...]
  */
-export function packText(text: string, dictionary: TextDictionary, level?: number): string | Uint8Array {
+export function packText(text: string, dictionary: TextDictionary): string | Uint8Array {
   if (text.length < MIN_PACKED_BYTES) return text;
   const raw = Buffer.from(text, 'utf8');
-  const body = compressText(raw, dictionary.bytes, level);
+  const body = compressText(raw, dictionary.bytes);
   if (body.length + 1 >= raw.length) return text;
   const out = Buffer.allocUnsafe(body.length + 1);
   out[0] = dictionary.id;

@@ -25,7 +25,7 @@ import {
   markStaleSql,
 } from '../per-year-tables.ts';
 import { fillPagesOf } from './full-pages.ts';
-import { forEachPosting, isView, postingsStale } from './posting-lists.ts';
+import { forEachPosting, heldListsByRecord, postingsStale } from './posting-lists.ts';
 
 const sqlType = (c: ColumnSpec): string => `${c.name} ${c.type === 'any' ? '' : c.type.toUpperCase()}`.trim();
 
@@ -58,6 +58,9 @@ export function createCitingYears(db: Database): void {
   db.exec(`CREATE TEMP TABLE citing_years AS ${select}`);
 }
 
+/** Cited keys' lists read at a time by `citingYearsFromPostings`. */
+const CITING_YEARS_CHUNK = 10_000;
+
 /**
  * `temp.citing_years` counted in JavaScript from the references' posting lists (each cited
  * key's citing publications) and the citing publications' years, when the lists are fresh
@@ -68,12 +71,9 @@ export function createCitingYears(db: Database): void {
  * False, leaving the table to the grouped pass, when the lists are behind or a year does not
  * fit the counting arrays.
  */
-/** Cited keys' lists read at a time by `citingYearsFromPostings`. */
-const CITING_YEARS_CHUNK = 10_000;
-
 function citingYearsFromPostings(db: Database): boolean {
   const link = postingLinks().find((l) => l.table === REFERENCES.table);
-  if (link === undefined || postingsStale(db) || !isView(db, REFERENCES.table)) return false;
+  if (link === undefined || postingsStale(db) || heldListsByRecord(db, link) === undefined) return false;
   const largest = db.prepare<[], number | null>('SELECT max(pk) FROM publications').pluck().get() ?? 0;
   // The citing year of each publication key, plus one: 0 for no year (a NULL year's row).
   const yearOf = new Uint16Array(largest + 1);

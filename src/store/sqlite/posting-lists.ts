@@ -39,13 +39,23 @@ const STALE = staleNote('posting_lists_stale');
  */
 export function encodePostings(keys: Iterable<number>): Buffer {
   const sorted = [...new Set(keys)].sort((a, b) => a - b);
-  // A difference below 2^35 takes at most five bytes.
-  const out = Buffer.allocUnsafe(sorted.length * 5);
-  let length = 0;
-  let previous = 0;
-  for (const key of sorted) {
+  for (const key of sorted)
     if (!Number.isSafeInteger(key) || key < 0)
       throw new Error(`a posting list holds non-negative integers, not ${key}`);
+  return encodeAscending(sorted);
+}
+
+/**
+ * `encodePostings` of keys already ascending, distinct, and non-negative safe integers (no
+ * copy, set, sort or check: the lists turned around in `rebuildFromListsByRecord`).
+ */
+function encodeAscending(keys: ArrayLike<number>): Buffer {
+  // A difference below 2^35 takes at most five bytes.
+  const out = Buffer.allocUnsafe(keys.length * 5);
+  let length = 0;
+  let previous = 0;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as number;
     let gap = key - previous;
     previous = key;
     while (gap >= 0x80) {
@@ -186,8 +196,7 @@ export function listedTableSql(link: LinkTableSpec & { readonly listed: PostingL
 export function keepListsByRecord(db: Database): void {
   registerPostingFunctions(db);
   for (const link of listedLinks()) {
-    const kind = db.prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?').pluck().get(link.table);
-    if (kind !== 'table') continue;
+    if (schemaTypeOf(db, link.table) !== 'table') continue;
     const owner = ownerKey(link.owner);
     const { table, column } = link.listed;
     const sql = listedTableSql(link);
@@ -234,7 +243,7 @@ export function ownerCountSql(link: LinkTableSpec, value: string): string {
  */
 export function recordRowCountSql(db: Database, link: LinkTableSpec, owner: string): string {
   const key = ownerKey(link.owner);
-  const listed = link.listed !== undefined && isView(db, link.table) ? link.listed : undefined;
+  const listed = heldListsByRecord(db, link);
   if (listed === undefined) return `(SELECT count(*) FROM ${link.table} l WHERE l.${key} = ${owner})`;
   return `coalesce((SELECT ${POSTINGS_COUNT_FUNCTION}(l.${listed.column}) FROM ${listed.table} l WHERE l.${key} = ${owner}), 0)`;
 }
@@ -270,9 +279,7 @@ export function rebuildPostings(db: Database): void {
     const value = valueColumn(link);
     db.exec(postingsTableSql(link));
     db.exec(`DELETE FROM ${link.postings.table}`);
-    // Kept as lists by record once migrations 17 and 18 made the table a view (the migration
-    // that first built the lists, 16, ran before them).
-    const listed = link.listed !== undefined && isView(db, link.table) ? link.listed : undefined;
+    const listed = heldListsByRecord(db, link);
     if (listed !== undefined && rebuildFromListsByRecord(db, { ...link, listed })) continue;
     db.exec(
       `INSERT INTO ${link.postings.table} (${value}, ${link.postings.column}) ` +
@@ -281,9 +288,18 @@ export function rebuildPostings(db: Database): void {
   }
 }
 
-/** Whether `name` is a view (a link table kept as lists by record, since migrations 17 and 18). */
-export function isView(db: Database, name: string): boolean {
-  return db.prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?').pluck().get(name) === 'view';
+/** What `name` is in the database's schema (`table`, `view`, `index`...), undefined when absent. */
+function schemaTypeOf(db: Database, name: string): string | undefined {
+  return db.prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?').pluck().get(name);
+}
+
+/**
+ * A link table's lists by record, when the database keeps the table as them: declared
+ * `listed` and made a view by migrations 17 and 18 (migrations before them, such as 16, which
+ * first built the posting lists, see the table itself). Undefined otherwise.
+ */
+export function heldListsByRecord(db: Database, link: LinkTableSpec): PostingListsSpec | undefined {
+  return link.listed !== undefined && schemaTypeOf(db, link.table) === 'view' ? link.listed : undefined;
 }
 
 /**
@@ -376,24 +392,6 @@ export function forEachPosting(list: Uint8Array, fn: (key: number) => void): voi
     scale = 1;
   }
   if (scale !== 1) throw new Error('a posting list ends inside a key');
-}
-
-/** `encodePostings` of keys already ascending and distinct (no copy, set or sort). */
-function encodeAscending(keys: Uint32Array): Buffer {
-  const out = Buffer.allocUnsafe(keys.length * 5);
-  let length = 0;
-  let previous = 0;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k] as number;
-    let gap = key - previous;
-    previous = key;
-    while (gap >= 0x80) {
-      out[length++] = (gap & 0x7f) | 0x80;
-      gap >>>= 7;
-    }
-    out[length++] = gap;
-  }
-  return out.subarray(0, length);
 }
 
 export const markPostingsStale = (db: Database): void => STALE.mark(db);

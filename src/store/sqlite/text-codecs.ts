@@ -31,7 +31,10 @@ const ZSTD_DICTIONARY_MAGIC = [0x37, 0xa4, 0x30, 0xec] as const;
 /** zstd's frame magic number, little-endian: left out of stored values and put back to read them. */
 const ZSTD_FRAME_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
-/** Deflate's level: level 6 packs a document 6% smaller than level 1 for about 15 µs more. */
+/**
+ * Deflate's level (the second release's: level 6 packed a document of the 1M benchmark in 431
+ * bytes instead of 459 at level 3, for about 15 µs more; docs/storage.md, "Packed text").
+ */
 export const DEFLATE_LEVEL = 6;
 /**
  * zstd's level. Measured as above (µs and bytes a document): level 1 8.7 and 452, level 3 9.1
@@ -47,7 +50,7 @@ export function codecOf(dictionary: Uint8Array): TextCodec {
 
 /** What a thread made of a zstd dictionary: its compression and decompression contexts, digested once. */
 interface ZstdContexts {
-  compressor?: { readonly level: number; readonly cctx: zstd.CCtx };
+  cctx?: zstd.CCtx;
   decompressor?: { readonly dctx: zstd.DCtx; readonly ddict: zstd.DDict };
 }
 
@@ -60,31 +63,38 @@ function contextsOf(dictionary: Uint8Array): ZstdContexts {
   return made;
 }
 
-/** Scratch output of the compressor, grown as needed (one a thread). */
-let scratch = Buffer.allocUnsafe(64 * 1024);
+function compressorOf(dictionary: Uint8Array): zstd.CCtx {
+  const made = contextsOf(dictionary);
+  if (made.cctx !== undefined) return made.cctx;
+  const cctx = new zstd.CCtx();
+  cctx.setParameter(zstd.CParameter.compressionLevel, ZSTD_LEVEL);
+  cctx.setParameter(zstd.CParameter.checksumFlag, 0);
+  cctx.setParameter(zstd.CParameter.dictIDFlag, 0);
+  // The content size stays in the frame: reading sizes its output by it.
+  cctx.setParameter(zstd.CParameter.contentSizeFlag, 1);
+  cctx.loadDictionary(dictionary);
+  return (made.cctx = cctx);
+}
+
+/** The compressor's output, and a frame put back together to be read (magic number first). */
+const scratch = { packed: Buffer.allocUnsafe(64 * 1024), frame: Buffer.allocUnsafe(64 * 1024) };
+
+/** A scratch buffer of this thread, of at least `size` bytes (grown as needed; the contents are the caller's until its next use). */
+function scratchOf(which: 'packed' | 'frame', size: number): Buffer {
+  let buffer = scratch[which];
+  if (buffer.length < size) scratch[which] = buffer = Buffer.allocUnsafe(Math.max(size, buffer.length * 2));
+  return buffer;
+}
 
 /**
  * `raw` compressed with `dictionary`, as stored after the dictionary id byte. The result may
  * share memory with the next call's: copy it before compressing again.
  */
-export function compressText(raw: Buffer, dictionary: Uint8Array, level?: number): Buffer {
-  if (codecOf(dictionary) === 'deflate') return deflateRawSync(raw, { level: level ?? DEFLATE_LEVEL, dictionary });
-  const wanted = level ?? ZSTD_LEVEL;
-  const made = contextsOf(dictionary);
-  if (made.compressor?.level !== wanted) {
-    const cctx = new zstd.CCtx();
-    cctx.setParameter(zstd.CParameter.compressionLevel, wanted);
-    cctx.setParameter(zstd.CParameter.checksumFlag, 0);
-    cctx.setParameter(zstd.CParameter.dictIDFlag, 0);
-    // The content size stays in the frame: reading sizes its output by it.
-    cctx.setParameter(zstd.CParameter.contentSizeFlag, 1);
-    cctx.loadDictionary(dictionary);
-    made.compressor = { level: wanted, cctx };
-  }
-  const bound = zstd.compressBound(raw.length);
-  if (scratch.length < bound) scratch = Buffer.allocUnsafe(Math.max(bound, scratch.length * 2));
-  const written = made.compressor.cctx.compress2(scratch, raw);
-  return scratch.subarray(ZSTD_FRAME_MAGIC.length, written);
+export function compressText(raw: Buffer, dictionary: Uint8Array): Buffer {
+  if (codecOf(dictionary) === 'deflate') return deflateRawSync(raw, { level: DEFLATE_LEVEL, dictionary });
+  const out = scratchOf('packed', zstd.compressBound(raw.length));
+  const written = compressorOf(dictionary).compress2(out, raw);
+  return out.subarray(ZSTD_FRAME_MAGIC.length, written);
 }
 
 /** The bytes `compressText` was given, from what it returned (without the dictionary id byte). */
@@ -92,7 +102,8 @@ export function decompressText(body: Uint8Array, dictionary: Uint8Array): Buffer
   if (codecOf(dictionary) === 'deflate') return inflateRawSync(body, { dictionary });
   const made = contextsOf(dictionary);
   made.decompressor ??= { dctx: new zstd.DCtx(), ddict: new zstd.DDict(dictionary) };
-  const frame = Buffer.allocUnsafe(ZSTD_FRAME_MAGIC.length + body.length);
+  const length = ZSTD_FRAME_MAGIC.length + body.length;
+  const frame = scratchOf('frame', length).subarray(0, length);
   ZSTD_FRAME_MAGIC.copy(frame, 0);
   frame.set(body, ZSTD_FRAME_MAGIC.length);
   const size = zstd.getFrameContentSize(frame);

@@ -125,7 +125,7 @@ let shipped: ReadonlyMap<string, TextDictionary> | undefined;
  */
 export function shippedDictionaries(): ReadonlyMap<string, TextDictionary> {
   // Later releases come later in the list, so each name ends on its newest dictionary.
-  shipped ??= new Map(allShippedDictionaries().map((d) => [d.name, { id: d.id, bytes: d.bytes }]));
+  shipped ??= new Map(allShippedDictionaries().map((d) => [d.name, d]));
   return shipped;
 }
 
