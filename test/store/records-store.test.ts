@@ -6,6 +6,7 @@ import { after, describe, test } from 'node:test';
 import { isQuarryError } from '../../src/errors/index.ts';
 import { valueFieldCode } from '../../src/model/storage.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
+import { SORTING_CACHE_KIB } from '../../src/store/sqlite/derive.ts';
 import { RECORD_INDEXES } from '../../src/store/sqlite/records-schema.ts';
 import { openRecordStore, type RecordStore } from '../../src/store/sqlite/records-store.ts';
 
@@ -325,16 +326,22 @@ describe('transactions', () => {
 });
 
 describe('finish', () => {
-  test('sorts with helper threads while it runs, and leaves the connection as it found it', () => {
+  test('sorts with helper threads and a small cache while it runs, and leaves the connection as it found it', () => {
     const store = open();
     store.upsert('publications', [pub('pub.1900000001')]);
-    const during = new Set<number>();
+    const cacheBefore = store.db.pragma('cache_size', { simple: true }) as number;
+    assert.notEqual(cacheBefore, -SORTING_CACHE_KIB);
+    const during = new Set<string>();
     store.finish({
       optimize: false,
-      onStep: () => during.add(store.db.pragma('threads', { simple: true }) as number),
+      onStep: () =>
+        during.add(
+          `${String(store.db.pragma('threads', { simple: true }))} ${String(store.db.pragma('cache_size', { simple: true }))}`,
+        ),
     });
-    assert.deepEqual([...during], [Math.min(4, availableParallelism())]);
+    assert.deepEqual([...during], [`${Math.min(4, availableParallelism())} ${-SORTING_CACHE_KIB}`]);
     assert.equal(store.db.pragma('threads', { simple: true }), 0);
+    assert.equal(store.db.pragma('cache_size', { simple: true }), cacheBefore);
     store.close();
   });
 

@@ -68,12 +68,28 @@ export function deriveAll(db: Database, options: FinishOptions = {}): FinishRepo
   // over helper threads (at 1M, finish() took 134 s instead of 154 s on 2 cores).
   const threads = db.pragma('threads', { simple: true }) as number;
   db.pragma(`threads = ${Math.min(4, availableParallelism())}`);
+  // SQLite's sorter keeps as much in memory as the page cache holds before it writes a sorted
+  // run out. With the writer's large cache each index build sorted one huge run in one thread;
+  // with a small one the runs are sorted by the helper threads while the table is read, then
+  // merged (SORTING_CACHE_KIB).
+  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma(`cache_size = -${SORTING_CACHE_KIB}`);
   try {
     return deriveSteps(db, options, run, steps);
   } finally {
     db.pragma(`threads = ${threads}`);
+    db.pragma(`cache_size = ${cacheSize}`);
   }
 }
+
+/**
+ * The page cache of `finish()`, in KiB: the size of each sorted run of an index build or a
+ * GROUP BY. Measured on a 1M bulk load, the same file each time (2026-11-27, 2 cores): the
+ * whole finish() took 101.2 s with the writer's 256 MiB cache, 82.6 s with 16 MiB, 79.3 s
+ * with 4 MiB and 78.2 s with 1 MiB (the index builds 27.2 s → 14.6 s, the posting lists 19.1 →
+ * 14.6 s, the compaction 14.5 → 12.9 s); no step got slower, the file came out the same size.
+ */
+export const SORTING_CACHE_KIB = 4096;
 
 function deriveSteps(
   db: Database,
