@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { importFiles, type RecordTarget } from '../../src/data/import/index.ts';
 import { fileInput } from '../../src/data/import/inputs.ts';
-import { READ_AHEAD_BATCHES, runReading } from '../../src/data/import/read-pipeline.ts';
+import { helpersFor, READ_AHEAD_BATCHES, runReading } from '../../src/data/import/read-pipeline.ts';
 import { recordWriterFor } from '../../src/backends.ts';
 import { unfinishedImport } from '../../src/store/sqlite/import-journal.ts';
 import { count, one, query, tempRecordDbs } from './helpers/record-db.ts';
@@ -162,6 +162,13 @@ describe('reading in a worker thread', () => {
     const alone = await read(0, false);
     assert.equal(alone.filter((e) => (e as { type: string }).type === 'problem').length, 5);
     assert.deepEqual(await read(2, true), alone);
+  });
+
+  test('helper threads only on the cores the writer and the reading thread leave, at most 3', () => {
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 16].map((cores) => helpersFor(cores)),
+      [0, 0, 1, 2, 3, 3, 3],
+    );
   });
 
   test(`the reader runs at most ${READ_AHEAD_BATCHES} batches ahead of the writer`, async () => {
