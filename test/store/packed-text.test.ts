@@ -87,6 +87,34 @@ test("long values pack and unpack whole (a document far larger than the compress
   assert.equal(unpackText(packed, dictionaries), long);
 });
 
+test("a packed value's memory holds no copy of its text: handing values to another thread copies what is stored", () => {
+  // Values under 4 KiB made by Buffer.from share Node's 8 KiB pool blocks, and a message to
+  // another thread copies every block a value touches whole.
+  // Texts of this test alone: unpacking a value elsewhere puts its text in the pool too.
+  const texts = [
+    doc.replace('Ana', 'Zoë'),
+    `${'Dengue vaccines in adults over sixty. '.repeat(40)}`,
+    doc.replace('Ana', 'Ida'),
+  ];
+  const packed = texts.map((text) => packText(text, dictionary));
+  for (const value of packed) {
+    assert.ok(value instanceof Uint8Array);
+    const memory = Buffer.from(value.buffer, 0, value.buffer.byteLength);
+    // Buffer.alloc never takes from the pool, so the bytes looked for are not found in it themselves.
+    for (const text of texts) {
+      const bytes = Buffer.alloc(Buffer.byteLength(text, 'utf8'));
+      bytes.write(text, 'utf8');
+      assert.equal(memory.indexOf(bytes), -1);
+    }
+  }
+  packed.forEach((value, k) => assert.equal(unpackText(value, dictionaries), texts[k]));
+  // Text of three UTF-8 bytes a character, longer than the first buffer its bytes are written to.
+  const wide = `${'健康と病気 '.repeat(4000)}`;
+  const widePacked = packText(wide, dictionary);
+  assert.ok(widePacked instanceof Uint8Array);
+  assert.equal(unpackText(widePacked, dictionaries), wide);
+});
+
 test('the dictionary pays: a document packs smaller with it than without one', () => {
   const empty: TextDictionary = { id: 1, bytes: new Uint8Array(0) };
   const withDictionary = packText(doc, dictionary);
