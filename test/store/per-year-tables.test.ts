@@ -20,8 +20,14 @@ import {
   pub,
 } from './fixtures/per-year-records.ts';
 import { CITING_YEARS_SELECT } from '../../src/store/per-year-tables.ts';
-import { createCitingYears, dropCitingYears } from '../../src/store/sqlite/per-year-tables.ts';
-import { markPostingsStale, postingsStale } from '../../src/store/sqlite/posting-lists.ts';
+import {
+  createCitingYears,
+  dropCitingYears,
+  refreshCitationsByYear,
+  refreshCitationsFromPostings,
+} from '../../src/store/sqlite/per-year-tables.ts';
+import { deriveCitations } from '../../src/store/sqlite/derive.ts';
+import { markPostingsStale } from '../../src/store/sqlite/posting-lists.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-per-year-'));
 let n = 0;
@@ -77,7 +83,7 @@ describe('per-year tables (SQLite)', () => {
     store.close();
   });
 
-  test('the citing years counted from the posting lists are the grouped pass over the references, row for row', () => {
+  test("the citations counted from the posting lists are the grouped pass's: per-year tables and the counts records lacked", () => {
     const store = openRecordStore(freshPath(), options);
     store.upsert('publications', [
       ...PUBLICATIONS,
@@ -85,28 +91,57 @@ describe('per-year tables (SQLite)', () => {
       { ...pub('pub.n1', 2020, ['pub.1', 'pub.1', 'pub.out', 'pub.2']), year: undefined },
       pub('pub.n2', 2019, ['pub.out', 'pub.1']),
       pub('pub.n3', 2019, ['pub.out']),
+      // A record that carries its counts keeps them.
+      { ...pub('pub.c', 2022, ['pub.2']), times_cited: 7, recent_citations: 3 },
+      // A chain, each citing the one before: more rows by record than one statement writes.
+      ...Array.from({ length: 450 }, (_, k) => pub(`pub.m${k}`, 2000 + (k % 20), k === 0 ? [] : [`pub.m${k - 1}`])),
     ]);
     store.remove('publications', ['pub.n3']);
-    store.finish({ optimize: false, analyze: false });
-    const citingYears = (): unknown[] => {
-      createCitingYears(store.db);
-      try {
-        return store.db.prepare('SELECT id, year, n FROM temp.citing_years ORDER BY id, year').all();
-      } finally {
-        dropCitingYears(store.db);
-      }
-    };
-    assert.equal(postingsStale(store.db), false);
-    const counted = citingYears();
-    // Lists behind: the grouped pass, which reads the references themselves.
-    markPostingsStale(store.db);
-    const grouped = citingYears();
-    assert.deepEqual(counted, grouped);
-    assert.ok(
-      counted.some((row) => (row as { year: unknown }).year === null),
-      'a citing publication without a year gives a NULL year',
+    const steps = store.finish({ optimize: false, analyze: false, recentSince: 2020 }).steps.map((s) => s.step);
+    assert.ok(steps.includes('citations') && !steps.includes('citing years'), steps.join(', '));
+    const outcome = (): unknown => ({
+      byRecord: store.db
+        .prepare(
+          'SELECT p.id, y.year, y.citations FROM publication_citations_by_year y JOIN publications p ON p.pk = y.publication_pk ORDER BY 1, 2',
+        )
+        .all(),
+      corpus: store.db.prepare('SELECT year, citations FROM citations_by_year ORDER BY year').all(),
+      counts: store.db.prepare('SELECT id, times_cited, recent_citations FROM publications ORDER BY id').all(),
+    });
+    const counted = outcome() as { byRecord: unknown[]; counts: { id: string }[] };
+    assert.equal(counted.byRecord.length, 3 + 2 + 449);
+    assert.deepEqual(
+      counted.counts.filter((c) => !c.id.startsWith('pub.m')),
+      [
+        // pub.1: cited by pub.2 (2020), pub.3 (2021), pub.n1 twice as one citing record (no year), pub.n2 (2019).
+        { id: 'pub.1', times_cited: 4, recent_citations: 2 },
+        { id: 'pub.2', times_cited: 3, recent_citations: 2 },
+        { id: 'pub.3', times_cited: 0, recent_citations: 0 },
+        { id: 'pub.c', times_cited: 7, recent_citations: 3 },
+        { id: 'pub.n1', times_cited: 0, recent_citations: 0 },
+        { id: 'pub.n2', times_cited: 0, recent_citations: 0 },
+      ],
     );
-    assert.ok(counted.some((row) => (row as { id: string }).id === 'pub.out'));
+    // Lists behind: the counting declines, and SQLite groups the references themselves.
+    store.db.exec("UPDATE publications SET times_cited = NULL, recent_citations = NULL WHERE id != 'pub.c'");
+    store.db.exec('DELETE FROM publication_citations_by_year; DELETE FROM citations_by_year');
+    markPostingsStale(store.db);
+    assert.equal(refreshCitationsFromPostings(store.db, { recentSince: 2020 }), false);
+    createCitingYears(store.db);
+    deriveCitations(store.db, 2020);
+    refreshCitationsByYear(store.db);
+    dropCitingYears(store.db);
+    assert.deepEqual(outcome(), counted);
+    store.close();
+  });
+
+  test('past its budget of rows the counting declines and writes nothing', () => {
+    const store = loaded(freshPath());
+    store.finish({ optimize: false, analyze: false });
+    const before = store.db.prepare('SELECT * FROM publication_citations_by_year').all();
+    assert.ok(before.length > 1);
+    assert.equal(refreshCitationsFromPostings(store.db, { budget: 1 }), false);
+    assert.deepEqual(store.db.prepare('SELECT * FROM publication_citations_by_year').all(), before);
     store.close();
   });
 

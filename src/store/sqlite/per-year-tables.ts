@@ -48,9 +48,13 @@ export function perYearTablesSql(): string[] {
 /** The temporary table of citations per (cited id, citing year), built once per `finish()`. */
 export const CITING_YEARS = 'temp.citing_years';
 
+/**
+ * `temp.citing_years` grouped by SQLite from the references' rows: what `finish()` falls back
+ * to when `refreshCitationsFromPostings` cannot count (lists behind, a migration, more rows
+ * than its budget).
+ */
 export function createCitingYears(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS ${CITING_YEARS}`);
-  if (citingYearsFromPostings(db)) return;
   // The references hold vocabulary keys since records migration 12; the migration building
   // the per-year tables (4) may run on a database older than that.
   const columns = db.prepare(`SELECT name FROM pragma_table_info('${REFERENCES.table}')`).pluck().all();
@@ -58,63 +62,157 @@ export function createCitingYears(db: Database): void {
   db.exec(`CREATE TEMP TABLE citing_years AS ${select}`);
 }
 
-/** Cited keys' lists read at a time by `citingYearsFromPostings`. */
-const CITING_YEARS_CHUNK = 10_000;
+/**
+ * Rows of citations per (cited publication, citing year) that `refreshCitationsFromPostings`
+ * holds in memory at most (10 bytes each): 32M rows, 320 MiB. At 1M publications there are
+ * 4,979,759; past the budget `finish()` groups them in SQLite instead.
+ */
+const COUNTED_ROWS = 32 * 2 ** 20;
 
 /**
- * `temp.citing_years` counted in JavaScript from the references' posting lists (each cited
- * key's citing publications) and the citing publications' years, when the lists are fresh
- * (`finish()` builds them first) and the references are lists by record: SQLite's grouped
- * pass reads them through the view, which expands every record's list as JSON. At 1M
- * publications (19.1M references, 4,979,759 rows): 7.8 s instead of 24.5 s, the same rows
- * (2026-11-27).
- * False, leaving the table to the grouped pass, when the lists are behind or a year does not
- * fit the counting arrays.
+ * Rows of the table by record written by one statement call: a call costs more than binding
+ * its values. At 1M (4,979,759 rows, the same database, 2026-11-27): one row a call, the whole
+ * of `refreshCitationsFromPostings` took 22.3 s; 200 rows a call, 10.8 s.
  */
-function citingYearsFromPostings(db: Database): boolean {
+const ROWS_PER_INSERT = 200;
+
+/**
+ * The citation tables, and (given `recentSince`, the first year `recent_citations` counts)
+ * `times_cited`/`recent_citations` of the publications whose records did not carry them,
+ * counted in JavaScript from the references' posting lists (each cited key's citing
+ * publications) and the citing publications' years. Each cited key is named by the held
+ * publication it is first (one join of the cited ids to the publications' ids), so no row is
+ * looked up by its text id, and the table by record is written many rows a statement. Through
+ * `temp.citing_years` (its 4,979,759 rows written, then joined to `publications` by text id
+ * and sorted) the same tables took 24.6 and 24.8 s at 1M, and 12.6 and 12.9 s this way (the
+ * same database, its tables emptied first as after a bulk load, the same rows; 2026-11-27).
+ *
+ * A cited publication's rows come from one list, so they are kept in the order the lists are
+ * read, with where each publication's rows start: the table by record is then written in key
+ * order with no sort. Citations of ids the database does not hold count for nothing.
+ *
+ * False, writing nothing, when the lists are behind, the references are not lists by record,
+ * a year or key does not fit the counting arrays, or the rows exceed `budget`.
+ */
+export function refreshCitationsFromPostings(
+  db: Database,
+  { recentSince, budget = COUNTED_ROWS }: { readonly recentSince?: number; readonly budget?: number } = {},
+): boolean {
   const link = postingLinks().find((l) => l.table === REFERENCES.table);
   if (link === undefined || postingsStale(db) || heldListsByRecord(db, link) === undefined) return false;
   const largest = db.prepare<[], number | null>('SELECT max(pk) FROM publications').pluck().get() ?? 0;
-  // The citing year of each publication key, plus one: 0 for no year (a NULL year's row).
+  if (largest > 0xffffffff) return false;
+  // The citing year of each publication key, plus one: 0 for no year.
   const yearOf = new Uint16Array(largest + 1);
   for (const [pk, year] of db.prepare<[], [number, unknown]>('SELECT pk, year FROM publications').raw().iterate()) {
     if (year === null) continue;
     if (typeof year !== 'number' || !Number.isInteger(year) || year < 0 || year >= 0xffff) return false;
     yearOf[pk] = year + 1;
   }
-  db.exec(`CREATE TEMP TABLE citing_years (id TEXT, year INTEGER, n INTEGER)`);
-  const insert = db.prepare<[string, number | null, number]>(
-    `INSERT INTO ${CITING_YEARS} (id, year, n) VALUES (?, ?, ?)`,
-  );
   const { table, column } = REFERENCES.vocabulary;
-  // Read a chunk of lists, then write its rows: a connection cannot write while it reads.
-  const chunk = db
-    .prepare<[number], [number, string, Uint8Array]>(
-      `SELECT l.${REFERENCES.key}, v.${column}, l.${link.postings.column} FROM ${link.postings.table} l ` +
-        `JOIN ${table} v ON v.id = l.${REFERENCES.key} WHERE l.${REFERENCES.key} > ? ORDER BY l.${REFERENCES.key} LIMIT ${CITING_YEARS_CHUNK}`,
-    )
-    .raw();
-  // Citations per year of one cited key, and which years it touched.
+  const largestKey = db.prepare<[], number | null>(`SELECT max(id) FROM ${table}`).pluck().get() ?? 0;
+  if (largestKey > 0xffffffff) return false;
+  // The held publication each cited key names (0: none held).
+  const publicationOf = new Uint32Array(largestKey + 1);
+  for (const [key, pk] of db
+    .prepare<[], [number, number]>(`SELECT v.id, p.pk FROM ${table} v JOIN publications p ON p.id = v.${column}`)
+    .raw()
+    .iterate())
+    publicationOf[key] = pk;
+
+  // Per cited publication: where its rows start and how many there are (one per citing year).
+  const firstRow = new Uint32Array(largest + 1);
+  const rowCount = new Uint16Array(largest + 1);
+  let rows = { years: new Uint16Array(1 << 20), counts: new Uint32Array(1 << 20), length: 0 };
   const perYear = new Uint32Array(0x10000);
   const touched: number[] = [];
-  for (let after = -1; ;) {
-    const lists = chunk.all(after);
-    if (lists.length === 0) break;
-    for (const [key, cited, list] of lists) {
-      after = key;
-      forEachPosting(list, (citing) => {
-        const year = yearOf[citing];
-        if (year === undefined) return;
-        const before = perYear[year] as number;
-        if (before === 0) touched.push(year);
-        perYear[year] = before + 1;
-      });
-      for (const year of touched) {
-        insert.run(cited, year === 0 ? null : year - 1, perYear[year] as number);
-        perYear[year] = 0;
-      }
-      touched.length = 0;
+  const lists = db
+    .prepare<[], [number, Uint8Array]>(`SELECT ${REFERENCES.key}, ${link.postings.column} FROM ${link.postings.table}`)
+    .raw();
+  for (const [key, list] of lists.iterate()) {
+    const cited = publicationOf[key] ?? 0;
+    if (cited === 0) continue;
+    forEachPosting(list, (citing) => {
+      const year = yearOf[citing];
+      if (year === undefined) return;
+      const before = perYear[year] as number;
+      if (before === 0) touched.push(year);
+      perYear[year] = before + 1;
+    });
+    if (rows.length + touched.length > budget) return false;
+    if (rows.length + touched.length > rows.years.length) {
+      const size = Math.min(budget, Math.max(rows.length + touched.length, rows.years.length * 2));
+      const years = new Uint16Array(size);
+      const counts = new Uint32Array(size);
+      years.set(rows.years.subarray(0, rows.length));
+      counts.set(rows.counts.subarray(0, rows.length));
+      rows = { years, counts, length: rows.length };
     }
+    // In year order, as the table's key has them.
+    touched.sort((a, b) => a - b);
+    firstRow[cited] = rows.length;
+    rowCount[cited] = touched.length;
+    for (const year of touched) {
+      rows.years[rows.length] = year;
+      rows.counts[rows.length++] = perYear[year] as number;
+      perYear[year] = 0;
+    }
+    touched.length = 0;
+  }
+
+  for (const sql of clearSql(CITATIONS_BY_YEAR)) db.exec(sql);
+  const owner = ownerKey('publications');
+  const insertSql = (n: number): string =>
+    `INSERT INTO ${CITATIONS_BY_YEAR.byRecord.table} (${owner}, year, citations) VALUES ${Array.from({ length: n }, () => '(?, ?, ?)').join(', ')}`;
+  // Many rows a statement: a statement call costs more than binding its values.
+  const saveMany = db.prepare<number[]>(insertSql(ROWS_PER_INSERT));
+  const pending: number[] = [];
+  const corpus = new Map<number, number>();
+  for (let pk = 1; pk <= largest; pk++) {
+    const from = firstRow[pk] as number;
+    const to = from + (rowCount[pk] as number);
+    for (let row = from; row < to; row++) {
+      const year = rows.years[row] as number;
+      // A citing publication without a year counts in `times_cited` only.
+      if (year === 0) continue;
+      const n = rows.counts[row] as number;
+      pending.push(pk, year - 1, n);
+      if (pending.length === ROWS_PER_INSERT * 3) {
+        saveMany.run(...pending);
+        pending.length = 0;
+      }
+      corpus.set(year - 1, (corpus.get(year - 1) ?? 0) + n);
+    }
+  }
+  if (pending.length > 0) db.prepare<number[]>(insertSql(pending.length / 3)).run(...pending);
+  const saveCorpus = db.prepare<[number, number]>(
+    `INSERT INTO ${CITATIONS_BY_YEAR.corpus.table} (year, citations) VALUES (?, ?)`,
+  );
+  for (const [year, n] of [...corpus].sort((a, b) => a[0] - b[0])) saveCorpus.run(year, n);
+  fillPagesOf(db, CITATIONS_BY_YEAR.byRecord.table);
+  db.exec(markFreshSql(CITATIONS_BY_YEAR));
+
+  if (recentSince === undefined) return true;
+  // Counts for the records that did not carry them: every citation, and those from `recentSince` on.
+  const missing = db
+    .prepare<[], number>('SELECT pk FROM publications WHERE times_cited IS NULL OR recent_citations IS NULL')
+    .pluck()
+    .all();
+  const setCounts = db.prepare<[number, number, number]>(
+    'UPDATE publications SET times_cited = coalesce(times_cited, ?), recent_citations = coalesce(recent_citations, ?) WHERE pk = ?',
+  );
+  for (const pk of missing) {
+    let all = 0;
+    let recent = 0;
+    const from = firstRow[pk] as number;
+    for (let row = from; row < from + (rowCount[pk] as number); row++) {
+      const n = rows.counts[row] as number;
+      all += n;
+      // As SQLite's pass counts them: a citing publication without a year as year 0.
+      const code = rows.years[row] as number;
+      if ((code === 0 ? 0 : code - 1) >= recentSince) recent += n;
+    }
+    setCounts.run(all, recent, pk);
   }
   return true;
 }
@@ -142,9 +240,11 @@ export function refreshFundingByYear(db: Database): void {
 
 /** Builds every per-year table from the records held now (the migration, for a database loaded before them). */
 export function rebuildPerYearTables(db: Database): void {
-  createCitingYears(db);
-  refreshCitationsByYear(db);
-  dropCitingYears(db);
+  if (!refreshCitationsFromPostings(db)) {
+    createCitingYears(db);
+    refreshCitationsByYear(db);
+    dropCitingYears(db);
+  }
   refreshFundingByYear(db);
 }
 
