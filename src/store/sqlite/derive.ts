@@ -9,14 +9,7 @@ import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import { FULLTEXT_TABLES, LINK_TABLES, type LinkTableSpec } from '../../model/storage.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
-import {
-  CITING_YEARS,
-  createCitingYears,
-  dropCitingYears,
-  refreshCitationsByYear,
-  refreshCitationsFromPostings,
-  refreshFundingByYear,
-} from './per-year-tables.ts';
+import { refreshCitations, refreshFundingByYear } from './per-year-tables.ts';
 import { compactInsertedTrees, rewriteInKeyOrder } from './full-pages.ts';
 import { markPostingsFresh, ownerCountSql, ownersOf, postingsStale, rebuildPostings } from './posting-lists.ts';
 import { RECORD_INDEXES, refreshValueCounts } from './records-schema.ts';
@@ -153,18 +146,9 @@ function deriveSteps(
     setFullTextMerging(db, true);
   });
   // One pass over the references gives citations per (cited publication, citing year): the
-  // citation counts and the per-year tables are both summed from it. Counted from the
-  // posting lists where they are fresh (`finish()` built them above); else grouped by SQLite.
-  let counted = false;
-  run('citations', () => {
-    counted = refreshCitationsFromPostings(db, { recentSince: since });
-  });
-  if (!counted) {
-    run('citing years', () => createCitingYears(db));
-    run('citation counts', () => deriveCitations(db, since));
-    run('citations by year', () => refreshCitationsByYear(db));
-    dropCitingYears(db);
-  }
+  // citation counts and the per-year tables are both summed from it (counted from the posting
+  // lists built above, or grouped by SQLite where they cannot be).
+  run('citations', () => refreshCitations(db, { recentSince: since }));
   run('funding by year', () => refreshFundingByYear(db));
   // After the citation counts: the narrow tables copy them.
   run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
@@ -218,32 +202,6 @@ export function setFullTextMerging(db: Database, on: boolean): void {
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('crisismerge', ${settings.crisismerge})`);
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('hashsize', ${64 * 1024 * 1024})`);
   }
-}
-
-/**
- * `times_cited` and `recent_citations` for publications whose records do not carry them:
- * the held publications citing them (spec/data-model.md), recent ones from `since` on;
- * summed from `temp.citing_years` (citations per cited id and citing year).
- * Exported for the test that compares it with `refreshCitationsFromPostings`.
- */
-export function deriveCitations(db: Database, since: number): void {
-  const missing = db
-    .prepare('SELECT 1 FROM publications WHERE times_cited IS NULL OR recent_citations IS NULL LIMIT 1')
-    .get();
-  if (missing === undefined) return;
-  db.exec('DROP TABLE IF EXISTS temp.cite_counts');
-  db.exec(
-    'CREATE TEMP TABLE cite_counts (id TEXT PRIMARY KEY, n INTEGER NOT NULL, recent INTEGER NOT NULL) WITHOUT ROWID',
-  );
-  db.prepare(
-    `INSERT INTO temp.cite_counts (id, n, recent)
-     SELECT id, SUM(n), SUM(CASE WHEN coalesce(year, 0) >= ? THEN n ELSE 0 END) FROM ${CITING_YEARS} GROUP BY id`,
-  ).run(since);
-  db.exec(`UPDATE publications SET
-      times_cited = coalesce(times_cited, (SELECT n FROM temp.cite_counts WHERE id = publications.id), 0),
-      recent_citations = coalesce(recent_citations, (SELECT recent FROM temp.cite_counts WHERE id = publications.id), 0)
-    WHERE times_cited IS NULL OR recent_citations IS NULL`);
-  db.exec('DROP TABLE temp.cite_counts');
 }
 
 /** A link table of the layout, by name. */

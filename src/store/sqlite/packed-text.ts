@@ -14,7 +14,7 @@
  * stored column without unpacking. Everything here is pure (no connection): row preparation
  * can run anywhere, given the dictionaries.
  */
-import { compressText, decompressText } from './text-codecs.ts';
+import { compressText, decompressText, utf8Of } from './text-codecs.ts';
 
 /** A preset dictionary, as kept in `text_dictionaries`. */
 export interface TextDictionary {
@@ -40,26 +40,6 @@ export function packText(text: string, dictionary: TextDictionary): string | Uin
   out[0] = dictionary.id;
   out.set(body, 1);
   return out;
-}
-
-/** This thread's buffer for the UTF-8 bytes of the text being packed (made on first use, grown as needed). */
-let encoded: Buffer | undefined;
-
-/**
- * The UTF-8 bytes of `text`, valid until the next call. Written into a buffer of the thread's
- * own rather than made by `Buffer.from`, which takes values under 4 KiB from Node's shared
- * 8 KiB pool blocks, beside the packed values `packText` returns; a message to another thread
- * copies every block a value it carries touches, whole. Measured on the prepared rows of
- * 5,000 generated publications (`structuredClone`, as the importer hands a batch to the
- * writer): their packed values (3.4 MiB) took 21.4 MiB of blocks with them, and 3.5 MiB now.
- * The import's CPU and wall time at 100k moved within run-to-run noise (2026-11-27).
- */
-function utf8Of(text: string): Buffer {
-  // A UTF-16 code unit takes at most 3 bytes in UTF-8.
-  const most = text.length * 3;
-  if (encoded === undefined || encoded.length < most)
-    encoded = Buffer.allocUnsafeSlow(Math.max(most, 2 * (encoded?.length ?? 32 * 1024)));
-  return encoded.subarray(0, encoded.write(text, 0, 'utf8'));
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
  * The per-year pre-aggregates in SQLite (`model/storage.ts`, `PerYearTablesSpec`): their
  * DDL, and their rebuild by `finish()` and by the migration that adds them. The citation
- * tables come from the same pass over the references as `times_cited` (`derive.ts` passes
- * its temporary table of citing years in).
+ * tables come from the same pass over the references as `times_cited` (`refreshCitations`).
  */
 import type { Database } from 'better-sqlite3';
 import {
@@ -45,73 +44,86 @@ export function perYearTablesSql(): string[] {
   return [...tablesSql('publications', CITATIONS_BY_YEAR), ...tablesSql('grants', FUNDING_BY_YEAR)];
 }
 
-/** The temporary table of citations per (cited id, citing year), built once per `finish()`. */
-export const CITING_YEARS = 'temp.citing_years';
-
 /**
- * `temp.citing_years` grouped by SQLite from the references' rows: what `finish()` falls back
- * to when `refreshCitationsFromPostings` cannot count (lists behind, a migration, more rows
- * than its budget).
+ * The citation tables, and (given `recentSince`, the first year `recent_citations` counts)
+ * `times_cited`/`recent_citations` of the publications whose records did not carry them, from
+ * one pass over the references: counted from their posting lists where it can
+ * (`refreshCitationsFromPostings`), else grouped by SQLite (`refreshCitationsGrouped`).
+ * Returns which. Inside the caller's transaction. `budget`: the rows counted in memory at most
+ * (default `COUNTED_ROWS`).
  */
-export function createCitingYears(db: Database): void {
-  db.exec(`DROP TABLE IF EXISTS ${CITING_YEARS}`);
-  // The references hold vocabulary keys since records migration 12; the migration building
-  // the per-year tables (4) may run on a database older than that.
-  const columns = db.prepare(`SELECT name FROM pragma_table_info('${REFERENCES.table}')`).pluck().all();
-  const select = columns.includes(REFERENCES.key) ? CITING_YEARS_SELECT : citingYearsSelect('first built');
-  db.exec(`CREATE TEMP TABLE citing_years AS ${select}`);
+export function refreshCitations(
+  db: Database,
+  { recentSince, budget }: { readonly recentSince?: number; readonly budget?: number } = {},
+): 'counted' | 'grouped' {
+  const counted = countCitations(db, budget);
+  if (counted === undefined) {
+    refreshCitationsGrouped(db, recentSince);
+    return 'grouped';
+  }
+  writeCitationTables(db, counted);
+  if (recentSince !== undefined) fillMissingCounts(db, counted, recentSince);
+  return 'counted';
 }
 
 /**
- * Rows of citations per (cited publication, citing year) that `refreshCitationsFromPostings`
- * holds in memory at most (10 bytes each): 32M rows, 320 MiB. At 1M publications there are
- * 4,979,759; past the budget `finish()` groups them in SQLite instead.
+ * Rows of citations per (cited publication, citing year) that `countCitations` holds in
+ * memory at most: 32M rows of 6 bytes (a year and a count), 192 MiB, beside 8 bytes a
+ * publication and 4 a cited id. At 1M publications there are 4,979,759; past the budget the
+ * citations are grouped by SQLite instead.
  */
 const COUNTED_ROWS = 32 * 2 ** 20;
 
 /**
  * Rows of the table by record written by one statement call: a call costs more than binding
- * its values. At 1M (4,979,759 rows, the same database, 2026-11-27): one row a call, the whole
- * of `refreshCitationsFromPostings` took 22.3 s; 200 rows a call, 10.8 s.
+ * its values. At 1M (4,979,759 rows, the same database, 2026-11-27): one row a call, counting
+ * and writing the citation tables took 22.3 s; 200 rows a call, 10.8 s.
  */
 const ROWS_PER_INSERT = 200;
 
 /**
- * The citation tables, and (given `recentSince`, the first year `recent_citations` counts)
- * `times_cited`/`recent_citations` of the publications whose records did not carry them,
- * counted in JavaScript from the references' posting lists (each cited key's citing
- * publications) and the citing publications' years. Each cited key is named by the held
- * publication it is first (one join of the cited ids to the publications' ids), so no row is
- * looked up by its text id, and the table by record is written many rows a statement. Through
- * `temp.citing_years` (its 4,979,759 rows written, then joined to `publications` by text id
- * and sorted) the same tables took 24.6 and 24.8 s at 1M, and 12.6 and 12.9 s this way (the
- * same database, its tables emptied first as after a bulk load, the same rows; 2026-11-27).
- *
- * A cited publication's rows come from one list, so they are kept in the order the lists are
- * read, with where each publication's rows start: the table by record is then written in key
- * order with no sort. Citations of ids the database does not hold count for nothing.
- *
- * False, writing nothing, when the lists are behind, the references are not lists by record,
- * a year or key does not fit the counting arrays, or the rows exceed `budget`.
+ * Citations per (cited publication, citing year), as `countCitations` leaves them. A cited
+ * publication's rows come from one posting list, so they sit together in the order the lists
+ * were read: its `rowCount[pk]` rows start at `firstRow[pk]`, in year order.
  */
-export function refreshCitationsFromPostings(
-  db: Database,
-  { recentSince, budget = COUNTED_ROWS }: { readonly recentSince?: number; readonly budget?: number } = {},
-): boolean {
+interface CountedCitations {
+  /** The largest publication key. */
+  readonly largest: number;
+  readonly firstRow: Uint32Array;
+  readonly rowCount: Uint16Array;
+  /** Per row, the citing year plus one (0: citing publications without a year). */
+  readonly years: Uint16Array;
+  readonly counts: Uint32Array;
+}
+
+/**
+ * The citations counted in JavaScript from the references' posting lists (each cited key's
+ * citing publications) and the citing publications' years. Each cited key is named by the held
+ * publication it is first (one join of the cited ids to the publications' ids), so no row is
+ * looked up by its text id. Through `temp.citing_years` (its 4,979,759 rows written, then
+ * joined to `publications` by text id and sorted) the citation tables took 24.6 and 24.8 s at
+ * 1M, and 12.6 and 12.9 s counted here (the same database, its tables emptied first as after a
+ * bulk load, the same rows; 2026-11-27). Citations of ids the database does not hold count for
+ * nothing.
+ *
+ * Undefined, having written nothing, when the lists are behind, the references are not lists
+ * by record, a year or key does not fit the counting arrays, or the rows exceed `budget`.
+ */
+function countCitations(db: Database, budget: number = COUNTED_ROWS): CountedCitations | undefined {
   const link = postingLinks().find((l) => l.table === REFERENCES.table);
-  if (link === undefined || postingsStale(db) || heldListsByRecord(db, link) === undefined) return false;
+  if (link === undefined || postingsStale(db) || heldListsByRecord(db, link) === undefined) return undefined;
   const largest = db.prepare<[], number | null>('SELECT max(pk) FROM publications').pluck().get() ?? 0;
-  if (largest > 0xffffffff) return false;
+  if (largest > 0xffffffff) return undefined;
   // The citing year of each publication key, plus one: 0 for no year.
   const yearOf = new Uint16Array(largest + 1);
   for (const [pk, year] of db.prepare<[], [number, unknown]>('SELECT pk, year FROM publications').raw().iterate()) {
     if (year === null) continue;
-    if (typeof year !== 'number' || !Number.isInteger(year) || year < 0 || year >= 0xffff) return false;
+    if (typeof year !== 'number' || !Number.isInteger(year) || year < 0 || year >= 0xffff) return undefined;
     yearOf[pk] = year + 1;
   }
   const { table, column } = REFERENCES.vocabulary;
   const largestKey = db.prepare<[], number | null>(`SELECT max(id) FROM ${table}`).pluck().get() ?? 0;
-  if (largestKey > 0xffffffff) return false;
+  if (largestKey > 0xffffffff) return undefined;
   // The held publication each cited key names (0: none held).
   const publicationOf = new Uint32Array(largestKey + 1);
   for (const [key, pk] of db
@@ -120,10 +132,12 @@ export function refreshCitationsFromPostings(
     .iterate())
     publicationOf[key] = pk;
 
-  // Per cited publication: where its rows start and how many there are (one per citing year).
   const firstRow = new Uint32Array(largest + 1);
   const rowCount = new Uint16Array(largest + 1);
-  let rows = { years: new Uint16Array(1 << 20), counts: new Uint32Array(1 << 20), length: 0 };
+  let years = new Uint16Array(1 << 20);
+  let counts = new Uint32Array(1 << 20);
+  let length = 0;
+  // Citations per citing year of the list being read, and which years it touched.
   const perYear = new Uint32Array(0x10000);
   const touched: number[] = [];
   const lists = db
@@ -139,32 +153,42 @@ export function refreshCitationsFromPostings(
       if (before === 0) touched.push(year);
       perYear[year] = before + 1;
     });
-    if (rows.length + touched.length > budget) return false;
-    if (rows.length + touched.length > rows.years.length) {
-      const size = Math.min(budget, Math.max(rows.length + touched.length, rows.years.length * 2));
-      const years = new Uint16Array(size);
-      const counts = new Uint32Array(size);
-      years.set(rows.years.subarray(0, rows.length));
-      counts.set(rows.counts.subarray(0, rows.length));
-      rows = { years, counts, length: rows.length };
+    const needed = length + touched.length;
+    if (needed > budget) return undefined;
+    if (needed > years.length) {
+      const size = Math.min(budget, Math.max(needed, years.length * 2));
+      years = grown(years, new Uint16Array(size));
+      counts = grown(counts, new Uint32Array(size));
     }
     // In year order, as the table's key has them.
     touched.sort((a, b) => a - b);
-    firstRow[cited] = rows.length;
+    firstRow[cited] = length;
     rowCount[cited] = touched.length;
     for (const year of touched) {
-      rows.years[rows.length] = year;
-      rows.counts[rows.length++] = perYear[year] as number;
+      years[length] = year;
+      counts[length++] = perYear[year] as number;
       perYear[year] = 0;
     }
     touched.length = 0;
   }
+  return { largest, firstRow, rowCount, years, counts };
+}
 
+/** `into` with the values of `from` at its start. */
+function grown<T extends Uint16Array | Uint32Array>(from: T, into: T): T {
+  into.set(from);
+  return into;
+}
+
+/**
+ * Rewrites the citation tables from counted citations and marks them fresh: the table by
+ * record in key order, many rows a statement, the corpus table summed on the way.
+ */
+function writeCitationTables(db: Database, { largest, firstRow, rowCount, years, counts }: CountedCitations): void {
   for (const sql of clearSql(CITATIONS_BY_YEAR)) db.exec(sql);
   const owner = ownerKey('publications');
-  const insertSql = (n: number): string =>
-    `INSERT INTO ${CITATIONS_BY_YEAR.byRecord.table} (${owner}, year, citations) VALUES ${Array.from({ length: n }, () => '(?, ?, ?)').join(', ')}`;
-  // Many rows a statement: a statement call costs more than binding its values.
+  const insertSql = (rows: number): string =>
+    `INSERT INTO ${CITATIONS_BY_YEAR.byRecord.table} (${owner}, year, citations) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?)').join(', ')}`;
   const saveMany = db.prepare<number[]>(insertSql(ROWS_PER_INSERT));
   const pending: number[] = [];
   const corpus = new Map<number, number>();
@@ -172,10 +196,10 @@ export function refreshCitationsFromPostings(
     const from = firstRow[pk] as number;
     const to = from + (rowCount[pk] as number);
     for (let row = from; row < to; row++) {
-      const year = rows.years[row] as number;
+      const year = years[row] as number;
       // A citing publication without a year counts in `times_cited` only.
       if (year === 0) continue;
-      const n = rows.counts[row] as number;
+      const n = counts[row] as number;
       pending.push(pk, year - 1, n);
       if (pending.length === ROWS_PER_INSERT * 3) {
         saveMany.run(...pending);
@@ -191,9 +215,10 @@ export function refreshCitationsFromPostings(
   for (const [year, n] of [...corpus].sort((a, b) => a[0] - b[0])) saveCorpus.run(year, n);
   fillPagesOf(db, CITATIONS_BY_YEAR.byRecord.table);
   db.exec(markFreshSql(CITATIONS_BY_YEAR));
+}
 
-  if (recentSince === undefined) return true;
-  // Counts for the records that did not carry them: every citation, and those from `recentSince` on.
+/** `times_cited` and `recent_citations` (from `since` on) where records left them empty, from counted citations. */
+function fillMissingCounts(db: Database, { firstRow, rowCount, years, counts }: CountedCitations, since: number): void {
   const missing = db
     .prepare<[], number>('SELECT pk FROM publications WHERE times_cited IS NULL OR recent_citations IS NULL')
     .pluck()
@@ -206,29 +231,64 @@ export function refreshCitationsFromPostings(
     let recent = 0;
     const from = firstRow[pk] as number;
     for (let row = from; row < from + (rowCount[pk] as number); row++) {
-      const n = rows.counts[row] as number;
+      const n = counts[row] as number;
       all += n;
-      // As SQLite's pass counts them: a citing publication without a year as year 0.
-      const code = rows.years[row] as number;
-      if ((code === 0 ? 0 : code - 1) >= recentSince) recent += n;
+      // As the grouped pass counts them: a citing publication without a year as year 0.
+      const code = years[row] as number;
+      if ((code === 0 ? 0 : code - 1) >= since) recent += n;
     }
     setCounts.run(all, recent, pk);
   }
-  return true;
 }
 
-export function dropCitingYears(db: Database): void {
+/** The temporary table of citations per (cited id, citing year) of the grouped pass. */
+const CITING_YEARS = 'temp.citing_years';
+
+/**
+ * What `refreshCitations` does, grouped by SQLite from the references' rows into
+ * `temp.citing_years`, which is then joined to the publications by id: where the citations
+ * cannot be counted (lists behind, a migration on an older layout, more rows than the budget).
+ */
+export function refreshCitationsGrouped(db: Database, recentSince?: number): void {
   db.exec(`DROP TABLE IF EXISTS ${CITING_YEARS}`);
+  // The references hold vocabulary keys since records migration 12; the migration building
+  // the per-year tables (4) may run on a database older than that.
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('${REFERENCES.table}')`).pluck().all();
+  const select = columns.includes(REFERENCES.key) ? CITING_YEARS_SELECT : citingYearsSelect('first built');
+  db.exec(`CREATE TEMP TABLE citing_years AS ${select}`);
+  try {
+    if (recentSince !== undefined) fillMissingCountsGrouped(db, recentSince);
+    for (const sql of [...clearSql(CITATIONS_BY_YEAR), ...citationsFillSql(CITING_YEARS)]) db.exec(sql);
+    fillPagesOf(db, CITATIONS_BY_YEAR.byRecord.table);
+    db.exec(markFreshSql(CITATIONS_BY_YEAR));
+  } finally {
+    db.exec(`DROP TABLE IF EXISTS ${CITING_YEARS}`);
+  }
 }
 
 /**
- * Rewrites the citation tables from `temp.citing_years` and marks them fresh (inside the
- * caller's transaction). The table by record is filled in key order, then its pages filled.
+ * `times_cited` and `recent_citations` for publications whose records do not carry them:
+ * the held publications citing them (spec/data-model.md), recent ones from `since` on;
+ * summed from `temp.citing_years`.
  */
-export function refreshCitationsByYear(db: Database): void {
-  for (const sql of [...clearSql(CITATIONS_BY_YEAR), ...citationsFillSql(CITING_YEARS)]) db.exec(sql);
-  fillPagesOf(db, CITATIONS_BY_YEAR.byRecord.table);
-  db.exec(markFreshSql(CITATIONS_BY_YEAR));
+function fillMissingCountsGrouped(db: Database, since: number): void {
+  const missing = db
+    .prepare('SELECT 1 FROM publications WHERE times_cited IS NULL OR recent_citations IS NULL LIMIT 1')
+    .get();
+  if (missing === undefined) return;
+  db.exec('DROP TABLE IF EXISTS temp.cite_counts');
+  db.exec(
+    'CREATE TEMP TABLE cite_counts (id TEXT PRIMARY KEY, n INTEGER NOT NULL, recent INTEGER NOT NULL) WITHOUT ROWID',
+  );
+  db.prepare(
+    `INSERT INTO temp.cite_counts (id, n, recent)
+     SELECT id, SUM(n), SUM(CASE WHEN coalesce(year, 0) >= ? THEN n ELSE 0 END) FROM ${CITING_YEARS} GROUP BY id`,
+  ).run(since);
+  db.exec(`UPDATE publications SET
+      times_cited = coalesce(times_cited, (SELECT n FROM temp.cite_counts WHERE id = publications.id), 0),
+      recent_citations = coalesce(recent_citations, (SELECT recent FROM temp.cite_counts WHERE id = publications.id), 0)
+    WHERE times_cited IS NULL OR recent_citations IS NULL`);
+  db.exec('DROP TABLE temp.cite_counts');
 }
 
 /** Rewrites the funding tables and marks them fresh (inside the caller's transaction). */
@@ -240,11 +300,7 @@ export function refreshFundingByYear(db: Database): void {
 
 /** Builds every per-year table from the records held now (the migration, for a database loaded before them). */
 export function rebuildPerYearTables(db: Database): void {
-  if (!refreshCitationsFromPostings(db)) {
-    createCitingYears(db);
-    refreshCitationsByYear(db);
-    dropCitingYears(db);
-  }
+  refreshCitations(db);
   refreshFundingByYear(db);
 }
 
