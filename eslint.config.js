@@ -30,10 +30,11 @@ export const LAYERS = {
   'index.ts': ['./client'],
   'package-root.ts': [],
   'worker-module.ts': [],
+  'facet-columns-budget.ts': [],
 };
 
 // Leaf modules with no imports of ours that any part may use.
-const LEAVES = ['./package-root.ts', './worker-module.ts'];
+const LEAVES = ['./package-root.ts', './worker-module.ts', './facet-columns-budget.ts'];
 
 const inward = (part, allowed) => ({
   target: `./src/${part}`,

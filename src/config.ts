@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { defaultFacetColumnsMb } from './facet-columns-budget.ts';
 import { problem, QuarryError, type Problem } from './errors/index.ts';
 
 /** One rate limit: `max` requests per `windowSeconds`, counted per account or per client IP. */
@@ -54,7 +55,10 @@ export interface QuarryConfig {
     readonly pageCacheMb: number;
     /** Memory-mapped reads of all query workers together, in MiB (0: none). */
     readonly mmapMb: number;
-    /** In-memory link facet columns of all query workers together, in MiB (0: every facet in SQL). */
+    /**
+     * In-memory link facet columns of all query workers together, in MiB (0: every facet in SQL);
+     * default an eighth of the machine's memory, 256 MiB to 4 GiB (`defaultFacetColumnsMb`).
+     */
     readonly facetColumnsMb: number;
     /** Queries one account may have running or waiting at once; past it, 429 with Retry-After. */
     readonly maxPerPrincipal: number;
@@ -118,7 +122,7 @@ export const DEFAULT_CONFIG: QuarryConfig = {
     cacheMb: 64,
     pageCacheMb: 256,
     mmapMb: 512,
-    facetColumnsMb: 256,
+    facetColumnsMb: defaultFacetColumnsMb(),
     maxPerPrincipal: 4,
     cheapRowLimit: 20_000,
   },

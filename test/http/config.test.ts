@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DEFAULT_CONFIG, loadConfig } from '../../src/config.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
+import { defaultFacetColumnsMb } from '../../src/facet-columns-budget.ts';
 
 describe('configuration', () => {
   test('defaults follow spec/protocol.md', () => {
@@ -45,7 +46,7 @@ describe('configuration', () => {
   });
 
   test('the in-memory facet columns take a budget in MiB, 0 switching them off', () => {
-    assert.equal(loadConfig().query.facetColumnsMb, 256);
+    assert.equal(loadConfig().query.facetColumnsMb, defaultFacetColumnsMb());
     assert.equal(loadConfig({ env: { QUARRY_QUERY_FACET_COLUMNS_MB: '0' } }).query.facetColumnsMb, 0);
     assert.throws(
       () => loadConfig({ env: { QUARRY_QUERY_FACET_COLUMNS_MB: '-1' } }),

@@ -12,6 +12,7 @@ import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { openReadOnly } from '../../../store/sqlite/open.ts';
 import { DEFAULT_CHEAP_ROW_LIMIT, estimateCost, type TableStatistics } from '../../cost.ts';
 import { expensiveWorkersFor, FairPool } from '../../fair-pool.ts';
+import { defaultFacetColumnsMb } from '../../../facet-columns-budget.ts';
 import { outcomeFromJson, outcomeFromResult } from '../../outcome.ts';
 import { workerModule } from '../../pool.ts';
 import { labelsOf } from '../../query-labels.ts';
@@ -32,7 +33,8 @@ export interface SqliteEngineOptions {
   /** Memory-mapped reads for all workers together, in MiB (default 512); each worker maps its share. */
   readonly mmapMb?: number;
   /**
-   * In-memory link facet columns for all workers together, in MiB (default 256); each
+   * In-memory link facet columns for all workers together, in MiB (default: an eighth of the
+   * machine's memory, 256 MiB to 4 GiB, `defaultFacetColumnsMb`); each
    * worker holds its share; 0 answers every facet in SQL (`columnar-facets.ts`).
    */
   readonly facetColumnsMb?: number;
@@ -43,7 +45,8 @@ export interface SqliteEngineOptions {
 }
 
 export const DEFAULT_PAGE_CACHE_MB = 256;
-export const DEFAULT_FACET_COLUMNS_MB = 256;
+/** An eighth of the machine's memory, between 256 MiB and 4 GiB (`facet-columns-budget.ts`). */
+export const DEFAULT_FACET_COLUMNS_MB = defaultFacetColumnsMb();
 export const DEFAULT_MMAP_MB = 512;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
