@@ -7,11 +7,30 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
-import { FULLTEXT_TABLES, LINK_TABLES, type LinkTableSpec } from '../../model/storage.ts';
+import {
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  postingLinks,
+  type LinkTableSpec,
+  type PostingListsSpec,
+} from '../../model/storage.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
-import { refreshCitations, refreshFundingByYear } from './per-year-tables.ts';
+import { countCitations, refreshCitations, refreshFundingByYear, type CountedCitations } from './per-year-tables.ts';
 import { compactInsertedTrees, rewriteInKeyOrder } from './full-pages.ts';
-import { markPostingsFresh, ownerCountSql, ownersOf, postingsStale, rebuildPostings } from './posting-lists.ts';
+import { REFERENCES } from '../per-year-tables.ts';
+import { startFullTextMerge, type MergeOutcome } from './full-text-merge.ts';
+import {
+  heldListsByRecord,
+  listsTurnedAround,
+  markPostingsFresh,
+  ownerCountSql,
+  ownersOf,
+  postingsStale,
+  rebuildPostingsOf,
+  replacePostingsOf,
+  turnedEntries,
+  type TurnedLists,
+} from './posting-lists.ts';
 import { RECORD_INDEXES, refreshValueCounts } from './records-schema.ts';
 
 /**
@@ -40,6 +59,8 @@ export interface FinishOptions {
   readonly compact?: boolean;
   /** Progress notes, one per step. */
   readonly onStep?: (step: string, ms: number) => void;
+  /** Where the full-text merge ran (`full-text-merge.ts`): for tests. */
+  readonly onMerge?: (outcome: MergeOutcome) => void;
 }
 
 export interface FinishReport {
@@ -110,11 +131,15 @@ function deriveSteps(
   // through its organization links (`readThrough` in model/storage.ts).
   run('places', () => derivePlaces(db));
   // Built where a reverse index would be: after a bulk load, from every link row at once.
-  // Before the compaction, which fills the pages of the lists kept by text value.
+  // Those grouped by SQLite now, before the compaction, which fills the pages of the lists kept
+  // by text value (the researcher totals below read two of them); those of the link tables kept
+  // as lists by record (references, concepts: integer values, written in key order) are turned
+  // around in memory beside the full-text merge, and written after it.
+  const listsBehind = postingsStale(db);
+  const turnedLater = listsBehind ? listedPostingLinks(db) : [];
   run('posting lists', () => {
-    if (!postingsStale(db)) return;
-    rebuildPostings(db);
-    markPostingsFresh(db);
+    for (const link of postingLinks())
+      if (listsBehind && !turnedLater.some((t) => t.table === link.table)) rebuildPostingsOf(db, link);
   });
   // The rows these steps grow were written by the load: before the compaction, which
   // rewrites them (and reads the posting lists, but no secondary index).
@@ -135,12 +160,39 @@ function deriveSteps(
   }
   // Before the indexes: merging writes the one new segment and then frees the pages of the
   // old ones, and the index builds take those pages (merged last, they stayed on the free
-  // list: 44 MiB of the 1M database's file).
-  if (options.optimize !== false) {
-    run('full-text merge', () => {
-      for (const f of FULLTEXT_TABLES) db.exec(`INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
-    });
-  }
+  // list: 44 MiB of the 1M database's file). The merge runs on a second connection, in a worker
+  // thread, while this one only reads: it turns the lists by record around and counts the
+  // citations per year from the references' lists (written and used by the steps after it).
+  const turned = new Map<LinkTableSpec, TurnedLists | undefined>();
+  let counted: CountedCitations | undefined;
+  run(
+    options.optimize === false ? 'posting lists turned around' : 'full-text merge',
+    () => {
+      const merge = options.optimize === false ? undefined : startFullTextMerge(db, { cacheKib: SORTING_CACHE_KIB });
+      try {
+        db.transaction(() => {
+          for (const link of turnedLater) turned.set(link, listsTurnedAround(db, link));
+          const references = [...turned].find(([link]) => link.table === REFERENCES.table)?.[1];
+          // From the table where the lists are fresh; not at all where they are behind and were not turned around.
+          if (!listsBehind || references !== undefined)
+            counted = countCitations(db, references === undefined ? {} : { lists: turnedEntries(references) });
+        })();
+      } finally {
+        const outcome = merge?.wait();
+        if (outcome !== undefined) options.onMerge?.(outcome);
+      }
+    },
+    false,
+  );
+  run('posting lists written', () => {
+    for (const link of turnedLater) {
+      const lists = turned.get(link);
+      if (lists === undefined) rebuildPostingsOf(db, link);
+      else replacePostingsOf(db, link, lists);
+    }
+    turned.clear();
+    if (listsBehind) markPostingsFresh(db);
+  });
   run('indexes', () => {
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
@@ -148,7 +200,10 @@ function deriveSteps(
   // One pass over the references gives citations per (cited publication, citing year): the
   // citation counts and the per-year tables are both summed from it (counted from the posting
   // lists built above, or grouped by SQLite where they cannot be).
-  run('citations', () => refreshCitations(db, { recentSince: since }));
+  run('citations', () => {
+    refreshCitations(db, { recentSince: since, ...(counted === undefined ? {} : { counted }) });
+    counted = undefined;
+  });
   run('funding by year', () => refreshFundingByYear(db));
   // After the citation counts: the narrow tables copy them.
   run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
@@ -202,6 +257,16 @@ export function setFullTextMerging(db: Database, on: boolean): void {
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('crisismerge', ${settings.crisismerge})`);
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('hashsize', ${64 * 1024 * 1024})`);
   }
+}
+
+/** The posting links whose link table this database keeps as lists by record. */
+function listedPostingLinks(
+  db: Database,
+): (LinkTableSpec & { readonly postings: PostingListsSpec; readonly listed: PostingListsSpec })[] {
+  return postingLinks().flatMap((link) => {
+    const listed = heldListsByRecord(db, link);
+    return listed === undefined ? [] : [{ ...link, listed }];
+  });
 }
 
 /** A link table of the layout, by name. */

@@ -24,6 +24,7 @@ import {
   markStaleSql,
 } from '../per-year-tables.ts';
 import { fillPagesOf } from './full-pages.ts';
+import { batchedInsert } from './batched-insert.ts';
 import { forEachPosting, heldListsByRecord, postingsStale } from './posting-lists.ts';
 
 const sqlType = (c: ColumnSpec): string => `${c.name} ${c.type === 'any' ? '' : c.type.toUpperCase()}`.trim();
@@ -54,9 +55,17 @@ export function perYearTablesSql(): string[] {
  */
 export function refreshCitations(
   db: Database,
-  { recentSince, budget }: { readonly recentSince?: number; readonly budget?: number } = {},
+  {
+    recentSince,
+    budget,
+    counted = countCitations(db, { budget }),
+  }: {
+    readonly recentSince?: number;
+    readonly budget?: number;
+    /** Citations counted before (`countCitations`), for a caller that counted them while another thread wrote. */
+    readonly counted?: CountedCitations | undefined;
+  } = {},
 ): 'counted' | 'grouped' {
-  const counted = countCitations(db, budget);
   if (counted === undefined) {
     refreshCitationsGrouped(db, recentSince);
     return 'grouped';
@@ -75,18 +84,11 @@ export function refreshCitations(
 const COUNTED_ROWS = 32 * 2 ** 20;
 
 /**
- * Rows of the table by record written by one statement call: a call costs more than binding
- * its values. At 1M (4,979,759 rows, the same database, 2026-11-27): one row a call, counting
- * and writing the citation tables took 22.3 s; 200 rows a call, 10.8 s.
- */
-const ROWS_PER_INSERT = 200;
-
-/**
  * Citations per (cited publication, citing year), as `countCitations` leaves them. A cited
  * publication's rows come from one posting list, so they sit together in the order the lists
  * were read: its `rowCount[pk]` rows start at `firstRow[pk]`, in year order.
  */
-interface CountedCitations {
+export interface CountedCitations {
   /** The largest publication key. */
   readonly largest: number;
   readonly firstRow: Uint32Array;
@@ -109,9 +111,23 @@ interface CountedCitations {
  * Undefined, having written nothing, when the lists are behind, the references are not lists
  * by record, a year or key does not fit the counting arrays, or the rows exceed `budget`.
  */
-function countCitations(db: Database, budget: number = COUNTED_ROWS): CountedCitations | undefined {
+export function countCitations(
+  db: Database,
+  {
+    budget = COUNTED_ROWS,
+    lists,
+  }: {
+    readonly budget?: number | undefined;
+    /**
+     * The references' posting lists (cited key, list), when they are not read from their
+     * table: turned around in memory by `finish()` before they are written.
+     */
+    readonly lists?: Iterable<readonly [number, Uint8Array]>;
+  } = {},
+): CountedCitations | undefined {
   const link = postingLinks().find((l) => l.table === REFERENCES.table);
-  if (link === undefined || postingsStale(db) || heldListsByRecord(db, link) === undefined) return undefined;
+  if (link === undefined || heldListsByRecord(db, link) === undefined) return undefined;
+  if (lists === undefined && postingsStale(db)) return undefined;
   const largest = db.prepare<[], number | null>('SELECT max(pk) FROM publications').pluck().get() ?? 0;
   if (largest > 0xffffffff) return undefined;
   // The citing year of each publication key, plus one: 0 for no year.
@@ -140,10 +156,15 @@ function countCitations(db: Database, budget: number = COUNTED_ROWS): CountedCit
   // Citations per citing year of the list being read, and which years it touched.
   const perYear = new Uint32Array(0x10000);
   const touched: number[] = [];
-  const lists = db
-    .prepare<[], [number, Uint8Array]>(`SELECT ${REFERENCES.key}, ${link.postings.column} FROM ${link.postings.table}`)
-    .raw();
-  for (const [key, list] of lists.iterate()) {
+  const read =
+    lists ??
+    db
+      .prepare<[], [number, Uint8Array]>(
+        `SELECT ${REFERENCES.key}, ${link.postings.column} FROM ${link.postings.table}`,
+      )
+      .raw()
+      .iterate();
+  for (const [key, list] of read) {
     const cited = publicationOf[key] ?? 0;
     if (cited === 0) continue;
     forEachPosting(list, (citing) => {
@@ -186,11 +207,7 @@ function grown<T extends Uint16Array | Uint32Array>(from: T, into: T): T {
  */
 function writeCitationTables(db: Database, { largest, firstRow, rowCount, years, counts }: CountedCitations): void {
   for (const sql of clearSql(CITATIONS_BY_YEAR)) db.exec(sql);
-  const owner = ownerKey('publications');
-  const insertSql = (rows: number): string =>
-    `INSERT INTO ${CITATIONS_BY_YEAR.byRecord.table} (${owner}, year, citations) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?)').join(', ')}`;
-  const saveMany = db.prepare<number[]>(insertSql(ROWS_PER_INSERT));
-  const pending: number[] = [];
+  const save = batchedInsert(db, CITATIONS_BY_YEAR.byRecord.table, [ownerKey('publications'), 'year', 'citations']);
   const corpus = new Map<number, number>();
   for (let pk = 1; pk <= largest; pk++) {
     const from = firstRow[pk] as number;
@@ -200,15 +217,11 @@ function writeCitationTables(db: Database, { largest, firstRow, rowCount, years,
       // A citing publication without a year counts in `times_cited` only.
       if (year === 0) continue;
       const n = counts[row] as number;
-      pending.push(pk, year - 1, n);
-      if (pending.length === ROWS_PER_INSERT * 3) {
-        saveMany.run(...pending);
-        pending.length = 0;
-      }
+      save.add(pk, year - 1, n);
       corpus.set(year - 1, (corpus.get(year - 1) ?? 0) + n);
     }
   }
-  if (pending.length > 0) db.prepare<number[]>(insertSql(pending.length / 3)).run(...pending);
+  save.flush();
   const saveCorpus = db.prepare<[number, number]>(
     `INSERT INTO ${CITATIONS_BY_YEAR.corpus.table} (year, citations) VALUES (?, ?)`,
   );

@@ -18,6 +18,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { listedLinks, ownerKey, postingLinks, type LinkTableSpec, type PostingListsSpec } from '../../model/storage.ts';
+import { batchedInsert } from './batched-insert.ts';
 import { staleNote } from './stale-note.ts';
 
 /** The SQL function compiled statements read a list through: its keys as a JSON array. */
@@ -47,12 +48,17 @@ export function encodePostings(keys: Iterable<number>): Buffer {
 
 /**
  * `encodePostings` of keys already ascending, distinct, and non-negative safe integers (no
- * copy, set, sort or check: the lists turned around in `rebuildFromListsByRecord`).
+ * copy, set, sort or check).
  */
 function encodeAscending(keys: ArrayLike<number>): Buffer {
   // A difference below 2^35 takes at most five bytes.
   const out = Buffer.allocUnsafe(keys.length * 5);
-  let length = 0;
+  return out.subarray(0, encodeAscendingInto(out, 0, keys));
+}
+
+/** Writes `encodeAscending(keys)` into `out` from `at`; returns where it ends. */
+function encodeAscendingInto(out: Buffer, at: number, keys: ArrayLike<number>): number {
+  let length = at;
   let previous = 0;
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k] as number;
@@ -64,7 +70,7 @@ function encodeAscending(keys: ArrayLike<number>): Buffer {
     }
     out[length++] = gap;
   }
-  return out.subarray(0, length);
+  return length;
 }
 
 /** The keys of a stored list, ascending. Throws on a list cut short inside a varint. */
@@ -274,18 +280,35 @@ export function ownersOf(link: LinkTableSpec, value: string): { from: string; ow
  * (2026-11-27, the writes included).
  */
 export function rebuildPostings(db: Database): void {
+  for (const link of postingLinks()) rebuildPostingsOf(db, link);
+}
+
+/** Rewrites one link table's lists from its rows (`rebuildPostings`). */
+export function rebuildPostingsOf(db: Database, link: LinkTableSpec & { readonly postings: PostingListsSpec }): void {
   registerPostingFunctions(db);
-  for (const link of postingLinks()) {
-    const value = valueColumn(link);
-    db.exec(postingsTableSql(link));
-    db.exec(`DELETE FROM ${link.postings.table}`);
-    const listed = heldListsByRecord(db, link);
-    if (listed !== undefined && rebuildFromListsByRecord(db, { ...link, listed })) continue;
-    db.exec(
-      `INSERT INTO ${link.postings.table} (${value}, ${link.postings.column}) ` +
-        `SELECT ${value}, ${POSTINGS_OF_AGGREGATE}(${ownerKey(link.owner)}) FROM ${link.table} GROUP BY ${value}`,
-    );
-  }
+  const value = valueColumn(link);
+  clearPostingsOf(db, link);
+  const listed = heldListsByRecord(db, link);
+  if (listed !== undefined && rebuildFromListsByRecord(db, { ...link, listed })) return;
+  db.exec(
+    `INSERT INTO ${link.postings.table} (${value}, ${link.postings.column}) ` +
+      `SELECT ${value}, ${POSTINGS_OF_AGGREGATE}(${ownerKey(link.owner)}) FROM ${link.table} GROUP BY ${value}`,
+  );
+}
+
+/** Rewrites one link table's lists with lists turned around before (`listsTurnedAround`). */
+export function replacePostingsOf(
+  db: Database,
+  link: LinkTableSpec & { readonly postings: PostingListsSpec },
+  turned: TurnedLists,
+): void {
+  clearPostingsOf(db, link);
+  saveTurnedLists(db, link, turned);
+}
+
+function clearPostingsOf(db: Database, link: LinkTableSpec & { readonly postings: PostingListsSpec }): void {
+  db.exec(postingsTableSql(link));
+  db.exec(`DELETE FROM ${link.postings.table}`);
 }
 
 /** What `name` is in the database's schema (`table`, `view`, `index`...), undefined when absent. */
@@ -309,25 +332,86 @@ export function heldListsByRecord(db: Database, link: LinkTableSpec): PostingLis
 const TURNAROUND_KEYS = 32 * 2 ** 20;
 
 /**
- * The lists of a link table kept as lists by record, from those lists: a counting sort. One
- * pass counts each value's owners; then, for each range of values whose owners fit
- * `TURNAROUND_KEYS`, a pass over every record's list (in owner order, so each value's owners
- * arrive ascending) places the owners of the range's values into one array, and each value's
- * list is written in value order, which leaves the table's pages full. The lists table must
- * be empty. False, writing nothing, when an owner key does not fit 32 bits (the arrays').
+ * One range of a link table's lists turned around from its lists by record: the values that
+ * have owners, ascending, and their lists one after another in `bytes` (value `values[i]`'s
+ * list ends at `ends[i]` and starts where the one before ends).
+ */
+export interface TurnedLists {
+  readonly values: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly bytes: Buffer;
+}
+
+/** Each value of `turned` with its list (a view into `turned.bytes`). */
+export function* turnedEntries(turned: TurnedLists): Generator<readonly [number, Uint8Array]> {
+  let start = 0;
+  for (let i = 0; i < turned.values.length; i++) {
+    const end = turned.ends[i] as number;
+    yield [turned.values[i] as number, turned.bytes.subarray(start, end)];
+    start = end;
+  }
+}
+
+/**
+ * The lists of a link table kept as lists by record, from those lists, written into its empty
+ * lists table (`turnListsAround`, then `saveTurnedLists` for each range). False, writing
+ * nothing, when an owner key does not fit 32 bits.
  */
 export function rebuildFromListsByRecord(
   db: Database,
   link: LinkTableSpec & { readonly postings: PostingListsSpec; readonly listed: PostingListsSpec },
   budget: number = TURNAROUND_KEYS,
 ): boolean {
+  return turnListsAround(db, link, budget, (range) => saveTurnedLists(db, link, range));
+}
+
+/**
+ * The lists of a link table kept as lists by record, turned around in memory in one range, to
+ * be written later (`replacePostingsOf`): `finish()` turns them around while a worker thread
+ * merges the full-text index, which holds the database's write lock. Undefined when they take
+ * more than `budget` keys (or an owner key does not fit 32 bits): they are then rebuilt range
+ * by range once the database can be written.
+ */
+export function listsTurnedAround(
+  db: Database,
+  link: LinkTableSpec & { readonly postings: PostingListsSpec; readonly listed: PostingListsSpec },
+  budget: number = TURNAROUND_KEYS,
+): TurnedLists | undefined {
+  let turned: TurnedLists = { values: new Uint32Array(0), ends: new Uint32Array(0), bytes: Buffer.alloc(0) };
+  const fits = turnListsAround(db, link, budget, (range) => (turned = range), { oneRange: true });
+  return fits ? turned : undefined;
+}
+
+/** Writes turned lists into the link table's lists table, many lists a statement. */
+function saveTurnedLists(
+  db: Database,
+  link: LinkTableSpec & { readonly postings: PostingListsSpec },
+  turned: TurnedLists,
+): void {
+  const save = batchedInsert(db, link.postings.table, [valueColumn(link), link.postings.column]);
+  for (const [value, list] of turnedEntries(turned)) save.add(value, list);
+  save.flush();
+}
+
+/**
+ * A counting sort of a link table's lists by record into lists by value. One pass counts each
+ * value's owners; then, for each range of values whose owners fit `budget`, a pass over every
+ * record's list (in owner order, so each value's owners arrive ascending) places the owners of
+ * the range's values into one array, and `onRange` gets the range's lists in value order
+ * (written in that order, the table's pages are full). False when an owner key does not fit 32
+ * bits (the arrays'), or, with `oneRange`, when the lists take more than one range.
+ */
+function turnListsAround(
+  db: Database,
+  link: LinkTableSpec & { readonly postings: PostingListsSpec; readonly listed: PostingListsSpec },
+  budget: number,
+  onRange: (turned: TurnedLists) => void,
+  { oneRange = false }: { readonly oneRange?: boolean } = {},
+): boolean {
   const owner = ownerKey(link.owner);
   const lists = db
     .prepare<[], [number, Uint8Array]>(`SELECT ${owner}, ${link.listed.column} FROM ${link.listed.table}`)
     .raw();
-  const save = db.prepare<[number, Buffer]>(
-    `INSERT INTO ${link.postings.table} (${valueColumn(link)}, ${link.postings.column}) VALUES (?, ?)`,
-  );
   const largest = db.prepare<[], number | null>(`SELECT max(${owner}) FROM ${link.listed.table}`).pluck().get();
   if (largest === null || largest === undefined) return true;
   if (largest > 0xffffffff) return false;
@@ -341,12 +425,9 @@ export function rebuildFromListsByRecord(
       }
       counts[value] = (counts[value] as number) + 1;
     });
-  const placed = new Uint32Array(
-    Math.min(
-      budget,
-      counts.reduce((s, n) => s + n, 0),
-    ),
-  );
+  const keys = counts.reduce((s, n) => s + n, 0);
+  if (oneRange && keys > budget) return false;
+  const placed = new Uint32Array(Math.min(budget, keys));
   for (let low = 0; low < counts.length;) {
     // The range [low, high): as many values as fit the budget (at least one, whatever its size).
     let high = low;
@@ -364,14 +445,33 @@ export function rebuildFromListsByRecord(
         next[value - low] = at + 1;
         owners[at] = key;
       });
-    for (let v = low; v < high; v++) {
-      const start = starts[v - low] as number;
-      const end = starts[v - low + 1] as number;
-      if (end > start) save.run(v, encodeAscending(owners.subarray(start, end)));
-    }
+    onRange(encodeRange(owners, starts, low));
     low = high;
   }
   return true;
+}
+
+/** The lists of one range: value `low + i`'s owners are `owners[starts[i]..starts[i + 1])`, ascending. */
+function encodeRange(owners: Uint32Array, starts: Uint32Array, low: number): TurnedLists {
+  let held = 0;
+  for (let i = 0; i + 1 < starts.length; i++) if ((starts[i + 1] as number) > (starts[i] as number)) held++;
+  const values = new Uint32Array(held);
+  const ends = new Uint32Array(held);
+  // A difference below 2^32 takes at most five bytes.
+  const out = Buffer.allocUnsafe((starts[starts.length - 1] as number) * 5);
+  let length = 0;
+  let n = 0;
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const start = starts[i] as number;
+    const end = starts[i + 1] as number;
+    if (end === start) continue;
+    length = encodeAscendingInto(out, length, owners.subarray(start, end));
+    values[n] = low + i;
+    ends[n++] = length;
+  }
+  // A copy of the bytes used: the lists may be held while other work runs, the room for five
+  // bytes a key is not.
+  return { values, ends, bytes: Buffer.from(out.subarray(0, length)) };
 }
 
 /** Calls `fn` with each key of a stored list, ascending (`decodePostings` without the array). */
