@@ -164,7 +164,9 @@ function deriveSteps(
   // thread, while this one only reads: it turns the lists by record around and counts the
   // citations per year from the references' lists (written and used by the steps after it).
   const turned = new Map<LinkTableSpec, TurnedLists | undefined>();
-  let counted: CountedCitations | undefined;
+  // Counted beside the merge; null where the counting declined (past its budget), so that the
+  // citations step groups them at once instead of counting again.
+  let counted: CountedCitations | null | undefined;
   run(
     options.optimize === false ? 'posting lists turned around' : 'full-text merge',
     () => {
@@ -175,7 +177,7 @@ function deriveSteps(
           const references = [...turned].find(([link]) => link.table === REFERENCES.table)?.[1];
           // From the table where the lists are fresh; not at all where they are behind and were not turned around.
           if (!listsBehind || references !== undefined)
-            counted = countCitations(db, references === undefined ? {} : { lists: turnedEntries(references) });
+            counted = countCitations(db, references === undefined ? {} : { lists: turnedEntries(references) }) ?? null;
         })();
       } finally {
         const outcome = merge?.wait();

@@ -62,11 +62,14 @@ export function refreshCitations(
   }: {
     readonly recentSince?: number;
     readonly budget?: number;
-    /** Citations counted before (`countCitations`), for a caller that counted them while another thread wrote. */
-    readonly counted?: CountedCitations | undefined;
+    /**
+     * Citations counted before (`countCitations`), for a caller that counted them while
+     * another thread wrote; null where that counting declined (SQLite groups them).
+     */
+    readonly counted?: CountedCitations | null | undefined;
   } = {},
 ): 'counted' | 'grouped' {
-  if (counted === undefined) {
+  if (counted === undefined || counted === null) {
     refreshCitationsGrouped(db, recentSince);
     return 'grouped';
   }
