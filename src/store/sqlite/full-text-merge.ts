@@ -19,6 +19,7 @@ import type { Database } from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { FULLTEXT_TABLES } from '../../model/storage.ts';
+import { packageFile } from '../../package-root.ts';
 
 /** The word the thread leaves in shared memory: running, then done or failed. */
 const MERGE_RUNNING = 0;
@@ -85,7 +86,7 @@ export function startFullTextMerge(db: Database, { cacheKib }: { readonly cacheK
   const state = new SharedArrayBuffer(4);
   const flag = new Int32Array(state);
   const { port1, port2 } = new MessageChannel();
-  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const sqlite = createRequire(packageFile('package.json')).resolve('better-sqlite3');
   let worker: Worker;
   try {
     worker = new Worker(MERGE_THREAD, {
