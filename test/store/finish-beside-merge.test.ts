@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { listedLinks, postingLinks } from '../../src/model/storage.ts';
 import { batchedInsert, ROWS_PER_STATEMENT } from '../../src/store/sqlite/batched-insert.ts';
-import { startFullTextMerge, type MergeOutcome } from '../../src/store/sqlite/full-text-merge.ts';
+import { startFullTextMerge } from '../../src/store/sqlite/full-text-merge.ts';
 import { refreshCitationsGrouped } from '../../src/store/sqlite/per-year-tables.ts';
 import {
   decodePostings,
@@ -74,9 +74,9 @@ function bulkLoaded(): RecordStore {
 describe('finish() beside the full-text merge', () => {
   test('a bulk load is merged in a worker thread, and the lists, citations and index are those of the one-thread steps', () => {
     const store = bulkLoaded();
-    const merges: MergeOutcome[] = [];
-    const steps = store.finish({ recentSince: 2018, onMerge: (m) => merges.push(m) }).steps.map((s) => s.step);
-    assert.deepEqual(merges, [{ on: 'worker' }]);
+    const report = store.finish({ recentSince: 2018 });
+    const steps = report.steps.map((s) => s.step);
+    assert.deepEqual(report.merge, { on: 'worker' });
     assert.ok(steps.indexOf('full-text merge') < steps.indexOf('posting lists written'), steps.join(', '));
     const db = store.db;
 

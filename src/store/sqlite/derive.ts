@@ -7,24 +7,18 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
-import {
-  FULLTEXT_TABLES,
-  LINK_TABLES,
-  postingLinks,
-  type LinkTableSpec,
-  type PostingListsSpec,
-} from '../../model/storage.ts';
+import { FULLTEXT_TABLES, LINK_TABLES, postingLinks, type LinkTableSpec } from '../../model/storage.ts';
+import { REFERENCES } from '../per-year-tables.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
 import { countCitations, refreshCitations, refreshFundingByYear, type CountedCitations } from './per-year-tables.ts';
 import { compactInsertedTrees, rewriteInKeyOrder } from './full-pages.ts';
-import { REFERENCES } from '../per-year-tables.ts';
 import { startFullTextMerge, type MergeOutcome } from './full-text-merge.ts';
 import {
-  heldListsByRecord,
   listsTurnedAround,
   markPostingsFresh,
   ownerCountSql,
   ownersOf,
+  postingLinksListedByRecord,
   postingsStale,
   rebuildPostingsOf,
   replacePostingsOf,
@@ -59,13 +53,13 @@ export interface FinishOptions {
   readonly compact?: boolean;
   /** Progress notes, one per step. */
   readonly onStep?: (step: string, ms: number) => void;
-  /** Where the full-text merge ran (`full-text-merge.ts`): for tests. */
-  readonly onMerge?: (outcome: MergeOutcome) => void;
 }
 
 export interface FinishReport {
   /** Milliseconds per step, in order. */
   readonly steps: readonly { readonly step: string; readonly ms: number }[];
+  /** Where the full-text merge ran (`full-text-merge.ts`); absent when it did not run. */
+  readonly merge?: MergeOutcome;
 }
 
 /** Runs every derivation step; each step is its own transaction. */
@@ -136,10 +130,11 @@ function deriveSteps(
   // as lists by record (references, concepts: integer values, written in key order) are turned
   // around in memory beside the full-text merge, and written after it.
   const listsBehind = postingsStale(db);
-  const turnedLater = listsBehind ? listedPostingLinks(db) : [];
+  const turnedLater = listsBehind ? postingLinksListedByRecord(db) : [];
   run('posting lists', () => {
+    if (!listsBehind) return;
     for (const link of postingLinks())
-      if (listsBehind && !turnedLater.some((t) => t.table === link.table)) rebuildPostingsOf(db, link);
+      if (!turnedLater.some((t) => t.table === link.table)) rebuildPostingsOf(db, link);
   });
   // The rows these steps grow were written by the load: before the compaction, which
   // rewrites them (and reads the posting lists, but no secondary index).
@@ -167,6 +162,7 @@ function deriveSteps(
   // Counted beside the merge; null where the counting declined (past its budget), so that the
   // citations step groups them at once instead of counting again.
   let counted: CountedCitations | null | undefined;
+  let merged: MergeOutcome | undefined;
   run(
     options.optimize === false ? 'posting lists turned around' : 'full-text merge',
     () => {
@@ -180,8 +176,7 @@ function deriveSteps(
             counted = countCitations(db, references === undefined ? {} : { lists: turnedEntries(references) }) ?? null;
         })();
       } finally {
-        const outcome = merge?.wait();
-        if (outcome !== undefined) options.onMerge?.(outcome);
+        merged = merge?.wait();
       }
     },
     false,
@@ -241,7 +236,7 @@ function deriveSteps(
     },
     false,
   );
-  return { steps };
+  return merged === undefined ? { steps } : { steps, merge: merged };
 }
 
 /**
@@ -259,16 +254,6 @@ export function setFullTextMerging(db: Database, on: boolean): void {
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('crisismerge', ${settings.crisismerge})`);
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('hashsize', ${64 * 1024 * 1024})`);
   }
-}
-
-/** The posting links whose link table this database keeps as lists by record. */
-function listedPostingLinks(
-  db: Database,
-): (LinkTableSpec & { readonly postings: PostingListsSpec; readonly listed: PostingListsSpec })[] {
-  return postingLinks().flatMap((link) => {
-    const listed = heldListsByRecord(db, link);
-    return listed === undefined ? [] : [{ ...link, listed }];
-  });
 }
 
 /** A link table of the layout, by name. */

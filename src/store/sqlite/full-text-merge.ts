@@ -11,7 +11,7 @@
  * worker fails, `wait()` merges here too and says why the worker could not.
  *
  * @example
- *   const merge = startFullTextMerge(db);
+ *   const merge = startFullTextMerge(db, { cacheKib: 4096 });
  *   const lists = listsTurnedAround(db, link); // reads beside the merge
  *   merge.wait();
  */
@@ -68,7 +68,7 @@ export interface FullTextMerge {
 }
 
 /** The statements that merge every full-text index. */
-export function fullTextMergeSql(): string[] {
+function fullTextMergeSql(): string[] {
   return FULLTEXT_TABLES.map((f) => `INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
 }
 

@@ -49,7 +49,8 @@ export function perYearTablesSql(): string[] {
  * The citation tables, and (given `recentSince`, the first year `recent_citations` counts)
  * `times_cited`/`recent_citations` of the publications whose records did not carry them, from
  * one pass over the references: counted from their posting lists where it can
- * (`refreshCitationsFromPostings`), else grouped by SQLite (`refreshCitationsGrouped`).
+ * (`countCitations`, or the count a caller made before), else grouped by SQLite
+ * (`refreshCitationsGrouped`).
  * Returns which. Inside the caller's transaction. `budget`: the rows counted in memory at most
  * (default `COUNTED_ROWS`).
  */
@@ -111,8 +112,9 @@ export interface CountedCitations {
  * bulk load, the same rows; 2026-11-27). Citations of ids the database does not hold count for
  * nothing.
  *
- * Undefined, having written nothing, when the lists are behind, the references are not lists
- * by record, a year or key does not fit the counting arrays, or the rows exceed `budget`.
+ * Reads only (it may run while another connection writes). Undefined when the lists are behind
+ * and none are given, the references are not lists by record, a year or key does not fit the
+ * counting arrays, or the rows exceed `budget`.
  */
 export function countCitations(
   db: Database,

@@ -325,6 +325,16 @@ export function heldListsByRecord(db: Database, link: LinkTableSpec): PostingLis
   return link.listed !== undefined && schemaTypeOf(db, link.table) === 'view' ? link.listed : undefined;
 }
 
+/** The posting links whose link table this database keeps as lists by record (`heldListsByRecord`). */
+export function postingLinksListedByRecord(
+  db: Database,
+): (LinkTableSpec & { readonly postings: PostingListsSpec; readonly listed: PostingListsSpec })[] {
+  return postingLinks().flatMap((link) => {
+    const listed = heldListsByRecord(db, link);
+    return listed === undefined ? [] : [{ ...link, listed }];
+  });
+}
+
 /**
  * Keys placed in memory at once while turning lists by record around (4 bytes each): 32M
  * keys, 128 MiB. At 1M publications the 19.1M references take one pass; at 10M, about six.
