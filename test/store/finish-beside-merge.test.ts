@@ -139,6 +139,31 @@ describe('finish() beside the full-text merge', () => {
     store.close();
   });
 
+  test('a merge thread that has not started when wait() stops waiting for it leaves the database alone', async () => {
+    const store = bulkLoaded();
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    // A thread takes milliseconds to start: waiting 0 ms for it gives up before it has.
+    const outcome = startFullTextMerge(store.db, { cacheKib: 1024, startTimeoutMs: 0 }).wait();
+    assert.deepEqual(outcome, {
+      on: 'this connection',
+      workerError: 'the merge thread did not start within 0 ms',
+    });
+    // A new segment, which a late merge by the thread would merge (and commit).
+    store.upsert('publications', [{ id: 'pub.late', title: 'graphene late', type: 'article', year: 2020 }]);
+    const written = store.db.pragma('data_version', { simple: true });
+    // Time for the thread to start, find the merge taken, and end.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // data_version moves when another connection commits to the file: the thread did not.
+    assert.equal(store.db.pragma('data_version', { simple: true }), written);
+    store.db.exec("INSERT INTO publications_fts (publications_fts) VALUES ('integrity-check')");
+    const matching = store.db
+      .prepare("SELECT count(*) FROM publications_fts WHERE publications_fts MATCH 'graphene'")
+      .pluck()
+      .get();
+    assert.equal(matching, 61);
+    store.close();
+  });
+
   test('rows are written many a statement, the last statement taking the rest', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (a INTEGER, b BLOB)');

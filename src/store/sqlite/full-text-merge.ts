@@ -8,7 +8,8 @@
  *
  * Where a second connection cannot help (an in-memory database, a journal other than WAL, an
  * open transaction on this connection), the merge runs on this connection, in `wait()`. If the
- * worker fails, `wait()` merges here too and says why the worker could not.
+ * worker fails, or has not started by the time `wait()` has waited `startTimeoutMs` for it,
+ * `wait()` merges here too and says why the worker could not.
  *
  * @example
  *   const merge = startFullTextMerge(db, { cacheKib: 4096 });
@@ -21,10 +22,25 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import { FULLTEXT_TABLES } from '../../model/storage.ts';
 import { packageFile } from '../../package-root.ts';
 
-/** The word the thread leaves in shared memory: running, then done or failed. */
-const MERGE_RUNNING = 0;
-const MERGE_DONE = 1;
-const MERGE_FAILED = 2;
+/**
+ * The word in shared memory. It starts `MERGE_PENDING`; the thread claims the merge
+ * (`MERGE_RUNNING`) before it opens the database, or `wait()` gives up on it (`MERGE_ABANDONED`),
+ * whichever comes first: each swaps the word only if it is still pending, so the merge never runs
+ * twice at once. A claimed merge ends `MERGE_DONE` or `MERGE_FAILED`.
+ */
+const MERGE_PENDING = 0;
+const MERGE_RUNNING = 1;
+const MERGE_DONE = 2;
+const MERGE_FAILED = 3;
+const MERGE_ABANDONED = 4;
+
+/**
+ * How long `wait()` waits for the thread to start, at most. A thread starts in tens of
+ * milliseconds; one that has not in this long will not (a thread loaded through module hooks
+ * never started while this one waited), and the merge runs here instead of `finish()` waiting
+ * for good. Once started, the thread always says how it ended, however long the merge takes.
+ */
+export const MERGE_START_TIMEOUT_MS = 20_000;
 
 /**
  * The thread's code, CommonJS evaluated as it is. A worker started from a module file loads it
@@ -36,7 +52,11 @@ const MERGE_THREAD = `
 const { workerData } = require('node:worker_threads');
 const { sqlite, file, statements, cacheKib, state, port } = workerData;
 const flag = new Int32Array(state);
-try {
+if (Atomics.compareExchange(flag, 0, ${MERGE_PENDING}, ${MERGE_RUNNING}) !== ${MERGE_PENDING}) {
+  // The waiting thread gave up on this one and merged itself: leave the database alone.
+  port.close();
+} else try {
+  Atomics.notify(flag, 0);
   const Database = require(sqlite);
   const db = new Database(file);
   try {
@@ -72,7 +92,13 @@ function fullTextMergeSql(): string[] {
   return FULLTEXT_TABLES.map((f) => `INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
 }
 
-export function startFullTextMerge(db: Database, { cacheKib }: { readonly cacheKib: number }): FullTextMerge {
+export function startFullTextMerge(
+  db: Database,
+  {
+    cacheKib,
+    startTimeoutMs = MERGE_START_TIMEOUT_MS,
+  }: { readonly cacheKib: number; readonly startTimeoutMs?: number },
+): FullTextMerge {
   const statements = fullTextMergeSql();
   const mergeHere = (workerError?: string): MergeOutcome => {
     db.transaction(() => {
@@ -106,6 +132,16 @@ export function startFullTextMerge(db: Database, { cacheKib }: { readonly cacheK
   worker.on('error', () => undefined);
   return {
     wait() {
+      const giveUpAt = performance.now() + startTimeoutMs;
+      for (let left = startTimeoutMs; Atomics.load(flag, 0) === MERGE_PENDING && left > 0;) {
+        Atomics.wait(flag, 0, MERGE_PENDING, left);
+        left = giveUpAt - performance.now();
+      }
+      if (Atomics.compareExchange(flag, 0, MERGE_PENDING, MERGE_ABANDONED) === MERGE_PENDING) {
+        port1.close();
+        void worker.terminate();
+        return mergeHere(`the merge thread did not start within ${startTimeoutMs} ms`);
+      }
       while (Atomics.load(flag, 0) === MERGE_RUNNING) Atomics.wait(flag, 0, MERGE_RUNNING);
       const failure = receiveMessageOnPort(port1)?.message as string | undefined;
       port1.close();
