@@ -121,6 +121,31 @@ describe('finish() beside the full-text merge', () => {
     store.close();
   });
 
+  test('past its in-memory budget, finish() leaves the lists and the citations to SQLite, with the same results', () => {
+    const inMemory = bulkLoaded();
+    const inMemoryReport = inMemory.finish({ recentSince: 2018 });
+    assert.deepEqual(
+      [...inMemoryReport.turnedInMemory].sort(),
+      listedLinks()
+        .map((l) => l.table)
+        .sort(),
+    );
+    assert.equal(inMemoryReport.citations, 'counted');
+
+    const bySqlite = bulkLoaded();
+    const bySqliteReport = bySqlite.finish({ recentSince: 2018, inMemoryEntries: 5 });
+    assert.deepEqual(bySqliteReport.turnedInMemory, []);
+    assert.equal(bySqliteReport.citations, 'grouped');
+    assert.deepEqual(bySqliteReport.merge, { on: 'worker' });
+
+    const lists = allLists(bySqlite.db);
+    for (const link of listedLinks()) assert.ok(lists[link.postings!.table]!.length > 0, link.table);
+    assert.deepEqual(lists, allLists(inMemory.db));
+    assert.deepEqual(citationTables(bySqlite.db), citationTables(inMemory.db));
+    inMemory.close();
+    bySqlite.close();
+  });
+
   test('without WAL, or inside a transaction, the merge runs on this connection', () => {
     const db = new Database(':memory:');
     db.exec(

@@ -51,6 +51,12 @@ export interface FinishOptions {
    * `compactInsertedTrees`.
    */
   readonly compact?: boolean;
+  /**
+   * Entries held in memory at most, per table, where `finish()` turns lists by record around
+   * (4 bytes a key) and counts citations per year (6 bytes a row): default 32M, about 128 and
+   * 192 MiB. Past it, SQLite does that work from the tables instead (slower, in less memory).
+   */
+  readonly inMemoryEntries?: number;
   /** Progress notes, one per step. */
   readonly onStep?: (step: string, ms: number) => void;
 }
@@ -60,6 +66,13 @@ export interface FinishReport {
   readonly steps: readonly { readonly step: string; readonly ms: number }[];
   /** Where the full-text merge ran (`full-text-merge.ts`); absent when it did not run. */
   readonly merge?: MergeOutcome;
+  /**
+   * The link tables whose lists were turned around in memory (beside the merge); those left
+   * out of a stale database's lists by record were rebuilt by SQLite, range by range.
+   */
+  readonly turnedInMemory: readonly string[];
+  /** How the citations were summed: counted in memory, or grouped by SQLite (`refreshCitations`). */
+  readonly citations: 'counted' | 'grouped';
 }
 
 /** Runs every derivation step; each step is its own transaction. */
@@ -120,6 +133,7 @@ function deriveSteps(
   // The last two calendar years (this one and the one before), as citation services count
   // "recent"; generated records carry their own counts, so this applies to imported data.
   const since = options.recentSince ?? new Date().getUTCFullYear() - 1;
+  const budget = options.inMemoryEntries;
 
   // The places of a record's organizations are not stored per record: they are read
   // through its organization links (`readThrough` in model/storage.ts).
@@ -163,17 +177,23 @@ function deriveSteps(
   // citations step groups them at once instead of counting again.
   let counted: CountedCitations | null | undefined;
   let merged: MergeOutcome | undefined;
+  const turnedInMemory: string[] = [];
+  let citations: 'counted' | 'grouped' = 'grouped';
   run(
     options.optimize === false ? 'posting lists turned around' : 'full-text merge',
     () => {
       const merge = options.optimize === false ? undefined : startFullTextMerge(db, { cacheKib: SORTING_CACHE_KIB });
       try {
         db.transaction(() => {
-          for (const link of turnedLater) turned.set(link, listsTurnedAround(db, link));
+          for (const link of turnedLater) turned.set(link, listsTurnedAround(db, link, budget));
           const references = [...turned].find(([link]) => link.table === REFERENCES.table)?.[1];
           // From the table where the lists are fresh; not at all where they are behind and were not turned around.
           if (!listsBehind || references !== undefined)
-            counted = countCitations(db, references === undefined ? {} : { lists: turnedEntries(references) }) ?? null;
+            counted =
+              countCitations(db, {
+                budget,
+                ...(references === undefined ? {} : { lists: turnedEntries(references) }),
+              }) ?? null;
         })();
       } finally {
         merged = merge?.wait();
@@ -184,8 +204,11 @@ function deriveSteps(
   run('posting lists written', () => {
     for (const link of turnedLater) {
       const lists = turned.get(link);
-      if (lists === undefined) rebuildPostingsOf(db, link);
-      else replacePostingsOf(db, link, lists);
+      if (lists === undefined) rebuildPostingsOf(db, link, budget);
+      else {
+        replacePostingsOf(db, link, lists);
+        turnedInMemory.push(link.table);
+      }
     }
     turned.clear();
     if (listsBehind) markPostingsFresh(db);
@@ -198,7 +221,7 @@ function deriveSteps(
   // citation counts and the per-year tables are both summed from it (counted from the posting
   // lists built above, or grouped by SQLite where they cannot be).
   run('citations', () => {
-    refreshCitations(db, { recentSince: since, ...(counted === undefined ? {} : { counted }) });
+    citations = refreshCitations(db, { recentSince: since, budget, ...(counted === undefined ? {} : { counted }) });
     counted = undefined;
   });
   run('funding by year', () => refreshFundingByYear(db));
@@ -236,7 +259,7 @@ function deriveSteps(
     },
     false,
   );
-  return merged === undefined ? { steps } : { steps, merge: merged };
+  return { steps, turnedInMemory, citations, ...(merged === undefined ? {} : { merge: merged }) };
 }
 
 /**

@@ -62,7 +62,7 @@ export function refreshCitations(
     counted = countCitations(db, { budget }),
   }: {
     readonly recentSince?: number;
-    readonly budget?: number;
+    readonly budget?: number | undefined;
     /**
      * Citations counted before (`countCitations`), for a caller that counted them while
      * another thread wrote; null where that counting declined (SQLite groups them).

@@ -283,13 +283,20 @@ export function rebuildPostings(db: Database): void {
   for (const link of postingLinks()) rebuildPostingsOf(db, link);
 }
 
-/** Rewrites one link table's lists from its rows (`rebuildPostings`). */
-export function rebuildPostingsOf(db: Database, link: LinkTableSpec & { readonly postings: PostingListsSpec }): void {
+/**
+ * Rewrites one link table's lists from its rows (`rebuildPostings`); from its lists by record
+ * where it keeps them, `budget` keys at a time (`rebuildFromListsByRecord`).
+ */
+export function rebuildPostingsOf(
+  db: Database,
+  link: LinkTableSpec & { readonly postings: PostingListsSpec },
+  budget: number = TURNAROUND_KEYS,
+): void {
   registerPostingFunctions(db);
   const value = valueColumn(link);
   clearPostingsOf(db, link);
   const listed = heldListsByRecord(db, link);
-  if (listed !== undefined && rebuildFromListsByRecord(db, { ...link, listed })) return;
+  if (listed !== undefined && rebuildFromListsByRecord(db, { ...link, listed }, budget)) return;
   db.exec(
     `INSERT INTO ${link.postings.table} (${value}, ${link.postings.column}) ` +
       `SELECT ${value}, ${POSTINGS_OF_AGGREGATE}(${ownerKey(link.owner)}) FROM ${link.table} GROUP BY ${value}`,
