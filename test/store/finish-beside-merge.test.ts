@@ -121,7 +121,7 @@ describe('finish() beside the full-text merge', () => {
     store.close();
   });
 
-  test('past its in-memory budget, finish() leaves the lists and the citations to SQLite, with the same results', () => {
+  test('past its in-memory budget, finish() turns the lists around range by range after the merge and groups the citations in SQLite, with the same results', () => {
     const inMemory = bulkLoaded();
     const inMemoryReport = inMemory.finish({ recentSince: 2018 });
     assert.deepEqual(

@@ -54,7 +54,9 @@ export interface FinishOptions {
   /**
    * Entries held in memory at most, per table, where `finish()` turns lists by record around
    * (4 bytes a key) and counts citations per year (6 bytes a row): default 32M, about 128 and
-   * 192 MiB. Past it, SQLite does that work from the tables instead (slower, in less memory).
+   * 192 MiB. Past it, the lists are turned around after the full-text merge instead of beside
+   * it, `inMemoryEntries` keys a pass, and the citations are grouped by SQLite (slower, in less
+   * memory).
    */
   readonly inMemoryEntries?: number;
   /** Progress notes, one per step. */
@@ -67,8 +69,9 @@ export interface FinishReport {
   /** Where the full-text merge ran (`full-text-merge.ts`); absent when it did not run. */
   readonly merge?: MergeOutcome;
   /**
-   * The link tables whose lists were turned around in memory (beside the merge); those left
-   * out of a stale database's lists by record were rebuilt by SQLite, range by range.
+   * The link tables whose lists were turned around in memory in one range, beside the merge;
+   * those of a stale database's lists by record left out were turned around after it, one
+   * range of keys a pass.
    */
   readonly turnedInMemory: readonly string[];
   /** How the citations were summed: counted in memory, or grouped by SQLite (`refreshCitations`). */
@@ -221,7 +224,7 @@ function deriveSteps(
   // citation counts and the per-year tables are both summed from it (counted from the posting
   // lists built above, or grouped by SQLite where they cannot be).
   run('citations', () => {
-    citations = refreshCitations(db, { recentSince: since, budget, ...(counted === undefined ? {} : { counted }) });
+    citations = refreshCitations(db, { recentSince: since, budget, counted });
     counted = undefined;
   });
   run('funding by year', () => refreshFundingByYear(db));
