@@ -124,8 +124,8 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     // slash yields `//api/auth.json`, which must reach the same route as `/api/auth.json`.
     routerOptions: { ignoreDuplicateSlashes: true },
   });
-  const gate = new ConnectionGate(limits);
-  gate.attach(app.server);
+  // Connections past a cap are answered and closed by the gate; they never reach a route.
+  new ConnectionGate(limits).attach(app.server);
   const allowed = new AllowedMethods();
   allowed.track(app);
 
@@ -152,11 +152,6 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    const refusal = gate.refusalOf(request.raw.socket);
-    if (refusal) {
-      reply.header('Connection', 'close').header('Retry-After', '1');
-      return sendError(refusal, request, reply);
-    }
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
