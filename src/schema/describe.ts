@@ -5,7 +5,8 @@
  */
 import type { DescribeQuery } from '../dsl/ast.ts';
 import { isSourceName, schemaFor } from './build.ts';
-import type { DslVersion, EntityDescriptor, EntityName, Schema, SourceDescriptor } from './types.ts';
+import type { SchemaPermissions } from './context.ts';
+import type { DslVersion, EntityDescriptor, EntityName, Schema, SourceDescriptor, SourceName } from './types.ts';
 import { validate } from './validate.ts';
 import type { ValidatedDescribe } from './validated.ts';
 
@@ -73,15 +74,29 @@ function describeEntity(entity: EntityDescriptor): Record<string, unknown> {
   return { fields, fieldsets: ['basics'], display_fields: [...entity.displayFields] };
 }
 
-function describeSchema(schema: Schema): Record<string, unknown> {
+/**
+ * The schema, or the part of it `sources` (the caller's subscription) may search: those
+ * sources, and the functions returned from their searches. Entities stay: they describe the
+ * shape of values inside the sources, not records of their own.
+ */
+function describeSchema(schema: Schema, sources?: readonly SourceName[]): Record<string, unknown> {
+  const shown = (name: SourceName) => sources === undefined || sources.includes(name);
   return {
-    sources: Object.fromEntries([...schema.sources].map(([name, s]) => [name, describeSource(s)])),
+    sources: Object.fromEntries(
+      [...schema.sources].filter(([name]) => shown(name)).map(([name, s]) => [name, describeSource(s)]),
+    ),
     entities: Object.fromEntries([...schema.entities].map(([name, e]) => [name, describeEntity(e)])),
     functions: Object.fromEntries(
-      [...schema.functions].map(([name, fn]) => [
-        name,
-        { description: fn.description, sources: [...fn.sources], parameters: fn.parameters.map((p) => ({ ...p })) },
-      ]),
+      [...schema.functions]
+        .filter(([, fn]) => fn.sources.some(shown))
+        .map(([name, fn]) => [
+          name,
+          {
+            description: fn.description,
+            sources: fn.sources.filter(shown),
+            parameters: fn.parameters.map((p) => ({ ...p })),
+          },
+        ]),
     ),
   };
 }
@@ -97,7 +112,7 @@ export function describe(query: ValidatedDescribe): Record<string, unknown> {
     case 'version':
       return { ...VERSION_INFO[query.dslVersion] };
     case 'schema':
-      return describeSchema(schema);
+      return describeSchema(schema, query.sources);
     case 'source': {
       const source = query.name !== undefined && isSourceName(query.name) ? schema.sources.get(query.name) : undefined;
       if (source === undefined) throw new Error(`describe: source ${String(query.name)} was not validated`);
@@ -112,17 +127,21 @@ export function describe(query: ValidatedDescribe): Record<string, unknown> {
 }
 
 /**
- * Validates and answers a describe query in one step (what the engine calls). Throws a
- * QuarryError for an unknown or unsupported source or entity.
+ * Validates and answers a describe query in one step. Throws a QuarryError for an unknown
+ * or unsupported source or entity, or a source outside `permissions`.
  *
  * @example describeQuery(parse('describe entity categories'), { dslVersion: 2 })
  * // { fields: { id: {...}, name: {...} }, display_fields: ['name'] }
  */
 export function describeQuery(
   ast: DescribeQuery,
-  options: { readonly dslVersion: DslVersion; readonly source?: string },
+  options: { readonly dslVersion: DslVersion; readonly source?: string; readonly permissions?: SchemaPermissions },
 ): Record<string, unknown> {
-  const { query } = validate(ast, { dslVersion: options.dslVersion, source: options.source ?? '' });
+  const { query } = validate(ast, {
+    dslVersion: options.dslVersion,
+    source: options.source ?? '',
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
+  });
   if (query.kind !== 'describe') throw new Error('describeQuery: not a describe query');
   return describe(query);
 }

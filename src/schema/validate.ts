@@ -7,6 +7,7 @@ import { assertNever, type DescribeQuery, type FunctionCallQuery, type Query } f
 import { definitionOf, problem, QuarryError, type Problem } from '../errors/index.ts';
 import { isSourceName, schemaFor } from './build.ts';
 import { ValidationContext, type ValidateOptions } from './context.ts';
+import { entitledTo } from './entitlements.ts';
 import { lowerSearch } from './lower.ts';
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS, UNSUPPORTED_SOURCES } from './offered.ts';
 import { collectReferences } from './references.ts';
@@ -85,10 +86,17 @@ function ordered(problems: readonly Problem[], max: number): Problem[] {
 
 function validateDescribe(schema: Schema, ast: DescribeQuery, options: ValidateOptions): ValidatedDescribe {
   const base = { kind: 'describe' as const, dslVersion: schema.version, target: ast.target };
+  if (ast.target === 'schema' && options.permissions?.sources !== undefined) {
+    // Only the sources the caller may search are described, with the functions returned from them.
+    const sources = [...schema.sources.keys()].filter((name) => entitledTo(options.permissions, name));
+    return Object.freeze({ ...base, sources: Object.freeze(sources) });
+  }
   if (ast.target === 'version' || ast.target === 'schema' || ast.name === undefined) return Object.freeze(base);
   const name = ast.name;
   const at = { span: name.span, source: options.source };
   if (ast.target === 'source') {
+    if (isSourceName(name.value) && !entitledTo(options.permissions, name.value))
+      throw queryError([problem('SCHEMA_SOURCE_NOT_SUBSCRIBED', { ...at, params: { name: name.value } })]);
     if (isSourceName(name.value)) return Object.freeze({ ...base, name: name.value });
     if (UNSUPPORTED_SOURCES.has(name.value))
       throw queryError([problem('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } })]);

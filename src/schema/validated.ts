@@ -41,6 +41,7 @@ import type {
   ScalarType,
   SearchIndexDescriptor,
   SourceDescriptor,
+  SourceName,
 } from './types.ts';
 
 export type ValidatedQuery = ValidatedSearch | ValidatedDescribe;
@@ -52,6 +53,11 @@ export interface ValidatedDescribe {
   readonly target: 'version' | 'schema' | 'source' | 'entity';
   /** The resolved source or entity name for `source` / `entity`. */
   readonly name?: string;
+  /**
+   * For `schema`, when the caller's subscription does not include every source: the sources
+   * it includes, the only ones described (with the functions returned from them).
+   */
+  readonly sources?: readonly SourceName[];
 }
 
 export interface ValidatedSearch {

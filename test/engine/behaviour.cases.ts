@@ -3,9 +3,10 @@
 // through `runBehaviourSuite(name, makeEngine)`.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { QueryEngine, QueryResult } from '../../src/engine/types.ts';
+import { withResultCache } from '../../src/engine/result-cache.ts';
+import type { QueryEngine, QueryOptions, QueryResult } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
-import { GRANTS, ORGS, PUBLICATIONS } from './fixtures/tiny-db.ts';
+import { GRANTS, ORGS, PUBLICATIONS, RESEARCHERS } from './fixtures/tiny-db.ts';
 
 type Pub = (typeof PUBLICATIONS)[number];
 type Rec = Record<string, unknown>;
@@ -15,12 +16,26 @@ export interface BehaviourCase {
   readonly check: (result: QueryResult) => void;
   /** Language version (default 2). */
   readonly dslVersion?: 1 | 2;
+  /** The sources the caller is subscribed to (default: every source). */
+  readonly sources?: readonly string[];
 }
 
 export interface ErrorCase {
   readonly query: string;
   readonly category: string;
+  readonly code?: string;
+  /** The sources the caller is subscribed to (default: every source). */
+  readonly sources?: readonly string[];
 }
+
+/** The caller's subscription as the service passes it to the engine. */
+function optionsFor(c: { readonly dslVersion?: 1 | 2; readonly sources?: readonly string[] }): QueryOptions {
+  return { dslVersion: c.dslVersion ?? 2, ...(c.sources === undefined ? {} : { permissions: { sources: c.sources } }) };
+}
+
+/** How a case's name shows a subscription narrower than every source. */
+const subscribed = (sources: readonly string[] | undefined): string =>
+  sources === undefined ? '' : ` — subscribed to ${sources.join(', ') || 'no source'}`;
 
 const byDateDesc = (a: Pub, b: Pub): number => b.date.localeCompare(a.date);
 const ids = (pubs: readonly Pub[]): string[] => pubs.map((p) => p.id);
@@ -705,6 +720,70 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     query: 'describe source publications',
     check: (r) => assert.ok(JSON.stringify(r).includes('"times_cited"')),
   },
+  // Subscriptions (docs/language.md, "Subscriptions"): a linked researcher or organization
+  // shows its id and display fields to the searched source's subscribers alone.
+  {
+    query: 'search publications return researchers',
+    sources: ['publications'],
+    check: (r) => {
+      const rows = r.researchers as Rec[];
+      assert.deepEqual(
+        rows.map(({ id, count }) => ({ id, count })),
+        countsBy(PUBLICATIONS.flatMap(researchersOf)),
+      );
+      for (const row of rows)
+        for (const key of Object.keys(row))
+          assert.ok(['id', 'count', 'first_name', 'last_name', 'orcid_id', 'research_orgs'].includes(key), key);
+    },
+  },
+  {
+    query: 'search publications return research_orgs[basics] return funders[name]',
+    sources: ['publications'],
+    check: (r) => {
+      assert.deepEqual(
+        (r.research_orgs as Rec[]).map(({ id, name }) => ({ id, name })),
+        countsBy(PUBLICATIONS.flatMap(orgsOf)).map(({ id }) => ({ id, name: ORGS.find((o) => o.id === id)?.name })),
+      );
+      assert.ok(Array.isArray(r.funders));
+    },
+  },
+  {
+    query:
+      'search publications where researchers.last_name = "Doudna" and research_orgs.name ~ "Melbourne" return publications[id + researchers + unnest(research_orgs)]',
+    sources: ['publications'],
+    check: (r) => {
+      const expected = where((p) => researchersOf(p).includes('ur.0900000002.02'));
+      assert.ok(records(r).length > 0);
+      for (const row of records(r)) assert.ok(ids(expected).includes(row.id as string));
+    },
+  },
+  {
+    query: 'search publications return researchers[basics + extras]',
+    sources: ['publications', 'researchers'],
+    check: (r) => {
+      const id = RESEARCHERS[0]?.id ?? '';
+      const ana = (r.researchers as Rec[]).find((x) => x.id === id);
+      assert.equal(ana?.total_publications, where((p) => researchersOf(p).includes(id)).length);
+    },
+  },
+  {
+    query: 'search publications for "malaria" return citations_per_year(2018, 2021)',
+    sources: ['publications'],
+    check: (r) => assert.equal(typeof r.citations_per_year, 'object'),
+  },
+  {
+    query: 'search grants return funding_per_year(2011, 2015, "USD")',
+    sources: ['grants'],
+    check: (r) => assert.equal(typeof r.funding_per_year, 'object'),
+  },
+  {
+    query: 'describe schema',
+    sources: ['publications'],
+    check: (r) => {
+      assert.deepEqual(Object.keys(r.sources as Rec), ['publications']);
+      assert.deepEqual(Object.keys(r.functions as Rec), ['citations_per_year']);
+    },
+  },
 ];
 
 export const ERROR_CASES: readonly ErrorCase[] = [
@@ -713,6 +792,48 @@ export const ERROR_CASES: readonly ErrorCase[] = [
   { query: 'search patents return patents', category: 'unsupported' },
   { query: 'search publications return publications limit 2000', category: 'budget' },
   { query: 'search publications return publications[all] limit 5', category: 'semantic' },
+  {
+    query: 'search publications return researchers[basics+extras]',
+    sources: ['publications'],
+    category: 'permission',
+    code: 'SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED',
+  },
+  {
+    query: 'search publications return research_orgs[basics + nuts]',
+    sources: ['publications', 'researchers'],
+    category: 'permission',
+    code: 'SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED',
+  },
+  {
+    query: 'search grants return researchers[nih_ppid] return funders',
+    sources: ['grants'],
+    category: 'permission',
+    code: 'SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED',
+  },
+  {
+    query: 'search grants return funders[wikidata_ids]',
+    sources: ['grants'],
+    category: 'permission',
+    code: 'SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED',
+  },
+  {
+    query: 'search researchers return current_research_org[established]',
+    sources: ['researchers'],
+    category: 'permission',
+    code: 'SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED',
+  },
+  {
+    query: 'search grants return funding_per_year(2011, 2015, "USD")',
+    sources: ['publications'],
+    category: 'permission',
+    code: 'SCHEMA_SOURCE_NOT_SUBSCRIBED',
+  },
+  {
+    query: 'describe source researchers',
+    sources: ['publications'],
+    category: 'permission',
+    code: 'SCHEMA_SOURCE_NOT_SUBSCRIBED',
+  },
 ];
 
 /** Runs the whole table against one engine; `makeEngine` gets the fixture database. */
@@ -724,18 +845,33 @@ export function runBehaviourSuite(name: string, makeEngine: () => Promise<QueryE
     });
     after(() => engine.close());
     for (const c of BEHAVIOUR_CASES) {
-      test(`${c.dslVersion === 1 ? '[v1] ' : ''}${c.query}`, async () => {
-        const { result } = await engine.run(c.query, { dslVersion: c.dslVersion ?? 2 });
+      test(`${c.dslVersion === 1 ? '[v1] ' : ''}${c.query}${subscribed(c.sources)}`, async () => {
+        const { result } = await engine.run(c.query, optionsFor(c));
         c.check(result);
       });
     }
     for (const c of ERROR_CASES) {
-      test(`${c.query} → ${c.category} error`, async () => {
+      test(`${c.query}${subscribed(c.sources)} → ${c.code ?? c.category} error`, async () => {
         await assert.rejects(
-          engine.run(c.query, { dslVersion: 2 }),
-          (e: unknown) => e instanceof QuarryError && e.category === c.category,
+          engine.run(c.query, optionsFor(c)),
+          (e: unknown) =>
+            e instanceof QuarryError && e.category === c.category && (c.code === undefined || e.code === c.code),
         );
       });
     }
+    test('the result cache never serves the answer of a subscriber to researchers to a caller without researchers', async () => {
+      // Closing the cache would close the suite's engine: it is left open.
+      const cached = withResultCache(engine, { maxBytes: 1 << 20, epoch: () => 'e1' });
+      const text = 'search publications return researchers[basics + extras]';
+      const all = await cached.run(text, { dslVersion: 2 });
+      assert.ok((all.result.researchers as Rec[]).some((x) => 'total_publications' in x));
+      await assert.rejects(
+        cached.run(text, { dslVersion: 2, permissions: { sources: ['publications'] } }),
+        (e: unknown) => e instanceof QuarryError && e.code === 'SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED',
+      );
+      // The subscriber's answer was kept, and is still served to a subscriber.
+      assert.deepEqual((await cached.run(text, { dslVersion: 2 })).result, all.result);
+      assert.equal(cached.cacheStats().hits, 1);
+    });
   });
 }

@@ -18,8 +18,15 @@ export const SCHEMA_CODES = {
   },
   SCHEMA_SOURCE_NOT_SUBSCRIBED: {
     category: 'permission',
-    message: "Your subscription does not include the source '{name}'.",
-    fix: 'Contact the administrator of this deployment to have the source added to your subscription.',
+    message:
+      "Your subscription does not include the source '{name}'; ask the administrator of this deployment to add it.",
+    fix: 'Search (or describe) a source of your subscription (`describe schema` lists them), or have the administrator add this one: `quarry accounts subscribe EMAIL --sources ...`.',
+  },
+  SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED: {
+    category: 'permission',
+    message:
+      "'{name}' in the field list of '{facet}' shows {fields} of the source '{source}', which your subscription does not include; without it, '{facet}' rows can show {covered}. Ask the administrator of this deployment to add '{source}'.",
+    fix: "Keep to the fields the searched source covers (a linked researcher's or organization's id and display fields, as its records show them), or have the administrator add the linked source: `quarry accounts subscribe EMAIL --sources ...`.",
   },
   SCHEMA_UNKNOWN_ENTITY: {
     category: 'semantic',

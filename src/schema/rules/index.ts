@@ -5,6 +5,7 @@ import { filterOperatorRule } from './filter-operator.ts';
 import { filterValueRule } from './filter-value.ts';
 import { filterableFieldRule } from './filterable-field.ts';
 import { knownFieldRule } from './known-field.ts';
+import { linkedSourceRule } from './linked-source.ts';
 import { pagingRule } from './paging.ts';
 import { personNameSearchRule } from './person-name-search.ts';
 import { removedFieldRule } from './removed-field.ts';
@@ -32,6 +33,7 @@ export const SEARCH_RULES: readonly ValidationRule[] = [
   filterValueRule,
   returnTargetRule,
   fieldListRule,
+  linkedSourceRule,
   aggregateRule,
   sortKeyRule,
   pagingRule,

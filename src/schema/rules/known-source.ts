@@ -2,6 +2,7 @@ import type { Name } from '../../dsl/ast.ts';
 import { problem, type Problem } from '../../errors/index.ts';
 import { isSourceName } from '../build.ts';
 import type { ValidateOptions } from '../context.ts';
+import { entitledTo } from '../entitlements.ts';
 import { UNSUPPORTED_SOURCES } from '../offered.ts';
 import { didYouMean } from '../suggest.ts';
 import type { Schema, SourceDescriptor } from '../types.ts';
@@ -28,8 +29,7 @@ export function checkSearchedSource(
     const hint = didYouMean(name.value, [...schema.sources.keys(), ...UNSUPPORTED_SOURCES]);
     return { problem: problem('SCHEMA_UNKNOWN_SOURCE', { ...at, params: { name: name.value, hint } }) };
   }
-  const allowed = options.permissions?.sources;
-  if (allowed !== undefined && !allowed.includes(source.name)) {
+  if (!entitledTo(options.permissions, source.name)) {
     return { problem: problem('SCHEMA_SOURCE_NOT_SUBSCRIBED', { ...at, params: { name: source.name } }) };
   }
   return { source };
