@@ -96,10 +96,15 @@ export function withResultCache(engine: QueryEngine, options: ResultCacheOptions
   };
 }
 
-/** The key: everything that decides a result besides the data, which the epoch stands for. */
+/**
+ * The key: everything that decides a result besides the data, which the epoch stands for.
+ * What a query may read depends on the entitled sources as a set (validation refuses a
+ * source, a linked source's fields or a `describe` outside it, and `describe schema` lists
+ * only it), so the set is written so that two different sets never share a key.
+ */
 function cacheKey(text: string, options: QueryOptions, epoch: string): string {
   const sources = options.permissions?.sources;
-  const entitled = sources === undefined ? '*' : [...sources].sort().join(',');
+  const entitled = sources === undefined ? '*' : JSON.stringify([...new Set(sources)].sort());
   return `${epoch}\u0000${options.dslVersion}\u0000${entitled}\u0000${normaliseQueryText(text)}`;
 }
 

@@ -72,6 +72,20 @@ describe('withResultCache', () => {
     assert.equal(calls.length, 5);
   });
 
+  test('two different sets of entitled sources never share an entry, however the names are written', async () => {
+    const { engine, calls } = countingEngine();
+    const cached = withResultCache(engine, { maxBytes: 1 << 20, epoch: () => 'e1' });
+    const text = 'search publications return researchers[basics + extras]';
+    await cached.run(text, { dslVersion: 2, permissions: { sources: ['publications', 'researchers'] } });
+    // One name holding a comma is not the two names: the caller may read neither source.
+    const other = await cached.run(text, { dslVersion: 2, permissions: { sources: ['publications,researchers'] } });
+    assert.equal(calls.length, 2);
+    assert.deepEqual(other.result, { call: 2 });
+    // A name given twice is the same set.
+    await cached.run(text, { dslVersion: 2, permissions: { sources: ['researchers', 'publications', 'researchers'] } });
+    assert.equal(calls.length, 2);
+  });
+
   test('a new epoch (an import) makes every query run again and drops what was kept', async () => {
     const { engine, calls } = countingEngine();
     let epoch = 'e1';
