@@ -356,6 +356,67 @@ describe('the console endpoint', () => {
     assert.equal((await login.json()).errors.query.code, 'SERVICE_FAMILY_NOT_SUBSCRIBED');
   });
 
+  test('an account without researchers gets no researcher records, from the console or either API family, even once the answer to a subscriber is cached', async () => {
+    const query = 'search publications return researchers[basics + extras] limit 5';
+    // A holder of every source asks first: the service's result cache now holds the answer.
+    const holder = await holderClient();
+    const full = await holder.postJson('/console/api/query', { query, version: 2 });
+    assert.equal(full.status, 200, full.text.slice(0, 300));
+    assert.ok(JSON.parse(full.text).researchers.some((r: object) => 'total_publications' in r));
+
+    const email = 'publications.only@example.org';
+    const password = 'publications only password';
+    await server.accounts.createAccount({
+      email,
+      password,
+      activate: true,
+      subscription: { sources: ['publications'] },
+    });
+    const client = new FormClient(server.url);
+    assert.equal((await client.signIn(email, password)).status, 303);
+    await client.get('/console');
+    const { key } = await server.accounts.createKey(email, 'compare');
+    const jwt = (
+      await (
+        await fetch(`${server.url}/api/auth`, {
+          method: 'POST',
+          body: JSON.stringify({ key }),
+          headers: { 'content-type': 'application/json' },
+        })
+      ).json()
+    ).token as string;
+    const bearer = await (await fetch(`${server.url}/v3/token?api_key=${encodeURIComponent(key)}`)).text();
+    const api = async (path: string, text: string, authorization: string) => {
+      const res = await fetch(`${server.url}${path}`, { method: 'POST', body: text, headers: { authorization } });
+      return { status: res.status, text: await res.text() };
+    };
+    // The console, the auth-path and the token-path: one handler, one answer.
+    const ask = async (text: string) => [
+      await client.postJson('/console/api/query', { query: text, version: 2 }),
+      await api('/api/dsl/v2', text, `JWT ${jwt}`),
+      await api('/v3/api/query', text, `Bearer ${bearer}`),
+    ];
+    const bodyOf = (res: { text: string }) =>
+      JSON.parse(res.text) as { errors: { query: Record<string, unknown> }; sources: object };
+
+    for (const res of await ask(query)) {
+      assert.equal(res.status, 403);
+      const body = bodyOf(res);
+      assert.equal(body.errors.query.code, 'SCHEMA_LINKED_SOURCE_NOT_SUBSCRIBED');
+      assert.equal(body.errors.query.column, query.indexOf('extras') + 1);
+      assert.doesNotMatch(JSON.stringify(body), /total_publications":\s*\d/);
+    }
+    for (const res of await ask('describe source researchers')) {
+      assert.equal(res.status, 403);
+      assert.equal(bodyOf(res).errors.query.code, 'SCHEMA_SOURCE_NOT_SUBSCRIBED');
+    }
+    // What the publications cover is answered: the researchers as the byline names them.
+    for (const res of await ask('search publications return researchers[basics] limit 5'))
+      assert.equal(res.status, 200);
+    for (const res of await ask('describe schema'))
+      assert.deepEqual(Object.keys(bodyOf(res).sources), ['publications']);
+  });
+
   test('console queries are timed in the query-duration metric like the API', async () => {
     const count = async () => {
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
