@@ -23,12 +23,12 @@ import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
 import { readOrCreateSecretFile, secretFileFor } from './auth/secret-file.ts';
 import type { AccountStore, SessionStore } from './store/accounts.ts';
-import { describeUnfinished, type RecordTarget } from './store/record-writer.ts';
-import { unfinishedImport } from './store/sqlite/import-journal.ts';
+import { describeUnfinished, type ImportRun, type RecordTarget } from './store/record-writer.ts';
+import { unfinishedImports } from './store/sqlite/import-journal.ts';
 import { openSqliteRecordWriter } from './store/sqlite/record-writer.ts';
 import { openPostgres, type PostgresPools } from './store/postgres/pool.ts';
 import { migratePostgres, type MigrationStep } from './store/postgres/migrate.ts';
-import { unfinishedPgImport } from './store/postgres/import-journal.ts';
+import { unfinishedPgImports } from './store/postgres/import-journal.ts';
 import { RECORD_PG_MIGRATIONS } from './store/postgres/records-schema.ts';
 import { openPgRecordWriter } from './store/postgres/records-writer.ts';
 import { postgresAccountStore } from './store/postgres/account-store.ts';
@@ -90,9 +90,9 @@ function migrateAll(pool: PostgresPools['primary'], options: { dryRun?: boolean 
   return migratePostgres(pool, { ...options, code: { records: RECORD_PG_MIGRATIONS } });
 }
 
-/** The import that did not finish, as the coded start-up error. */
-function importUnfinished(db: string, detail: string): QuarryError {
-  return QuarryError.of('DATA_IMPORT_UNFINISHED', { params: { db, detail } });
+/** The imports that did not finish, as the coded start-up error. */
+function importUnfinished(db: string, runs: readonly ImportRun[]): QuarryError {
+  return QuarryError.of('DATA_IMPORT_UNFINISHED', { params: { db, detail: describeUnfinished(runs) } });
 }
 
 /**
@@ -200,10 +200,10 @@ async function quitRedis(redis: Redis): Promise<void> {
 async function openDatabaseBackends(config: QuarryConfig): Promise<ServiceBackends> {
   const target = databaseTarget(config.database, config.readUrls);
   if (target.kind === 'postgres') return openPostgresServiceBackends(config, target);
-  // A database whose last import did not finish is incomplete (records without their links):
-  // refuse it before anything is served.
-  const unfinished = unfinishedImport(target.path);
-  if (unfinished !== undefined) throw importUnfinished(target.path, describeUnfinished(unfinished));
+  // A database with an import that did not finish is incomplete (records without their
+  // links), whatever imports ended after it: refuse it before anything is served.
+  const unfinished = unfinishedImports(target.path);
+  if (unfinished.length > 0) throw importUnfinished(target.path, unfinished);
   // A database from an older Quarry gets the layout's later migrations (indexes) first.
   const upgraded = upgradeRecordDatabase(target.path);
   const sqlite = createSqliteEngine({
@@ -239,8 +239,8 @@ async function openDatabaseBackends(config: QuarryConfig): Promise<ServiceBacken
       // Beside the database, never in it: a copied or backed-up database does not carry it.
       jwtSecret: config.tokens.jwtSecret ?? readOrCreateSecretFile(secretFileFor(target.path)),
       recordsNotReady: () => {
-        const run = unfinishedImport(target.path);
-        return run === undefined ? undefined : describeUnfinished(run);
+        const runs = unfinishedImports(target.path);
+        return runs.length === 0 ? undefined : describeUnfinished(runs);
       },
       close: () => closeInOrder(closers),
     };
@@ -269,13 +269,13 @@ async function openPostgresServiceBackends(
   const closers: Array<() => Promise<void>> = [() => pools.close()];
   try {
     const name = redactUrl(target.url);
-    const unfinished = await unfinishedPgImport(pools.primary);
-    if (unfinished !== undefined) throw importUnfinished(name, describeUnfinished(unfinished));
+    const unfinished = await unfinishedPgImports(pools.primary);
+    if (unfinished.length > 0) throw importUnfinished(name, unfinished);
     // /readyz follows an import started (or completed) after start-up.
     let notReady: string | undefined;
     const watch = setInterval(() => {
-      unfinishedPgImport(pools.primary).then(
-        (run) => (notReady = run === undefined ? undefined : describeUnfinished(run)),
+      unfinishedPgImports(pools.primary).then(
+        (runs) => (notReady = runs.length === 0 ? undefined : describeUnfinished(runs)),
         () => undefined, // an unreachable database shows in /readyz through the engine
       );
     }, IMPORT_WATCH_MS);
@@ -459,7 +459,7 @@ export function recordWriterFor(database: string): RecordTarget {
   return {
     name: path,
     preparation: 'sqlite',
-    unfinished: () => Promise.resolve(unfinishedImport(path)),
+    unfinished: () => Promise.resolve(unfinishedImports(path)),
     isNew: () => Promise.resolve(!existsSync(path)),
     open: (options) => Promise.resolve(openSqliteRecordWriter(path, options)),
   };
@@ -482,7 +482,7 @@ function postgresRecordTarget(target: Extract<DatabaseTarget, { kind: 'postgres'
   return {
     name: redactUrl(target.url),
     preparation: 'native',
-    unfinished: () => inspect((pools) => unfinishedPgImport(pools.primary)),
+    unfinished: () => inspect((pools) => unfinishedPgImports(pools.primary)),
     isNew: () =>
       inspect(async (pools) => {
         const { rows } = await pools.primary.query<{ empty: boolean }>(

@@ -11,8 +11,12 @@
 import type { NativeKind, NativeRecord } from '../model/native-records.ts';
 import type { PreparedRecord, RowPreparation } from './row-preparation.ts';
 
-/** How a run ended: `running` (not ended: its process died or is still at work), `done`, or `stopped` by an error. */
-export type ImportRunState = 'running' | 'done' | 'stopped';
+/**
+ * How a run ended: `running` (not ended: its process died or is still at work), `done`,
+ * `stopped` by an error, or `discarded`: given up unfinished (`quarry import
+ * --discard-unfinished`), its committed records kept.
+ */
+export type ImportRunState = 'running' | 'done' | 'stopped' | 'discarded';
 
 /** One input's checkpoint: records of lines up to `line` are committed; `done` when the input is complete. */
 export interface InputCheckpoint {
@@ -78,8 +82,11 @@ export interface RecordTarget<P extends RowPreparation = RowPreparation> {
   readonly preparation: P;
   /** The database as messages name it: a file path, or a URL with its password hidden. */
   readonly name: string;
-  /** The last import run when it did not finish; undefined for a new database or one whose last run ended. */
-  unfinished(): Promise<ImportRun | undefined>;
+  /**
+   * Every import run that did not end (killed, or still at work in another process), oldest
+   * first; none for a new database. A later run that ended does not hide an earlier one.
+   */
+  unfinished(): Promise<readonly ImportRun[]>;
   /** True when the database does not exist or holds no records yet: it then loads in bulk. */
   isNew(): Promise<boolean>;
   /**
@@ -89,11 +96,19 @@ export interface RecordTarget<P extends RowPreparation = RowPreparation> {
   open(options: { readonly batchSize: number; readonly bulk: boolean }): Promise<RecordWriter<PreparedRecord<P>>>;
 }
 
-/** One line saying how far an unfinished run got, for errors and /readyz. */
-export function describeUnfinished(run: ImportRun): string {
+/**
+ * One line saying how far each unfinished run got, for errors and /readyz.
+ *
+ * @example describeUnfinished([run]) // 'import 2 started 2025-05-01T10:00:00.000Z did not finish (0 of 1 inputs complete, a.jsonl committed to line 300)'
+ */
+export function describeUnfinished(runs: readonly ImportRun[]): string {
+  return runs.map(describeRun).join('; and ');
+}
+
+function describeRun(run: ImportRun): string {
   const done = run.inputs.filter((i) => i.done).length;
   const current = run.inputs.find((i) => !i.done);
-  return `the import started ${run.startedAt} did not finish (${done} of ${run.inputs.length} inputs complete${
-    current === undefined ? '' : `; ${current.name} committed to line ${current.line}`
+  return `import ${run.id} started ${run.startedAt} did not finish (${done} of ${run.inputs.length} inputs complete${
+    current === undefined ? '' : `, ${current.name} committed to line ${current.line}`
   })`;
 }

@@ -11,7 +11,7 @@ import { importFiles, type RecordTarget } from '../../src/data/import/index.ts';
 import { fileInput } from '../../src/data/import/inputs.ts';
 import { helpersFor, READ_AHEAD_BATCHES, runReading } from '../../src/data/import/read-pipeline.ts';
 import { recordWriterFor } from '../../src/backends.ts';
-import { unfinishedImport } from '../../src/store/sqlite/import-journal.ts';
+import { unfinishedImports } from '../../src/store/sqlite/import-journal.ts';
 import { count, one, query, tempRecordDbs } from './helpers/record-db.ts';
 
 const { work, freshDb } = tempRecordDbs('read-pipeline');
@@ -126,12 +126,12 @@ describe('reading in a worker thread', () => {
       },
     );
     assert.equal(count(db, 'organizations'), 40);
-    assert.ok(unfinishedImport(db) !== undefined, 'the run stays unfinished, so it can be resumed');
+    assert.equal(unfinishedImports(db).length, 1, 'the run stays unfinished, so it can be resumed');
     renameSync(`${second}.away`, second);
     const resumed = await importFiles({ paths: [], open: recordWriterFor(db), resume: true, readInWorker: true });
     assert.deepEqual(resumed.records, { organizations: 2 });
     assert.equal(count(db, 'organizations'), 42);
-    assert.equal(unfinishedImport(db), undefined);
+    assert.deepEqual(unfinishedImports(db), []);
   });
 
   test('helper threads map a share of the records: the same batches, records and problems, in file order', async () => {

@@ -1,12 +1,15 @@
 /**
  * `quarry import PATH... --db FILE|URL [--format auto|quarry|openalex|ror|crossref|nih|anzsrc]
- * [--on-error skip|abort] [--batch-size N]`: streams records into a record database.
- * Re-importing the same records updates them. Skipped records are listed as file:line.
+ * [--on-error skip|abort] [--batch-size N] [--keep-unfinished]`: streams records into a record
+ * database. Re-importing the same records updates them. Skipped records are listed as file:line.
+ * An import that did not finish is completed with `--resume [N]` or given up with
+ * `--discard-unfinished [N]`; until then a new import is refused unless `--keep-unfinished`.
  */
 import { Command, Option } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/format-names.ts';
 import type { ImportReport } from '../../data/import/index.ts';
+import type { ImportRun } from '../../store/record-writer.ts';
 import { exitWithError } from '../exit.ts';
 
 /** The human summary of an import. */
@@ -28,6 +31,29 @@ export function formatImportReport(r: ImportReport, dbPath: string): string {
   return lines.join('\n') + '\n';
 }
 
+/** `--resume` or `--discard-unfinished` as given: `true` alone, or the run's number. */
+function whichRun(value: string | true): true | number {
+  if (value === true) return true;
+  if (!/^[1-9]\d{0,14}$/.test(value.trim())) throw QuarryError.of('DATA_BAD_IMPORT_NUMBER', { params: { value } });
+  return Number(value);
+}
+
+/** What `--discard-unfinished` did, for a person. */
+export function formatDiscarded(run: ImportRun, db: string): string {
+  const done = run.inputs.filter((i) => i.done).length;
+  return `discarded import ${run.id} into ${db} (started ${run.startedAt}, ${done} of ${run.inputs.length} inputs complete); the records it committed stay\n`;
+}
+
+interface ImportFlags {
+  readonly db: string;
+  readonly format: string;
+  readonly onError: string;
+  readonly batchSize: string;
+  readonly resume?: string | true;
+  readonly discardUnfinished?: string | true;
+  readonly keepUnfinished?: boolean;
+}
+
 export function register(program: Command): void {
   program.addCommand(
     new Command('import')
@@ -44,45 +70,69 @@ export function register(program: Command): void {
         new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'),
       )
       .option('--batch-size <n>', 'records per transaction', '5000')
-      .option('--resume', "complete the database's last import, which did not finish (its files and options)")
-      .action(
-        async (
-          paths: string[],
-          raw: { db: string; format: string; onError: string; batchSize: string; resume?: boolean },
-        ) => {
-          // Loaded here, not at the top: the progress bar's modules would slow every command's start.
-          const { progressBar } = await import('../../data/progress-bar.ts');
-          const bar = progressBar('import');
-          try {
-            if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
-              throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: raw.format } });
-            }
-            if (raw.onError !== 'skip' && raw.onError !== 'abort')
-              throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
-            if (raw.resume !== true && paths.length === 0)
-              throw QuarryError.of('DATA_NO_INPUT', { params: { db: raw.db } });
-            const batchSize = Number(raw.batchSize);
-            // Loaded on use: the readers and the back ends would slow the start of every other command.
-            const [{ importFiles }, { recordWriterFor }] = await Promise.all([
-              import('../../data/import/index.ts'),
-              import('../../backends.ts'),
-            ]);
-            const report = await importFiles({
-              paths,
-              resume: raw.resume === true,
+      .option(
+        '--resume [number]',
+        'complete an import into the database that did not finish (its files and options); the number names one when several did not',
+      )
+      .addOption(
+        new Option(
+          '--discard-unfinished [number]',
+          'give up an import that did not finish: the records it committed stay, derived data is rebuilt over them, and the service accepts the database again',
+        ).conflicts(['resume', 'keepUnfinished']),
+      )
+      .option(
+        '--keep-unfinished',
+        'import even though an earlier import did not finish (it stays unfinished, and the service refuses the database until it is resumed or discarded)',
+      )
+      .action(async (paths: string[], raw: ImportFlags) => {
+        // Loaded here, not at the top: the progress bar's modules would slow every command's start.
+        const { progressBar } = await import('../../data/progress-bar.ts');
+        const bar = progressBar('import');
+        try {
+          if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
+            throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: raw.format } });
+          }
+          if (raw.onError !== 'skip' && raw.onError !== 'abort')
+            throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });
+          const resume = raw.resume === undefined ? false : whichRun(raw.resume);
+          const discard = raw.discardUnfinished === undefined ? undefined : whichRun(raw.discardUnfinished);
+          if (discard !== undefined && paths.length > 0)
+            throw QuarryError.of('CLI_USAGE', {
+              params: { detail: '--discard-unfinished takes no files; import them in a second command' },
+            });
+          if (resume === false && discard === undefined && paths.length === 0)
+            throw QuarryError.of('DATA_NO_INPUT', { params: { db: raw.db } });
+          const batchSize = Number(raw.batchSize);
+          // Loaded on use: the readers and the back ends would slow the start of every other command.
+          const [{ discardUnfinished, importFiles }, { recordWriterFor }] = await Promise.all([
+            import('../../data/import/index.ts'),
+            import('../../backends.ts'),
+          ]);
+          if (discard !== undefined) {
+            const run = await discardUnfinished({
               open: recordWriterFor(raw.db),
-              format: raw.format as ImportFormat | 'auto',
-              onError: raw.onError,
-              ...(Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
-              onProgress: (p) => bar.update(p.done, p.total, `${p.phase} ${p.records.toLocaleString('en')} records`),
+              ...(discard === true ? {} : { run: discard }),
             });
             bar.stop();
-            process.stdout.write(formatImportReport(report, raw.db));
-          } catch (error) {
-            bar.stop();
-            exitWithError(error);
+            process.stdout.write(formatDiscarded(run, raw.db));
+            return;
           }
-        },
-      ),
+          const report = await importFiles({
+            paths,
+            resume,
+            keepUnfinished: raw.keepUnfinished === true,
+            open: recordWriterFor(raw.db),
+            format: raw.format as ImportFormat | 'auto',
+            onError: raw.onError,
+            ...(Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
+            onProgress: (p) => bar.update(p.done, p.total, `${p.phase} ${p.records.toLocaleString('en')} records`),
+          });
+          bar.stop();
+          process.stdout.write(formatImportReport(report, raw.db));
+        } catch (error) {
+          bar.stop();
+          exitWithError(error);
+        }
+      }),
   );
 }

@@ -19,9 +19,11 @@ import type { ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
 import { ReadingFailed, runReading } from './read-pipeline.ts';
 import type { FileReport, ImportProblem, OnError, ReadEvent, ReadPlan } from './read-inputs.ts';
+import { pickUnfinished, refuseBesideUnfinished } from './unfinished.ts';
 
 export { IMPORT_FORMATS, type ImportFormat } from './detect.ts';
 export type { ImportProblem, OnError } from './read-inputs.ts';
+export { discardUnfinished, type DiscardOptions } from './unfinished.ts';
 
 export interface ImportProgress {
   readonly phase: 'import' | 'finish';
@@ -47,8 +49,16 @@ export interface ImportOptions {
   readonly batchSize?: number;
   /** Rebuild derived data and indexes at the end (default true). */
   readonly finish?: boolean;
-  /** Complete the database's last unfinished import (its paths and options; the others given are ignored). */
-  readonly resume?: boolean;
+  /**
+   * Complete an unfinished import of the database (its paths and options; the others given
+   * are ignored): `true` for the only one, or the number of the run when several did not finish.
+   */
+  readonly resume?: boolean | number;
+  /**
+   * Import although an earlier import into the database did not finish; it stays unfinished
+   * (to resume or discard later). Without this, such an import is refused.
+   */
+  readonly keepUnfinished?: boolean;
   /**
    * Read and prepare the records in a worker thread beside the writer (default: when the
    * inputs hold `WORKER_THRESHOLD_BYTES` or more, where the second core pays for the thread's start).
@@ -111,23 +121,28 @@ interface ImportRequest {
   readonly bulk: boolean;
 }
 
-/** The request of the unfinished run to resume, or a coded error saying there is none. */
-async function resumable(target: RecordTarget): Promise<{ request: ImportRequest; run: ImportRun }> {
-  const run = await target.unfinished();
-  if (run === undefined) throw QuarryError.of('DATA_NOTHING_TO_RESUME', { params: { db: target.name } });
+/** The unfinished run to resume and its request, or a coded error saying why there is none. */
+async function resumable(
+  target: RecordTarget,
+  which: true | number,
+): Promise<{ request: ImportRequest; run: ImportRun }> {
+  const run = await pickUnfinished(target, which === true ? undefined : which, 'resume');
   return { request: run.request as ImportRequest, run };
 }
 
 /**
  * Imports the files into the database `open` names (a SQLite file is created when missing)
  * and returns what was written.
- * Records and the journal's checkpoint commit together, batch by batch; with `resume` the
- * last unfinished run of the database is completed from its checkpoints.
+ * Records and the journal's checkpoint commit together, batch by batch; with `resume` an
+ * unfinished run of the database is completed from its checkpoints. A new import into a
+ * database where one did not finish is refused unless `keepUnfinished` says otherwise.
  */
 export async function importFiles(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
   const target = options.open;
-  const resuming = options.resume === true ? await resumable(target) : undefined;
+  const resuming =
+    options.resume === undefined || options.resume === false ? undefined : await resumable(target, options.resume);
+  if (resuming === undefined && options.keepUnfinished !== true) await refuseBesideUnfinished(target);
   const fresh = resuming === undefined && (await target.isNew());
   const request: ImportRequest = resuming?.request ?? {
     paths: options.paths,

@@ -80,22 +80,50 @@ export const DATA_CODES = {
   DATA_NO_INPUT: {
     category: 'input',
     message: 'Nothing to import into {db}: no files or folders were given.',
-    fix: 'Name the files or folders to import, or pass --resume to complete the last import.',
+    fix: 'Name the files or folders to import, or pass --resume to complete an import that did not finish.',
   },
   DATA_NOTHING_TO_RESUME: {
     category: 'input',
-    message: 'The last import into {db} finished; there is nothing to resume.',
+    message: 'Every import into {db} ended; there is nothing to resume.',
     fix: 'Leave out --resume to start a new import (re-importing records updates them, never duplicates them).',
   },
   DATA_RESUME_INPUTS_CHANGED: {
     category: 'input',
     message: 'The files of the unfinished import into {db} are not the same any more (added, removed or renamed).',
-    fix: 'Put the files back as they were and resume, or import them again without --resume (records are updated, not duplicated).',
+    fix: 'Put the files back as they were and resume; or give the import up with `quarry import --discard-unfinished --db {db}` and import the files again (records are updated, not duplicated).',
   },
   DATA_IMPORT_UNFINISHED: {
     category: 'unavailable',
-    message: 'The record database {db} is not complete: {detail}.',
-    fix: 'Run `quarry import --resume --db {db}` to complete the import (or restore a backup made with `quarry backup`), then start again.',
+    message:
+      'The record database {db} is not complete (complete it with `quarry import --resume`, or give it up with `--discard-unfinished`): {detail}.',
+    fix: 'Run `quarry import --resume --db {db}` to complete the import (`--resume N` names one when several did not finish), or give it up with `quarry import --discard-unfinished --db {db}` (the records it committed stay), or restore a backup made with `quarry backup`; then start again.',
+  },
+  DATA_UNFINISHED_IMPORT_PENDING: {
+    category: 'conflict',
+    message:
+      'An earlier import into {db} did not finish (or is still running), so a new one is refused (complete it with `quarry import --resume`, give it up with `--discard-unfinished`, or import beside it with `--keep-unfinished`): {detail}.',
+    fix: 'Complete it with `quarry import --resume --db {db}`, or give it up with `quarry import --discard-unfinished --db {db}` (the records it committed stay); then import again. To import now and see to it later, add --keep-unfinished: the service refuses the database until every unfinished import is resumed or discarded.',
+  },
+  DATA_UNFINISHED_IMPORT_AMBIGUOUS: {
+    category: 'input',
+    message:
+      '{count} imports into {db} did not finish; name one by its number (`--resume N`, `--discard-unfinished N`): {detail}.',
+    fix: 'Say which by its number: `quarry import --resume N --db {db}` completes import N, `quarry import --discard-unfinished N --db {db}` gives it up.',
+  },
+  DATA_UNFINISHED_IMPORT_UNKNOWN: {
+    category: 'not_found',
+    message: 'Import {id} is not an unfinished import into {db}; {detail}.',
+    fix: 'Give the number of one of the imports the message lists as not finished.',
+  },
+  DATA_NOTHING_TO_DISCARD: {
+    category: 'input',
+    message: 'Every import into {db} ended; there is nothing to discard.',
+    fix: 'Nothing needs doing: no import into the database is unfinished.',
+  },
+  DATA_BAD_IMPORT_NUMBER: {
+    category: 'input',
+    message: 'An import is named by its number (1, 2, 3, ...); got {value}.',
+    fix: 'Give the number that follows "import" in the message that named the unfinished import, as in `quarry import --resume 2 --db FILE`.',
   },
   DATA_IMPORT_ABORTED: {
     category: 'input',

@@ -63,26 +63,27 @@ export async function endImport(
 }
 
 /**
- * The last run when it did not finish; undefined when it ended, when nothing was imported,
- * or when the database has no journal yet (never migrated).
+ * Every run that did not end (killed, or still at work elsewhere), oldest first; none when
+ * the database has no journal yet (never migrated). A later run that ended hides nothing.
  */
-export async function unfinishedPgImport(client: Queryable): Promise<ImportRun | undefined> {
+export async function unfinishedPgImports(client: Queryable): Promise<ImportRun[]> {
   const exists = await client.query<{ ok: boolean }>("SELECT to_regclass('import_runs') IS NOT NULL AS ok");
-  if (exists.rows[0]?.ok !== true) return undefined;
-  const { rows } = await client.query<{ id: number; started_at: string; state: ImportRunState; request: string }>(
-    'SELECT id, started_at, state, request FROM import_runs ORDER BY id DESC LIMIT 1',
+  if (exists.rows[0]?.ok !== true) return [];
+  const { rows } = await client.query<{ id: string; started_at: string; state: ImportRunState; request: string }>(
+    "SELECT id, started_at, state, request FROM import_runs WHERE state = 'running' ORDER BY id",
   );
-  const run = rows[0];
-  if (run === undefined || run.state !== 'running') return undefined;
-  const inputs = await client.query<{ position: number; name: string; line: number; done: boolean }>(
-    'SELECT position, name, line, done FROM import_inputs WHERE run_id = $1 ORDER BY position',
-    [run.id],
+  if (rows.length === 0) return [];
+  const inputs = await client.query<{ run_id: string; position: number; name: string; line: string; done: boolean }>(
+    'SELECT run_id, position, name, line, done FROM import_inputs WHERE run_id = ANY($1::bigint[]) ORDER BY run_id, position',
+    [rows.map((r) => r.id)],
   );
-  return {
-    id: run.id,
+  return rows.map((run) => ({
+    id: Number(run.id),
     startedAt: run.started_at,
     state: run.state,
     request: JSON.parse(run.request) as unknown,
-    inputs: inputs.rows.map((i) => ({ position: i.position, name: i.name, line: i.line, done: i.done })),
-  };
+    inputs: inputs.rows
+      .filter((i) => i.run_id === run.id)
+      .map((i) => ({ position: i.position, name: i.name, line: Number(i.line), done: i.done })),
+  }));
 }

@@ -2,7 +2,9 @@
  * The import journal, kept in the record database itself so it commits with the records:
  * each import run (what was asked, when, how it ended) and, per input, the last source line
  * whose records are committed. A run still `running` after its process is gone did not
- * finish: the service refuses the database and `quarry import --resume` completes the run.
+ * finish: the service refuses the database until `quarry import --resume` completes the run
+ * or `--discard-unfinished` gives it up. Every such run counts, not only the latest: a later
+ * import that ended says nothing about the records an earlier one left half-written.
  *
  * Every batch of records and its checkpoint commit in one transaction, so after a crash the
  * checkpoint names exactly what is in the database.
@@ -31,6 +33,36 @@ const IMPORT_MIGRATIONS: readonly Migration[] = [
       done INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (run_id, position)
     );`,
+  },
+  {
+    // SQLite cannot change a CHECK constraint in place: both tables are copied into new ones
+    // (the inputs too, so no row ever points at a dropped table, whether foreign keys are
+    // enforced or not) and renamed, which carries the inputs' reference over to the new name.
+    version: 2,
+    name: 'a discarded state for imports given up unfinished',
+    up: `CREATE TABLE import_runs_v2 (
+      id INTEGER PRIMARY KEY,
+      started_at TEXT NOT NULL,
+      finished_at TEXT,
+      state TEXT NOT NULL CHECK (state IN ('running', 'done', 'stopped', 'discarded')),
+      request TEXT NOT NULL
+    );
+    INSERT INTO import_runs_v2 (id, started_at, finished_at, state, request)
+      SELECT id, started_at, finished_at, state, request FROM import_runs;
+    CREATE TABLE import_inputs_v2 (
+      run_id INTEGER NOT NULL REFERENCES import_runs_v2 (id),
+      position INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      line INTEGER NOT NULL DEFAULT 0,
+      done INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (run_id, position)
+    );
+    INSERT INTO import_inputs_v2 (run_id, position, name, line, done)
+      SELECT run_id, position, name, line, done FROM import_inputs;
+    DROP TABLE import_inputs;
+    DROP TABLE import_runs;
+    ALTER TABLE import_runs_v2 RENAME TO import_runs;
+    ALTER TABLE import_inputs_v2 RENAME TO import_inputs;`,
   },
 ];
 
@@ -74,18 +106,29 @@ export function importJournal(db: Database.Database): ImportJournal {
       finish.run(state, new Date().toISOString(), run);
     },
     last() {
-      return lastRun(db);
+      return runsWhere(db, 'id = (SELECT MAX(id) FROM import_runs)')[0];
     },
   };
 }
 
-function lastRun(db: Database.Database): ImportRun | undefined {
-  const run = db
-    .prepare<[], { id: number; started_at: string; state: ImportRunState; request: string }>(
-      'SELECT id, started_at, state, request FROM import_runs ORDER BY id DESC LIMIT 1',
-    )
-    .get();
-  if (run === undefined) return undefined;
+const UNFINISHED = "state = 'running'";
+
+interface RunRow {
+  id: number;
+  started_at: string;
+  state: ImportRunState;
+  request: string;
+}
+
+/** The runs a fixed condition picks, by id, with their inputs. */
+function runsWhere(db: Database.Database, condition: string): ImportRun[] {
+  return db
+    .prepare<[], RunRow>(`SELECT id, started_at, state, request FROM import_runs WHERE ${condition} ORDER BY id`)
+    .all()
+    .map((run) => withInputs(db, run));
+}
+
+function withInputs(db: Database.Database, run: RunRow): ImportRun {
   const inputs = db
     .prepare<[number], { position: number; name: string; line: number; done: number }>(
       'SELECT position, name, line, done FROM import_inputs WHERE run_id = ? ORDER BY position',
@@ -102,25 +145,24 @@ function lastRun(db: Database.Database): ImportRun | undefined {
 }
 
 /**
- * The last import run of a database when it did not finish (read-only; undefined for a
- * missing file, a database without a journal, or a last run that ended).
+ * Every import run of a database that did not end, oldest first (read-only; none for a
+ * missing file or a database without a journal).
  */
-export function unfinishedImport(dbPath: string): ImportRun | undefined {
-  if (!existsSync(dbPath)) return undefined;
+export function unfinishedImports(dbPath: string): ImportRun[] {
+  if (!existsSync(dbPath)) return [];
   let opened: Database.Database | undefined;
   try {
     opened = new Database(dbPath, { readonly: true, fileMustExist: true });
     opened.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
   } catch {
     opened?.close();
-    return undefined; // not a database: whoever opens it next says so with a coded error
+    return []; // not a database: whoever opens it next says so with a coded error
   }
   const db = opened;
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'import_runs'").get();
-    if (table === undefined) return undefined;
-    const run = lastRun(db);
-    return run?.state === 'running' ? run : undefined;
+    if (table === undefined) return [];
+    return runsWhere(db, UNFINISHED);
   } finally {
     db.close();
   }
