@@ -340,7 +340,7 @@ export async function openAccountBackends(config: QuarryConfig): Promise<Account
     const fail = () => Promise.reject(refusal);
     return {
       ...backends,
-      sessions: { insertSession: fail, sessionById: fail, deleteSession: fail },
+      sessions: { insertSession: fail, sessionById: fail, deleteSession: fail, deleteSessionsOf: fail },
       loginCodes: { saveLoginCode: fail, consumeLoginCode: fail },
     };
   }

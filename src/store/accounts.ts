@@ -52,6 +52,8 @@ export interface SessionStore {
   /** The session, or undefined when unknown (an expired one may still be returned; callers check). */
   sessionById(id: string): Promise<SessionRow | undefined>;
   deleteSession(id: string): Promise<void>;
+  /** Ends every session of the account (it was suspended or closed); returns how many there were. */
+  deleteSessionsOf(accountId: number): Promise<number>;
 }
 
 export interface NewAccountRow {

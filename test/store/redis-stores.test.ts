@@ -69,6 +69,35 @@ describe('Redis stores', () => {
     assert.equal(await b.sessionById('hash-2'), undefined, 'Redis dropped it with the session');
   });
 
+  test("an account's sessions end together, through either connection, and no other account's", async () => {
+    const a = redisSessionStore(one, space.prefix);
+    const b = redisSessionStore(two, space.prefix);
+    const now = Date.now();
+    const row = (id: string, accountId: number, ms = 60_000) => ({
+      id,
+      accountId,
+      createdAt: now,
+      expiresAt: now + ms,
+    });
+    await a.insertSession(row('s-1', 21));
+    await b.insertSession(row('s-2', 21, 120_000));
+    await a.insertSession(row('s-3', 22));
+    await b.deleteSession('s-2');
+    assert.equal(await b.deleteSessionsOf(21), 1, 'the one still live');
+    assert.equal(await a.sessionById('s-1'), undefined);
+    assert.ok(await a.sessionById('s-3'), "another account's session stays");
+    assert.equal(await a.deleteSessionsOf(21), 0, 'nothing left');
+    // The account's list lives as long as its longest session, and forgets ended ones.
+    await a.insertSession(row('s-4', 23, 90_000));
+    await a.insertSession(row('s-5', 23, 30_000));
+    const ttl = await one.pttl(`${space.prefix}sessions-of:23`);
+    assert.ok(ttl > 80_000 && ttl <= 90_000, `ttl ${ttl}`);
+    await a.insertSession({ id: 's-6', accountId: 24, createdAt: now, expiresAt: Date.now() + 150 });
+    await new Promise((r) => setTimeout(r, 300));
+    await a.insertSession(row('s-7', 24));
+    assert.deepEqual(await one.zrange(`${space.prefix}sessions-of:24`, '0', '-1'), ['s-7']);
+  });
+
   test('a login code works once on any instance; a new code replaces the old; an expired code fails', async () => {
     const a = redisLoginCodeStore(one, space.prefix);
     const b = redisLoginCodeStore(two, space.prefix);
@@ -98,6 +127,7 @@ describe('when Redis goes away', () => {
       const started = Date.now();
       await assert.rejects(limits.increment('k', 60_000, Date.now()), unavailable);
       await assert.rejects(sessions.sessionById('x'), unavailable);
+      await assert.rejects(sessions.deleteSessionsOf(1), unavailable);
       await assert.rejects(codes.consumeLoginCode('x', Date.now()), unavailable);
       assert.ok(Date.now() - started < 5000, `failed fast (${Date.now() - started} ms)`);
       await redis.start();

@@ -172,6 +172,12 @@ class PostgresAccountStore implements AccountStore {
     await this.#pool.query('DELETE FROM sessions WHERE id = $1', [id]);
   }
 
+  async deleteSessionsOf(accountId: number): Promise<number> {
+    // No index on account_id: this runs when an account is suspended or closed, rarely.
+    const result = await this.#pool.query('DELETE FROM sessions WHERE account_id = $1', [accountId]);
+    return result.rowCount ?? 0;
+  }
+
   async addUsage(accountId: number, day: string, requests: number, rejections: number): Promise<void> {
     await this.#pool.query(
       `INSERT INTO account_usage (account_id, day, requests, rejections) VALUES ($1, $2, $3, $4)

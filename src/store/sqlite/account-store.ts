@@ -246,6 +246,11 @@ class SqliteAccountStore implements AccountStore {
     return Promise.resolve();
   }
 
+  deleteSessionsOf(accountId: number): Promise<number> {
+    // No index on account_id: this runs when an account is suspended or closed, rarely.
+    return Promise.resolve(this.#prepare('DELETE FROM sessions WHERE account_id = ?').run(accountId).changes);
+  }
+
   addUsage(accountId: number, day: string, requests: number, rejections: number): Promise<void> {
     this.#prepare(
       `INSERT INTO account_usage (account_id, day, requests, rejections) VALUES (?, ?, ?, ?)
