@@ -1,4 +1,4 @@
-import { QuarryError } from '../errors/index.ts';
+import { isQuarryError, QuarryError } from '../errors/index.ts';
 import { systemClock, type Clock } from '../auth/clock.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { displayPrefix, hashSecret, newApiKey, randomSecret } from '../auth/secrets.ts';
@@ -131,12 +131,18 @@ export class AccountService {
     return this.#transition(ref, 'activate');
   }
 
-  /** Suspends an account; its tokens fail with 403 from the next request on. */
+  /**
+   * Suspends an account: its tokens fail with 403 from the next request on, and its web
+   * sessions end.
+   */
   suspend(ref: AccountRef): Promise<Account> {
     return this.#transition(ref, 'suspend');
   }
 
-  /** Closes an account for good; its tokens fail with 403 from the next request on. */
+  /**
+   * Closes an account for good: its tokens fail with 403 from the next request on, and its
+   * web sessions end.
+   */
   close(ref: AccountRef): Promise<Account> {
     return this.#transition(ref, 'close');
   }
@@ -329,7 +335,10 @@ export class AccountService {
     return { sessionId: secret, expiresAt: new Date(now + SESSION_LIFETIME_MS).toISOString() };
   }
 
-  /** The account of a live session, or undefined when the session is unknown or expired. */
+  /**
+   * The account of a live session, whatever its state (the web pages refuse a session whose
+   * account is not active), or undefined when the session is unknown or expired.
+   */
   async resolveSession(sessionId: string): Promise<Account | undefined> {
     const session = await this.#sessions.sessionById(hashSecret(sessionId));
     if (!session || session.expiresAt <= this.#clock.now()) return undefined;
@@ -339,6 +348,11 @@ export class AccountService {
 
   async endSession(sessionId: string): Promise<void> {
     await this.#sessions.deleteSession(hashSecret(sessionId));
+  }
+
+  /** Ends every web session of the account; returns how many there were. */
+  async endSessionsOf(accountId: number): Promise<number> {
+    return this.#sessions.deleteSessionsOf(accountId);
   }
 
   /** Writes pending usage and stops the flush timer; the store stays open (its owner closes it). */
@@ -367,7 +381,22 @@ export class AccountService {
       });
     }
     await this.store.updateAccount(row.id, { state: to, stateChangedAt: this.#clock.now() });
+    if (to !== 'active') await this.#endSessionsAfterChange(row.id);
     return this.getAccount(row.id);
+  }
+
+  /**
+   * Ends the sessions of an account that may no longer act. After the state change, so no
+   * sign-in can start a session in between. The web pages check the account's state on every
+   * request too, so a session this misses (its shared store unreachable, as during a Redis
+   * outage for `quarry accounts suspend`) is refused all the same: the change stands.
+   */
+  async #endSessionsAfterChange(accountId: number): Promise<void> {
+    try {
+      await this.endSessionsOf(accountId);
+    } catch (error) {
+      if (!isQuarryError(error)) throw error;
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { AccountService } from '../../src/accounts/service.ts';
 import type { AccountStore } from '../../src/store/accounts.ts';
 import { manualClock } from '../../src/auth/clock.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
-import { isQuarryError } from '../../src/errors/index.ts';
+import { isQuarryError, QuarryError } from '../../src/errors/index.ts';
 import { accountBackends } from '../fixtures/account-backends.ts';
 
 function rejectsWith(code: string) {
@@ -175,6 +175,41 @@ for (const backend of accountBackends()) {
       const later = await accounts.createSession('a@example.org');
       clock.advance(8 * 24 * 3600 * 1000);
       assert.equal(await accounts.resolveSession(later.sessionId), undefined);
+    });
+
+    test("suspending or closing ends every web session of the account, and no other account's", async () => {
+      await accounts.createAccount({ email: 'a@example.org', activate: true });
+      await accounts.createAccount({ email: 'b@example.org', activate: true });
+      const live = async (s: { sessionId: string }) => (await store.sessionById(hashSecret(s.sessionId))) !== undefined;
+      for (const action of ['suspend', 'close'] as const) {
+        const mine = [await accounts.createSession('a@example.org'), await accounts.createSession('a@example.org')];
+        const theirs = await accounts.createSession('b@example.org');
+        await accounts[action]('a@example.org');
+        assert.deepEqual(await Promise.all(mine.map(live)), [false, false], action);
+        assert.equal(await live(theirs), true, `${action}: another account's session stays`);
+        if (action === 'suspend') {
+          const again = await accounts.createSession('a@example.org');
+          await accounts.activate('a@example.org');
+          assert.equal(await live(again), true, 'activating ends nothing');
+        }
+      }
+      assert.equal(await store.deleteSessionsOf(12345), 0, 'an account without sessions');
+    });
+
+    test('a suspension stands when the session store does not answer: the pages check the state on each request', async () => {
+      await accounts.createAccount({ email: 'a@example.org', activate: true });
+      const down = () => Promise.reject(QuarryError.of('SERVICE_UNAVAILABLE', { params: { reason: 'test' } }));
+      const cut = new AccountService({
+        store,
+        clock,
+        sessions: { insertSession: down, sessionById: down, deleteSession: down, deleteSessionsOf: down },
+      });
+      try {
+        assert.equal((await cut.suspend('a@example.org')).state, 'suspended');
+        assert.equal((await accounts.getAccount('a@example.org')).state, 'suspended');
+      } finally {
+        await cut.shutdown();
+      }
     });
   });
 }
