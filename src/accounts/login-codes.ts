@@ -5,7 +5,9 @@
  */
 import { randomInt } from 'node:crypto';
 import { hashSecret } from '../auth/secrets.ts';
+import { QuarryError } from '../errors/index.ts';
 import type { LoginCodeStore } from '../store/web.ts';
+import type { Account } from './types.ts';
 
 /** How long a login code stays usable. */
 export const LOGIN_CODE_LIFETIME_MS = 30 * 60 * 1000;
@@ -30,18 +32,30 @@ export function newLoginCode(): string {
 }
 
 /**
- * Issues a login code for the account; its earlier unused codes stop working.
+ * Issues a login code for the account; its earlier unused codes stop working. Only an active
+ * account may sign in, so a pending, suspended or closed one gets no code
+ * (WEB_LOGIN_CODE_ACCOUNT_INACTIVE): it would be refused, and spent, at sign-in.
  *
- * @example const { code } = await issueLoginCode(store, 7, Date.now()); // 'K3QZ-8MWN-TBXA'
+ * @example const { code } = await issueLoginCode(store, account, Date.now()); // 'K3QZ-8MWN-TBXA'
  */
 export async function issueLoginCode(
   store: LoginCodeStore,
-  accountId: number,
+  account: Pick<Account, 'id' | 'email' | 'state'>,
   now: number,
 ): Promise<{ code: string; expiresAt: number }> {
+  if (account.state !== 'active') {
+    throw QuarryError.of('WEB_LOGIN_CODE_ACCOUNT_INACTIVE', {
+      params: { account: account.email, state: account.state },
+    });
+  }
   const code = newLoginCode();
   const expiresAt = now + LOGIN_CODE_LIFETIME_MS;
-  await store.saveLoginCode({ codeHash: hashSecret(normaliseLoginCode(code)), accountId, createdAt: now, expiresAt });
+  await store.saveLoginCode({
+    codeHash: hashSecret(normaliseLoginCode(code)),
+    accountId: account.id,
+    createdAt: now,
+    expiresAt,
+  });
   return { code, expiresAt };
 }
 

@@ -22,7 +22,7 @@ test('login-code prints a code that signs in once; admin grants and withdraws th
   const db = join(mkdtempSync(join(tmpdir(), 'quarry-web-cli-')), 'quarry.db');
   const store = openSqliteAccountStore(db);
   const accounts = new AccountService({ store });
-  const account = await accounts.createAccount({ email: 'ana@example.org' });
+  const account = await accounts.createAccount({ email: 'ana@example.org', activate: true });
   await accounts.shutdown();
   await store.close();
 
@@ -47,4 +47,32 @@ test('login-code prints a code that signs in once; admin grants and withdraws th
   const unknown = quarry(['accounts', 'login-code', 'nobody@example.org', '--db', db]);
   assert.equal(unknown.status, 1);
   assert.match(unknown.stderr, /SERVICE_ACCOUNT_NOT_FOUND/);
+});
+
+test('suspend and close end the web sessions; an account that is not active gets no login code', async () => {
+  const db = join(mkdtempSync(join(tmpdir(), 'quarry-web-cli-')), 'quarry.db');
+  const store = openSqliteAccountStore(db);
+  const accounts = new AccountService({ store });
+  await accounts.createAccount({ email: 'ana@example.org', activate: true });
+  await accounts.createAccount({ email: 'pat@example.org' });
+  const live = async (s: { sessionId: string }) => (await accounts.resolveSession(s.sessionId)) !== undefined;
+  try {
+    for (const action of ['suspend', 'close'] as const) {
+      const session = await accounts.createSession('ana@example.org');
+      const done = quarry(['accounts', action, 'ana@example.org', '--db', db]);
+      assert.equal(done.status, 0, done.stderr);
+      assert.equal(await live(session), false, `${action} ended the session`);
+      const refused = quarry(['accounts', 'login-code', 'ana@example.org', '--db', db]);
+      assert.equal(refused.status, 1);
+      assert.match(refused.stderr, /WEB_LOGIN_CODE_ACCOUNT_INACTIVE/);
+      assert.match(refused.stderr, /ana@example\.org is (suspended|closed), and only an active account may sign in/);
+      if (action === 'suspend') assert.equal(quarry(['accounts', 'activate', 'ana@example.org', '--db', db]).status, 0);
+    }
+    const pending = quarry(['accounts', 'login-code', 'pat@example.org', '--db', db]);
+    assert.equal(pending.status, 1);
+    assert.match(pending.stderr, /pat@example\.org is pending/);
+  } finally {
+    await accounts.shutdown();
+    await store.close();
+  }
 });

@@ -480,7 +480,7 @@ describe('administration', () => {
     assert.equal((await server.accounts.getAccount(PENDING.email)).state, 'pending');
   });
 
-  test('an administrator edits a subscription and issues a login code that works once', async () => {
+  test('an administrator edits a subscription, activates a requested account and issues a login code that works once', async () => {
     const requested = 'new.person@example.org';
     const visitor = new FormClient(server.url);
     await visitor.get('/');
@@ -511,6 +511,10 @@ describe('administration', () => {
     assert.equal(bad.status, 400);
     assert.equal(codeOf(bad.text), 'SERVICE_INVALID_ACCOUNT_INPUT');
 
+    // Only an active account may sign in, so only an active one gets a code.
+    assert.equal((await admin.post(`/admin/accounts/${account.id}/login-code`)).status, 409);
+    assert.equal((await admin.post(`/admin/accounts/${account.id}/activate`)).status, 303);
+    await admin.get('/admin');
     const issued = await admin.post(`/admin/accounts/${account.id}/login-code`);
     assert.equal(issued.status, 303, 'POST-redirect-GET');
     const code = /<code id="login-code-value">([A-Z0-9-]+)<\/code>/.exec((await admin.get('/admin')).text)?.[1];

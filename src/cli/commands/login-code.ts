@@ -1,8 +1,8 @@
 /**
  * The web pages' operator commands, added under `quarry accounts`:
  * `quarry accounts login-code EMAIL` issues a one-time login code for the web pages (valid 30
- * minutes, shown once), and `quarry accounts admin EMAIL [--revoke]` grants or withdraws the
- * administrator role that opens the administration page at /admin.
+ * minutes, shown once; active accounts only), and `quarry accounts admin EMAIL [--revoke]`
+ * grants or withdraws the administrator role that opens the administration page at /admin.
  */
 import type { Command } from 'commander';
 import { issueLoginCode } from '../../accounts/login-codes.ts';
@@ -21,14 +21,16 @@ export function register(program: Command): void {
   const accounts = accountsCommand(program);
   accounts
     .command('login-code')
-    .description('issue a one-time code to sign in to the web pages (valid 30 minutes; earlier codes stop working)')
+    .description(
+      'issue a one-time code to sign in to the web pages (active accounts; valid 30 minutes; earlier codes stop working)',
+    )
     .argument('<email>', 'the account e-mail address')
     .option('--db <file|url>', DB_OPTION_HELP)
     .option('--config <file>', 'a JSON configuration file')
     .action(async (email: string, flags: AdminFlags) => {
       try {
         const { code, expiresAt } = await withAccounts(flags, async (accounts, backends) =>
-          issueLoginCode(backends.loginCodes, (await accounts.getAccount(email)).id, Date.now()),
+          issueLoginCode(backends.loginCodes, await accounts.getAccount(email), Date.now()),
         );
         process.stdout.write(
           `Login code for ${email} (sign in at / with "With a login code"), valid until ${new Date(expiresAt).toISOString()}:\n${code}\n`,

@@ -16,6 +16,11 @@ export const WEB_CODES = {
       'The login code is not valid: it may be mistyped, already used, or expired. Ask the administrator at {contact} for a new one.',
     fix: 'Login codes work once and for 30 minutes; an administrator issues a new one on the administration page or with `quarry accounts login-code EMAIL`.',
   },
+  WEB_LOGIN_CODE_ACCOUNT_INACTIVE: {
+    category: 'conflict',
+    message: 'No login code was issued: the account {account} is {state}, and only an active account may sign in.',
+    fix: 'Activate the account first (the administration page or `quarry accounts activate EMAIL`), then issue the code; a closed account cannot be reopened.',
+  },
   WEB_FORM_EXPIRED: {
     category: 'permission',
     message:

@@ -91,7 +91,7 @@ function accountRow(ctx: PageContext, account: Account, isAdmin: boolean, isSelf
     ${(account.state === 'pending' || account.state === 'suspended') && activateForm(ctx, account)}
     ${account.state === 'active' && !isSelf && html`<a class="button danger" href="/admin/accounts/${account.id}/suspend" aria-label="Suspend ${account.email}">Suspend</a>`}
     ${
-      account.state !== 'closed' &&
+      account.state === 'active' &&
       html`<form method="post" action="/admin/accounts/${account.id}/login-code" class="inline-form">${csrfField(ctx)}<button type="submit" class="secondary" aria-label="Issue a login code for ${account.email}">Login code</button></form>`
     }
   </td>
@@ -133,7 +133,7 @@ ${
   <span id="code-copy-status" role="status" class="muted"></span></div>
 </div>`
 }
-<p>${data.accounts.length} account${data.accounts.length === 1 ? '' : 's'}, ${pending} waiting for activation. Accounts move pending → active ⇄ suspended; the command line (<code>quarry accounts ...</code>) can also create and close accounts.</p>
+<p>${data.accounts.length} account${data.accounts.length === 1 ? '' : 's'}, ${pending} waiting for activation. Accounts move pending → active ⇄ suspended; only active accounts can sign in (suspending one signs it out everywhere), and only they get login codes. The command line (<code>quarry accounts ...</code>) can also create and close accounts.</p>
 <form method="get" action="/admin" class="card account-filter" role="search" aria-label="Find accounts">
   <div><label for="account-search">Address or name contains</label>
   <input type="search" id="account-search" name="q" value="${filter.q}"></div>

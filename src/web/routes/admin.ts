@@ -171,7 +171,7 @@ export function adminRoutes(app: FastifyInstance, ctx: WebContext): void {
     withCsrf,
     change(async (id, request, reply) => {
       const account = await ctx.accounts.getAccount(id);
-      const { code, expiresAt } = await issueLoginCode(ctx.loginCodes, account.id, ctx.clock.now());
+      const { code, expiresAt } = await issueLoginCode(ctx.loginCodes, account, ctx.clock.now());
       // POST-redirect-GET: the code is shown once; a reload issues no new one.
       setFlash(request, reply, {
         kind: 'login-code',
