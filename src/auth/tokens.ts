@@ -1,7 +1,8 @@
 import type { AccountService } from '../accounts/service.ts';
 import type { TokenRow } from '../store/accounts.ts';
 import type { Account, Family } from '../accounts/types.ts';
-import { QuarryError, type ErrorCode } from '../errors/index.ts';
+import { requireActive } from '../accounts/standing.ts';
+import { QuarryError } from '../errors/index.ts';
 import type { Clock } from './clock.ts';
 import { signJwt, verifyJwt, type JwtClaims } from './jwt.ts';
 import type { Principal } from './principal.ts';
@@ -153,14 +154,7 @@ export class TokenService {
   /** Only an active account subscribed to the family may get or use a token. */
   #requireStanding(state: Account['state'], families: readonly Family[], family: Family): void {
     const contact = this.#o.contact;
-    const byState: Record<Account['state'], ErrorCode | undefined> = {
-      active: undefined,
-      pending: 'SERVICE_ACCOUNT_PENDING',
-      suspended: 'SERVICE_ACCOUNT_SUSPENDED',
-      closed: 'SERVICE_ACCOUNT_CLOSED',
-    };
-    const code = byState[state];
-    if (code) throw QuarryError.of(code, { params: { contact } });
+    requireActive({ state }, contact);
     if (!families.includes(family)) {
       throw QuarryError.of('SERVICE_FAMILY_NOT_SUBSCRIBED', {
         params: { family: family === 'token' ? 'token-path (/v2, /v3)' : 'auth-path (/api/dsl)', contact },

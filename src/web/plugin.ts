@@ -20,6 +20,7 @@ import type { WebPluginOptions } from '../http/app.ts';
 import { setRetryAfter, toQuarryError } from '../http/error-handler.ts';
 import { STATUS_BY_CATEGORY } from '../http/status.ts';
 import { QuarryError, renderErrorBody } from '../errors/index.ts';
+import { standingRefusal } from '../accounts/standing.ts';
 import { loadAssets, type Asset } from './assets.ts';
 import { pageContext, type WebContext } from './context.ts';
 import { errorBox, page } from './layout.ts';
@@ -48,6 +49,11 @@ function isApiPath(request: FastifyRequest): boolean {
   return request.url.startsWith('/console/api/');
 }
 
+/** The sign-in forms, which start a new session whatever the old one was. */
+function isSignIn(request: FastifyRequest): boolean {
+  return request.method === 'POST' && ['/sign-in', '/sign-in/code'].includes(request.routeOptions.url ?? '');
+}
+
 function webError(error: unknown, request: FastifyRequest): QuarryError {
   const code = (error as { code?: unknown }).code;
   if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET')
@@ -71,18 +77,26 @@ export async function webPlugin(app: FastifyInstance, options: WebPluginOptions)
 
   // Filled by the onRequest hook below; null only before it runs.
   app.decorateRequest('web', null as unknown as WebState);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const state: WebState = { account: undefined, sessionId: undefined, isAdmin: false };
-    const sessionId = request.cookies[SESSION_COOKIE];
-    if (sessionId) {
-      const account = await accounts.resolveSession(sessionId);
-      if (account) {
-        state.account = account;
-        state.sessionId = sessionId;
-        state.isAdmin = await store.isAdmin(account.id);
-      }
-    }
     request.web = state;
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (!sessionId || request.url.startsWith('/assets/')) return;
+    const account = await accounts.resolveSession(sessionId);
+    if (!account) return;
+    // Only an active account may act. A session of one suspended or closed since it signed
+    // in (ended there, but perhaps kept by another instance or an unreachable store) ends
+    // here, and the request is refused saying why, unless it is a sign-in that replaces it.
+    const refusal = standingRefusal(account.state, config.adminContact);
+    if (refusal) {
+      await accounts.endSession(sessionId);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      if (!isSignIn(request)) throw refusal;
+      return;
+    }
+    state.account = account;
+    state.sessionId = sessionId;
+    state.isAdmin = await store.isAdmin(account.id);
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.url.startsWith('/assets/')) reply.headers(PAGE_HEADERS);

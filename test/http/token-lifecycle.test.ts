@@ -78,6 +78,38 @@ describe('token lifecycle and account standing', () => {
     }
   });
 
+  for (const action of ['suspend', 'close'] as const) {
+    test(`a ${action === 'suspend' ? 'suspended' : 'closed'} account gets no new token on any login endpoint, by key or by password`, async () => {
+      await t.accounts.createAccount({
+        email: 'old@example.org',
+        username: 'old_timer',
+        password: 'old timer password',
+        activate: true,
+      });
+      const { key } = await t.accounts.createKey('old@example.org');
+      await t.accounts[action]('old@example.org');
+      const code = action === 'suspend' ? 'SERVICE_ACCOUNT_SUSPENDED' : 'SERVICE_ACCOUNT_CLOSED';
+      for (const [what, res] of [
+        ['/v2/token', await t.app.inject({ method: 'GET', url: `/v2/token?api_key=${key}` })],
+        ['/v3/token', await t.app.inject({ method: 'GET', url: `/v3/token?api_key=${key}` })],
+        ['/api/auth key', await t.app.inject({ method: 'POST', url: '/api/auth', payload: { key } })],
+        [
+          '/api/auth password',
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/auth',
+            payload: { username: 'old_timer', password: 'old timer password' },
+          }),
+        ],
+        ['/api/auth.json key', await t.app.inject({ method: 'POST', url: '/api/auth.json', payload: { key } })],
+      ] as const) {
+        assert.equal(res.statusCode, 403, what);
+        assert.equal(res.json().errors.query.code, code, what);
+        assert.match(res.json().errors.query.details[0], /contact the administrator/, what);
+      }
+    });
+  }
+
   test('an account not subscribed to a family gets 403 on that family only', async () => {
     await t.accounts.subscribe(t.email, { families: ['auth'] });
     const tokenPath = await t.app.inject({ method: 'GET', url: `/v3/token?api_key=${t.key}` });

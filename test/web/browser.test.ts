@@ -260,16 +260,21 @@ describe('in the browser', () => {
     }
   });
 
-  test('a pending account sees that it is not activated', async () => {
-    await signIn(PENDING.email, PENDING.password);
-    assert.match((await page.locator('#account-state-notice').textContent()) ?? '', /not activated yet/);
-    await page.goto(`${server.url}/account`);
-    assert.equal(await page.locator('#account-state').textContent(), 'pending');
+  test('a pending account is told at sign-in that it is not activated, and gets no session', async () => {
+    await context.clearCookies();
+    await page.goto(`${server.url}/`);
+    await page.getByLabel('E-mail address (or username)').fill(PENDING.email);
+    await page.getByLabel('Password', { exact: true }).fill(PENDING.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${server.url}/sign-in`);
     assert.match(
-      (await page.locator('#state-explanation').textContent()) ?? '',
-      /pending activation by the administrator/,
+      (await page.locator('.error-box').textContent()) ?? '',
+      /pending activation; contact the administrator/,
     );
-    await shot('account-pending');
+    assert.ok(!(await context.cookies()).some((c) => c.name === 'quarry_session'), 'no session');
+    await page.goto(`${server.url}/account`);
+    assert.equal(new URL(page.url()).pathname, '/', 'the account section asks to sign in');
+    await shot('sign-in-pending');
   });
 
   test('an administrator activates the pending account', async () => {

@@ -65,10 +65,19 @@ describe('keys and administration in the browser', () => {
     await assertAccessible(page, 'the page after an access request');
     await shots(page, 'access-requested');
 
-    await signIn(page, server.url, PENDING.email, PENDING.password);
-    assert.match((await page.locator('#account-state-notice').textContent()) ?? '', /not activated yet/);
-    await assertAccessible(page, 'the home page of a pending account');
-    await shots(page, 'home-pending');
+    // Only an active account may sign in: a pending one is told why, and whom to contact.
+    await page.getByLabel('E-mail address (or username)').fill(PENDING.email);
+    await page.getByLabel('Password', { exact: true }).fill(PENDING.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    assert.match(
+      (await page.locator('.error-box').textContent()) ?? '',
+      /pending activation; contact the administrator/,
+    );
+    assert.ok(!(await context.cookies()).some((c) => c.name === 'quarry_session'), 'no session');
+    await assertAccessible(page, 'a sign-in refused for a pending account');
+    await shots(page, 'sign-in-pending');
+
+    await signIn(page, server.url, HOLDER.email, HOLDER.password);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/notice=signed-out/);
     await assertAccessible(page, 'the page after signing out');

@@ -322,17 +322,15 @@ describe('the console endpoint', () => {
     assert.deepEqual(JSON.parse(v2.text), { release: '2.0', version: '2.0.0' });
   });
 
-  test('a pending account is told it is not activated', async () => {
+  test('a pending account is told at sign-in that it is not activated, and gets no session', async () => {
     const client = new FormClient(server.url);
     const signIn = await client.signIn(PENDING.email, PENDING.password);
-    assert.equal(signIn.status, 303);
-    await client.get('/console');
+    assert.equal(signIn.status, 403);
+    assert.equal(codeOf(signIn.text), 'SERVICE_ACCOUNT_PENDING');
+    assert.match(signIn.text, /pending activation; contact the administrator at data-office@example\.org/);
+    assert.equal(client.cookie('quarry_session'), undefined);
     const res = await client.postJson('/console/api/query', { query: 'search grants return grants' });
-    assert.equal(res.status, 403);
-    assert.equal(JSON.parse(res.text).errors.query.code, 'SERVICE_ACCOUNT_PENDING');
-    const account = await client.get('/account');
-    assert.match(account.text, /<span class="state state-pending" id="account-state">pending<\/span>/);
-    assert.match(account.text, /not activated yet/);
+    assert.equal(res.status, 401);
   });
 
   test('an account not subscribed to the auth-path family is refused, as its JWT would be', async () => {

@@ -5,6 +5,8 @@ import { STATUS_BY_CATEGORY } from '../../http/status.ts';
 import { baseUrlOf, field, noticeOf, pageContext, type WebContext } from '../context.ts';
 import { homePage, type HomeData } from '../pages/home.ts';
 import { consumeLoginCode } from '../../accounts/login-codes.ts';
+import { requireActive } from '../../accounts/standing.ts';
+import type { Account } from '../../accounts/types.ts';
 import { enforceLimit } from '../../http/rate-limit.ts';
 import { clearSessionCookie, safeNext, setSessionCookie } from '../session.ts';
 import { takeFlash } from '../flash.ts';
@@ -26,15 +28,21 @@ export async function sendHome(
     .send(homePage(pageContext(ctx, request, reply), data).toString());
 }
 
+/**
+ * Signs the account in, replacing the browser's session. Only an active account may: any
+ * other is refused (403, saying whom to contact) once its credentials have been checked, so
+ * the answer tells an account's state only to its holder.
+ */
 async function startSession(
   ctx: WebContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  accountId: number,
+  account: Account,
   next: string,
 ): Promise<FastifyReply> {
+  requireActive(account, ctx.config.adminContact);
   if (request.web.sessionId) await ctx.accounts.endSession(request.web.sessionId);
-  const { sessionId, expiresAt } = await ctx.accounts.createSession(accountId);
+  const { sessionId, expiresAt } = await ctx.accounts.createSession(account.id);
   setSessionCookie(request, reply, sessionId, expiresAt);
   return reply.redirect(safeNext(next), 303);
 }
@@ -64,7 +72,7 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
           ? await ctx.accounts.verifyPassword(email, password)
           : undefined;
       if (!account) throw QuarryError.of('SERVICE_CREDENTIALS_INVALID');
-      return await startSession(ctx, request, reply, account.id, next);
+      return await startSession(ctx, request, reply, account, next);
     } catch (error) {
       if (!isQuarryError(error)) throw error;
       return sendHome(ctx, request, reply, { error, email, next: safeNext(next) });
@@ -81,7 +89,7 @@ export function homeRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (!account || account.email.toLowerCase() !== email.toLowerCase()) {
         throw QuarryError.of('WEB_LOGIN_CODE_INVALID', { params: { contact: ctx.config.adminContact } });
       }
-      return await startSession(ctx, request, reply, account.id, next);
+      return await startSession(ctx, request, reply, account, next);
     } catch (error) {
       if (!isQuarryError(error)) throw error;
       return sendHome(ctx, request, reply, { error, email, next: safeNext(next) });
