@@ -11,6 +11,7 @@
  * words anywhere, and says so in a warning).
  */
 import { indexWords } from '../../model/index-words.ts';
+import { combinations } from '../../schema/search-functions.ts';
 import type { PhrasePart, TextExpr } from '../text-expr.ts';
 import { ALL, EMPTY, NONE, negate, type Rendered } from '../rendered-match.ts';
 
@@ -124,6 +125,11 @@ function renderPhrase(parts: readonly PhrasePart[], near: number | undefined, op
  * `near` (FTS5's NEAR), or undefined when there would be more than MAX_NEAR_ALTERNATIVES.
  */
 function nearAlternatives(phrases: readonly string[], near: number): string[] | undefined {
+  // Counted before they are listed: the gap sets are C(near + gaps, gaps), which for a wide
+  // window (`"a b c"~999999`) would take more memory than the process has.
+  const orders = permutations(phrases.length);
+  const gapCount = combinations(near + phrases.length - 1, phrases.length - 1, MAX_NEAR_ALTERNATIVES);
+  if (orders.length * gapCount > MAX_NEAR_ALTERNATIVES) return undefined;
   const gapSets: number[][] = [];
   const gaps = (left: number, budget: number, acc: number[]): void => {
     if (left === 0) {
@@ -133,8 +139,6 @@ function nearAlternatives(phrases: readonly string[], near: number): string[] | 
     for (let extra = 0; extra <= budget; extra++) gaps(left - 1, budget - extra, [...acc, extra + 1]);
   };
   gaps(phrases.length - 1, near, []);
-  const orders = permutations(phrases.length);
-  if (orders.length * gapSets.length > MAX_NEAR_ALTERNATIVES) return undefined;
   const out: string[] = [];
   for (const order of orders) {
     for (const set of gapSets) {
