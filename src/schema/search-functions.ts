@@ -15,6 +15,9 @@ export type SearchFunction =
 /** The most combinations `min_should_match` expands into (C(clauses, min)). */
 export const MAX_MIN_SHOULD_MATCH_COMBINATIONS = 1000;
 
+/** The widest `complex()` distance: a phrase's `~N` takes at most six digits too. */
+export const MAX_COMPLEX_DISTANCE = 999_999;
+
 export type SearchFunctionCheck =
   | { readonly ok: true; readonly fn: SearchFunction }
   | {
@@ -56,6 +59,10 @@ export function checkSearchFunction(call: FunctionCall, ast: FullTextNode): Sear
         : undefined;
   if (n === undefined || n < 1) return bad(`${what} must be a whole number of 1 or more`, value.span);
   if (name === 'complex') {
+    // The same bound as a phrase's `~N` (six digits): a wider window matches nothing more.
+    if (n > MAX_COMPLEX_DISTANCE) {
+      return bad(`${what} must be at most ${MAX_COMPLEX_DISTANCE}`, value.span);
+    }
     const problem = complexProblem(ast);
     if (problem !== undefined) return bad(problem.text, problem.span);
     return { ok: true, fn: { kind: 'complex', distance: n } };

@@ -21,6 +21,11 @@ const EXPECTED: Record<ScalarType, string> = {
   json: 'text',
 };
 
+const OUT_OF_RANGE = {
+  ok: false,
+  expected: `an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`,
+} as const;
+
 /**
  * @example normaliseValue('integer', parse('... year = "2019" ...').value) // { ok: true, value: 2019 }
  * @example normaliseValue('date', <"2020-03">)                             // { ok: true, value: '2020-03-01' }
@@ -29,16 +34,24 @@ export function normaliseValue(type: ScalarType, value: ScalarValue): Normalised
   const fail = { ok: false, expected: EXPECTED[type] } as const;
   switch (type) {
     case 'integer':
-      if (value.kind === 'Number')
-        return value.integer && Number.isSafeInteger(value.value) ? { ok: true, value: value.value } : fail;
+      // A whole number past 2^53 is not the one written once it is a double, and PostgreSQL
+      // cannot bind one past int8: both are refused here, saying so.
+      if (value.kind === 'Number') {
+        if (!value.integer) return fail;
+        return Number.isSafeInteger(value.value) ? { ok: true, value: value.value } : OUT_OF_RANGE;
+      }
       if (INTEGER.test(value.value)) {
         const n = Number(value.value.trim());
-        return Number.isSafeInteger(n) ? { ok: true, value: n } : fail;
+        return Number.isSafeInteger(n) ? { ok: true, value: n } : OUT_OF_RANGE;
       }
       return fail;
     case 'float':
       if (value.kind === 'Number') return Number.isFinite(value.value) ? { ok: true, value: value.value } : fail;
-      if (FLOAT.test(value.value)) return { ok: true, value: Number(value.value.trim()) };
+      if (FLOAT.test(value.value)) {
+        // "1e400" is Infinity, which no engine compares as the number written.
+        const n = Number(value.value.trim());
+        return Number.isFinite(n) ? { ok: true, value: n } : fail;
+      }
       return fail;
     case 'date': {
       const text = value.kind === 'Number' ? (value.integer ? value.raw : '') : value.value.trim();

@@ -23,7 +23,9 @@ export interface BehaviourCase {
 export interface ErrorCase {
   readonly query: string;
   readonly category: string;
+  /** The first problem's code and where it points, when the case pins them. */
   readonly code?: string;
+  readonly position?: { readonly line: number; readonly column: number };
   /** The sources the caller is subscribed to (default: every source). */
   readonly sources?: readonly string[];
 }
@@ -834,6 +836,19 @@ export const ERROR_CASES: readonly ErrorCase[] = [
     category: 'permission',
     code: 'SCHEMA_SOURCE_NOT_SUBSCRIBED',
   },
+  // Past int8, PostgreSQL could not bind the number (a server error where SQLite answered).
+  {
+    query: 'search publications where count(researchers) = 9223372036854775807 return publications',
+    category: 'semantic',
+    code: 'SCHEMA_INVALID_VALUE',
+    position: { line: 1, column: 48 },
+  },
+  {
+    query: 'search publications where count(researchers) > 9007199254740993 return publications',
+    category: 'semantic',
+    code: 'SCHEMA_INVALID_VALUE',
+    position: { line: 1, column: 48 },
+  },
 ];
 
 /** Runs the whole table against one engine; `makeEngine` gets the fixture database. */
@@ -852,11 +867,13 @@ export function runBehaviourSuite(name: string, makeEngine: () => Promise<QueryE
     }
     for (const c of ERROR_CASES) {
       test(`${c.query}${subscribed(c.sources)} → ${c.code ?? c.category} error`, async () => {
-        await assert.rejects(
-          engine.run(c.query, optionsFor(c)),
-          (e: unknown) =>
-            e instanceof QuarryError && e.category === c.category && (c.code === undefined || e.code === c.code),
-        );
+        await assert.rejects(engine.run(c.query, optionsFor(c)), (e: unknown) => {
+          assert.ok(e instanceof QuarryError, String(e));
+          assert.equal(e.category, c.category);
+          if (c.code !== undefined) assert.equal(e.code, c.code);
+          if (c.position !== undefined) assert.deepEqual(e.first.position, c.position);
+          return true;
+        });
       });
     }
     test('the result cache never serves the answer of a subscriber to researchers to a caller without researchers', async () => {

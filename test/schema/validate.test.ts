@@ -137,6 +137,32 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
   ['search publications where altmetric in [1:"x"] return publications', 'SCHEMA_INVALID_VALUE', 'expected a number'],
   ['search publications where doi ~ "  " return publications', 'SCHEMA_INVALID_VALUE', 'one or more words'],
   ['search publications where count(researchers) > 1.5 return publications', 'SCHEMA_INVALID_VALUE', 'whole number'],
+  [
+    'search publications where count(researchers) = 9223372036854775807 return publications',
+    'SCHEMA_INVALID_VALUE',
+    'expected a whole number from 0 to 9007199254740991',
+  ],
+  [
+    'search publications where count(researchers) < 9007199254740992 return publications',
+    'SCHEMA_INVALID_VALUE',
+    'expected a whole number from 0 to 9007199254740991',
+  ],
+  [
+    'search publications where times_cited > -9223372036854775808 return publications',
+    'SCHEMA_INVALID_VALUE',
+    'expected an integer from -9007199254740991 to 9007199254740991',
+  ],
+  [
+    'search publications where year = "9223372036854775807" return publications',
+    'SCHEMA_INVALID_VALUE',
+    'expected an integer from -9007199254740991',
+  ],
+  ['search publications where altmetric > "1e400" return publications', 'SCHEMA_INVALID_VALUE', 'expected a number'],
+  [
+    'search publications for complex("cell phone", 9223372036854775807) return publications',
+    'SCHEMA_SEARCH_FUNCTION_ARGUMENTS',
+    'the largest distance must be at most 999999',
+  ],
   ['search grants in authors for "x" return grants', 'SCHEMA_UNKNOWN_INDEX', 'concepts, investigators, full_data'],
   [
     'search publications in raw_affiliations for "paris" return publications',

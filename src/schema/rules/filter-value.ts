@@ -18,7 +18,7 @@ function checkValue(ctx: ValidationContext, type: ScalarType, path: string, valu
 /**
  * Rule `filter-value`: every value fits the type of its field (spec/dsl.md §1, §4): dates
  * are real `YYYY[-MM[-DD]]` dates, integers are integers (quoted ones too), `~` has at
- * least one word, `count(...)` compares with a whole number of zero or more.
+ * least one word, `count(...)` compares with a whole number from 0 to 2^53 - 1.
  *
  * @example `where date > "2020-13-01"` → SCHEMA_INVALID_VALUE
  */
@@ -57,11 +57,13 @@ export const filterValueRule: ValidationRule = {
           checkValue(ctx, type, ref.path, node.high);
           break;
         case 'CountComparison':
-          if (!node.value.integer || node.value.value < 0) {
+          // Bounded like an integer field's value: past 2^53 the number is no longer the one
+          // written, and PostgreSQL cannot bind one past int8 (a server error, not an answer).
+          if (!node.value.integer || node.value.value < 0 || !Number.isSafeInteger(node.value.value)) {
             ctx.report('SCHEMA_INVALID_VALUE', node.value.span, {
               value: node.value.raw,
               name: `count(${ref.path})`,
-              expected: 'a whole number of zero or more',
+              expected: `a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,
             });
           }
           break;
