@@ -10,6 +10,20 @@ export function quotable(value: string | undefined, fallback: string): string {
 }
 
 /**
+ * True once the client has closed its connection: nothing sent now reaches it. A query it
+ * left is cancelled (ENGINE_CANCELLED) and a body it stopped sending fails with Node's
+ * `aborted` (ECONNRESET); neither is the service's fault.
+ */
+export function clientClosed(request: FastifyRequest): boolean {
+  return request.raw.socket?.destroyed === true;
+}
+
+/** One info line, no stack, for a request whose client went away before its answer. */
+export function logClientClosed(request: FastifyRequest, code: string): void {
+  request.log.info({ route: request.routeOptions.url ?? request.url, code }, 'client closed the connection');
+}
+
+/**
  * Turns anything thrown while answering into the protocol's error body (spec/protocol.md §4).
  * QuarryErrors keep their code; Fastify's own client errors (unreadable body, too large,
  * unsupported type, bad URL) get service codes; anything else is a bug: logged in full with
@@ -25,6 +39,9 @@ export function toQuarryError(error: unknown, request: FastifyRequest): QuarryEr
       return QuarryError.of('SERVICE_MEDIA_TYPE_UNSUPPORTED', {
         params: { contentType: quotable(request.headers['content-type'], '(none)') },
       });
+  }
+  if (fastifyError.code === 'ECONNRESET' && clientClosed(request)) {
+    return QuarryError.of('SERVICE_BAD_REQUEST', { params: { detail: 'the client closed the connection' } });
   }
   if (
     typeof fastifyError.statusCode === 'number' &&
@@ -63,7 +80,9 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
 /** Sends a QuarryError as the protocol's error body with the status of its category. */
 export function sendError(quarryError: QuarryError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const status = STATUS_BY_CATEGORY[quarryError.category];
-  if (status < 500) request.log.info({ code: quarryError.code, status }, 'request refused');
+  // Still sent (a no-op on the closed socket) so the request ends and is counted as usual.
+  if (clientClosed(request)) logClientClosed(request, quarryError.code);
+  else if (status < 500) request.log.info({ code: quarryError.code, status }, 'request refused');
   else if (quarryError.category !== 'internal') request.log.warn({ code: quarryError.code, status }, 'request failed');
   setRetryAfter(reply, status);
   if (status === 401) {

@@ -17,7 +17,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebPluginOptions } from '../http/app.ts';
-import { setRetryAfter, toQuarryError } from '../http/error-handler.ts';
+import { clientClosed, logClientClosed, setRetryAfter, toQuarryError } from '../http/error-handler.ts';
 import { STATUS_BY_CATEGORY } from '../http/status.ts';
 import { QuarryError, renderErrorBody } from '../errors/index.ts';
 import { standingRefusal } from '../accounts/standing.ts';
@@ -107,7 +107,8 @@ export async function webPlugin(app: FastifyInstance, options: WebPluginOptions)
     request.web ??= { account: undefined, sessionId: undefined, isAdmin: false };
     const quarryError = webError(error, request);
     const status = STATUS_BY_CATEGORY[quarryError.category];
-    if (status >= 500) request.log.warn({ code: quarryError.code, status }, 'web request failed');
+    if (clientClosed(request)) logClientClosed(request, quarryError.code);
+    else if (status >= 500) request.log.warn({ code: quarryError.code, status }, 'web request failed');
     setRetryAfter(reply, status);
     if (isApiPath(request)) {
       return reply
