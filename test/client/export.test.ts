@@ -138,3 +138,21 @@ test('quarry query --all without --out streams every page to stdout; option mist
   await assert.rejects(runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, format: 'table' }), invalid);
   await assert.rejects(runRemoteQuery(QUERY, { url: double.url, key: GOOD_KEY, all: true, pageSize: 'ten' }), invalid);
 });
+
+test('csv: text a spreadsheet would run as a formula is written with a leading quote, numbers as they are', async () => {
+  const records = [
+    { id: 'pub.1', title: '=HYPERLINK("http://evil","click")', times_cited: -3 },
+    { id: 'pub.2', title: '@SUM(A1)', times_cited: 4 },
+  ];
+  double.script.push({ status: 200, body: JSON.stringify({ publications: records, _stats: { total_count: 2 } }) });
+  const file = join(dir, 'formulas.csv');
+  await exportToFile(client(), 'search publications return publications[id + title + times_cited]', {
+    file,
+    format: 'csv',
+    pageSize: 10,
+  });
+  assert.equal(
+    readFileSync(file, 'utf8'),
+    'id,title,times_cited\r\n' + `pub.1,"'=HYPERLINK(""http://evil"",""click"")",-3\r\n` + "pub.2,'@SUM(A1),4\r\n",
+  );
+});

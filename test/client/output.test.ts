@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatResult } from '../../src/cli/commands/query-remote.ts';
-import { cellText, columnsOf, csvLine, table } from '../../src/client/output.ts';
+import { cellText, columnsOf, csvCell, csvLine, table } from '../../src/client/output.ts';
 import { backoffDelay, parseRetryAfter } from '../../src/client/backoff.ts';
 
 const result = {
@@ -24,6 +24,28 @@ test('CSV quotes what needs quoting and keeps nested values as JSON', () => {
       'pub.2,,2021,,"[{""first_name"":""Ana""}]"\r\n',
   );
   assert.equal(cellText(null), '');
+});
+
+// OWASP "CSV injection": text starting with = + - @ tab or CR is run as a formula by
+// spreadsheets; it gets a leading ' (shown as text). Numbers are left alone: -3 stays -3.
+test('CSV text a spreadsheet would run as a formula gets a leading quote; numbers stay numbers', () => {
+  for (const text of ['=HYPERLINK("http://x","y")', '+1', '-1+2', '@SUM(A1)', '\tx', '\rx'])
+    assert.equal(csvCell(text), `'${text}`);
+  for (const value of [-3, -0.5, 2020, true, 'plain', 'a=b', '', null, ['=x'], { id: '-j' }])
+    assert.equal(csvCell(value), cellText(value));
+  assert.equal(csvLine(['-x', -3, '=1,2']), `'-x,-3,"'=1,2"\r\n`);
+  const csv = formatResult(
+    {
+      publications: [
+        { id: 'pub.1', title: '=HYPERLINK("http://evil","click")', score: -3, note: '@cmd', tab: '\t=1', plus: '+44' },
+      ],
+    },
+    'csv',
+  );
+  assert.equal(
+    csv,
+    'id,title,score,note,tab,plus\r\n' + `pub.1,"'=HYPERLINK(""http://evil"",""click"")",-3,'@cmd,'\t=1,'+44\r\n`,
+  );
 });
 
 test('JSON lines, tables with the total, and describe results as JSON', () => {

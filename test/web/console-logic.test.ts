@@ -53,6 +53,14 @@ describe('CSV', () => {
     ]);
     assert.equal(toCsv([]), '\r\n');
   });
+
+  test('text a spreadsheet would run as a formula gets a leading quote; numbers stay numbers', () => {
+    const csv = toCsv([{ id: 'pub.1', title: '=cmd|" /C calc"!A0', year: -3, journal: { title: '+1' } }]);
+    assert.deepEqual(parseCsv(csv), [
+      ['id', 'title', 'year', 'journal.title'],
+      ['pub.1', `'=cmd|" /C calc"!A0`, '-3', "'+1"],
+    ]);
+  });
 });
 
 describe('result lists', () => {
@@ -273,6 +281,19 @@ describe('export all', () => {
     const csv = await exportAll('search grants return grants[id + funders]', { format: 'csv', run, pageSize: 5 });
     assert.equal(csv.records, 7);
     assert.deepEqual(parseCsv(csv.text)[1], ['g0', '[{"id":"f","name":"F"}]']);
+  });
+
+  test('CSV: text a spreadsheet would run as a formula gets a leading quote; numbers stay numbers', async () => {
+    const run = () =>
+      Promise.resolve({
+        grants: [{ id: 'g0', title: '-2+3+cmd', funding_usd: -5, funder: { name: '@x' } }],
+        _stats: { total_count: 1 },
+      });
+    const csv = await exportAll('search grants return grants[id + title]', { format: 'csv', run });
+    assert.deepEqual(parseCsv(csv.text), [
+      ['id', 'title', 'funding_usd', 'funder.name'],
+      ['g0', "'-2+3+cmd", '-5', "'@x"],
+    ]);
   });
 });
 
