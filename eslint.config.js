@@ -31,10 +31,11 @@ export const LAYERS = {
   'package-root.ts': [],
   'worker-module.ts': [],
   'facet-columns-budget.ts': [],
+  'owner-only.ts': [],
 };
 
 // Leaf modules with no imports of ours that any part may use.
-const LEAVES = ['./package-root.ts', './worker-module.ts', './facet-columns-budget.ts'];
+const LEAVES = ['./package-root.ts', './worker-module.ts', './facet-columns-budget.ts', './owner-only.ts'];
 
 const inward = (part, allowed) => ({
   target: `./src/${part}`,

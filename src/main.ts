@@ -12,6 +12,7 @@ import { databaseTarget, openAccountBackends, openServiceBackends, recordWriterF
 import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { build, type WebPlugin } from './http/app.ts';
+import { restrictToOwner } from './owner-only.ts';
 import { webPlugin } from './web/plugin.ts';
 
 export interface RunningService {
@@ -158,6 +159,8 @@ export async function prepareDemo(
       key = (await accounts.createKey(DEMO_EMAIL, taken ? `demo ${new Date().toISOString()}` : 'demo')).key;
       writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
     }
+    // The mode above applies to a new file only; one an older version left 644 is tightened.
+    restrictToOwner(keyFile);
     return { key, instructions: (url) => demoInstructions(url, key, config.database) };
   } finally {
     await accounts.shutdown();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { QuarryError } from '../../errors/index.ts';
 import { applyConnectionPragmas, type ConnectionTuning } from './pragmas.ts';
+import { restrictDatabaseFiles } from './private-file.ts';
 import { RECORD_MIGRATIONS } from './records-schema.ts';
 import { registerPostingFunctions } from './posting-lists.ts';
 import { registerUnpackText } from './text-dictionaries.ts';
@@ -22,6 +23,7 @@ export function openReadOnly(dbPath: string, tuning: ConnectionTuning = {}): Dat
       cause === undefined ? undefined : { cause },
     );
   if (!existsSync(dbPath)) throw unavailable('the file does not exist');
+  restrictDatabaseFiles(dbPath);
   let db: Database.Database;
   try {
     db = new Database(dbPath, { readonly: true, fileMustExist: true });
