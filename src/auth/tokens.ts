@@ -33,9 +33,10 @@ export const LOGIN_PATHS: Readonly<Record<Family, string>> = {
 
 /**
  * Exchanges credentials for tokens and tokens for principals. Token-path tokens are opaque
- * (256 random bits; only their SHA-256 is stored); auth-path tokens are JWTs whose `jti` is
- * stored. Either way each check looks the token up, so revoking a key or suspending an
- * account takes effect on the next request.
+ * (256 random bits); auth-path tokens are JWTs whose `jti` (128 random bits) names their
+ * record. Only the SHA-256 of either is stored, so a read of the database does not yield a
+ * token, nor a `jti` to sign one with. Either way each check looks the token up, so
+ * revoking a key or suspending an account takes effect on the next request.
  */
 export class TokenService {
   readonly #o: TokenServiceOptions;
@@ -56,7 +57,7 @@ export class TokenService {
   async issueJwt(credentials: LoginCredentials): Promise<string> {
     const { account, keyId } = await this.#login(credentials, 'auth');
     const jti = randomSecret(16);
-    const { issuedAt, expiresAt } = await this.#record(jti, 'jwt', account, keyId, 'auth');
+    const { issuedAt, expiresAt } = await this.#record(hashSecret(jti), 'jwt', account, keyId, 'auth');
     return signJwt(this.#o.jwtSecret, {
       sub: String(account.id),
       jti,
@@ -81,7 +82,7 @@ export class TokenService {
       });
     }
     const { jti, sub, key, family } = check.claims;
-    return this.#check(jti, { kind: 'jwt', family: 'auth', claims: { sub, key, family } });
+    return this.#check(hashSecret(jti), { kind: 'jwt', family: 'auth', claims: { sub, key, family } });
   }
 
   /** Removes token records that expired more than a day ago. */

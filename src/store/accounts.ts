@@ -104,7 +104,7 @@ export interface KeyRow extends NewKeyRow {
 }
 
 export interface TokenRow {
-  /** SHA-256 of an opaque token, or the `jti` of a JWT. */
+  /** SHA-256 of an opaque token, or of the `jti` of a JWT (never the token or `jti` itself). */
   readonly id: string;
   readonly kind: 'opaque' | 'jwt';
   readonly accountId: number;

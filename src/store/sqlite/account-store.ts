@@ -3,6 +3,7 @@
  * on a read-write connection owned by the main thread. better-sqlite3 is synchronous; the
  * methods wrap their answers in Promises to meet the asynchronous `AccountStore`.
  */
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { createPrivateFile } from './private-file.ts';
 import type { Database as Db } from 'better-sqlite3';
@@ -77,6 +78,24 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
         value TEXT NOT NULL
       ) WITHOUT ROWID;
     `,
+  },
+  {
+    version: 2,
+    name: 'jwt token ids hashed, the unused signing secret removed',
+    // A JWT's record was keyed by its `jti` in clear, which with the signing secret signs a
+    // live token; the key becomes the SHA-256 of the `jti` (base64url, as hashSecret() in
+    // src/auth/secrets.ts computes it), so tokens issued before keep working. The secret an
+    // earlier Quarry kept in service_settings has not been read since it moved to
+    // `<db>.jwt-secret`: no live token is signed with it.
+    up: (db) => {
+      db.function('quarry_sha256_base64url', { deterministic: true }, (value: unknown) =>
+        createHash('sha256').update(String(value), 'utf8').digest('base64url'),
+      );
+      db.exec(`
+        UPDATE tokens SET id = quarry_sha256_base64url(id) WHERE kind = 'jwt';
+        DELETE FROM service_settings WHERE name = 'jwt_secret';
+      `);
+    },
   },
 ];
 
