@@ -21,7 +21,7 @@ import type { QueryChannel } from './client/client.ts';
 import { QuarryError } from './errors/index.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
-import { readOrCreateSecretFile, secretFileFor } from './auth/secret-file.ts';
+import { readOrCreateSecretFile, readSecretFile, secretFileFor } from './auth/secret-file.ts';
 import type { AccountStore, SessionStore } from './store/accounts.ts';
 import { describeUnfinished, type ImportRun, type RecordTarget } from './store/record-writer.ts';
 import { unfinishedImports } from './store/sqlite/import-journal.ts';
@@ -32,6 +32,7 @@ import { unfinishedPgImports } from './store/postgres/import-journal.ts';
 import { RECORD_PG_MIGRATIONS } from './store/postgres/records-schema.ts';
 import { openPgRecordWriter } from './store/postgres/records-writer.ts';
 import { postgresAccountStore } from './store/postgres/account-store.ts';
+import { dropLegacyJwtSecret, legacyJwtSecret } from './store/postgres/legacy-jwt-secret.ts';
 import { postgresWebStore } from './store/postgres/web-store.ts';
 import { openSqliteAccountStore } from './store/sqlite/account-store.ts';
 import { migrateSqliteDatabase } from './store/sqlite/migrate-database.ts';
@@ -134,10 +135,16 @@ export interface ServiceBackends {
   /** Record-table migrations applied while opening, for the start-up log. */
   readonly upgraded: readonly number[];
   /**
-   * The token-signing secret kept beside the database (SQLite: `<db>.jwt-secret`), unless
-   * configured; undefined: the account store's settings keep it.
+   * The token-signing secret, never from the database: `tokens.jwtSecret`, else the file
+   * `tokens.jwtSecretFile`, else (SQLite) `<db>.jwt-secret` beside the database.
    */
-  readonly jwtSecret: string | undefined;
+  readonly jwtSecret: string;
+  /**
+   * PostgreSQL: this start removed the secret an earlier Quarry kept in the database; `same`
+   * when the configured one is that secret (tokens issued before stay valid), `different`
+   * when not (they are refused). Undefined: there was none.
+   */
+  readonly removedDatabaseSecret: 'same' | 'different' | undefined;
   /** Why the records must not be served now (an import that did not finish), or undefined. */
   readonly recordsNotReady: () => string | undefined;
   /** Closes the engine (after in-flight queries), then every store. */
@@ -196,10 +203,21 @@ async function quitRedis(redis: Redis): Promise<void> {
   }
 }
 
+/**
+ * The token-signing secret the configuration gives: `tokens.jwtSecret`, else the content of
+ * `tokens.jwtSecretFile`; undefined when neither is set.
+ */
+function configuredJwtSecret(config: QuarryConfig): string | undefined {
+  if (config.tokens.jwtSecret !== null) return config.tokens.jwtSecret;
+  if (config.tokens.jwtSecretFile !== null) return readSecretFile(config.tokens.jwtSecretFile);
+  return undefined;
+}
+
 /** The service's back ends on the configured database alone (no Redis). */
 async function openDatabaseBackends(config: QuarryConfig): Promise<ServiceBackends> {
   const target = databaseTarget(config.database, config.readUrls);
-  if (target.kind === 'postgres') return openPostgresServiceBackends(config, target);
+  const configuredSecret = configuredJwtSecret(config);
+  if (target.kind === 'postgres') return openPostgresServiceBackends(config, target, configuredSecret);
   // A database with an import that did not finish is incomplete (records without their
   // links), whatever imports ended after it: refuse it before anything is served.
   const unfinished = unfinishedImports(target.path);
@@ -237,7 +255,8 @@ async function openDatabaseBackends(config: QuarryConfig): Promise<ServiceBacken
       rateLimitStore,
       upgraded,
       // Beside the database, never in it: a copied or backed-up database does not carry it.
-      jwtSecret: config.tokens.jwtSecret ?? readOrCreateSecretFile(secretFileFor(target.path)),
+      jwtSecret: configuredSecret ?? readOrCreateSecretFile(secretFileFor(target.path)),
+      removedDatabaseSecret: undefined,
       recordsNotReady: () => {
         const runs = unfinishedImports(target.path);
         return runs.length === 0 ? undefined : describeUnfinished(runs);
@@ -258,19 +277,27 @@ const IMPORT_WATCH_MS = 5_000;
  * apply each once, under an advisory lock), then the engine (reads on the replicas when
  * `readUrls` names any) and the account stores on the primary. The result cache is left
  * out: its key is a data epoch that only the SQLite store keeps, and several instances
- * would each need to see an import elsewhere. The token-signing secret, unless configured,
- * is kept in the database's settings, so every instance signs with the same one.
+ * would each need to see an import elsewhere.
+ *
+ * The token-signing secret must be configured (`jwtSecret` or `jwtSecretFile`, the same on
+ * every instance), never kept in the database: without one the service refuses to start,
+ * before any migration, saying how to get one (and how to keep the one an earlier Quarry
+ * kept in the database). With one, that old copy is removed from the database.
  */
 async function openPostgresServiceBackends(
   config: QuarryConfig,
   target: Extract<DatabaseTarget, { kind: 'postgres' }>,
+  jwtSecret: string | undefined,
 ): Promise<ServiceBackends> {
-  const { pools, applied } = await openPostgresDatabase(target, { migrate: true });
+  const { pools, applied } = await openPostgresDatabase(target, { migrate: jwtSecret !== undefined });
   const closers: Array<() => Promise<void>> = [() => pools.close()];
   try {
+    if (jwtSecret === undefined) throw await jwtSecretRequired(pools.primary);
     const name = redactUrl(target.url);
     const unfinished = await unfinishedPgImports(pools.primary);
     if (unfinished.length > 0) throw importUnfinished(name, unfinished);
+    // After the refusals above: a start refused for another reason leaves the old copy in place.
+    const removed = await dropLegacyJwtSecret(pools.primary);
     // /readyz follows an import started (or completed) after start-up.
     let notReady: string | undefined;
     const watch = setInterval(() => {
@@ -303,13 +330,46 @@ async function openPostgresServiceBackends(
       loginCodes: webStore,
       rateLimitStore,
       upgraded: applied.filter((step) => step.set === 'records').map((step) => step.version),
-      jwtSecret: config.tokens.jwtSecret ?? undefined,
+      jwtSecret,
+      removedDatabaseSecret: removed === undefined ? undefined : removed === jwtSecret ? 'same' : 'different',
       recordsNotReady: () => notReady,
       close: () => closeInOrder(closers),
     };
   } catch (error) {
     await closeInOrder(closers);
     throw error;
+  }
+}
+
+/** The refusal to serve PostgreSQL without a configured secret; it names the upgrade path when the database holds one. */
+async function jwtSecretRequired(pool: PostgresPools['primary']): Promise<QuarryError> {
+  const upgrade =
+    (await legacyJwtSecret(pool)) === undefined
+      ? ''
+      : ' This database still holds the secret an earlier Quarry kept in it: `quarry jwt-secret --from-database --db <database URL>` prints it, to configure on every instance so that tokens issued before the upgrade stay valid (or make a new one: every JWT holder then logs in again); the first start with a configured secret removes it from the database.';
+  return QuarryError.of('SERVICE_JWT_SECRET_REQUIRED', { params: { upgrade } });
+}
+
+/**
+ * `quarry jwt-secret --from-database`: the token-signing secret an earlier Quarry kept in a
+ * PostgreSQL database, to configure outside it on upgrade. Nothing is changed.
+ */
+export async function databaseJwtSecret(config: QuarryConfig): Promise<string> {
+  const target = databaseTarget(config.database, config.readUrls);
+  if (target.kind === 'sqlite')
+    throw QuarryError.of('SERVICE_CONFIG_INVALID', {
+      params: {
+        detail: `--from-database reads a PostgreSQL database; a SQLite database's secret is the file ${secretFileFor(target.path)} beside it`,
+      },
+    });
+  const { pools } = await openPostgresDatabase(target, { migrate: false });
+  try {
+    const secret = await legacyJwtSecret(pools.primary);
+    if (secret === undefined)
+      throw QuarryError.of('SERVICE_JWT_SECRET_NOT_IN_DATABASE', { params: { database: redactUrl(target.url) } });
+    return secret;
+  } finally {
+    await pools.close();
   }
 }
 

@@ -68,8 +68,14 @@ export interface QuarryConfig {
   readonly tokens: {
     readonly tokenPathLifetimeSeconds: number;
     readonly authPathLifetimeSeconds: number;
-    /** HS256 secret for auth-path JWTs; null generates one and keeps it in the database. */
+    /**
+     * HS256 secret for auth-path JWTs. Null: read from `jwtSecretFile`, else (SQLite only) from
+     * `<db>.jwt-secret`, made on first start. Never kept in the database: PostgreSQL
+     * deployments must set this or `jwtSecretFile`, the same on every instance.
+     */
     readonly jwtSecret: string | null;
+    /** A file holding the HS256 secret (first line, at least 32 characters); read, never created. */
+    readonly jwtSecretFile: string | null;
   };
   readonly rateLimits: {
     readonly enabled: boolean;
@@ -126,7 +132,7 @@ export const DEFAULT_CONFIG: QuarryConfig = {
     maxPerPrincipal: 4,
     cheapRowLimit: 20_000,
   },
-  tokens: { tokenPathLifetimeSeconds: 7200, authPathLifetimeSeconds: 7200, jwtSecret: null },
+  tokens: { tokenPathLifetimeSeconds: 7200, authPathLifetimeSeconds: 7200, jwtSecret: null, jwtSecretFile: null },
   rateLimits: {
     enabled: true,
     tokenV2: { max: 30, windowSeconds: 60, scope: 'account' },
@@ -192,6 +198,7 @@ export const ENV_VARIABLES: Readonly<
     kind: 'number',
   },
   QUARRY_JWT_SECRET: { path: 'tokens.jwtSecret', kind: 'string' },
+  QUARRY_JWT_SECRET_FILE: { path: 'tokens.jwtSecretFile', kind: 'string' },
   QUARRY_RATE_LIMITS: { path: 'rateLimits.enabled', kind: 'boolean' },
   QUARRY_ALIAS_TO_V2_FROM: { path: 'versions.aliasToV2From', kind: 'date' },
   QUARRY_V1_REMOVED_FROM: { path: 'versions.v1RemovedFrom', kind: 'date' },
@@ -307,7 +314,11 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   int(c.tokens?.tokenPathLifetimeSeconds, 'tokens.tokenPathLifetimeSeconds', 1);
   int(c.tokens?.authPathLifetimeSeconds, 'tokens.authPathLifetimeSeconds', 1);
   if (c.tokens?.jwtSecret !== null && (typeof c.tokens?.jwtSecret !== 'string' || c.tokens.jwtSecret.length < 32)) {
-    bad('tokens.jwtSecret must be null (generated and kept in the database) or a string of at least 32 characters');
+    bad('tokens.jwtSecret must be null (read from tokens.jwtSecretFile) or a string of at least 32 characters');
+  }
+  if (c.tokens?.jwtSecretFile !== null) {
+    if (nonEmpty(c.tokens?.jwtSecretFile, 'tokens.jwtSecretFile') === true && c.tokens.jwtSecret !== null)
+      bad('set tokens.jwtSecret (QUARRY_JWT_SECRET) or tokens.jwtSecretFile (QUARRY_JWT_SECRET_FILE), not both');
   }
   bool(c.rateLimits?.enabled, 'rateLimits.enabled');
   for (const family of ['tokenV2', 'tokenV3', 'authPath', 'authentication'] as const) {

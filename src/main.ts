@@ -42,7 +42,7 @@ export async function startService(
   let app: FastifyInstance;
   try {
     app = await build({
-      config: { ...config, tokens: { ...config.tokens, jwtSecret: backends.jwtSecret ?? null } },
+      config: { ...config, tokens: { ...config.tokens, jwtSecret: backends.jwtSecret } },
       engine: backends.engine,
       accounts,
       rateLimitStore: backends.rateLimitStore,
@@ -53,6 +53,14 @@ export async function startService(
     });
     if (backends.upgraded.length > 0)
       app.log.info({ versions: backends.upgraded }, 'record tables upgraded to the current layout');
+    if (backends.removedDatabaseSecret === 'same')
+      app.log.info(
+        'the token-signing secret an earlier Quarry kept in the database was removed from it; the configured secret is the same, so tokens issued before stay valid',
+      );
+    else if (backends.removedDatabaseSecret === 'different')
+      app.log.warn(
+        'the token-signing secret an earlier Quarry kept in the database was removed from it; the configured secret differs, so JWTs issued before are refused (their holders log in again)',
+      );
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await accounts.shutdown();

@@ -1,10 +1,7 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { AccountStore } from '../store/accounts.ts';
 import type { Family } from '../accounts/types.ts';
-import { randomSecret } from './secrets.ts';
 
 const ALGORITHM = 'HS256';
-const SECRET_SETTING = 'jwt_secret';
 
 /**
  * What a Quarry JWT asserts: the account (`sub`), the API key it was issued for (`key`, null
@@ -22,12 +19,11 @@ export interface JwtClaims {
 }
 
 /**
- * The signing secret: the configured one, else the one persisted in the database, else a
- * new random one persisted now (so tokens survive restarts and are shared by instances on
- * the same database).
+ * The signing key for a secret. The secret comes from outside the database (the composition
+ * root resolves it: `QUARRY_JWT_SECRET`, a secret file): one read from the database would
+ * let whoever can read it sign tokens.
  */
-export async function resolveJwtSecret(store: AccountStore, configured?: string): Promise<Uint8Array> {
-  const secret = configured ?? (await store.settingOrInsert(SECRET_SETTING, randomSecret(32)));
+export function jwtKey(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 

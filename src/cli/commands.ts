@@ -11,6 +11,7 @@ import { register as registerImport } from './commands/import.ts';
 import { register as registerLoginCode } from './commands/login-code.ts';
 import { register as registerBackup } from './commands/backup.ts';
 import { register as registerMigrate } from './commands/migrate.ts';
+import { register as registerJwtSecret } from './commands/jwt-secret.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -29,4 +30,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerImport,
   registerBackup,
   registerMigrate,
+  registerJwtSecret,
 ];

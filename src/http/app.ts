@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { AccountService } from '../accounts/service.ts';
 import { systemClock, type Clock } from '../auth/clock.ts';
-import { resolveJwtSecret } from '../auth/jwt.ts';
+import { jwtKey } from '../auth/jwt.ts';
 import { TokenService } from '../auth/tokens.ts';
 import type { QuarryConfig } from '../config.ts';
 import type { QueryEngine } from '../engine/types.ts';
@@ -76,11 +76,14 @@ function redactUrl(url: string): string {
  * and (when given) the web pages. It does not listen; `src/main.ts` does, tests `inject`.
  *
  * @example
- * const app = await build({ config: loadConfig(), engine, accounts, rateLimitStore: new MemoryRateLimitStore(), clock: manualClock('2022-01-01') });
+ * const app = await build({ config: loadConfig({ env: { QUARRY_JWT_SECRET: randomSecret() } }), engine, accounts, rateLimitStore: new MemoryRateLimitStore(), clock: manualClock('2022-01-01') });
  * const res = await app.inject({ method: 'GET', url: '/healthz' });
  */
 export async function build(deps: AppDeps): Promise<FastifyInstance> {
   const { config, engine, accounts } = deps;
+  // Resolved by the composition root (src/backends.ts) from outside the database, never read from it.
+  const jwtSecret = config.tokens.jwtSecret;
+  if (jwtSecret === null) throw new Error('build() needs config.tokens.jwtSecret (src/backends.ts resolves it)');
   const clock = deps.clock ?? systemClock;
   const limits = config.http;
   const app = Fastify({
@@ -132,7 +135,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = new TokenService({
     accounts,
     clock,
-    jwtSecret: await resolveJwtSecret(accounts.store, config.tokens.jwtSecret ?? undefined),
+    jwtSecret: jwtKey(jwtSecret),
     lifetimeSeconds: { token: config.tokens.tokenPathLifetimeSeconds, auth: config.tokens.authPathLifetimeSeconds },
     contact: config.adminContact,
   });

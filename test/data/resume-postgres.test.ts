@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { randomSecret } from '../../src/auth/secrets.ts';
 import { openServiceBackends, recordWriterFor } from '../../src/backends.ts';
 import { loadConfig } from '../../src/config.ts';
 import { importFiles } from '../../src/data/import/index.ts';
@@ -15,6 +16,8 @@ import { demoDataDir } from '../fixtures/demo-db.ts';
 import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
+/** The token-signing secret a PostgreSQL service is given (never kept in the database). */
+const SECRET = randomSecret(32);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -94,7 +97,9 @@ describe('an import into PostgreSQL killed with SIGKILL', () => {
     for (const [id, n] of partialLinks) assert.equal(n, cleanLinks.get(id), `${id} has all its links`);
 
     await assert.rejects(
-      openServiceBackends(loadConfig({ overrides: { database: killed.url, logLevel: 'error' } })),
+      openServiceBackends(
+        loadConfig({ overrides: { database: killed.url, logLevel: 'error', tokens: { jwtSecret: SECRET } } }),
+      ),
       (e: Error & { code?: string }) => {
         assert.equal(e.code, 'DATA_IMPORT_UNFINISHED');
         assert.match(e.message, /did not finish/);
@@ -108,7 +113,9 @@ describe('an import into PostgreSQL killed with SIGKILL', () => {
     await assert.rejects(importFiles({ paths: [], open: recordWriterFor(killed.url), resume: true }), {
       code: 'DATA_NOTHING_TO_RESUME',
     });
-    const backends = await openServiceBackends(loadConfig({ overrides: { database: killed.url, logLevel: 'error' } }));
+    const backends = await openServiceBackends(
+      loadConfig({ overrides: { database: killed.url, logLevel: 'error', tokens: { jwtSecret: SECRET } } }),
+    );
     try {
       assert.equal(await backends.engine.ready(), true);
       assert.equal(backends.recordsNotReady(), undefined);

@@ -1,17 +1,18 @@
 // End to end on PostgreSQL: every step through the real `quarry` command, with `--db` naming
 // a database of this test's own (created on the server at QUARRY_TEST_PG, dropped at the end):
-// migrate, import a generated dataset, create an account and a key, serve, trade the key for a
-// token over HTTP and query; the records that come back are the generated ones.
+// migrate, import a generated dataset, create an account and a key, make a token-signing
+// secret, serve, trade the key for a token over HTTP and query; the records that come back
+// are the generated ones.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
 const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
-const QUIET = { QUARRY_LOG_LEVEL: 'warn' };
+const QUIET: Record<string, string> = { QUARRY_LOG_LEVEL: 'warn' };
 
 /** Runs `quarry ARGS` to completion; stdout, stderr and status. */
 function quarry(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
@@ -75,6 +76,11 @@ describe('quarry on PostgreSQL: migrate, import, accounts, serve, query', { time
   before(async () => {
     db = await createTestPgDatabase('e2e');
     work = mkdtempSync(join(tmpdir(), 'quarry-pg-e2e-'));
+    // The signing secret every instance reads, outside the database.
+    const secret = quarry(['jwt-secret']);
+    assert.equal(secret.status, 0, secret.stderr);
+    QUIET['QUARRY_JWT_SECRET_FILE'] = join(work, 'jwt-secret');
+    writeFileSync(QUIET['QUARRY_JWT_SECRET_FILE'], secret.stdout, { mode: 0o600 });
     data = join(work, 'data');
     const generated = quarry(['generate', '--publications', '200', '--out', data]);
     assert.equal(generated.status, 0, generated.stderr);
@@ -156,8 +162,8 @@ describe('quarry on PostgreSQL: migrate, import, accounts, serve, query', { time
     const refused = await fetch(`${server.url}/v3/token?api_key=qry_not_a_key`);
     assert.equal(refused.status, 401);
 
-    // A second instance on the same database takes the first one's token and JWT: tokens and
-    // the signing secret live in the database.
+    // A second instance on the same database takes the first one's token and JWT: tokens live
+    // in the database, and both instances read the same signing secret file.
     second = await serve(db.url);
     const jwtResponse = await fetch(`${server.url}/api/auth`, { method: 'POST', body: JSON.stringify({ key }) });
     assert.equal(jwtResponse.status, 200);

@@ -14,6 +14,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
+import { randomSecret } from '../../src/auth/secrets.ts';
 import { openAccountBackends } from '../../src/backends.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
@@ -200,13 +201,18 @@ class Browser {
 
 interface Setup {
   readonly database: string;
+  /** What every instance's environment adds. */
+  readonly env: Record<string, string>;
   readonly cleanUp: () => Promise<void>;
 }
 
-/** A PostgreSQL database of this test's own (empty: serve makes its tables). */
+/**
+ * A PostgreSQL database of this test's own (empty: serve makes its tables), and the
+ * token-signing secret every instance is given, outside the database.
+ */
 async function postgresSetup(): Promise<Setup> {
   const db: TestPgDatabase = await createTestPgDatabase('scale_out');
-  return { database: db.url, cleanUp: () => db.drop() };
+  return { database: db.url, env: { QUARRY_JWT_SECRET: randomSecret(32) }, cleanUp: () => db.drop() };
 }
 
 /** A SQLite record database both processes open. */
@@ -214,6 +220,7 @@ function sqliteSetup(): Promise<Setup> {
   const database = syntheticDatabase(50);
   return Promise.resolve({
     database,
+    env: {},
     cleanUp: () => Promise.resolve(rmSync(dirname(database), { recursive: true, force: true })),
   });
 }
@@ -234,7 +241,7 @@ for (const [kind, setUp, offset] of [
     before(async () => {
       space = testRedisPrefix('scale_out');
       setup = await setUp();
-      const env = { QUARRY_REDIS_URL: space.url, QUARRY_REDIS_KEY_PREFIX: space.prefix };
+      const env = { QUARRY_REDIS_URL: space.url, QUARRY_REDIS_KEY_PREFIX: space.prefix, ...setup.env };
       // The first instance applies the migrations (PostgreSQL) before the accounts are made.
       a = await serve(setup.database, env);
       const backends = await openAccountBackends(loadConfig({ overrides: { database: setup.database } }));

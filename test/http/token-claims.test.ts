@@ -6,14 +6,14 @@ import { hashSecret } from '../../src/auth/secrets.ts';
 import { jwtToken, opaqueToken, QUERY, testApp, type TestApp } from './helpers/app.ts';
 
 // Issue 12: the stored token's account, key and family must all match what the token
-// claims. The attacker here knows the real signing secret (read from the settings table the
-// service persisted it in) and re-signs a genuine token with one claim changed.
+// claims. The attacker here knows the real signing secret (taken from the app's
+// configuration) and re-signs a genuine token with one claim changed.
 describe('a token whose claims disagree with its stored record is refused with 403', () => {
   let t: TestApp;
   let secret: Uint8Array;
   beforeEach(async () => {
     t = await testApp({ config: { rateLimits: { enabled: false } } });
-    secret = new TextEncoder().encode(await t.accounts.store.setting('jwt_secret'));
+    secret = new TextEncoder().encode(t.config.tokens.jwtSecret ?? '');
   });
   afterEach(() => t.close());
 

@@ -165,6 +165,18 @@ export const SERVICE_CODES = {
     message: 'The {backend} at {url} cannot be reached: {reason}.',
     fix: 'Start it, or correct the URL in the configuration (database, readUrls, redisUrl or QUARRY_DATABASE_URL / QUARRY_REDIS_URL), then start again.',
   },
+  SERVICE_JWT_SECRET_REQUIRED: {
+    category: 'input',
+    message:
+      'On PostgreSQL the token-signing secret is kept outside the database, and none is configured: set QUARRY_JWT_SECRET_FILE (tokens.jwtSecretFile) to a file holding it, or QUARRY_JWT_SECRET (tokens.jwtSecret), the same on every instance.{upgrade}',
+    fix: 'Make a secret with `(umask 077; quarry jwt-secret > /etc/quarry/jwt-secret)`, give every instance the same file (or value), and start again; docs/scaling.md, "The token-signing secret", says how to upgrade a database that still holds one.',
+  },
+  SERVICE_JWT_SECRET_NOT_IN_DATABASE: {
+    category: 'not_found',
+    message:
+      'The database {database} holds no token-signing secret: it never held one, or a start with a configured secret removed it.',
+    fix: 'Make a new secret with `quarry jwt-secret`; tokens signed with a secret that is gone cannot stay valid (their holders log in again).',
+  },
   SERVICE_ACCOUNT_NOT_FOUND: {
     category: 'not_found',
     message: "There is no account '{account}'.",

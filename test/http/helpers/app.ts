@@ -25,6 +25,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The token-signing secret of test apps (config.tokens.jwtSecret unless a test sets its own). */
+export const TEST_JWT_SECRET = 'test-signing-secret-'.padEnd(43, 'x');
+
 /** The default test instant: after the alias moved to v2 and after v1 was removed. */
 export const AFTER_REMOVAL = '2023-03-01T12:00:00Z';
 
@@ -46,7 +49,14 @@ export async function testApp(
   const store = openSqliteAccountStore(':memory:');
   const accounts = new AccountService({ store, clock });
   const engine = fakeEngine();
-  const config = loadConfig({ overrides: { logLevel: 'info', ...options.config } });
+  // The signing secret comes from outside the database, as src/backends.ts resolves it.
+  const config = loadConfig({
+    overrides: {
+      logLevel: 'info',
+      ...options.config,
+      tokens: { jwtSecret: TEST_JWT_SECRET, ...options.config?.tokens },
+    },
+  });
   const email = 'ana@example.org';
   await accounts.createAccount({
     email,

@@ -56,7 +56,7 @@ export async function startWebServer(options: { config?: DeepPartial<QuarryConfi
   const admin = await accounts.createAccount({ email: ADMIN.email, password: ADMIN.password, activate: true });
   await webStore.setAdmin(admin.id, true, Date.now());
   const app = await build({
-    config,
+    config: { ...config, tokens: { ...config.tokens, jwtSecret: backends.jwtSecret } },
     engine,
     accounts,
     rateLimitStore: backends.rateLimitStore,
