@@ -19,9 +19,11 @@ import { startService } from '../../src/main.ts';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 import { importKilled } from '../fixtures/import-killed.ts';
 import { createTestPgDatabase } from '../fixtures/pg-db.ts';
+import { TEST_JWT_SECRET } from '../http/helpers/app.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
-const QUIET = { port: 0, host: '127.0.0.1', logLevel: 'error' } as const;
+// PostgreSQL keeps the token-signing secret outside the database: the service is given one.
+const QUIET = { port: 0, host: '127.0.0.1', logLevel: 'error', tokens: { jwtSecret: TEST_JWT_SECRET } } as const;
 const work = mkdtempSync(join(tmpdir(), 'quarry-unfinished-'));
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {

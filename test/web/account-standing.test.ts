@@ -23,6 +23,7 @@ import { webPlugin } from '../../src/web/plugin.ts';
 import { accountBackends, type AccountBackend } from '../fixtures/account-backends.ts';
 import { testRedisPrefix, type TestRedisPrefix } from '../fixtures/redis.ts';
 import { fakeEngine } from '../http/helpers/fake-engine.ts';
+import { TEST_JWT_SECRET } from '../http/helpers/app.ts';
 import type { FastifyInstance } from 'fastify';
 import { FormClient } from './helpers/server.ts';
 
@@ -108,6 +109,7 @@ for (const variant of VARIANTS) {
           logLevel: 'silent',
           adminContact: CONTACT,
           rateLimits: { authentication: { max: 1000, windowSeconds: 60, scope: 'ip' } },
+          tokens: { jwtSecret: TEST_JWT_SECRET },
         },
       });
       app = await build({
