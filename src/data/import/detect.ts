@@ -6,8 +6,8 @@
  * generated shard's name, a CSV's header (NIH RePORTER/ExPORTER, ANZSRC FoR 2020, OpenAlex
  * merged ids) and, for JSON, the first record.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { QuarryError } from '../../errors/index.ts';
 import { NATIVE_KINDS } from '../../model/native-records.ts';
 import { parseCsvLine } from '../csv.ts';
@@ -49,6 +49,29 @@ function byRank(a: string, b: string): number {
   return ka - kb || (da < db ? -1 : da > db ? 1 : 0) || pa - pb || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** True when `path` is `dir` or below it (both resolved). */
+function within(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/**
+ * The path of a file a folder's `manifest.json` names, refused unless it is a file inside
+ * the folder: by its name (no `..`, no absolute path) and where it really is (no link out of
+ * the folder). A manifest comes with the data, from wherever the data came from, and the
+ * import's report quotes what it reads.
+ */
+function manifestFile(folder: string, manifest: string, file: unknown): string {
+  const dir = realpathSync(folder);
+  const outside = (): QuarryError =>
+    QuarryError.of('DATA_MANIFEST_PATH_OUTSIDE', { params: { manifest, path: String(file), dir: folder } });
+  if (typeof file !== 'string' || file === '' || isAbsolute(file) || !within(dir, resolve(dir, file))) throw outside();
+  const path = join(folder, file);
+  if (!existsSync(path)) throw QuarryError.of('DATA_FILE_NOT_FOUND', { params: { path } });
+  if (!within(dir, realpathSync(path)) || !statSync(path).isFile()) throw outside();
+  return path;
+}
+
 /** The files named by `paths`: files as given, folders searched (a manifest's shards in kind order). */
 export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
@@ -66,7 +89,7 @@ export function expandPaths(paths: readonly string[]): string[] {
         (a, b) =>
           NATIVE_KINDS.indexOf(a.kind as never) - NATIVE_KINDS.indexOf(b.kind as never) || (a.file < b.file ? -1 : 1),
       );
-      out.push(...ordered.map((s) => join(path, s.file)));
+      out.push(...ordered.map((s) => manifestFile(path, manifest, s.file)));
       continue;
     }
     const files = readdirSync(path, { recursive: true, encoding: 'utf8' })

@@ -57,7 +57,10 @@ export async function zipEntries(file: string): Promise<{ name: string; size: nu
         zip.readEntry();
       });
       zip.on('end', () => resolve(out));
-      zip.on('error', reject);
+      // yauzl refuses an archive naming an entry outside it (`../x`, `/etc/x`) here.
+      zip.on('error', (err: Error) =>
+        reject(QuarryError.of('DATA_ZIP_UNREADABLE', { params: { file, reason: err.message } }, { cause: err })),
+      );
       zip.readEntry();
     });
   } finally {

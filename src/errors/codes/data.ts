@@ -136,4 +136,9 @@ export const DATA_CODES = {
       'Import stopped: the thread reading the files failed at {file}:{line} ({reason}); {committed} records before it are committed.',
     fix: 'Report the failure with the file that caused it; `quarry import --resume --db {db}` completes the import once it reads.',
   },
+  DATA_MANIFEST_PATH_OUTSIDE: {
+    category: 'input',
+    message: '{manifest} names {path}, which is not a file inside its folder {dir}.',
+    fix: 'A manifest lists files in its own folder only (as `quarry generate` writes it). Use the folder as it was written, or name the files to import on the command line.',
+  },
 } as const satisfies CodeTable;
