@@ -1,6 +1,7 @@
 /**
  * `quarry import PATH... --db FILE|URL [--format auto|quarry|openalex|ror|crossref|nih|anzsrc]
- * [--on-error skip|abort] [--batch-size N] [--keep-unfinished]`: streams records into a record
+ * [--on-error skip|abort] [--batch-size N] [--keep-unfinished] [--max-line-mb N]
+ * [--max-decompressed-gb N] [--max-compression-ratio N]`: streams records into a record
  * database. Re-importing the same records updates them. Skipped records are listed as file:line.
  * An import that did not finish is completed with `--resume [N]` or given up with
  * `--discard-unfinished [N]`; until then a new import is refused unless `--keep-unfinished`.
@@ -9,6 +10,7 @@ import { Command, Option } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/format-names.ts';
 import type { ImportReport } from '../../data/import/index.ts';
+import { parseLimitOption, type ImportLimits } from '../../data/import/limits.ts';
 import type { ImportRun } from '../../store/record-writer.ts';
 import { exitWithError } from '../exit.ts';
 
@@ -52,6 +54,20 @@ interface ImportFlags {
   readonly resume?: string | true;
   readonly discardUnfinished?: string | true;
   readonly keepUnfinished?: boolean;
+  readonly maxLineMb?: string;
+  readonly maxDecompressedGb?: string;
+  readonly maxCompressionRatio?: string;
+}
+
+/** The limits given on the command line (the rest take their defaults). */
+function limitsOf(raw: ImportFlags): Partial<Record<keyof ImportLimits, number>> {
+  const limits: Partial<Record<keyof ImportLimits, number>> = {};
+  if (raw.maxLineMb !== undefined) limits.maxLineBytes = parseLimitOption('maxLineBytes', raw.maxLineMb);
+  if (raw.maxDecompressedGb !== undefined)
+    limits.maxDecompressedBytes = parseLimitOption('maxDecompressedBytes', raw.maxDecompressedGb);
+  if (raw.maxCompressionRatio !== undefined)
+    limits.maxCompressionRatio = parseLimitOption('maxCompressionRatio', raw.maxCompressionRatio);
+  return limits;
 }
 
 export function register(program: Command): void {
@@ -70,6 +86,15 @@ export function register(program: Command): void {
         new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'),
       )
       .option('--batch-size <n>', 'records per transaction', '5000')
+      .option('--max-line-mb <n>', 'the longest line, or record spanning lines, read, in MiB (default 64)')
+      .option(
+        '--max-decompressed-gb <n>',
+        'the most one compressed file or zip entry may unpack to, in GiB (default 64)',
+      )
+      .option(
+        '--max-compression-ratio <n>',
+        'the most a compressed file may unpack per byte read, judged past its first 16 MiB (default 100)',
+      )
       .option(
         '--resume [number]',
         'complete an import into the database that did not finish (its files and options); the number names one when several did not',
@@ -103,6 +128,7 @@ export function register(program: Command): void {
           if (resume === false && discard === undefined && paths.length === 0)
             throw QuarryError.of('DATA_NO_INPUT', { params: { db: raw.db } });
           const batchSize = Number(raw.batchSize);
+          const limits = limitsOf(raw);
           // Loaded on use: the readers and the back ends would slow the start of every other command.
           const [{ discardUnfinished, importFiles }, { recordWriterFor }] = await Promise.all([
             import('../../data/import/index.ts'),
@@ -125,6 +151,7 @@ export function register(program: Command): void {
             format: raw.format as ImportFormat | 'auto',
             onError: raw.onError,
             ...(Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
+            limits,
             onProgress: (p) => bar.update(p.done, p.total, `${p.phase} ${p.records.toLocaleString('en')} records`),
           });
           bar.stop();

@@ -14,6 +14,7 @@ import { parseCsvLine } from '../csv.ts';
 import { kindOfShard } from './formats/native.ts';
 import { fileInput, zipEntries, type ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import type { ImportFormat } from './format-names.ts';
 export { IMPORT_FORMATS, type ImportFormat } from './format-names.ts';
 
@@ -153,8 +154,8 @@ export async function expandInputs(paths: readonly string[]): Promise<ImportInpu
 }
 
 /** The first non-blank line of an input, or undefined for an empty one. */
-async function firstLine(input: ImportInput): Promise<string | undefined> {
-  for await (const { text } of readLines(input)) if (text.trim() !== '') return text.trim();
+async function firstLine(input: ImportInput, limits: ImportLimits): Promise<string | undefined> {
+  for await (const { text } of readLines(input, undefined, limits)) if (text.trim() !== '') return text.trim();
   return undefined;
 }
 
@@ -167,13 +168,19 @@ function csvFormat(header: string): ImportFormat | undefined {
   return undefined;
 }
 
-/** The format of one input, or throws DATA_UNKNOWN_FORMAT (DATA_FILE_EMPTY for an empty file). */
-export async function detectFormat(target: string | ImportInput): Promise<ImportFormat> {
+/**
+ * The format of one input, or throws DATA_UNKNOWN_FORMAT (DATA_FILE_EMPTY for an empty file;
+ * `InputRefused` for a first line past `limits`).
+ */
+export async function detectFormat(
+  target: string | ImportInput,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): Promise<ImportFormat> {
   const input = typeof target === 'string' ? fileInput(target) : target;
   const name = basename(input.entry ?? input.file).toLowerCase();
   const unknown = (): QuarryError => QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
   if (!DATA_FILE.test(name) && !/^part_\d+\.gz$/.test(name)) throw unknown();
-  const first = await firstLine(input);
+  const first = await firstLine(input, limits);
   if (first === undefined) throw QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } });
   if (/\.csv(\.gz)?$/.test(name)) {
     const format = csvFormat(first);

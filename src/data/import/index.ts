@@ -17,6 +17,7 @@ import { detectFormat, expandInputs, IMPORT_FORMATS, type ImportFormat } from '.
 import { nihLayout } from './formats/nih.ts';
 import type { ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
+import { importLimits, InputRefused, type ImportLimits } from './limits.ts';
 import { ReadingFailed, runReading } from './read-pipeline.ts';
 import type { FileReport, ImportProblem, OnError, ReadEvent, ReadPlan } from './read-inputs.ts';
 import { pickUnfinished, refuseBesideUnfinished } from './unfinished.ts';
@@ -24,6 +25,7 @@ import { pickUnfinished, refuseBesideUnfinished } from './unfinished.ts';
 export { IMPORT_FORMATS, type ImportFormat } from './detect.ts';
 export type { ImportProblem, OnError } from './read-inputs.ts';
 export { discardUnfinished, type DiscardOptions } from './unfinished.ts';
+export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 
 export interface ImportProgress {
   readonly phase: 'import' | 'finish';
@@ -64,6 +66,12 @@ export interface ImportOptions {
    * inputs hold `WORKER_THRESHOLD_BYTES` or more, where the second core pays for the thread's start).
    */
   readonly readInWorker?: boolean;
+  /**
+   * The longest line (or record spanning lines) and how far one compressed file or zip entry
+   * may unpack, in all and per byte read (default `DEFAULT_IMPORT_LIMITS`); a file past one
+   * is refused at file:line, as `onError` says.
+   */
+  readonly limits?: Partial<ImportLimits>;
 }
 
 export interface ImportReport {
@@ -83,32 +91,48 @@ const MAX_PROBLEMS = 1000;
 /** Inputs of this many bytes or more are read in a worker thread unless `readInWorker` says otherwise. */
 export const WORKER_THRESHOLD_BYTES = 8 * 2 ** 20;
 
-/** ExPORTER abstracts by APPLICATION_ID, from the NIH inputs whose header is the abstracts layout. */
-async function readNihAbstracts(inputs: readonly ImportInput[]): Promise<Map<string, string>> {
+/**
+ * ExPORTER abstracts by APPLICATION_ID, from the NIH inputs whose header is the abstracts
+ * layout. A file past the limits is read up to there: the main pass refuses it.
+ */
+async function readNihAbstracts(inputs: readonly ImportInput[], limits: ImportLimits): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const input of inputs) {
-    const csv = new CsvLineReader();
-    let header: string[] | undefined;
-    for await (const l of readLines(input)) {
-      const row = csv.push(l.text);
-      if (row === undefined || (header === undefined && l.text.trim() === '')) continue;
-      if (header === undefined) {
-        header = row.map((h) => h.trim().replace(/^\uFEFF/, ''));
-        let layout;
-        try {
-          layout = nihLayout(header);
-        } catch {
-          break; // the main pass reports the missing column
-        }
-        if (layout !== 'abstracts') break;
-        continue;
-      }
-      const id = row[header.indexOf('APPLICATION_ID')]?.trim();
-      const text = row[header.indexOf('ABSTRACT_TEXT')];
-      if (id !== undefined && id !== '' && text !== undefined) out.set(id, text);
+    try {
+      await readNihAbstractsOf(input, limits, out);
+    } catch (err) {
+      if (!(err instanceof InputRefused)) throw err;
     }
   }
   return out;
+}
+
+/** Adds the abstracts of one input to `out`. */
+async function readNihAbstractsOf(input: ImportInput, limits: ImportLimits, out: Map<string, string>): Promise<void> {
+  const csv = new CsvLineReader();
+  let header: string[] | undefined;
+  // Characters of the record in progress (a quoted field may run over many lines).
+  let held = 0;
+  for await (const l of readLines(input, undefined, limits)) {
+    held = csv.open ? held + 1 + l.text.length : l.text.length;
+    if (held > limits.maxLineBytes) return;
+    const row = csv.push(l.text);
+    if (row === undefined || (header === undefined && l.text.trim() === '')) continue;
+    if (header === undefined) {
+      header = row.map((h) => h.trim().replace(/^\uFEFF/, ''));
+      let layout;
+      try {
+        layout = nihLayout(header);
+      } catch {
+        return; // the main pass reports the missing column
+      }
+      if (layout !== 'abstracts') return;
+      continue;
+    }
+    const id = row[header.indexOf('APPLICATION_ID')]?.trim();
+    const text = row[header.indexOf('ABSTRACT_TEXT')];
+    if (id !== undefined && id !== '' && text !== undefined) out.set(id, text);
+  }
 }
 
 /** What a run was asked, kept in the import journal so `--resume` repeats it exactly. */
@@ -119,6 +143,8 @@ interface ImportRequest {
   readonly batchSize: number;
   readonly finish: boolean;
   readonly bulk: boolean;
+  /** Absent in the journal of a run before the limits: the defaults. */
+  readonly limits?: ImportLimits;
 }
 
 /** The unfinished run to resume and its request, or a coded error saying why there is none. */
@@ -152,7 +178,9 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
     finish: options.finish !== false,
     // A new database loads in bulk (indexes rebuilt by finish()); an existing one stays queryable.
     bulk: fresh,
+    limits: importLimits(options.limits),
   };
+  const limits = importLimits(request.limits);
   const { onError, batchSize } = request;
   if (onError !== 'skip' && onError !== 'abort')
     throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: String(onError) } });
@@ -171,20 +199,25 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
     skipped++;
     if (problems.length < MAX_PROBLEMS) problems.push(problem);
   };
-  // An empty file is refused up front (nothing is written for a run that would abort on it).
+  // An empty file, or one whose first line is past the limits, is refused up front (nothing
+  // is written for a run that would abort on it).
   const formats = new Map<ImportInput, ImportFormat>();
   for (const input of inputs) {
     try {
-      formats.set(input, requested === 'auto' ? await detectFormat(input) : requested);
+      formats.set(input, requested === 'auto' ? await detectFormat(input, limits) : requested);
     } catch (err) {
-      if (onError === 'skip' && err instanceof QuarryError && err.code === 'DATA_FILE_EMPTY') {
-        if (resuming === undefined) note({ file: input.name, line: 1, message: err.message, code: err.code });
-      } else throw err;
+      const refused = err instanceof InputRefused || (err instanceof QuarryError && err.code === 'DATA_FILE_EMPTY');
+      if (onError !== 'skip' || !refused) throw err;
+      const line = err instanceof InputRefused ? err.line : 1;
+      if (resuming === undefined) note({ file: input.name, line, message: err.message, code: err.code });
     }
   }
   const totalBytes = inputs.reduce((sum, i) => sum + (formats.has(i) ? i.size : 0), 0);
   const report = options.onProgress ?? ((): void => undefined);
-  const abstracts = await readNihAbstracts(inputs.filter((i) => formats.get(i) === 'nih'));
+  const abstracts = await readNihAbstracts(
+    inputs.filter((i) => formats.get(i) === 'nih'),
+    limits,
+  );
 
   const store = await target.open({ bulk: request.bulk, batchSize });
   let runId: number;
@@ -252,6 +285,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
     batchSize,
     abstracts,
     preparation: target.preparation,
+    limits,
   };
   try {
     try {

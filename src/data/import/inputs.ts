@@ -4,10 +4,12 @@
  * reads the central directory at the end of the file and streams one entry at a time.
  */
 import { createReadStream, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import { createGunzip, createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { QuarryError } from '../../errors/index.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
+import { UnpackGuard, unpackedTooFar } from './unpack-guard.ts';
 
 export interface ImportInput {
   /** How problems name it: the file, or `archive.zip!entry`. */
@@ -18,7 +20,7 @@ export interface ImportInput {
   readonly entry?: string;
   /** Bytes on disk (for an entry, its compressed size): what progress counts. */
   readonly size: number;
-  /** An entry's uncompressed size, to turn bytes read into bytes of the archive. */
+  /** An entry's uncompressed size, as the archive gives it: an entry past the limits is refused unread. */
   readonly unpacked?: number;
 }
 
@@ -68,57 +70,86 @@ export async function zipEntries(file: string): Promise<{ name: string; size: nu
   }
 }
 
-/** A stream of one zip entry's bytes (uncompressed); the archive closes when the stream ends. */
-async function openZipEntry(file: string, entry: string): Promise<Readable> {
+/** Zip compression methods. */
+const STORED = 0;
+const DEFLATED = 8;
+
+/**
+ * A stream of one zip entry's bytes as stored, and whether they are deflated; the archive
+ * closes when the stream ends. The entry is inflated by `openInput`, not by yauzl, so that
+ * the bytes read from the archive can be counted against the bytes unpacked.
+ */
+async function openZipEntry(file: string, entry: string): Promise<{ stream: Readable; deflated: boolean }> {
   const zip = await openZip(file);
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (reason: string, cause?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      zip.close();
+      reject(QuarryError.of('DATA_ZIP_UNREADABLE', { params: { file, reason } }, { cause }));
+    };
     zip.on('entry', (e: yauzl.Entry) => {
       if (e.fileName !== entry) {
         zip.readEntry();
         return;
       }
-      zip.openReadStream(e, (err, stream) => {
-        if (err !== null || stream === undefined) {
-          zip.close();
-          reject(err ?? new Error(`cannot read ${entry}`));
+      if (e.isEncrypted()) {
+        fail(`${entry} is encrypted`);
+        return;
+      }
+      if (e.compressionMethod !== STORED && e.compressionMethod !== DEFLATED) {
+        fail(`${entry} is compressed with method ${e.compressionMethod}; only stored and deflated entries are read`);
+        return;
+      }
+      zip.openReadStream(e, { decodeFileData: false }, (err, stream) => {
+        if (err !== null || (stream as Readable | undefined) === undefined) {
+          fail(err?.message ?? `cannot read ${entry}`, err);
           return;
         }
+        settled = true;
         stream.on('close', () => zip.close());
-        resolve(stream);
+        resolve({ stream, deflated: e.compressionMethod === DEFLATED });
       });
     });
-    zip.on('end', () => {
-      zip.close();
-      reject(new Error(`${file} has no entry ${entry}`));
-    });
-    zip.on('error', reject);
+    zip.on('end', () => fail(`it has no entry ${entry}`));
+    zip.on('error', (err: Error) => fail(err.message, err));
     zip.readEntry();
   });
 }
 
 /**
- * The decompressed bytes of an input; `onBytes` receives the bytes read from disk so far
- * (for a zip entry, the decompressed bytes scaled to its compressed size).
+ * The decompressed bytes of an input; `onBytes` receives the bytes read from disk so far.
+ * A compressed input (gzip, a deflated zip entry, a gzip inside a zip) ends in an
+ * `UnpackGuard`, which fails it with `LimitExceeded` past `limits`; a zip entry whose own
+ * sizes already break them is refused before it is read.
  */
-export async function openInput(input: ImportInput, onBytes?: (bytes: number) => void): Promise<Readable> {
+export async function openInput(
+  input: ImportInput,
+  onBytes?: (bytes: number) => void,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): Promise<Readable> {
+  let packed = 0;
+  const count = (chunk: Buffer | string): void => {
+    packed += chunk.length;
+    onBytes?.(packed);
+  };
+  const guarded = (source: Readable, ...unpack: Transform[]): Readable => {
+    if (unpack.length === 0) return source;
+    const guard = new UnpackGuard(() => packed, limits);
+    // Any stage's error (an unreadable file, gzip data cut short) comes out of the guard, and
+    // the reader destroying the guard closes every stage and the file.
+    pipeline([source, ...unpack, guard], () => undefined);
+    return guard;
+  };
   if (input.entry !== undefined) {
-    const stream = await openZipEntry(input.file, input.entry);
-    const inner = isGzip(input.entry) ? stream.pipe(createGunzip()) : stream;
-    if (onBytes !== undefined) {
-      let bytes = 0;
-      const scale = input.size / Math.max(1, input.unpacked ?? input.size);
-      stream.on('data', (chunk: Buffer) => onBytes(Math.round((bytes += chunk.length) * scale)));
-    }
-    return inner;
+    const declared = unpackedTooFar(input.unpacked ?? 0, input.size, limits);
+    if (declared !== undefined) throw declared;
+    const { stream, deflated } = await openZipEntry(input.file, input.entry);
+    stream.on('data', count);
+    return guarded(stream, ...(deflated ? [createInflateRaw()] : []), ...(isGzip(input.entry) ? [createGunzip()] : []));
   }
   const raw = createReadStream(input.file, { highWaterMark: 1 << 20 });
-  if (onBytes !== undefined) {
-    let bytes = 0;
-    raw.on('data', (chunk) => onBytes((bytes += chunk.length)));
-  }
-  if (!isGzip(input.file)) return raw;
-  const gunzip = createGunzip();
-  // The file stream's errors (unreadable file) reach the reader through the gunzip stream.
-  raw.on('error', (err) => gunzip.destroy(err));
-  return raw.pipe(gunzip);
+  raw.on('data', count);
+  return guarded(raw, ...(isGzip(input.file) ? [createGunzip()] : []));
 }

@@ -24,7 +24,8 @@ import { mergedKind, OpenAlexMergedIdsReader } from './formats/openalex-merged.t
 import type { FormatReader } from './formats/reader.ts';
 import { RorReader } from './formats/ror.ts';
 import type { ImportInput } from './inputs.ts';
-import { jsonArrayElements, readLines } from './lines.ts';
+import { DEFAULT_IMPORT_LIMITS, InputRefused, LimitExceeded, type ImportLimits } from './limits.ts';
+import { jsonArrayElements, readLines, recordTooLong } from './lines.ts';
 
 export type OnError = 'skip' | 'abort';
 
@@ -58,6 +59,11 @@ export interface ReadPlan {
   /** ExPORTER abstracts by APPLICATION_ID (for NIH inputs). */
   readonly abstracts: ReadonlyMap<string, string>;
   readonly preparation: RowPreparation;
+  /**
+   * The longest line and how far a compressed input may unpack (default
+   * `DEFAULT_IMPORT_LIMITS`); a file past them is refused at file:line, as `onError` says.
+   */
+  readonly limits?: ImportLimits;
 }
 
 /** A batch to commit with input `position`'s checkpoint (`line` committed, `done` when the input is complete). */
@@ -115,15 +121,19 @@ type SourceItem =
   | { error: string; line: number }
   | { missing: MissingColumn; header: readonly string[] };
 
-/** Source records of an input as (text or CSV row, line) pairs; `at.line` follows the lines read. */
+/**
+ * Source records of an input as (text or CSV row, line) pairs; `at.line` follows the lines
+ * read. A record spanning lines is held up to the line limit (`LimitExceeded` past it).
+ */
 async function* sourceRecords(
   reader: FormatReader,
   input: ImportInput,
   onBytes: (b: number) => void,
   at: { line: number; blank: boolean },
+  limits: ImportLimits,
 ): AsyncGenerator<SourceItem> {
   const lines = (async function* () {
-    for await (const l of readLines(input, onBytes)) {
+    for await (const l of readLines(input, onBytes, limits)) {
       at.line = l.line;
       if (l.text.trim() !== '') at.blank = false;
       yield l;
@@ -132,16 +142,22 @@ async function* sourceRecords(
   if (reader.container === 'jsonl') {
     for await (const { text, line } of lines) if (text.trim() !== '') yield { source: text, line };
   } else if (reader.container === 'json-array') {
-    for await (const { text, line } of jsonArrayElements(lines)) yield { source: text, line };
+    for await (const { text, line } of jsonArrayElements(lines, limits.maxLineBytes)) yield { source: text, line };
   } else {
     const csv = new CsvLineReader();
     let header: string[] | undefined;
     let start = 0;
+    // Characters of the record in progress, line breaks counted (a quoted field may run over
+    // many lines); characters, not bytes, for a record spanning lines.
+    let held = 0;
     for await (const l of lines) {
       if (!csv.open) {
         start = l.line;
+        held = 0;
         if (l.text.trim() === '') continue;
-      }
+      } else held++;
+      held += l.text.length;
+      if (held > limits.maxLineBytes) throw recordTooLong(limits.maxLineBytes, start);
       const row = csv.push(l.text);
       if (row === undefined) continue;
       if (header === undefined) {
@@ -256,6 +272,7 @@ export async function readInputs<P extends RowPreparation>(
   type Row = PreparedRecord<P>;
   const prepare = ROW_PREPARATIONS[plan.preparation] as (kind: NativeKind, record: NativeRecord) => Row;
   const { onError, batchSize } = plan;
+  const limits = plan.limits ?? DEFAULT_IMPORT_LIMITS;
   let pending = new Map<NativeKind, Row[]>();
   let removals: { kind: NativeKind; id: string }[] = [];
   let pendingCount = 0;
@@ -385,8 +402,10 @@ export async function readInputs<P extends RowPreparation>(
         }
       };
       const at = { line: 0, blank: true };
+      // The file was refused part-way (cut short, or past a limit): it is not also empty.
+      let refused = false;
       try {
-        for await (const item of sourceRecords(reader, input, onBytes, at)) {
+        for await (const item of sourceRecords(reader, input, onBytes, at, limits)) {
           where.line = at.line;
           if (!('source' in item)) await applyGroup(); // what was read before it comes first
           if ('missing' in item) {
@@ -413,19 +432,25 @@ export async function readInputs<P extends RowPreparation>(
           } else await apply(item.line, mapAndPrepare(reader, item.source, prepare));
         }
         await applyGroup();
-      } catch (err) {
-        if (err instanceof Stopped || err instanceof QuarryError || !isTruncation(err)) throw err;
+      } catch (caught) {
+        const err = caught instanceof LimitExceeded ? caught.at(input.name, at.line + 1) : caught;
+        let refusal: QuarryError;
+        let line = at.line + 1;
+        if (err instanceof InputRefused) {
+          refusal = err;
+          line = err.line;
+        } else if (!(err instanceof Stopped) && !(err instanceof QuarryError) && isTruncation(err)) {
+          refusal = QuarryError.of('DATA_FILE_TRUNCATED', {
+            params: { file: input.name, line, reason: (err as Error).message, committed: total },
+          });
+        } else throw err;
         // Everything read before the break is kept: committed now, before the report or the stop.
         await applyGroup();
         await flush(position, lastLine, false);
-        await refuse(
-          QuarryError.of('DATA_FILE_TRUNCATED', {
-            params: { file: input.name, line: at.line + 1, reason: (err as Error).message, committed: total },
-          }),
-          at.line + 1,
-        );
+        refused = true;
+        await refuse(refusal, line);
       }
-      if (at.blank && format !== 'quarry')
+      if (at.blank && !refused && format !== 'quarry')
         await refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
       // One at a time: a record gathered across the file that cannot be prepared loses only itself.
       for (const m of reader.end()) {

@@ -136,9 +136,32 @@ export const DATA_CODES = {
       'Import stopped: the thread reading the files failed at {file}:{line} ({reason}); {committed} records before it are committed.',
     fix: 'Report the failure with the file that caused it; `quarry import --resume --db {db}` completes the import once it reads.',
   },
+  DATA_LINE_TOO_LONG: {
+    category: 'input',
+    message:
+      '{file}:{line}: a line, or a record spanning lines, is longer than {limit}, the most an import holds as one record (raise it with {option}); the file is read no further.',
+    fix: 'Real records are far shorter (the longest OpenAlex works take a few MiB): check that the file is the data it claims to be. If its records are this long, raise the limit with the option the message names (`quarry import --max-line-mb N`). Records before the line stay imported; with --on-error skip the other files are read.',
+  },
+  DATA_DECOMPRESSED_TOO_LARGE: {
+    category: 'input',
+    message:
+      '{file}:{line}: it unpacks to more than {limit}, the most an import unpacks from one compressed file or zip entry (raise it with {option}); the file is read no further.',
+    fix: 'Check that the file is the data it claims to be (a decompression bomb unpacks without end). If it really holds that much, raise the limit with `quarry import --max-decompressed-gb N`, or split it. Records before the line stay imported; with --on-error skip the other files are read.',
+  },
+  DATA_COMPRESSION_RATIO: {
+    category: 'input',
+    message:
+      '{file}:{line}: it unpacks to {unpacked} from {packed}, more than {limit} (raise it with {option}); the file is read no further.',
+    fix: 'Compressed JSON and CSV unpack to 2 to 15 times their size; far more is the mark of a decompression bomb: check where the file came from. If the data are really that repetitive, raise the limit with `quarry import --max-compression-ratio N`. Records before the line stay imported; with --on-error skip the other files are read.',
+  },
   DATA_MANIFEST_PATH_OUTSIDE: {
     category: 'input',
     message: '{manifest} names {path}, which is not a file inside its folder {dir}.',
     fix: 'A manifest lists files in its own folder only (as `quarry generate` writes it). Use the folder as it was written, or name the files to import on the command line.',
+  },
+  DATA_BAD_LIMIT_OPTION: {
+    category: 'input',
+    message: '{option} must be a positive number; got {value}.',
+    fix: 'Give a number above zero, such as `--max-line-mb 256`, `--max-decompressed-gb 200` or `--max-compression-ratio 500`, or leave the option out for its default (64, 64 and 100).',
   },
 } as const satisfies CodeTable;
