@@ -4,19 +4,24 @@
  * written before the codes hold the names; after it, every row holds a code, which is all
  * the compiler and the writer know.
  */
-import { LINK_TABLES, VALUE_FIELD_CODES, valueFieldCode } from '../model/storage.ts';
+import { LINK_TABLES, VALUE_FIELD_CODES, valueFieldCode, type RecordKind } from '../model/storage.ts';
 
 /** Names and codes are both plain ASCII from the model, so they go in as literals. */
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
-/** `UPDATE <owner>_values SET field = CASE field WHEN 'issn' THEN '1' ... END WHERE field IN (...)`, per values table. */
-export function recodeValueFieldsSql(): string[] {
+/**
+ * `UPDATE <owner>_values SET field = CASE field WHEN 'issn' THEN '1' ... END WHERE field IN (...)`,
+ * per values table (of the owners in `kinds`, where given: SQLite's migration 7 is pinned to
+ * the sources it knew).
+ */
+export function recodeValueFieldsSql({ kinds }: { readonly kinds?: ReadonlySet<RecordKind> } = {}): string[] {
   const entries = Object.entries(VALUE_FIELD_CODES);
   const cases = entries.map(([name, code]) => `WHEN ${literal(name)} THEN ${literal(code)}`).join(' ');
   const names = entries.map(([name]) => literal(name)).join(', ');
-  return LINK_TABLES.filter((l) => 'discriminator' in l.holds && l.holds.discriminator === 'field').map(
-    (l) => `UPDATE ${l.table} SET field = CASE field ${cases} END WHERE field IN (${names})`,
-  );
+  return LINK_TABLES.filter(
+    (l) =>
+      'discriminator' in l.holds && l.holds.discriminator === 'field' && (kinds === undefined || kinds.has(l.owner)),
+  ).map((l) => `UPDATE ${l.table} SET field = CASE field ${cases} END WHERE field IN (${names})`);
 }
 
 /**

@@ -34,6 +34,39 @@ test('versions must be 1, 2, 3 without gaps', () => {
   assert.throws(() => migrate(db, 'records', [{ version: 2, name: 'gap', up: 'SELECT 1' }]), /1, 2, 3/);
 });
 
+test('a frozen migration runs its SQL on a database new to the set, its upgrade on one that held the set before', () => {
+  const ran: string[] = [];
+  const frozen = (version: number) => ({
+    version,
+    name: `step ${version}`,
+    sql: () => `CREATE TABLE IF NOT EXISTS t${version} (x INTEGER)`,
+    upgrade: (d: Database.Database) => {
+      ran.push(`upgrade ${version}`);
+      d.exec(`CREATE TABLE t${version} (x INTEGER, upgraded INTEGER)`);
+    },
+    functions: () => ran.push(`functions ${version}`),
+  });
+  const fresh = new Database(':memory:');
+  assert.deepEqual(migrate(fresh, 'records', [frozen(1), frozen(2), frozen(3)]), [1, 2, 3]);
+  assert.deepEqual(ran, ['functions 1', 'functions 2', 'functions 3'], 'the frozen SQL, after its functions');
+
+  ran.length = 0;
+  const older = new Database(':memory:');
+  migrate(older, 'records', [frozen(1)]);
+  ran.length = 0;
+  // Held at version 1 when this call began: every later version upgrades, not only the first.
+  assert.deepEqual(migrate(older, 'records', [frozen(1), frozen(2), frozen(3)]), [2, 3]);
+  assert.deepEqual(ran, ['upgrade 2', 'upgrade 3']);
+  const columns = older.prepare("SELECT name FROM pragma_table_info('t3')").pluck().all();
+  assert.deepEqual(columns, ['x', 'upgraded']);
+  // Names are recorded as given, whichever path ran.
+  assert.deepEqual(older.prepare('SELECT name FROM schema_migrations ORDER BY version').pluck().all(), [
+    'step 1',
+    'step 2',
+    'step 3',
+  ]);
+});
+
 test('processes opening one new file at once apply each migration once, the others find it applied', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'quarry-migrate-race-')), 'race.db');
   const script = new URL('./fixtures/migrate-once.ts', import.meta.url).pathname;

@@ -71,15 +71,16 @@ export function narrowRowWriter(db: Database, kind: RecordKind): ((pk: number) =
 }
 
 /**
- * Rewrites every narrow table from its source (inside the caller's transaction). Its
- * indexes are dropped first and built again after, one sort each instead of maintaining
- * them row by row.
+ * Rewrites every narrow table (of the sources of `kinds`, where given: a migration pinned to
+ * the sources it knew) from its source (inside the caller's transaction). Its indexes are
+ * dropped first and built again after, one sort each instead of maintaining them row by row.
  */
 export function refreshNarrowTables(
   db: Database,
   indexes: ReadonlyArray<{ name: string; table: string; sql: string }>,
+  { kinds }: { readonly kinds?: ReadonlySet<RecordKind> } = {},
 ): void {
-  for (const { narrow, kind } of narrowTables()) {
+  for (const { narrow, kind } of narrowTables().filter((n) => kinds === undefined || kinds.has(n.kind))) {
     const own = indexes.filter((i) => i.table === narrow.table);
     for (const index of own) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
     db.exec(`DELETE FROM ${narrow.table}`);

@@ -17,7 +17,14 @@
  * date record by record (`PostingListWriter`).
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { listedLinks, ownerKey, postingLinks, type LinkTableSpec, type PostingListsSpec } from '../../model/storage.ts';
+import {
+  listedLinks,
+  ownerKey,
+  postingLinks,
+  type LinkTableSpec,
+  type PostingListsSpec,
+  type RecordKind,
+} from '../../model/storage.ts';
 import { batchedInsert } from './batched-insert.ts';
 import { staleNote } from './stale-note.ts';
 
@@ -195,13 +202,13 @@ export function listedTableSql(link: LinkTableSpec & { readonly listed: PostingL
 }
 
 /**
- * Records migration 17: a link table kept as lists by record (`LinkTableSpec.listed`) gets its
- * lists from its rows (read in primary-key order, one group a record) and becomes the view.
- * A database that has the view already is left alone.
+ * Records migration 17: a link table kept as lists by record (`LinkTableSpec.listed`; of an
+ * owner in `kinds`, where given) gets its lists from its rows (read in primary-key order, one
+ * group a record) and becomes the view. A database that has the view already is left alone.
  */
-export function keepListsByRecord(db: Database): void {
+export function keepListsByRecord(db: Database, { kinds }: { readonly kinds?: ReadonlySet<RecordKind> } = {}): void {
   registerPostingFunctions(db);
-  for (const link of listedLinks()) {
+  for (const link of listedLinks().filter((l) => kinds === undefined || kinds.has(l.owner))) {
     if (schemaTypeOf(db, link.table) !== 'table') continue;
     const owner = ownerKey(link.owner);
     const { table, column } = link.listed;
@@ -271,7 +278,8 @@ export function ownersOf(link: LinkTableSpec, value: string): { from: string; ow
 }
 
 /**
- * Rewrites every list from its link table. A table kept as lists by record (the references,
+ * Rewrites every list (of the link tables whose owner is in `kinds`, where given) from its
+ * link table. A table kept as lists by record (the references,
  * the concepts) is turned around from those lists in JavaScript (`rebuildFromListsByRecord`);
  * the others in one grouped pass sorted by SQLite (its sorter spills to disk, so memory stays
  * bounded). At 1M publications the grouped pass took 27.3 s for the 19.1M references and
@@ -279,8 +287,8 @@ export function ownersOf(link: LinkTableSpec, value: string): { from: string; ow
  * record's list as JSON; turned around, 7.3 s and 4.0 s, the same lists byte for byte
  * (2026-11-27, the writes included).
  */
-export function rebuildPostings(db: Database): void {
-  for (const link of postingLinks()) rebuildPostingsOf(db, link);
+export function rebuildPostings(db: Database, { kinds }: { readonly kinds?: ReadonlySet<RecordKind> } = {}): void {
+  for (const link of postingLinks()) if (kinds === undefined || kinds.has(link.owner)) rebuildPostingsOf(db, link);
 }
 
 /**

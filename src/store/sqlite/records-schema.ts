@@ -1,30 +1,29 @@
 /**
- * The SQLite tables of the record store (migration set `records`), generated from the
- * dialect-neutral layout in `../layout.ts`. `docs/storage.md` shows the resulting SQL and
- * why it is shaped this way.
+ * The SQLite tables of the record store (migration set `records`): the builders of their DDL
+ * from the storage layout (`model/storage.ts`), their secondary indexes (which bulk loads drop
+ * and rebuild), and the migrations: frozen files (`migrations/records/`), with the steps
+ * that upgrade a database made by an older Quarry. `docs/storage.md` shows the resulting SQL
+ * and why it is shaped this way.
  */
 import {
-  FTS_TOKENIZER,
-  FULLTEXT_TABLES,
   LINK_TABLES,
-  PLACE_TABLES,
   SOURCE_TABLES,
   carriedColumnLinks,
   FIRST_CARRIED_COLUMNS,
   internedCopy,
-  internedTables,
-  linkAsFirstBuilt,
   ownerKey,
   postingLinks,
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
+  type InternedValues,
   type LinkTableSpec,
+  type RecordKind,
 } from '../../model/storage.ts';
 import type { Database } from 'better-sqlite3';
-import type { Migration } from './migrate.ts';
+import { frozenMigrations, RECORD_MIGRATIONS_DIR, type FileMigration } from './frozen-migrations.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
-import { keepListsByRecord, rebuildPostings } from './posting-lists.ts';
+import { keepListsByRecord, rebuildPostings, registerPostingFunctions } from './posting-lists.ts';
 import { perYearTablesSql, rebuildPerYearTables, refreshFundingByYear } from './per-year-tables.ts';
 import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
 import {
@@ -36,6 +35,23 @@ import {
   storeDictionaries,
 } from './text-dictionaries.ts';
 
+/**
+ * The record kinds of the layout when records migrations 1–19 were frozen. Their upgrade steps
+ * (below) read the layout, as they always did, but only of these kinds: a source added later
+ * never reaches them, and gets its tables from migrations of its own.
+ */
+export const LEGACY_RECORD_KINDS: ReadonlySet<RecordKind> = new Set<RecordKind>([
+  'publications',
+  'grants',
+  'researchers',
+  'organizations',
+  'journals',
+  'categories',
+]);
+
+const legacy = (kind: RecordKind): boolean => LEGACY_RECORD_KINDS.has(kind);
+const legacyLinks = (): readonly LinkTableSpec[] => LINK_TABLES.filter((l) => legacy(l.owner));
+
 /** A secondary index, kept apart from the table DDL so bulk loads can drop and rebuild it. */
 export interface IndexDefinition {
   readonly name: string;
@@ -43,7 +59,7 @@ export interface IndexDefinition {
   readonly sql: string;
 }
 
-function sqlType(type: ColumnType): string {
+export function sqlType(type: ColumnType): string {
   switch (type) {
     case 'text':
       return 'TEXT';
@@ -57,22 +73,12 @@ function sqlType(type: ColumnType): string {
   }
 }
 
-function columnDef(c: ColumnSpec, notNull = false): string {
+export function columnDef(c: ColumnSpec, notNull = false): string {
   return `${c.name} ${sqlType(c.type)}${notNull ? ' NOT NULL' : ''}`.replace(/\s+/g, ' ').trim();
 }
 
-function sourceTablesSql(): string[] {
-  return Object.values(SOURCE_TABLES).map(
-    (s) =>
-      `CREATE TABLE ${s.table} (\n  pk INTEGER PRIMARY KEY,\n  id TEXT NOT NULL UNIQUE,\n` +
-      s.columns.map((c) => `  ${columnDef(c)},\n`).join('') +
-      // Every field of the record that has no column of its own, as the record holds it.
-      `  doc TEXT NOT NULL DEFAULT '{}'\n)`,
-  );
-}
-
 /** A link table's `CREATE TABLE`, in the form `l` describes. */
-function linkTableSql(l: LinkTableSpec): string {
+export function linkTableSql(l: LinkTableSpec): string {
   const owner = ownerKey(l.owner);
   const key = [owner, ...l.key.map((c) => c.name)];
   const cols = [
@@ -83,37 +89,13 @@ function linkTableSql(l: LinkTableSpec): string {
   return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n) WITHOUT ROWID`;
 }
 
-/** The link tables as version 1 made them (before interning). */
-function linkTablesSql(): string[] {
-  return LINK_TABLES.map((l) => linkTableSql(linkAsFirstBuilt(l)));
-}
-
-function fullTextSql(): string[] {
-  return FULLTEXT_TABLES.flatMap((f) => [
-    // Contentless: the text lives in the source tables; FTS holds only the index, keyed by pk.
-    `CREATE VIRTUAL TABLE ${f.table} USING fts5(${f.columns.join(', ')}, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}')`,
-    // The vocabulary, for expanding wildcard patterns (`ital?`, `*est`) into real tokens.
-    `CREATE VIRTUAL TABLE ${f.table}_vocab USING fts5vocab(${f.table}, 'row')`,
-  ]);
-}
-
-const ENTITY_TABLES_SQL = [
-  // Filled by finish() from the organizations: display names for place facets.
-  ...Object.entries(PLACE_TABLES).map(
-    ([table, columns]) =>
-      `CREATE TABLE ${table} (id TEXT PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')}) WITHOUT ROWID`,
-  ),
-  // Facts about the loaded data (e.g. `finished_at`, `recent_since`).
-  `CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
-];
-
-function sourceIndex(table: string, cols: readonly string[]): IndexDefinition {
+export function sourceIndex(table: string, cols: readonly string[]): IndexDefinition {
   const name = `${table}_${cols.join('_')}`;
   return { name, table, sql: `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${cols.join(', ')})` };
 }
 
 /** A link table's reverse index, in the form `l` describes. */
-function reverseIndex(l: LinkTableSpec): IndexDefinition {
+export function reverseIndex(l: LinkTableSpec): IndexDefinition {
   const name = `${l.table}_by_${l.reverse.join('_')}`;
   // In a WITHOUT ROWID table the primary key (owner pk first) is appended to every index
   // entry, so this index also covers "which owners have this target".
@@ -123,12 +105,6 @@ function reverseIndex(l: LinkTableSpec): IndexDefinition {
 const SOURCE_INDEXES: readonly IndexDefinition[] = Object.values(SOURCE_TABLES).flatMap((s) =>
   s.indexes.map((cols) => sourceIndex(s.table, cols)),
 );
-
-/** The secondary indexes of version 1 (the layout's indexes and the link tables' reverse keys, before interning). */
-const VERSION_1_INDEXES: readonly IndexDefinition[] = [
-  ...SOURCE_INDEXES,
-  ...LINK_TABLES.map((l) => reverseIndex(linkAsFirstBuilt(l))),
-];
 
 /**
  * Version 2: the default order is newest first with ties by id ascending (`date DESC, id
@@ -151,10 +127,15 @@ const VERSION_2_INDEXES: readonly IndexDefinition[] = [
   },
 ];
 
-/** Version 3: the narrow side tables' indexes (facet group-bys over year, type, journal; grants' year and funder). */
-const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ narrow }) =>
+/** The narrow side tables' indexes (facet group-bys over year, type, journal; grants' year and funder). */
+const NARROW_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ narrow }) =>
   narrow.indexes.map((cols) => sourceIndex(narrow.table, cols)),
 );
+
+/** Version 3: the narrow tables and their indexes, of the kinds it knew. */
+const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables()
+  .filter(({ kind }) => legacy(kind))
+  .flatMap(({ narrow }) => narrow.indexes.map((cols) => sourceIndex(narrow.table, cols)));
 
 /**
  * Version 6: link tables that carry columns of their owner (`LinkTableSpec.ownerColumns`:
@@ -162,7 +143,10 @@ const VERSION_3_INDEXES: readonly IndexDefinition[] = narrowTables().flatMap(({ 
  * `research_orgs.id in [...] and year in [A:B]` is a range of `(org_id, year)`. Pinned to
  * the column it shipped with; version 9 adds `date` and replaces the index.
  */
-const VERSION_6_CARRIED = carriedColumnLinks(FIRST_CARRIED_COLUMNS);
+const VERSION_6_CARRIED = carriedColumnLinks(FIRST_CARRIED_COLUMNS).filter(({ link }) => legacy(link.owner));
+
+/** The columns the link tables carry, and their indexes. */
+const CARRIED = carriedColumnLinks();
 
 /**
  * Version 9: the columns the layout carries today (`year, date` on `publication_research_orgs`)
@@ -170,10 +154,10 @@ const VERSION_6_CARRIED = carriedColumnLinks(FIRST_CARRIED_COLUMNS);
  * (its prefix), so that one is dropped: a page newest first under an organization filter
  * picks its candidates from the index before reading any record row.
  */
-const CARRIED = carriedColumnLinks();
+const VERSION_9_CARRIED = CARRIED.filter(({ link }) => legacy(link.owner));
 
 /** The index of a link table's carried columns, as SQLite builds it. */
-function carriedIndex({ link, index }: ReturnType<typeof carriedColumnLinks>[number]): IndexDefinition {
+export function carriedIndex({ link, index }: ReturnType<typeof carriedColumnLinks>[number]): IndexDefinition {
   return {
     name: index.name,
     table: link.table,
@@ -230,6 +214,7 @@ function rebuildLinkTable(db: Database, link: LinkTableSpec, copy: (fresh: strin
   db.exec(copy(fresh));
   db.exec(`DROP TABLE ${link.table}`);
   db.exec(`ALTER TABLE ${fresh} RENAME TO ${link.table}`);
+  // Only the indexes of this (legacy) table.
   for (const index of RECORD_INDEXES.filter((i) => i.table === link.table))
     db.exec(`${index.sql}; ANALYZE ${index.name}`);
 }
@@ -240,11 +225,11 @@ function rebuildLinkTable(db: Database, link: LinkTableSpec, copy: (fresh: strin
  * table rebuilt with the ids.
  */
 function internLinkTables(db: Database, vocabularyTable: string): void {
-  for (const vocabulary of internedTables().filter((v) => v.table === vocabularyTable))
-    db.exec(
-      `CREATE TABLE IF NOT EXISTS ${vocabulary.table} (id INTEGER PRIMARY KEY, ${vocabulary.column} TEXT NOT NULL UNIQUE)`,
-    );
-  for (const link of LINK_TABLES) {
+  const vocabularies = new Map<string, InternedValues>();
+  for (const link of legacyLinks())
+    if (link.interned?.table === vocabularyTable) vocabularies.set(link.interned.table, link.interned);
+  for (const vocabulary of vocabularies.values()) db.exec(vocabularyTableSql(vocabulary));
+  for (const link of legacyLinks()) {
     const vocabulary = link.interned;
     if (vocabulary?.table !== vocabularyTable) continue;
     // Already holding ids (a database upgraded again after its migration rows were rolled back).
@@ -271,7 +256,7 @@ function internLinkTables(db: Database, vocabularyTable: string): void {
  * leaves the freed bytes inside the pages).
  */
 function dropLinkColumns(db: Database): void {
-  for (const link of LINK_TABLES) {
+  for (const link of legacyLinks()) {
     if (link.dropped === undefined) continue;
     const held = heldColumns(db, link.table);
     if (!link.dropped.some((c) => held.has(c.name))) continue;
@@ -293,7 +278,7 @@ function dropLinkColumns(db: Database): void {
  * inside the source table's pages (later writes use them; `VACUUM` gives them back).
  */
 function keepColumnsApart(db: Database): void {
-  for (const source of Object.values(SOURCE_TABLES)) {
+  for (const source of Object.values(SOURCE_TABLES).filter((s) => legacy(s.kind))) {
     for (const [column, table] of Object.entries(source.keptApart ?? {})) {
       const type = source.columns.find((c) => c.name === column)?.type ?? 'text';
       db.exec(
@@ -308,15 +293,30 @@ function keepColumnsApart(db: Database): void {
   }
 }
 
-/** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
-const VALUE_COUNT_TABLES_SQL = valueCountTables().map(
-  ({ table, column }) =>
-    `CREATE TABLE IF NOT EXISTS ${table} (${columnDef(column, true)} PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`,
-);
+/** A value-count table's `CREATE TABLE`. */
+export function valueCountTableSql({ table, column }: { table: string; column: ColumnSpec }): string {
+  return `CREATE TABLE IF NOT EXISTS ${table} (${columnDef(column, true)} PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`;
+}
 
-/** Rewrites every value-count table from its source (by `finish()`, inside its transaction). */
-export function refreshValueCounts(db: Database): void {
-  for (const { table, fill } of valueCountTables()) {
+/** The value-count tables of the sources of `kinds` (every source without it). */
+function valueCountTablesOf(kinds?: ReadonlySet<RecordKind>): ReturnType<typeof valueCountTables> {
+  const tables = new Set(
+    Object.values(SOURCE_TABLES)
+      .filter((s) => kinds === undefined || kinds.has(s.kind))
+      .flatMap((s) => Object.values(s.valueCounts ?? {})),
+  );
+  return valueCountTables().filter(({ table }) => tables.has(table));
+}
+
+/** Version 8: the value-count tables (`SourceTableSpec.valueCounts`), for whole-source facets of a column. */
+const VALUE_COUNT_TABLES_SQL = valueCountTablesOf(LEGACY_RECORD_KINDS).map(valueCountTableSql);
+
+/**
+ * Rewrites every value-count table (of the sources of `kinds`, where given) from its source
+ * (by `finish()`, inside its transaction).
+ */
+export function refreshValueCounts(db: Database, { kinds }: { readonly kinds?: ReadonlySet<RecordKind> } = {}): void {
+  for (const { table, fill } of valueCountTablesOf(kinds)) {
     db.exec(`DELETE FROM ${table}`);
     db.exec(fill);
   }
@@ -328,8 +328,8 @@ export function refreshValueCounts(db: Database): void {
  * index dropped. Its pages go to the free list, which later writes reuse.
  */
 function keepPostingLists(db: Database): void {
-  rebuildPostings(db);
-  for (const link of postingLinks()) {
+  rebuildPostings(db, { kinds: LEGACY_RECORD_KINDS });
+  for (const link of postingLinks().filter((l) => legacy(l.owner))) {
     db.exec(`DROP INDEX IF EXISTS ${reverseIndex(link).name}`);
     // Statistics for the new table, as finish() would have gathered.
     db.exec(`ANALYZE ${link.postings.table}`);
@@ -342,161 +342,90 @@ export const RECORD_INDEXES: readonly IndexDefinition[] = [
   // A table with posting lists has them instead of a reverse index.
   ...LINK_TABLES.filter((l) => l.postings === undefined).map(reverseIndex),
   ...VERSION_2_INDEXES,
-  ...VERSION_3_INDEXES,
+  ...NARROW_INDEXES,
   ...CARRIED.map(carriedIndex),
 ];
 
-/** The full DDL of version 1, for `docs/storage.md` and tests (later versions add to it). */
-export function recordSchemaSql(): string[] {
-  return [
-    ...sourceTablesSql(),
-    ...linkTablesSql(),
-    ...fullTextSql(),
-    ...ENTITY_TABLES_SQL,
-    ...VERSION_1_INDEXES.map((i) => i.sql),
-  ];
+/** A vocabulary table's `CREATE TABLE` (`LinkTableSpec.interned`). */
+export function vocabularyTableSql(vocabulary: InternedValues): string {
+  return `CREATE TABLE IF NOT EXISTS ${vocabulary.table} (id INTEGER PRIMARY KEY, ${vocabulary.column} TEXT NOT NULL UNIQUE)`;
 }
 
-/** The record store's migrations (set `records`). Append new versions; never edit old ones. */
-export const RECORD_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'record tables, link tables, full-text indexes',
-    up: (db) => {
-      for (const statement of recordSchemaSql()) db.exec(statement);
-    },
+/**
+ * The steps of records migrations 2–19 for a database that held the records at an older
+ * version (a new one runs the frozen files): they transform the rows it holds.
+ */
+const LEGACY_UPGRADES: Readonly<Record<number, (db: Database) => void>> = {
+  2: (db) => {
+    for (const index of VERSION_2_INDEXES) db.exec(index.sql);
   },
-  {
-    version: 2,
-    name: 'indexes for default-ordered pages under a year filter',
-    up: (db) => {
-      for (const index of VERSION_2_INDEXES) db.exec(index.sql);
-    },
+  3: (db) => {
+    for (const { kind, narrow } of narrowTables().filter((n) => legacy(n.kind))) db.exec(narrowTableSql(kind, narrow));
+    // Filled from the records already held (their indexes are built after the rows).
+    refreshNarrowTables(db, VERSION_3_INDEXES, { kinds: LEGACY_RECORD_KINDS });
   },
-  {
-    version: 3,
-    name: 'narrow side tables with per-record link counts, for facets, aggregates and count filters',
-    up: (db) => {
-      for (const { kind, narrow } of narrowTables()) db.exec(narrowTableSql(kind, narrow));
-      // Filled from the records already held (their indexes are built after the rows).
-      refreshNarrowTables(db, VERSION_3_INDEXES);
-    },
+  4: (db) => {
+    for (const statement of perYearTablesSql()) db.exec(statement);
+    // Built from the records already held and marked fresh, so a database loaded by an
+    // older version answers from them at once (the next write marks them stale again).
+    rebuildPerYearTables(db);
   },
-  {
-    version: 4,
-    name: 'per-year pre-aggregates of citations_per_year and funding_per_year',
-    up: (db) => {
-      for (const statement of perYearTablesSql()) db.exec(statement);
-      // Built from the records already held and marked fresh, so a database loaded by an
-      // older version answers from them at once (the next write marks them stale again).
-      rebuildPerYearTables(db);
-    },
+  5: (db) => {
+    db.exec(TEXT_DICTIONARIES_SQL);
+    storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V1));
+    // Rows already held stay text and read as they are (packed-text.ts: the storage class
+    // tells the formats apart); rewriting them here would hold the write lock for minutes
+    // at 1M records, and the file would not shrink without a VACUUM. Upserts pack.
   },
-  {
-    version: 5,
-    name: 'preset dictionaries for packed text (doc, abstracts)',
-    up: (db) => {
-      db.exec(TEXT_DICTIONARIES_SQL);
-      storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V1));
-      // Rows already held stay text and read as they are (packed-text.ts: the storage class
-      // tells the formats apart); rewriting them here would hold the write lock for minutes
-      // at 1M records, and the file would not shrink without a VACUUM. Upserts pack.
-    },
+  6: (db) => addOwnerColumns(db, VERSION_6_CARRIED),
+  7: (db) => {
+    for (const statement of recodeValueFieldsSql({ kinds: LEGACY_RECORD_KINDS })) db.exec(statement);
+    // Version 4 built the funding tables from the active years under their old name.
+    refreshFundingByYear(db);
   },
-  {
-    version: 6,
-    name: 'link tables carrying owner columns (publication_research_orgs.year), indexed with the value',
-    up: (db) => addOwnerColumns(db, VERSION_6_CARRIED),
+  8: (db) => {
+    for (const statement of VALUE_COUNT_TABLES_SQL) db.exec(statement);
+    // Filled from the records already held, as finish() would.
+    refreshValueCounts(db, { kinds: LEGACY_RECORD_KINDS });
   },
-  {
-    version: 7,
-    name: 'values tables keep a short code per field instead of its name',
-    up: (db) => {
-      for (const statement of recodeValueFieldsSql()) db.exec(statement);
-      // Version 4 built the funding tables from the active years under their old name.
-      refreshFundingByYear(db);
-    },
+  9: (db) =>
+    addOwnerColumns(
+      db,
+      VERSION_9_CARRIED,
+      VERSION_6_CARRIED.map(({ index }) => index.name),
+    ),
+  10: (db) => {
+    // The pages the rows held become free pages, which later writes reuse; the file
+    // shrinks only with a VACUUM (docs/storage.md).
+    for (const statement of dropOrganizationPlaceValuesSql()) db.exec(statement);
   },
-  {
-    version: 8,
-    name: 'value counts of columns, for whole-source facets (publication_year_counts)',
-    up: (db) => {
-      for (const statement of VALUE_COUNT_TABLES_SQL) db.exec(statement);
-      // Filled from the records already held, as finish() would.
-      refreshValueCounts(db);
-    },
+  11: (db) => internLinkTables(db, 'concept_names'),
+  12: (db) => internLinkTables(db, 'cited_ids'),
+  13: dropLinkColumns,
+  14: (db) => {
+    storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V2));
+    // As with version 5, values already held keep the dictionary they name; upserts pack
+    // with the new ones.
   },
-  {
-    version: 9,
-    name: 'publication_research_orgs carries the date too, indexed (org_id, year, date), for pages cut from the index',
-    up: (db) =>
-      addOwnerColumns(
-        db,
-        CARRIED,
-        VERSION_6_CARRIED.map(({ index }) => index.name),
-      ),
+  15: keepColumnsApart,
+  16: keepPostingLists,
+  17: (db) => keepListsByRecord(db, { kinds: LEGACY_RECORD_KINDS }),
+  // The same step as 17: it turns every table declared listed that is still a table.
+  18: (db) => keepListsByRecord(db, { kinds: LEGACY_RECORD_KINDS }),
+  19: (db) => {
+    storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V3));
+    // As with 5 and 14, values already held keep the dictionary they name (and its codec);
+    // upserts pack with the new ones.
   },
-  {
-    version: 10,
-    name: 'the places and names of the research organizations and funders read through them, not stored per record',
-    up: (db) => {
-      // The pages the rows held become free pages, which later writes reuse; the file
-      // shrinks only with a VACUUM (docs/storage.md).
-      for (const statement of dropOrganizationPlaceValuesSql()) db.exec(statement);
-    },
-  },
-  {
-    version: 11,
-    name: 'concept links hold the id of the concept name (concept_names), not the name',
-    up: (db) => internLinkTables(db, 'concept_names'),
-  },
-  {
-    version: 12,
-    name: 'reference links hold the id of the cited id (cited_ids), not the id',
-    up: (db) => internLinkTables(db, 'cited_ids'),
-  },
-  {
-    version: 13,
-    name: 'concept links drop the score nothing read (the document keeps concepts_scores)',
-    up: dropLinkColumns,
-  },
-  {
-    version: 14,
-    name: 'preset dictionaries, second release: what documents hold now, packed at level 6',
-    up: (db) => {
-      storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V2));
-      // As with version 5, values already held keep the dictionary they name; upserts pack
-      // with the new ones.
-    },
-  },
-  {
-    version: 15,
-    name: 'abstracts in tables of their own (publication_abstracts, grant_abstracts): shorter rows fill the pages better',
-    up: keepColumnsApart,
-  },
-  {
-    version: 16,
-    name: 'posting lists instead of the reverse indexes of the references, the concepts and the researcher links (<link table>_postings)',
-    up: keepPostingLists,
-  },
-  {
-    version: 17,
-    name: 'the references by record as one list per publication (publication_references_lists), read through a view',
-    up: keepListsByRecord,
-  },
-  {
-    version: 18,
-    name: 'the concepts by record as one list per publication and per grant (publication_concepts_lists, grant_concepts_lists), read through views',
-    // The same step as 17: it turns every table declared listed that is still a table.
-    up: keepListsByRecord,
-  },
-  {
-    version: 19,
-    name: 'preset dictionaries, third release: zstd dictionaries, digested once per thread instead of hashed for every value',
-    up: (db) => {
-      storeDictionaries(db, readShippedDictionaries(SHIPPED_DICTIONARIES_V3));
-      // As with 5 and 14, values already held keep the dictionary they name (and its codec);
-      // upserts pack with the new ones.
-    },
-  },
-];
+};
+
+/**
+ * The record store's migrations (set `records`): the frozen files of
+ * `migrations/records/`, with the upgrade steps above for 2–19. Add a version as a new file
+ * (and an upgrade step only where rows held must be transformed); never edit an old one.
+ * Every one may call the posting lists' functions (16–18 do: the lists and their views).
+ */
+export const RECORD_MIGRATIONS: readonly FileMigration[] = frozenMigrations(RECORD_MIGRATIONS_DIR, {
+  upgrades: LEGACY_UPGRADES,
+  functions: registerPostingFunctions,
+});

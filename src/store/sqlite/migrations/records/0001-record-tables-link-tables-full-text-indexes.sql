@@ -1,3 +1,6 @@
+-- name: record tables, link tables, full-text indexes
+-- Records migration 1 (SQLite) as it ran on a new database: scripts/freeze-sqlite-migrations.ts.
+-- Frozen: never edit it; a change of the layout is a new migration (docs/storage.md).
 CREATE TABLE publications (
   pk INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,

@@ -1,0 +1,66 @@
+/**
+ * The SQLite record store's migrations as files: `migrations/records/NNNN-<slug>.sql`, each
+ * the statements its migration ran on a new database, recorded once
+ * (scripts/freeze-sqlite-migrations.ts) and never edited, so a later change of the storage
+ * layout (a new source, a new table) cannot change what an old migration makes.
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { Database } from 'better-sqlite3';
+import { packageFile } from '../../package-root.ts';
+import { frozenHeader, migrationFiles, migrationNameOf } from '../migration-files.ts';
+import type { FrozenMigration } from './migrate.ts';
+
+/** Found from the package root: compiled, this module lives in a bundle chunk under dist/. */
+export const RECORD_MIGRATIONS_DIR = pathToFileURL(packageFile('src/store/sqlite/migrations/records/'));
+
+/** A records migration and the file holding its frozen statements. */
+export interface FileMigration extends FrozenMigration {
+  readonly file: string;
+}
+
+/**
+ * The migrations of a folder of frozen files, with the upgrade steps of those that have one
+ * (by version) and `functions` for every one. Only the names are read now (the files' first
+ * lines); the statements when a migration runs.
+ */
+export function frozenMigrations(
+  dir: URL,
+  {
+    upgrades = {},
+    functions,
+  }: {
+    readonly upgrades?: Readonly<Record<number, (db: Database) => void>>;
+    readonly functions?: (db: Database) => void;
+  } = {},
+): FileMigration[] {
+  const files = migrationFiles(dir, ['sql']);
+  const migrations = files.map(({ version, file, slug }): FileMigration => {
+    const path = new URL(file, dir);
+    const upgrade = upgrades[version];
+    return {
+      version,
+      name: migrationNameOf(path, slug),
+      file,
+      sql: () => readFileSync(path, 'utf8'),
+      ...(upgrade === undefined ? {} : { upgrade }),
+      ...(functions === undefined ? {} : { functions }),
+    };
+  });
+  for (const version of Object.keys(upgrades).map(Number))
+    if (!files.some((f) => f.version === version))
+      throw new Error(`an upgrade step for records migration ${version}, which has no file in ${dir.pathname}`);
+  return migrations;
+}
+
+/** The first lines of a records migration's frozen file (scripts/freeze-sqlite-migrations.ts writes them). */
+export function frozenMigrationHeader(
+  m: { readonly version: number; readonly name: string },
+  statements: number,
+): string {
+  return frozenHeader(m.name, [
+    `Records migration ${m.version} (SQLite) as it ran on a new database: scripts/freeze-sqlite-migrations.ts.`,
+    'Frozen: never edit it; a change of the layout is a new migration (docs/storage.md).',
+    ...(statements === 0 ? ['No statement: on a new database the migrations before it left it nothing to do.'] : []),
+  ]);
+}

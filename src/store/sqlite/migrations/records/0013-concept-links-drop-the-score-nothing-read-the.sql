@@ -1,0 +1,4 @@
+-- name: concept links drop the score nothing read (the document keeps concepts_scores)
+-- Records migration 13 (SQLite) as it ran on a new database: scripts/freeze-sqlite-migrations.ts.
+-- Frozen: never edit it; a change of the layout is a new migration (docs/storage.md).
+-- No statement: on a new database the migrations before it left it nothing to do.

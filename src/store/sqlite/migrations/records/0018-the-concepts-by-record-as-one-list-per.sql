@@ -1,0 +1,4 @@
+-- name: the concepts by record as one list per publication and per grant (publication_concepts_lists, grant_concepts_lists), read through views
+-- Records migration 18 (SQLite) as it ran on a new database: scripts/freeze-sqlite-migrations.ts.
+-- Frozen: never edit it; a change of the layout is a new migration (docs/storage.md).
+-- No statement: on a new database the migrations before it left it nothing to do.
