@@ -29,7 +29,6 @@ import { openSqliteRecordWriter } from './store/sqlite/record-writer.ts';
 import { openPostgres, type PostgresPools } from './store/postgres/pool.ts';
 import { migratePostgres, type MigrationStep } from './store/postgres/migrate.ts';
 import { unfinishedPgImports } from './store/postgres/import-journal.ts';
-import { RECORD_PG_MIGRATIONS } from './store/postgres/records-schema.ts';
 import { openPgRecordWriter } from './store/postgres/records-writer.ts';
 import { postgresAccountStore } from './store/postgres/account-store.ts';
 import { dropLegacyJwtSecret, legacyJwtSecret } from './store/postgres/legacy-jwt-secret.ts';
@@ -85,10 +84,10 @@ export function unreachable(backend: string, url: string, cause: unknown): Quarr
 
 /**
  * Applies (or with `dryRun` lists) every PostgreSQL migration the database has not seen: the
- * file sets (accounts, web, imports) and the record tables generated from the layout.
+ * sets accounts, web, imports and records (src/store/postgres/migrations/).
  */
 function migrateAll(pool: PostgresPools['primary'], options: { dryRun?: boolean } = {}): Promise<MigrationStep[]> {
-  return migratePostgres(pool, { ...options, code: { records: RECORD_PG_MIGRATIONS } });
+  return migratePostgres(pool, options);
 }
 
 /** The imports that did not finish, as the coded start-up error. */

@@ -7,9 +7,8 @@ import pg from 'pg';
 import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
-import { migratePg } from '../../src/store/postgres/migrate.ts';
+import { migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { openPgPool } from '../../src/store/postgres/pool.ts';
-import { RECORD_PG_MIGRATIONS } from '../../src/store/postgres/records-schema.ts';
 import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
 const ROWS = 420_000;
@@ -48,7 +47,7 @@ describe('createPostgresEngine', () => {
   before(async () => {
     db = await createTestPgDatabase('engine');
     const pool = openPgPool(db.url);
-    await migratePg(pool, 'records', RECORD_PG_MIGRATIONS);
+    await migratePostgres(pool, { sets: ['records'] });
     await pool.query(`INSERT INTO publications (id, year, type, doi, issue)
       SELECT 'pub.19' || lpad(i::text, 8, '0'), 1995 + i % 30, 'article', '10.99999/syn.' || lpad(i::text, 8, '0') || '-' || to_hex(i::bigint * 7919), (i % 97)::text
       FROM generate_series(1, ${ROWS}) i`);

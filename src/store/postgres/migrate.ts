@@ -1,29 +1,32 @@
 /**
  * Numbered schema migrations for PostgreSQL, the counterpart of `../sqlite/migrate.ts`, run
- * by `quarry migrate` and at `quarry serve` start.
+ * by `quarry migrate`, at `quarry serve` start and by the record writer.
  *
- * A set is a part of the schema that evolves on its own (`accounts`, `web`, `records`);
- * versions within a set are 1, 2, 3, ... without gaps, and a released version is never
- * edited: a change is the next version. A set comes from one of two places:
- * - files: `src/store/postgres/migrations/<set>/<NNNN>-<what-it-does>.<sql|ts>`. A `.sql`
- *   file runs as written (several statements are fine); a `.ts` file exports
- *   `default async function up(client: pg.PoolClient)` for what SQL alone cannot express.
- * - code: a `PgMigration[]` list, for DDL generated from the storage layout
- *   (`records-schema.ts`), given to `migratePostgres({ code: { records: [...] } })` or run
- *   alone with `migratePg(pool, 'records', list)`.
+ * A set is a part of the schema that evolves on its own (`accounts`, `web`, `imports`,
+ * `records`); versions within a set are 1, 2, 3, ... without gaps, and a released version is
+ * never edited: a change is the next version. Each set is a folder of files,
+ * `src/store/postgres/migrations/<set>/<NNNN>-<what-it-does>.<sql|ts>`. A `.sql` file runs
+ * as written, as one query (several statements and `DO` blocks are fine), and is recorded
+ * under the name its first line gives (`-- name: ...`), else its file name's words; a `.ts`
+ * file exports `default async function up(client: pg.PoolClient)` for what SQL alone cannot
+ * express. The `records` files are the statements the code once generated from the storage
+ * layout, frozen (docs/storage.md, "Migrations are frozen"). A list in code can be given too
+ * (`code`), as tests do to apply a set only up to a version.
  * Each migration runs in its own transaction, so a failed one leaves nothing of itself.
  * Applied versions are recorded in `schema_migrations` (migration_set, version, name,
  * applied_at). An advisory lock makes instances that start together apply each version once.
  *
  * @example
- * await migratePostgres(pool, { code: { records: RECORD_PG_MIGRATIONS } }); // [{ set: 'accounts', version: 1, name: ... }, ...]
- * await migratePostgres(pool, { dryRun: true });                              // what would run; nothing changes
- * await migratePg(pool, 'records', RECORD_PG_MIGRATIONS);                     // → [1, 2] the first time, [] after
+ * await migratePostgres(pool);                                   // [{ set: 'accounts', version: 1, name: ... }, ...]
+ * await migratePostgres(pool, { dryRun: true });                 // what would run; nothing changes
+ * await migratePostgres(pool, { sets: ['records'] });            // one set
+ * await migratePg(pool, 'records', recordsUpTo10);               // a list in code → [1, ..., 10] the first time, [] after
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
 import { packageFile } from '../../package-root.ts';
+import { migrationFiles, migrationName } from '../migration-files.ts';
 
 /** Found from the package root: compiled, this module lives in a bundle chunk under dist/. */
 export const MIGRATIONS_DIR = pathToFileURL(packageFile('src/store/postgres/migrations/'));
@@ -56,17 +59,13 @@ export function listMigrations(
   const out = new Map<string, readonly PgMigration[]>();
   for (const set of sets) {
     const setDir = new URL(`${set}/`, dir);
-    const migrations = readdirSync(setDir)
-      .filter((f) => /^\d+-[\w-]+\.(sql|ts|js)$/.test(f) && !f.endsWith('.d.ts'))
-      .map((f): PgMigration => {
-        const match = /^(\d+)-([\w-]+)\./.exec(f) as RegExpExecArray;
-        const file = new URL(f, setDir);
-        return {
-          version: Number(match[1]),
-          name: (match[2] as string).replace(/-/g, ' '),
-          up: f.endsWith('.sql') ? [readFileSync(file, 'utf8')] : (client) => runModule(file, client),
-        };
-      });
+    const migrations = migrationFiles(setDir, ['sql', 'ts', 'js']).map(({ version, file: f, slug }): PgMigration => {
+      const file = new URL(f, setDir);
+      if (!f.endsWith('.sql'))
+        return { version, name: migrationName('', slug), up: (client) => runModule(file, client) };
+      const sql = readFileSync(file, 'utf8');
+      return { version, name: migrationName(sql, slug), up: [sql] };
+    });
     out.set(set, checkNumbering(set, migrations));
   }
   return out;
@@ -94,9 +93,10 @@ function checkNumbering(set: string, migrations: readonly PgMigration[]): PgMigr
 const MIGRATION_LOCK = 7_402_114_555;
 
 /**
- * Applies what the database has not seen of every file-defined set plus the `code` sets, or
- * with `dryRun` only lists it (creating nothing, not even `schema_migrations`). Returns the
- * steps applied (or pending).
+ * Applies what the database has not seen of every file-defined set (or those named in
+ * `sets`) plus the `code` sets (which take the place of a file set of their name), or with
+ * `dryRun` only lists it (creating nothing, not even `schema_migrations`). Returns the steps
+ * applied (or pending).
  */
 export async function migratePostgres(
   pool: pg.Pool,

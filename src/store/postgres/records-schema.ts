@@ -1,9 +1,16 @@
 /**
- * The PostgreSQL tables of the record store (migration set `records`), generated from the
- * one storage layout (`model/storage.ts`) as SQLite's are: the same tables, columns, link
- * tables and indexes, with `bigint` keys, `json` documents (kept as written), text compared
- * byte by byte (`COLLATE "C"`, SQLite's order), and full text as `tsvector` columns with
- * GIN indexes (`model/postgres-full-text.ts`) instead of FTS5 tables.
+ * The PostgreSQL tables of the record store, generated from the one storage layout
+ * (`model/storage.ts`) as SQLite's are: the same tables, columns, link tables and indexes,
+ * with `bigint` keys, `json` documents (kept as written), text compared byte by byte
+ * (`COLLATE "C"`, SQLite's order), and full text as `tsvector` columns with GIN indexes
+ * (`model/postgres-full-text.ts`) instead of FTS5 tables.
+ *
+ * The migrations that made them (set `records`) are frozen files,
+ * `migrations/records/NNNN-<slug>.sql`: the statements the code here generated for them,
+ * which a later change of the layout no longer changes (docs/storage.md, "Migrations are
+ * frozen"). What stays here is what runs today: the secondary indexes a bulk load drops and
+ * `finish()` builds, the value counts' refresh, and the DDL builders of the declared layout
+ * (`declared-schema.ts`).
  */
 import { PG_FULLTEXT, pgFullTextOf } from '../../model/postgres-full-text.ts';
 import {
@@ -11,20 +18,15 @@ import {
   PLACE_TABLES,
   SOURCE_TABLES,
   carriedColumnLinks,
-  FIRST_CARRIED_COLUMNS,
-  internedCopy,
-  internedTables,
   linkAsFirstBuilt,
   ownerKey,
   valueCountTables,
   type ColumnSpec,
   type ColumnType,
+  type InternedValues,
   type LinkTableSpec,
 } from '../../model/storage.ts';
-import type { PgMigration } from './migrate.ts';
-import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
-import { pgPerYearTablesSql, pgRebuildPerYearSql, pgRefreshFundingSql } from './per-year-tables.ts';
-import { dropOrganizationPlaceValuesSql, recodeValueFieldsSql } from '../value-field-codes.ts';
+import { PG_NARROW_INDEXES } from './narrow-tables.ts';
 
 function sqlType(type: ColumnType): string {
   switch (type) {
@@ -39,10 +41,11 @@ function sqlType(type: ColumnType): string {
   }
 }
 
-const columnDef = (c: ColumnSpec, notNull = false): string =>
+export const columnDef = (c: ColumnSpec, notNull = false): string =>
   `${c.name} ${sqlType(c.type)}${notNull ? ' NOT NULL' : ''}`;
 
-function sourceTablesSql(): string[] {
+/** The sources' tables (with the long text columns SQLite keeps apart: PostgreSQL keeps them in the row). */
+export function sourceTablesSql(): string[] {
   return Object.values(SOURCE_TABLES).map((s) => {
     const vectors = pgFullTextOf(s.kind)?.vectors ?? [];
     return (
@@ -55,7 +58,7 @@ function sourceTablesSql(): string[] {
 }
 
 /** A link table's `CREATE TABLE`, in the form `l` describes. */
-function linkTableSql(l: LinkTableSpec): string {
+export function linkTableSql(l: LinkTableSpec): string {
   const owner = ownerKey(l.owner);
   const key = [owner, ...l.key.map((c) => c.name)];
   const cols = [
@@ -66,17 +69,14 @@ function linkTableSql(l: LinkTableSpec): string {
   return `CREATE TABLE ${l.table} (\n  ${cols.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n)`;
 }
 
-/** The link tables as version 1 made them (before interning). */
-const linkTablesSql = (): string[] => LINK_TABLES.map((l) => linkTableSql(linkAsFirstBuilt(l)));
-
-const placeTablesSql = (): string[] =>
+export const placeTablesSql = (): string[] =>
   Object.entries(PLACE_TABLES).map(
     ([table, columns]) =>
       `CREATE TABLE ${table} (id text COLLATE "C" PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')})`,
   );
 
 /** Words of each source's main vector, for wildcard patterns (`ital?`): filled by finish(). */
-const vocabularyTablesSql = (): string[] =>
+export const vocabularyTablesSql = (): string[] =>
   PG_FULLTEXT.map((f) => `CREATE TABLE ${f.owner}_vocab (word text COLLATE "C" PRIMARY KEY, ndoc integer NOT NULL)`);
 
 /** A secondary index, kept apart so a bulk load can drop and rebuild it. */
@@ -86,7 +86,7 @@ export interface PgIndexDefinition {
 }
 
 /** A link table's reverse index, in the form `l` describes (the owner pk last, for index-only scans). */
-function reverseIndex(l: LinkTableSpec): PgIndexDefinition {
+export function reverseIndex(l: LinkTableSpec): PgIndexDefinition {
   const name = `${l.table}_by_${l.reverse.join('_')}`;
   return {
     name,
@@ -94,7 +94,7 @@ function reverseIndex(l: LinkTableSpec): PgIndexDefinition {
   };
 }
 
-/** The indexes of version 1: the layout's, the reverse keys of link tables (with the owner, for index-only scans), the ordered-page indexes, and GIN over each vector. */
+/** The indexes of records migration 1: the layout's, the reverse keys of link tables (with the owner, for index-only scans), the ordered-page indexes, and GIN over each vector. */
 const VERSION_1_INDEXES: readonly PgIndexDefinition[] = [
   ...Object.values(SOURCE_TABLES).flatMap((s) =>
     s.indexes.map((cols) => {
@@ -135,93 +135,37 @@ const VERSION_1_INDEXES: readonly PgIndexDefinition[] = [
   ),
 ];
 
-/**
- * Version 4: link tables carrying columns of their owner (`LinkTableSpec.ownerColumns`:
- * `publication_research_orgs.year`), as SQLite's records migration 6, and the index reading a
- * value with them (the owner pk last, for index-only scans). Pinned to the column it shipped
- * with; version 7 adds `date` and replaces the index, as SQLite's 9.
- */
-const VERSION_4_CARRIED = carriedColumnLinks(FIRST_CARRIED_COLUMNS);
-
-/** Version 7: the columns the layout carries today (`year, date`) and their index `(org_id, year, date, publication_pk)`. */
+/** The columns the link tables carry and their indexes `(org_id, year, date, publication_pk)` (records migration 7). */
 const CARRIED = carriedColumnLinks();
 
 /** The index of a link table's carried columns, as PostgreSQL builds it (the owner pk last, for index-only scans). */
-function carriedIndex({ link, index }: ReturnType<typeof carriedColumnLinks>[number]): PgIndexDefinition {
+export function carriedIndex({ link, index }: ReturnType<typeof carriedColumnLinks>[number]): PgIndexDefinition {
   return {
     name: index.name,
     sql: `CREATE INDEX IF NOT EXISTS ${index.name} ON ${link.table} (${[...index.columns, ownerKey(link.owner)].join(', ')})`,
   };
 }
 
-/** Adds the carried columns, fills them from the owners' rows, builds their index and drops the ones it supersedes. */
-function ownerColumnsSql(carried: ReturnType<typeof carriedColumnLinks>, superseded: readonly string[] = []): string[] {
-  const kept = new Set(carried.map(({ index }) => index.name));
-  return [
-    ...carried.flatMap(({ link, columns }) => [
-      ...columns.map((c) => `ALTER TABLE ${link.table} ADD COLUMN IF NOT EXISTS ${columnDef(c)}`),
-      `UPDATE ${link.table} l SET ${columns.map((c) => `${c.name} = o.${c.name}`).join(', ')} FROM ${SOURCE_TABLES[link.owner].table} o WHERE o.pk = l.${ownerKey(link.owner)}`,
-    ]),
-    ...superseded.filter((name) => !kept.has(name)).map((name) => `DROP INDEX IF EXISTS ${name}`),
-    ...carried.map((c) => carriedIndex(c).sql),
-    ...carried.map(({ link }) => `ANALYZE ${link.table}`),
-  ];
-}
-
-/** Version 6: the value-count tables (`SourceTableSpec.valueCounts`), as SQLite's records migration 8. */
-const valueCountTablesSql = (): string[] =>
+/** The value-count tables (`SourceTableSpec.valueCounts`; records migration 6, as SQLite's 8). */
+export const valueCountTablesSql = (): string[] =>
   valueCountTables().map(
     ({ table, column }) =>
       `CREATE TABLE IF NOT EXISTS ${table} (${columnDef(column, true)} PRIMARY KEY, n bigint NOT NULL)`,
   );
 
-/** Rewrites every value-count table from its source (by `finish()`, and by the migration that adds them). */
+/** Rewrites every value-count table from its source (by `finish()`). */
 export function pgValueCountsRefreshSql(): string[] {
   return valueCountTables().flatMap(({ table, fill }) => [`DELETE FROM ${table}`, fill]);
 }
 
-/** The reverse indexes of the interned link tables as version 1 made them (on the text), gone since version 9. */
+/** The reverse indexes of the interned link tables as records migration 1 made them (on the text), gone since 9. */
 const FIRST_BUILT_INTERNED_INDEXES = new Set(
   LINK_TABLES.filter((l) => l.interned !== undefined).map((l) => reverseIndex(linkAsFirstBuilt(l)).name),
 );
 
-/**
- * Versions 9 and on: the link tables interned into `vocabularyTable` (`LinkTableSpec.interned`)
- * hold the id of their text in it, as SQLite's records migrations 11 and on: each is rebuilt with the ids (the
- * vocabulary filled from the texts held), the old table dropped and the new one renamed,
- * with its primary key's and reverse index's names.
- */
-function internLinkTablesSql(vocabularyTable: string): string[] {
-  const vocabularies = internedTables()
-    .filter((v) => v.table === vocabularyTable)
-    .map(
-      (v) =>
-        `CREATE TABLE IF NOT EXISTS ${v.table} (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, ${v.column} text COLLATE "C" NOT NULL UNIQUE)`,
-    );
-  const tables = LINK_TABLES.flatMap((link) => {
-    const vocabulary = link.interned;
-    if (vocabulary?.table !== vocabularyTable) return [];
-    const fresh = `${link.table}_interned`;
-    const { columns, values } = internedCopy(link);
-    const steps = [
-      `INSERT INTO ${vocabulary.table} (${vocabulary.column}) SELECT DISTINCT ${vocabulary.replaced} FROM ${link.table} ORDER BY 1 ON CONFLICT DO NOTHING`,
-      linkTableSql({ ...link, table: fresh }),
-      `INSERT INTO ${fresh} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${link.table} l JOIN ${vocabulary.table} v ON v.${vocabulary.column} = l.${vocabulary.replaced}`,
-      `DROP TABLE ${link.table}`,
-      `ALTER TABLE ${fresh} RENAME TO ${link.table}`,
-      `ALTER INDEX ${fresh}_pkey RENAME TO ${link.table}_pkey`,
-      reverseIndex(link).sql,
-    ];
-    // Only a table still holding the text (a database upgraded again after its migration
-    // rows were rolled back already holds ids).
-    return [
-      `DO $migration$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '${link.table}' AND column_name = '${vocabulary.replaced}') THEN\n` +
-        steps.map((step) => `EXECUTE $step$${step}$step$;\n`).join('') +
-        `END IF; END $migration$`,
-      `ANALYZE ${link.table}`,
-    ];
-  });
-  return [...vocabularies, ...tables];
+/** A vocabulary table's `CREATE TABLE` (`LinkTableSpec.interned`; records migrations 9 and 10). */
+export function vocabularyTableSql(v: InternedValues): string {
+  return `CREATE TABLE IF NOT EXISTS ${v.table} (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, ${v.column} text COLLATE "C" NOT NULL UNIQUE)`;
 }
 
 /** Every secondary index (a bulk load drops them and finish() builds them): version 1's, the narrow tables' and the carried columns' (version 7's). */
@@ -230,86 +174,4 @@ export const PG_RECORD_INDEXES: readonly PgIndexDefinition[] = [
   ...LINK_TABLES.filter((l) => l.interned !== undefined).map(reverseIndex),
   ...PG_NARROW_INDEXES,
   ...CARRIED.map(carriedIndex),
-];
-
-/** The record store's PostgreSQL migrations. Append new versions; never edit old ones. */
-export const RECORD_PG_MIGRATIONS: readonly PgMigration[] = [
-  {
-    version: 1,
-    name: 'record tables, link tables, full-text vectors and their indexes',
-    up: [
-      ...sourceTablesSql(),
-      ...linkTablesSql(),
-      ...placeTablesSql(),
-      ...vocabularyTablesSql(),
-      `CREATE TABLE store_meta (key text PRIMARY KEY, value text)`,
-      ...VERSION_1_INDEXES.map((i) => i.sql),
-    ],
-  },
-  {
-    version: 2,
-    name: 'narrow side tables with per-record link counts, for facets, aggregates and count filters',
-    // Filled from the records already in, so a database loaded before gets them too.
-    up: [
-      ...pgNarrowTables().flatMap(({ kind, narrow }) => [
-        pgNarrowTableSql(kind, narrow),
-        pgNarrowFillSql(kind, narrow, ''),
-      ]),
-      ...PG_NARROW_INDEXES.map((i) => i.sql),
-    ],
-  },
-  {
-    version: 3,
-    name: 'per-year pre-aggregates of citations_per_year and funding_per_year',
-    // Built from the records already in and marked fresh, so a database loaded by an older
-    // version answers from them at once (the next write marks them stale again).
-    up: [...pgPerYearTablesSql(), ...pgRebuildPerYearSql()],
-  },
-  {
-    version: 4,
-    name: 'link tables carrying owner columns (publication_research_orgs.year), indexed with the value',
-    up: ownerColumnsSql(VERSION_4_CARRIED),
-  },
-  {
-    version: 5,
-    name: 'values tables keep a short code per field instead of its name',
-    // Version 3 built the funding tables from the active years under their old name.
-    up: [...recodeValueFieldsSql(), ...pgRefreshFundingSql()],
-  },
-  {
-    version: 6,
-    name: 'value counts of columns, for whole-source facets (publication_year_counts)',
-    up: [...valueCountTablesSql(), ...pgValueCountsRefreshSql()],
-  },
-  {
-    version: 7,
-    name: 'publication_research_orgs carries the date too, indexed (org_id, year, date), for pages cut from the index',
-    up: ownerColumnsSql(
-      CARRIED,
-      VERSION_4_CARRIED.map(({ index }) => index.name),
-    ),
-  },
-  {
-    version: 8,
-    name: 'the places and names of the research organizations and funders read through them, not stored per record',
-    up: dropOrganizationPlaceValuesSql(),
-  },
-  {
-    version: 9,
-    name: 'concept links hold the id of the concept name (concept_names), not the name',
-    up: internLinkTablesSql('concept_names'),
-  },
-  {
-    version: 10,
-    name: 'reference links hold the id of the cited id (cited_ids), not the id',
-    up: internLinkTablesSql('cited_ids'),
-  },
-  {
-    version: 11,
-    name: 'concept links drop the score nothing read (the document keeps concepts_scores)',
-    // Only the catalogue changes; the rows give the space back as they are rewritten (VACUUM FULL).
-    up: LINK_TABLES.flatMap((link) =>
-      (link.dropped ?? []).map((c) => `ALTER TABLE ${link.table} DROP COLUMN IF EXISTS ${c.name}`),
-    ),
-  },
 ];

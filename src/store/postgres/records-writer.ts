@@ -40,7 +40,7 @@ import { migratePostgres } from './migrate.ts';
 import { openPgPool } from './pool.ts';
 import { pgNarrowFillSql } from './narrow-tables.ts';
 import { pgPerYearStaleSql } from './per-year-tables.ts';
-import { PG_RECORD_INDEXES, RECORD_PG_MIGRATIONS } from './records-schema.ts';
+import { PG_RECORD_INDEXES } from './records-schema.ts';
 
 export interface PgRecordWriter {
   /** Inserts or replaces one batch of records of a kind by id, in one transaction: all or none. */
@@ -147,7 +147,7 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
   const pool = openPgPool(url, { max: 2, applicationName: 'quarry import' });
   try {
     // Every set: the records, and the import journal that commits with them.
-    await migratePostgres(pool, { code: { records: RECORD_PG_MIGRATIONS } });
+    await migratePostgres(pool);
   } catch (error) {
     await pool.end();
     throw error;
