@@ -7,8 +7,6 @@ import { ownerKey, type ColumnSpec, type PerYearTablesSpec, type RecordKind } fr
 import {
   CITATIONS_BY_YEAR,
   CITING_YEARS_SELECT,
-  REFERENCES,
-  citingYearsSelect,
   FUNDING_BY_YEAR,
   citationsFillSql,
   clearSql,
@@ -29,7 +27,8 @@ function columnDef(c: ColumnSpec): string {
   }
 }
 
-function tablesSql(owner: RecordKind, perYear: PerYearTablesSpec): string[] {
+/** The DDL of one source's per-year tables. */
+export function pgPerYearTablesOf(owner: RecordKind, perYear: PerYearTablesSpec): string[] {
   const key = ownerKey(owner);
   const corpusKey = [...perYear.corpus.key.map((c) => c.name), 'year'];
   return [
@@ -40,27 +39,10 @@ function tablesSql(owner: RecordKind, perYear: PerYearTablesSpec): string[] {
   ];
 }
 
-/** The DDL of every per-year table. */
-export function pgPerYearTablesSql(): string[] {
-  return [...tablesSql('publications', CITATIONS_BY_YEAR), ...tablesSql('grants', FUNDING_BY_YEAR)];
-}
-
 /** The temporary table of citations per (cited id, citing year), dropped at the end of its transaction. */
 export const PG_CITING_YEARS = 'citing_years';
 
 export const pgCreateCitingYearsSql = `CREATE TEMP TABLE ${PG_CITING_YEARS} ON COMMIT DROP AS ${CITING_YEARS_SELECT}`;
-
-/**
- * `pgCreateCitingYearsSql` for a database the references of which may be as version 1 made
- * them (the cited ids as text, before records migration 10 interned them): the migration
- * building the per-year tables (3) runs on such databases.
- */
-const pgCreateCitingYearsOfEitherFormSql =
-  `DO $migration$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()` +
-  ` AND table_name = '${REFERENCES.table}' AND column_name = '${REFERENCES.key}') THEN\n` +
-  `EXECUTE $step$${pgCreateCitingYearsSql}$step$;\nELSE\n` +
-  `EXECUTE $step$CREATE TEMP TABLE ${PG_CITING_YEARS} ON COMMIT DROP AS ${citingYearsSelect('first built')}$step$;\n` +
-  `END IF; END $migration$`;
 
 /** Rewrites the citation tables from the citing years and marks them fresh. */
 export const pgRefreshCitationsSql = (): string[] => [
@@ -74,14 +56,6 @@ export const pgRefreshFundingSql = (): string[] => [
   ...clearSql(FUNDING_BY_YEAR),
   ...fundingFillSql(),
   markFreshSql(FUNDING_BY_YEAR),
-];
-
-/** Every statement that builds the per-year tables from the records held now (one transaction). */
-export const pgRebuildPerYearSql = (): string[] => [
-  pgCreateCitingYearsOfEitherFormSql,
-  ...pgRefreshCitationsSql(),
-  `DROP TABLE ${PG_CITING_YEARS}`,
-  ...pgRefreshFundingSql(),
 ];
 
 /** The statement marking a kind's per-year tables stale, for each write transaction of that kind. */

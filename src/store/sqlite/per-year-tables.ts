@@ -29,7 +29,8 @@ import { forEachPosting, heldListsByRecord, postingsStale } from './posting-list
 
 const sqlType = (c: ColumnSpec): string => `${c.name} ${c.type === 'any' ? '' : c.type.toUpperCase()}`.trim();
 
-function tablesSql(owner: RecordKind, perYear: PerYearTablesSpec): string[] {
+/** The DDL of one source's per-year tables. */
+export function perYearTablesOf(owner: RecordKind, perYear: PerYearTablesSpec): string[] {
   const key = ownerKey(owner);
   const corpusKey = [...perYear.corpus.key.map((c) => c.name), 'year'];
   return [
@@ -42,7 +43,7 @@ function tablesSql(owner: RecordKind, perYear: PerYearTablesSpec): string[] {
 
 /** The DDL of every per-year table. */
 export function perYearTablesSql(): string[] {
-  return [...tablesSql('publications', CITATIONS_BY_YEAR), ...tablesSql('grants', FUNDING_BY_YEAR)];
+  return [...perYearTablesOf('publications', CITATIONS_BY_YEAR), ...perYearTablesOf('grants', FUNDING_BY_YEAR)];
 }
 
 /**
