@@ -142,6 +142,24 @@ describe('the compiled command', { timeout: 120_000 }, () => {
     assert.deepEqual(JSON.parse(compiled.stdout), { year: [{ id: 2019, count: 2 }], _stats: { total_count: 2 } });
     assert.equal(compiled.stdout, source.stdout);
   });
+
+  test('compiled: an import into a new database makes its record tables from the frozen migration files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-compiled-import-'));
+    writeFileSync(join(dir, 'publications.jsonl'), '{"id":"pub.1","title":"Frozen","year":2020,"type":"article"}\n');
+    const db = join(dir, 'new.db');
+    const run = spawnSync(process.execPath, compiledArgv(['import', '--db', db, join(dir, 'publications.jsonl')]), {
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const query = spawnSync(
+      process.execPath,
+      compiledArgv(['query', '--db', db, 'search publications where year = 2020 return publications[id]']),
+      { encoding: 'utf8' },
+    );
+    assert.equal(query.status, 0, query.stderr);
+    assert.deepEqual((JSON.parse(query.stdout) as { publications: unknown[] }).publications, [{ id: 'pub.1' }]);
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
 
 test('no module finds files from its own location, which compiled is a chunk in dist/', () => {
