@@ -20,7 +20,7 @@
  * await migratePostgres(pool);                                   // [{ set: 'accounts', version: 1, name: ... }, ...]
  * await migratePostgres(pool, { dryRun: true });                 // what would run; nothing changes
  * await migratePostgres(pool, { sets: ['records'] });            // one set
- * await migratePg(pool, 'records', recordsUpTo10);               // a list in code → [1, ..., 10] the first time, [] after
+ * await migratePostgres(pool, { sets: [], code: { records: upTo10 } }); // a list in code: records 1–10 only
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -129,12 +129,6 @@ export async function migratePostgres(
   } finally {
     client.release();
   }
-}
-
-/** Applies the versions of one set the database has not seen; returns the versions applied. */
-export async function migratePg(pool: pg.Pool, set: string, migrations: readonly PgMigration[]): Promise<number[]> {
-  const steps = await migratePostgres(pool, { sets: [], code: { [set]: migrations } });
-  return steps.map((s) => s.version);
 }
 
 /** The highest applied version of a set (0 when none), e.g. to refuse a database older than the code. */
