@@ -15,7 +15,7 @@ import { hashSecret, randomSecret } from '../../src/auth/secrets.ts';
 import { TokenService } from '../../src/auth/tokens.ts';
 import type { AccountStore } from '../../src/store/accounts.ts';
 import { postgresAccountStore } from '../../src/store/postgres/account-store.ts';
-import { listMigrations, migratePg, migratePostgres } from '../../src/store/postgres/migrate.ts';
+import { listMigrations, migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { openPostgres, type PostgresPools } from '../../src/store/postgres/pool.ts';
 import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
 import { accountBackends } from '../fixtures/account-backends.ts';
@@ -139,7 +139,7 @@ describe('the accounts migration 2 hashes the jti of JWTs issued before', () => 
 
     test('a token issued before the upgrade is found by its hash and still accepted', async () => {
       const first = (listMigrations({ sets: ['accounts'] }).get('accounts') ?? []).slice(0, 1);
-      await migratePg(pools.primary, 'accounts', first);
+      await migratePostgres(pools.primary, { sets: [], code: { accounts: first } });
       const clock = manualClock('2024-01-01T00:00:00Z');
       const store = postgresAccountStore(pools.primary);
       const jwt = await issuedBeforeTheUpgrade(store, clock);

@@ -20,7 +20,7 @@ import { loadConfig, type DeepPartial, type QuarryConfig } from '../../src/confi
 import { isQuarryError } from '../../src/errors/index.ts';
 import { startService } from '../../src/main.ts';
 import { postgresAccountStore } from '../../src/store/postgres/account-store.ts';
-import { listMigrations, migratePg, pgSchemaVersion } from '../../src/store/postgres/migrate.ts';
+import { listMigrations, migratePostgres, pgSchemaVersion } from '../../src/store/postgres/migrate.ts';
 import { openPostgres } from '../../src/store/postgres/pool.ts';
 import { createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
@@ -150,11 +150,10 @@ describe('the token-signing secret on PostgreSQL', { timeout: 120_000 }, () => {
     let jwt: string;
     let keyId: number;
     try {
-      await migratePg(
-        pools.primary,
-        'accounts',
-        (listMigrations({ sets: ['accounts'] }).get('accounts') ?? []).slice(0, 1),
-      );
+      await migratePostgres(pools.primary, {
+        sets: [],
+        code: { accounts: (listMigrations({ sets: ['accounts'] }).get('accounts') ?? []).slice(0, 1) },
+      });
       await pools.primary.query("INSERT INTO service_settings (name, value) VALUES ('jwt_secret', $1)", [oldSecret]);
       const store = postgresAccountStore(pools.primary);
       const accounts = new AccountService({ store });
@@ -245,11 +244,10 @@ describe('the token-signing secret on PostgreSQL', { timeout: 120_000 }, () => {
     const db = await database('other_secret');
     const pools = openPostgres({ url: db.url, max: 1 });
     try {
-      await migratePg(
-        pools.primary,
-        'accounts',
-        (listMigrations({ sets: ['accounts'] }).get('accounts') ?? []).slice(0, 1),
-      );
+      await migratePostgres(pools.primary, {
+        sets: [],
+        code: { accounts: (listMigrations({ sets: ['accounts'] }).get('accounts') ?? []).slice(0, 1) },
+      });
       await pools.primary.query("INSERT INTO service_settings (name, value) VALUES ('jwt_secret', $1)", [
         randomSecret(32),
       ]);
