@@ -1,7 +1,7 @@
 /**
  * The dialect-neutral result of rendering one full-text sub-expression into a match string
- * (FTS5's MATCH syntax on SQLite, a tsquery on PostgreSQL): each dialect writes its own
- * operators, and both fold constants and negations the same way through this type.
+ * (FTS5's MATCH syntax on SQLite, a tsquery on PostgreSQL), as the shared walk in
+ * `fulltext-render.ts` folds constants and negations through it.
  *
  * `pos` rows matching `text`; `neg` rows NOT matching `text`; `none`/`all` constant;
  * `empty` a word with no indexable characters (neutral, dropped).

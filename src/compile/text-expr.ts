@@ -1,8 +1,9 @@
 /**
  * The dialect-neutral form of a full-text search (spec/dsl.md §3), lowered from the
  * parser's full-text sub-AST. Lucene-style `+`/`-`, implicit conjunction, groups and the
- * person-name rules are resolved here, so each dialect only renders a small boolean tree:
- * SQLite FTS5 in `sqlite/fts5.ts`, PostgreSQL tsquery later.
+ * person-name rules are resolved here, so each dialect only renders a small boolean tree,
+ * through one walk (`fulltext-render.ts`) with its own syntax: SQLite FTS5 in
+ * `sqlite/fts5.ts`, PostgreSQL tsquery in `postgres/tsquery.ts`.
  */
 
 /** A literal word (the dialect's tokenizer may split it further, e.g. `covid-19`). */
@@ -23,7 +24,7 @@ export interface TextPrefix {
 /**
  * A term with `?` (one character) or a `*` that is not only at the end (`te*t`, `*est`).
  * Index engines cannot match these directly; the dialect expands the pattern against the
- * index vocabulary (see `sqlite/fts5.ts`).
+ * index vocabulary (see `sqlite/fts5.ts`, `postgres/tsquery.ts`).
  */
 export interface TextPattern {
   readonly kind: 'pattern';

@@ -4,16 +4,17 @@
  * (`model/index-words.ts`: letters and digits, folded), so no user input can be read as
  * tsquery syntax (`&`, `|`, `!`, `<->`, `:*`, weights, parentheses).
  *
- * The boolean shape follows SQLite's FTS5 renderer (`../sqlite/fts5.ts`) so both engines
- * match the same records: a search made only of negations is "every record except the
- * matches" (`except`), and a NEAR group (`"a b"~N`, person names) becomes the alternatives
- * of word orders and gaps that fit in N intervening words (a large group falls back to all
+ * The boolean shape is the walk shared with SQLite's FTS5 (`../fulltext-render.ts`), so
+ * both engines match the same records: a search made only of negations is "every record
+ * except the matches" (`except`). What is PostgreSQL's own is here: a word is a phrase of
+ * its index words, and a NEAR group (`"a b"~N`, person names) becomes the alternatives of
+ * word orders and gaps that fit in N intervening words (a large group falls back to all
  * words anywhere, and says so in a warning).
  */
 import { indexWords } from '../../model/index-words.ts';
 import { combinations } from '../../schema/search-functions.ts';
-import type { PhrasePart, TextExpr } from '../text-expr.ts';
-import { ALL, EMPTY, NONE, negate, type Rendered } from '../rendered-match.ts';
+import type { TextExpr } from '../text-expr.ts';
+import { grouped, renderMatch, type MatchSyntax } from '../fulltext-render.ts';
 
 export type TsMatch =
   | { readonly kind: 'match'; readonly query: string }
@@ -43,7 +44,7 @@ export function quoteLexeme(word: string): string {
  *   // { kind: 'match', query: "'covid':A <-> '19':A" }
  */
 export function toTsQuery(expr: TextExpr, options: TsQueryOptions): TsMatch {
-  const rendered = render(expr, options);
+  const rendered = renderMatch(expr, tsQuerySyntax(options));
   switch (rendered.kind) {
     case 'empty':
     case 'none':
@@ -69,36 +70,24 @@ function wordPhrase(text: string, prefix: boolean, options: TsQueryOptions): str
   return words.map((w, k) => lexeme(w, prefix && k === words.length - 1, options)).join(' <-> ');
 }
 
-const group = (texts: readonly string[], op: '&' | '|'): string =>
-  texts.length === 1 ? (texts[0] as string) : texts.map((t) => `(${t})`).join(` ${op} `);
-
-function render(expr: TextExpr, options: TsQueryOptions): Rendered {
-  switch (expr.kind) {
-    case 'word':
-    case 'prefix': {
-      const text = wordPhrase(expr.text, expr.kind === 'prefix', options);
-      return text === undefined ? EMPTY : { kind: 'pos', text };
-    }
-    case 'pattern': {
-      const tokens = [...new Set(options.expandPattern(patternGlob(expr.pattern)))];
-      if (tokens.length === 0) return NONE;
-      return {
-        kind: 'pos',
-        text: group(
-          tokens.map((t) => lexeme(t, false, options)),
-          '|',
-        ),
-      };
-    }
-    case 'phrase':
-      return renderPhrase(expr.parts, expr.near, options);
-    case 'all':
-      return renderAll(expr.items.map((i) => render(i, options)));
-    case 'any':
-      return renderAny(expr.items.map((i) => render(i, options)));
-    case 'not':
-      return negate(render(expr.item, options));
-  }
+/** tsquery's operators for the shared walk (`../fulltext-render.ts`). */
+function tsQuerySyntax(options: TsQueryOptions): MatchSyntax {
+  return {
+    and: ' & ',
+    or: ' | ',
+    andNot: ' & !',
+    followedBy: ' <-> ',
+    // A boost changes only relevance, and is not written into a tsquery: the matches are the same.
+    repeatWeighted: false,
+    term: (text, prefix) => wordPhrase(text, prefix, options),
+    expand: (pattern) => options.expandPattern(patternGlob(pattern)),
+    tokens: (tokens) =>
+      grouped(
+        tokens.map((t) => lexeme(t, false, options)),
+        ' | ',
+      ),
+    near: (phrases, distance) => nearGroup(phrases, distance, options),
+  };
 }
 
 /** The GLOB form of a user wildcard pattern over the folded word list (`[` literal). */
@@ -106,18 +95,16 @@ export function patternGlob(pattern: string): string {
   return pattern.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replaceAll('[', '[[]');
 }
 
-function renderPhrase(parts: readonly PhrasePart[], near: number | undefined, options: TsQueryOptions): Rendered {
-  const phrases = parts.map((p) => wordPhrase(p.text, p.prefix, options)).filter((t): t is string => t !== undefined);
-  if (phrases.length === 0) return EMPTY;
-  if (near === undefined || phrases.length === 1) return { kind: 'pos', text: phrases.join(' <-> ') };
-  const alternatives = nearAlternatives(phrases, Math.max(0, Math.trunc(near)));
+/** Two or more phrases within `distance` words of each other: the alternatives, or all of them past the cap. */
+function nearGroup(phrases: readonly string[], distance: number, options: TsQueryOptions): string {
+  const alternatives = nearAlternatives(phrases, distance);
   if (alternatives === undefined) {
     options.warn?.(
-      `A proximity search of ${phrases.length} words within ${near} was run as "all of these words" on this database.`,
+      `A proximity search of ${phrases.length} words within ${distance} was run as "all of these words" on this database.`,
     );
-    return { kind: 'pos', text: group(phrases, '&') };
+    return grouped(phrases, ' & ');
   }
-  return { kind: 'pos', text: group(alternatives, '|') };
+  return grouped(alternatives, ' | ');
 }
 
 /**
@@ -164,34 +151,4 @@ function permutations(n: number): number[][] {
     [],
   );
   return out;
-}
-
-/** A AND B AND NOT C AND NOT D  =  (A & B) & !(C | D);  only negations: NOT (C | D). */
-function renderAll(items: readonly Rendered[]): Rendered {
-  const pos: string[] = [];
-  const neg: string[] = [];
-  for (const r of items) {
-    if (r.kind === 'none') return NONE;
-    if (r.kind === 'pos') pos.push(r.text);
-    if (r.kind === 'neg') neg.push(r.text);
-  }
-  if (pos.length === 0 && neg.length === 0) return items.some((r) => r.kind === 'all') ? ALL : EMPTY;
-  if (neg.length === 0) return { kind: 'pos', text: group(pos, '&') };
-  if (pos.length === 0) return { kind: 'neg', text: group(neg, '|') };
-  return { kind: 'pos', text: `(${group(pos, '&')}) & !(${group(neg, '|')})` };
-}
-
-/** A OR B OR NOT C OR NOT D  =  NOT ((C & D) & !(A | B)). */
-function renderAny(items: readonly Rendered[]): Rendered {
-  const pos: string[] = [];
-  const neg: string[] = [];
-  for (const r of items) {
-    if (r.kind === 'all') return ALL;
-    if (r.kind === 'pos') pos.push(r.text);
-    if (r.kind === 'neg') neg.push(r.text);
-  }
-  if (pos.length === 0 && neg.length === 0) return items.some((r) => r.kind === 'none') ? NONE : EMPTY;
-  if (neg.length === 0) return { kind: 'pos', text: group(pos, '|') };
-  if (pos.length === 0) return { kind: 'neg', text: group(neg, '&') };
-  return { kind: 'neg', text: `(${group(neg, '&')}) & !(${group(pos, '|')})` };
 }
