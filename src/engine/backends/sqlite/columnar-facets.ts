@@ -17,7 +17,7 @@ import { dataEpochReader } from '../../../store/sqlite/data-epoch.ts';
 import { aggregateFacet, type FacetRow, type Measure } from '../../columnar/facet-aggregation.ts';
 import { buildLinkColumnFromGroups, linkColumnBytes, type LinkColumn } from '../../columnar/link-column.ts';
 import { keysPassing, numberTest } from '../../columnar/column-filter.ts';
-import type { StatementCache } from './execute.ts';
+import type { StatementCache } from './statement-cache.ts';
 
 /** The arrays one connection may hold (at 1M publications, two link fields and three columns take about 45 MiB). */
 export const DEFAULT_COLUMNS_BUDGET_BYTES = 96 * 2 ** 20;

@@ -12,7 +12,8 @@ import { prepareQuery, type RunQueryOptions } from '../../run-query.ts';
 import { shapeResult } from '../../shape.ts';
 import type { QueryResult } from '../../types.ts';
 import { ColumnarFacets, type ColumnarFacetsOptions } from './columnar-facets.ts';
-import { executeCompiled, StatementCache } from './execute.ts';
+import { executeCompiled } from './execute.ts';
+import { StatementCache } from './statement-cache.ts';
 import { vocabulary, type Vocabulary } from './vocabulary.ts';
 
 export interface SqliteQueryContextOptions {
