@@ -74,7 +74,10 @@ describe('token lifecycle and account standing', () => {
     ]) {
       assert.equal(res.statusCode, 403);
       assert.equal(res.json().errors.query.code, 'SERVICE_ACCOUNT_PENDING');
-      assert.match(res.json().errors.query.details[0], /pending activation; contact the administrator/);
+      assert.match(
+        res.json().errors.query.details[0],
+        /^Your account awaits activation by the administrator: .* contact the administrator at /,
+      );
     }
   });
 

@@ -269,12 +269,12 @@ describe('in the browser', () => {
     await page.waitForURL(`${server.url}/sign-in`);
     assert.match(
       (await page.locator('.error-box').textContent()) ?? '',
-      /pending activation; contact the administrator/,
+      /awaits activation by the administrator[^]*contact the administrator at data-office@example\.org/,
     );
+    await shot('sign-in-pending');
     assert.ok(!(await context.cookies()).some((c) => c.name === 'quarry_session'), 'no session');
     await page.goto(`${server.url}/account`);
     assert.equal(new URL(page.url()).pathname, '/', 'the account section asks to sign in');
-    await shot('sign-in-pending');
   });
 
   test('an administrator activates the pending account', async () => {

@@ -327,7 +327,11 @@ describe('the console endpoint', () => {
     const signIn = await client.signIn(PENDING.email, PENDING.password);
     assert.equal(signIn.status, 403);
     assert.equal(codeOf(signIn.text), 'SERVICE_ACCOUNT_PENDING');
-    assert.match(signIn.text, /pending activation; contact the administrator at data-office@example\.org/);
+    // Said plainly: the account waits for the administrator, and whom to write to.
+    assert.match(
+      signIn.text,
+      /<li>Your account awaits activation by the administrator: until it is activated it cannot sign in, get tokens or run queries\. If it takes long, contact the administrator at data-office@example\.org\.<\/li>/,
+    );
     assert.equal(client.cookie('quarry_session'), undefined);
     const res = await client.postJson('/console/api/query', { query: 'search grants return grants' });
     assert.equal(res.status, 401);

@@ -50,7 +50,8 @@ export const SERVICE_CODES = {
   },
   SERVICE_ACCOUNT_PENDING: {
     category: 'permission',
-    message: 'Your account is pending activation; contact the administrator at {contact}.',
+    message:
+      'Your account awaits activation by the administrator: until it is activated it cannot sign in, get tokens or run queries. If it takes long, contact the administrator at {contact}.',
     fix: 'An administrator activates accounts (`quarry accounts activate EMAIL`); ask them to do so.',
   },
   SERVICE_ACCOUNT_SUSPENDED: {

@@ -10,11 +10,17 @@ import { html, type Html } from '../html.ts';
 import { csrfField, errorBox, noticeBox, page, when, type PageContext } from '../layout.ts';
 import { createKeyForm, keyTable, newKeyBox, type NewKey } from './keys.ts';
 
-/** What each state means for the holder, in one or two sentences. */
-export function stateExplanation(state: AccountState, contact: string): string {
+/**
+ * What each state means for the holder, in one or two sentences. Only an active account is
+ * signed in, but the page shows the account as read while it is drawn (routes/account.ts
+ * reads it again), so a suspension or closure that lands during the request is shown as such;
+ * the next request is refused (web/plugin.ts). No account goes back to pending: that case
+ * only keeps the switch total (sign-in tells a pending account, SERVICE_ACCOUNT_PENDING).
+ */
+function stateExplanation(state: AccountState, contact: string): string {
   switch (state) {
     case 'pending':
-      return `Your account is not activated yet: it is pending activation by the administrator. Until then the API refuses tokens and queries (403). Contact ${contact} if it takes long.`;
+      return `Your account awaits activation by the administrator. Contact ${contact} if it takes long.`;
     case 'active':
       return 'Your account is active: you can generate keys, get tokens and run queries within your subscription.';
     case 'suspended':

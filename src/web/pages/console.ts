@@ -3,11 +3,8 @@
  * browser by the bundled script (src/web/console/main.ts); the page carries its
  * configuration (CSRF token, examples, default version) in a JSON island.
  */
-import type { Account } from '../../accounts/types.ts';
-import type { QuarryConfig } from '../../config.ts';
 import { html, jsonIsland, type Html } from '../html.ts';
 import { page, type PageContext } from '../layout.ts';
-import { stateExplanation } from './account.ts';
 
 /** Queries to start from; each one runs against the demo data. */
 export const EXAMPLE_QUERIES: readonly { readonly title: string; readonly query: string }[] = [
@@ -45,7 +42,7 @@ export interface ConsoleOptions {
   readonly v1Served: boolean;
 }
 
-export function consolePage(ctx: PageContext, account: Account, config: QuarryConfig, options: ConsoleOptions): Html {
+export function consolePage(ctx: PageContext, options: ConsoleOptions): Html {
   const settings = {
     csrfToken: ctx.csrfToken,
     endpoint: '/console/api/query',
@@ -57,7 +54,6 @@ export function consolePage(ctx: PageContext, account: Account, config: QuarryCo
   return page(ctx, {
     title: 'Query console',
     body: html`<h1>Query console</h1>
-${account.state !== 'active' && html`<div class="notice warn" role="status">${stateExplanation(account.state, config.adminContact)}</div>`}
 <p>Write a query and run it with <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (or the Run button). Press <kbd>Ctrl</kbd>+<kbd>Space</kbd> for completion of sources, fields, facets, indicators and, after <code>type =</code> or <code>year =</code>, their values.
 Queries here count against the auth-path family's limits. A link to <code>/console?q=QUERY</code> opens the console and runs the query.</p>
 <div class="console-layout">

@@ -3,13 +3,12 @@
  * curl against this very server; someone signed out sees the sign-in forms and how to
  * request access; a signed-in holder generates, lists and revokes API keys.
  */
-import type { Account, ApiKeyInfo } from '../../accounts/types.ts';
+import type { ApiKeyInfo } from '../../accounts/types.ts';
 import type { QuarryConfig } from '../../config.ts';
 import type { QuarryError } from '../../errors/index.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, errorBox, noticeBox, page, type PageContext } from '../layout.ts';
 import { createKeyForm, keyTable, newKeyBox, type NewKey } from './keys.ts';
-import { stateExplanation } from './account.ts';
 
 export interface HomeData {
   /** This server's address as the browser reached it (`http://127.0.0.1:8080`). */
@@ -108,11 +107,11 @@ function signInForms(ctx: PageContext, data: HomeData): Html {
 </section>`;
 }
 
-function holderSection(ctx: PageContext, account: Account, data: HomeData): Html {
-  const active = account.state === 'active';
+// Only an active account is signed in (web/plugin.ts refuses any other), so the holder's
+// sections need not explain another state: sign-in does (SERVICE_ACCOUNT_PENDING, ...).
+function holderSection(ctx: PageContext, data: HomeData): Html {
   return html`<section aria-labelledby="keys-title">
   <h2 id="keys-title">Your API keys</h2>
-  ${!active && html`<div class="notice warn" role="status" id="account-state-notice">${stateExplanation(account.state, data.config.adminContact)}</div>`}
   ${newKeyBox(data.newKey)}
   <p>A key works for both families (where your subscription allows). Keep keys secret; revoke a key you no longer use, and its tokens stop working at once.</p>
   ${keyTable(ctx, data.keys ?? [], '/')}
@@ -130,7 +129,7 @@ export function homePage(ctx: PageContext, data: HomeData): Html {
 ${account ? html`Try queries in the <a href="/console">query console</a> before scripting them.` : ''}</p>
 ${data.error && errorBox(data.error)}
 ${noticeBox(data.notice)}
-${account ? holderSection(ctx, account, data) : signInForms(ctx, data)}
+${account ? holderSection(ctx, data) : signInForms(ctx, data)}
 <section aria-labelledby="first-query-title">
   <h2 id="first-query-title">Your first query with curl</h2>
   <p>This server is at <code id="base-url">${data.baseUrl}</code>.${data.newKey ? ' The examples below use the key you just generated.' : ''}</p>

@@ -26,10 +26,9 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { versions } = ctx.service;
 
   app.get('/console', async (request, reply) => {
-    const account = request.web.account;
-    if (!account) return signInRedirect(request, reply);
+    if (!request.web.account) return signInRedirect(request, reply);
     return reply.type('text/html; charset=utf-8').send(
-      consolePage(pageContext(ctx, request, reply), account, ctx.config, {
+      consolePage(pageContext(ctx, request, reply), {
         baseUrl: baseUrlOf(request),
         v1Served: versions.v1RemovedFromMs === null || ctx.clock.now() < versions.v1RemovedFromMs,
       }).toString(),
