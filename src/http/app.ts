@@ -127,8 +127,10 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     // slash yields `//api/auth.json`, which must reach the same route as `/api/auth.json`.
     routerOptions: { ignoreDuplicateSlashes: true },
   });
-  // Connections past a cap are answered and closed by the gate; they never reach a route.
-  new ConnectionGate(limits).attach(app.server);
+  // Connections past a cap are answered and closed by the gate; they never reach a route
+  // (the gate counts them for /metrics).
+  const gate = new ConnectionGate(limits);
+  gate.attach(app.server);
   const allowed = new AllowedMethods();
   allowed.track(app);
 
@@ -146,7 +148,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     tokens,
     clock,
     limiter: new RateLimiter({ store: deps.rateLimitStore, clock }),
-    metrics: createMetrics(engine),
+    metrics: createMetrics(engine, { connectionsRefused: () => gate.refused }),
     versions: versionPolicy(config.versions),
     recordsNotReady: deps.recordsNotReady ?? ((): undefined => undefined),
   };

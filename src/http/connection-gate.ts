@@ -17,6 +17,15 @@ export interface ConnectionCaps {
 const REFUSED_LINGER_MS = 1000;
 
 /**
+ * Why a connection was refused: answered 429 past the per-address cap, answered 503 past
+ * the total, or closed unanswered past the caps on lingering refusals.
+ */
+export type RefusalReason = 'per_address' | 'total' | 'unanswered';
+
+/** Refused connections since the gate was made, by reason. */
+export type RefusalCounts = Readonly<Record<RefusalReason, number>>;
+
+/**
  * Decides at accept time which connections the HTTP server gets. A connection within both
  * caps (open connections from its peer address, open connections in all) is counted until
  * it closes and handed to the server. Any other is refused at once: it never reaches the
@@ -36,6 +45,8 @@ export class ConnectionGate {
   readonly #refusingByAddress = new Map<string, number>();
   readonly #perAddressAnswer: Buffer;
   readonly #fullAnswer: Buffer;
+  /** Plain numbers, so a refusal costs an increment; /metrics reads them when scraped. */
+  readonly #refused: Record<RefusalReason, number> = { per_address: 0, total: 0, unanswered: 0 };
   #open = 0;
   #refusing = 0;
 
@@ -80,21 +91,26 @@ export class ConnectionGate {
     return this.#refusing;
   }
 
+  /** Refused connections since the gate was made, by reason (a copy). */
+  get refused(): RefusalCounts {
+    return { ...this.#refused };
+  }
+
   /** Counts `socket` and returns true when it is within the caps, else refuses it. */
   #admit(socket: Socket): boolean {
     const address = socket.remoteAddress;
     if (address === undefined) {
-      // The peer is already gone (reset before the accept was handled).
+      // The peer is already gone (reset before the accept was handled): not a refusal.
       socket.destroy();
       return false;
     }
     const fromAddress = this.#byAddress.get(address) ?? 0;
     if (fromAddress >= this.#caps.maxConnectionsPerIp) {
-      this.#refuse(socket, address, this.#perAddressAnswer);
+      this.#refuse(socket, address, 'per_address');
       return false;
     }
     if (this.#open >= this.#caps.maxConnections) {
-      this.#refuse(socket, address, this.#fullAnswer);
+      this.#refuse(socket, address, 'total');
       return false;
     }
     this.#open += 1;
@@ -107,14 +123,16 @@ export class ConnectionGate {
   }
 
   /** Answers `socket` at once and closes it, or closes it unanswered past the lingering caps. */
-  #refuse(socket: Socket, address: string, answer: Buffer): void {
+  #refuse(socket: Socket, address: string, reason: 'per_address' | 'total'): void {
     if (
       this.#refusing >= this.#caps.maxConnections ||
       (this.#refusingByAddress.get(address) ?? 0) >= this.#caps.maxConnectionsPerIp
     ) {
+      this.#refused.unanswered += 1;
       socket.destroy();
       return;
     }
+    this.#refused[reason] += 1;
     this.#refusing += 1;
     increment(this.#refusingByAddress, address);
     const linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
@@ -126,7 +144,7 @@ export class ConnectionGate {
     });
     // A reset by the client is how many of them leave; nothing to report.
     socket.on('error', () => socket.destroy());
-    socket.end(answer);
+    socket.end(reason === 'per_address' ? this.#perAddressAnswer : this.#fullAnswer);
     socket.resume();
   }
 }

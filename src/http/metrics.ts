@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ResultCacheStats } from '../engine/result-cache.ts';
 import type { QueryEngine } from '../engine/types.ts';
+import type { RefusalCounts, RefusalReason } from './connection-gate.ts';
 
 /** Latency buckets in seconds, from a cached lookup to the default query time limit. */
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -22,7 +23,13 @@ export interface ServiceMetrics {
  * `nodejs_eventloop_lag_seconds`, ...) so stock dashboards find them. Each app gets its own
  * registry, so several apps (tests) can live in one process.
  */
-export function createMetrics(engine: QueryEngine): ServiceMetrics {
+export function createMetrics(
+  engine: QueryEngine,
+  sources: {
+    /** The connection gate's refusals (`ConnectionGate.refused`), which never reach a route. */
+    readonly connectionsRefused?: () => RefusalCounts;
+  } = {},
+): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -94,6 +101,22 @@ export function createMetrics(engine: QueryEngine): ServiceMetrics {
       this.set(engine.load?.().workers ?? 0);
     },
   });
+  const refused = sources.connectionsRefused;
+  if (refused !== undefined) {
+    new Counter({
+      name: 'quarry_http_connections_refused_total',
+      help: 'Connections refused at accept time by the connection caps, by reason: per_address (answered 429), total (answered 503), unanswered (closed past the caps on lingering refusals).',
+      labelNames: ['reason'] as const,
+      registers,
+      collect() {
+        // The gate counts; the scrape copies its running totals (every reason, zeros too).
+        this.reset();
+        for (const [reason, count] of Object.entries(refused()) as Array<[RefusalReason, number]>) {
+          this.inc({ reason }, count);
+        }
+      },
+    });
+  }
   const cacheStats = (engine as Partial<{ cacheStats(): ResultCacheStats }>).cacheStats?.bind(engine);
   if (cacheStats !== undefined) registerResultCacheMetrics(registry, cacheStats);
   return {

@@ -56,6 +56,12 @@ describe('ConnectionGate', () => {
       assert.equal(full.status, 503);
       assert.equal(gate.open, 4);
       assert.equal(handled, 0);
+      // Every refusal is counted once: the flood's answered (429) or, past the lingering
+      // caps, unanswered; the last one answered 503.
+      const { per_address: perAddress, total, unanswered } = gate.refused;
+      assert.equal(perAddress + unanswered, 10);
+      assert.ok(perAddress >= 1, 'the first of the flood is answered');
+      assert.equal(total, 1);
     } finally {
       for (const socket of held) socket.destroy();
     }
