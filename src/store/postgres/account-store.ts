@@ -16,6 +16,7 @@ import type {
   TokenView,
   UsageRow,
 } from '../accounts.ts';
+import { SESSION_PURGE_BATCH, SessionPurgeSchedule } from '../session-purge.ts';
 
 const ACCOUNT_COLUMNS = `id, email, name, username, password_hash AS "passwordHash", state, families, sources, limits,
   created_at AS "createdAt", state_changed_at AS "stateChangedAt"`;
@@ -45,6 +46,7 @@ export function postgresAccountStore(pool: pg.Pool): AccountStore {
 
 class PostgresAccountStore implements AccountStore {
   readonly #pool: pg.Pool;
+  readonly #sessionPurge = new SessionPurgeSchedule();
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
@@ -153,6 +155,14 @@ class PostgresAccountStore implements AccountStore {
   }
 
   async insertSession(row: SessionRow): Promise<void> {
+    if (this.#sessionPurge.due(row.createdAt)) {
+      // Expired sessions are never read again. No index on expires_at: the table holds a
+      // week of sign-ins, and this scan runs at most once a minute per instance.
+      await this.#pool.query(
+        'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 LIMIT $2)',
+        [row.createdAt, SESSION_PURGE_BATCH],
+      );
+    }
     await this.#pool.query('INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
       row.id,
       row.accountId,

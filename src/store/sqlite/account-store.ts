@@ -19,6 +19,7 @@ import type {
   TokenView,
   UsageRow,
 } from '../accounts.ts';
+import { SESSION_PURGE_BATCH, SessionPurgeSchedule } from '../session-purge.ts';
 import { migrate, type Migration } from './migrate.ts';
 
 export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
@@ -134,6 +135,7 @@ export function openSqliteAccountStore(dbPath: string): AccountStore {
 class SqliteAccountStore implements AccountStore {
   readonly #db: Db;
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #sessionPurge = new SessionPurgeSchedule();
 
   constructor(db: Db) {
     this.#db = db;
@@ -246,6 +248,14 @@ class SqliteAccountStore implements AccountStore {
   }
 
   insertSession(row: SessionRow): Promise<void> {
+    if (this.#sessionPurge.due(row.createdAt)) {
+      // Expired sessions are never read again. No index on expires_at: the table holds a
+      // week of sign-ins, and this scan runs at most once a minute.
+      this.#prepare('DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ? LIMIT ?)').run(
+        row.createdAt,
+        SESSION_PURGE_BATCH,
+      );
+    }
     this.#prepare(
       'INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES (@id, @accountId, @createdAt, @expiresAt)',
     ).run(row);
