@@ -1,6 +1,7 @@
 /**
  * A small CSV reader (RFC 4180): quoted fields, doubled quotes, commas and line breaks inside
- * quotes. `CsvLineReader` takes physical lines and yields records with the line they start on.
+ * quotes. `CsvLineReader` takes physical lines and yields records with the line they start on;
+ * given a tab as delimiter it reads tab-separated files quoted the CSV way (PatentsView's).
  */
 
 /** Fields of one CSV record held on a single line. */
@@ -17,6 +18,8 @@ export class CsvLineReader {
   private inQuotes = false;
   private pending = false;
 
+  constructor(private readonly delimiter: string = ',') {}
+
   /** Feeds one physical line (without its line break); returns a complete record, or undefined while a quoted field is open. */
   push(line: string): string[] | undefined {
     if (this.pending) this.field += '\n';
@@ -31,7 +34,7 @@ export class CsvLineReader {
           } else this.inQuotes = false;
         } else this.field += c;
       } else if (c === '"' && this.field.length === 0) this.inQuotes = true;
-      else if (c === ',') {
+      else if (c === this.delimiter) {
         this.fields.push(this.field);
         this.field = '';
       } else if (c === '\r' && k === line.length - 1) {
