@@ -72,6 +72,11 @@ export const DATA_CODES = {
     message: '{file} is not a readable zip archive: {reason}',
     fix: 'Check that the download finished (a zip is read from its end, so a cut-short file cannot be opened); fetch it again.',
   },
+  DATA_TAR_UNREADABLE: {
+    category: 'input',
+    message: '{file} is not a readable tar archive: {reason}',
+    fix: 'Check that the download finished (a tar cut short ends inside an entry) and that the file is the archive it claims to be; fetch it again, or unpack it and import the JSON Lines files in it.',
+  },
   DATA_BACKUP_EXISTS: {
     category: 'conflict',
     message: 'The backup file {path} exists already.',
