@@ -24,9 +24,9 @@ export const LAYERS = {
   client: ['./errors', './dsl', './model'],
   data: [...CORE, './store'],
   // A source's own folder (src/sources/<name>/): its field table and record type use the
-  // model; its importers and generator the data layer. Split by file when the sources are
-  // registered (model.ts in the model layer).
-  sources: ['./model', './data'],
+  // model; its importers and generator the data layer (and its error codes). Split by file
+  // when the sources are registered (model.ts in the model layer).
+  sources: ['./errors', './model', './data'],
   http: [...CORE, ...IDENTITY, './engine', './config.ts'],
   web: [...CORE, ...IDENTITY, './engine', './config.ts', './http', './client'],
   cli: [...CORE, ...IDENTITY, './engine', './config.ts', './data', './client', './main.ts', './backends.ts'],
