@@ -1,0 +1,143 @@
+// Writes the next records migration of both engines for what the storage layout declares and
+// the frozen migrations do not make yet: a new source's tables, link tables, full text, narrow
+// and value-count tables, and new indexes.
+//
+//   npx tsx scripts/new-records-migration.ts "patents: their table, link tables, full text and narrow table"
+//
+// The name is what `schema_migrations` records (one line). For each engine the script brings a
+// new database through every frozen migration, compares it with one built from the declared
+// layout (`declaredRecordSchemaSql`, `declaredPgRecordSchemaSql`), and writes the declared
+// statements of the objects the migrated one lacks, in declared order, as
+// `src/store/<engine>/migrations/records/NNNN-<slug>.sql`. A table both hold in different forms
+// (a column added to an old table) is not something a CREATE statement can mend: the script
+// names it and writes nothing, and that migration is written by hand (docs/storage.md,
+// "Migrations are frozen"). PostgreSQL is the server at QUARRY_TEST_PG (default
+// postgres://postgres@127.0.0.1:5432); its two scratch databases are dropped afterwards.
+import { writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { frozenHeader, slugOf } from '../src/store/migration-files.ts';
+import { declaredPgRecordSchemaSql } from '../src/store/postgres/declared-schema.ts';
+import { declaredRecordSchemaSql } from '../src/store/sqlite/declared-schema.ts';
+import { RECORD_MIGRATIONS_DIR } from '../src/store/sqlite/frozen-migrations.ts';
+import { migrate } from '../src/store/sqlite/migrate.ts';
+import { registerPostingFunctions } from '../src/store/sqlite/posting-lists.ts';
+import { RECORD_MIGRATIONS } from '../src/store/sqlite/records-schema.ts';
+import { listMigrations, MIGRATIONS_DIR } from '../src/store/postgres/migrate.ts';
+import { applyRecordMigrations, createTestPgDatabase } from '../test/fixtures/pg-db.ts';
+import { pgSchemaShape, shapeDifferences, sqliteSchemaShape } from '../test/fixtures/schema-shape.ts';
+
+const name = process.argv.slice(2).join(' ').trim();
+if (name === '' || name.includes('\n')) {
+  console.error('usage: npx tsx scripts/new-records-migration.ts "<what the migration makes, one line>"');
+  process.exit(2);
+}
+
+/** The object a CREATE statement makes: `CREATE [VIRTUAL] TABLE|VIEW|[UNIQUE] INDEX [IF NOT EXISTS] <name>`. */
+function objectOf(statement: string): { readonly kind: 'table' | 'index'; readonly name: string } {
+  const match = /^\s*CREATE\s+(?:VIRTUAL\s+)?(?:UNIQUE\s+)?(TABLE|VIEW|INDEX)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/i.exec(
+    statement,
+  );
+  if (match === null) throw new Error(`not a CREATE statement: ${statement.slice(0, 80)}`);
+  return { kind: (match[1] as string).toUpperCase() === 'INDEX' ? 'index' : 'table', name: match[2] as string };
+}
+
+/**
+ * The declared statements of what `held` lacks; throws naming the tables both hold in different
+ * forms, beyond the indexes the statements add.
+ */
+function missingStatements(
+  declared: readonly string[],
+  held: ReadonlySet<string>,
+  differences: readonly string[],
+  engine: string,
+): string[] {
+  const missing = declared.filter((statement) => !held.has(objectOf(statement).name));
+  const added = new Set(missing.map((s) => objectOf(s).name));
+  const addedIndexTables = new Set(
+    missing.filter((s) => objectOf(s).kind === 'index').map((s) => /\bON\s+(\w+)/i.exec(s)?.[1] ?? ''),
+  );
+  const changed = differences
+    .map((d) => d.slice(0, d.indexOf(':')))
+    .filter((table) => !added.has(table) && !addedIndexTables.has(table));
+  if (changed.length > 0)
+    throw new Error(
+      `${engine}: ${changed.join(', ')} exist(s) in another form than declared; write that migration by hand`,
+    );
+  return missing;
+}
+
+function writeMigration(dir: URL, version: number, statements: readonly string[], engine: string): void {
+  const file = new URL(`${String(version).padStart(4, '0')}-${slugOf(name)}.sql`, dir);
+  const header = frozenHeader(name, [
+    `Records migration ${version} (${engine}): written by scripts/new-records-migration.ts from the declared layout.`,
+    'Never edit it; a change of the layout is a new migration (docs/storage.md).',
+  ]);
+  writeFileSync(file, header + statements.map((s) => `${s.trim()};\n`).join(''));
+  console.log(`${engine}: ${statements.length} statements → ${file.pathname}`);
+}
+
+function sqlite(): void {
+  const migrated = new Database(':memory:');
+  migrate(migrated, 'records', RECORD_MIGRATIONS);
+  const declared = new Database(':memory:');
+  registerPostingFunctions(declared);
+  const statements = declaredRecordSchemaSql();
+  for (const statement of statements) declared.exec(statement);
+  const held = new Set(migrated.prepare('SELECT name FROM sqlite_schema').pluck().all() as string[]);
+  const missing = missingStatements(
+    statements,
+    held,
+    shapeDifferences(sqliteSchemaShape(migrated), sqliteSchemaShape(declared)),
+    'SQLite',
+  );
+  if (missing.length === 0) console.log('SQLite: the frozen migrations already make the declared layout');
+  else writeMigration(RECORD_MIGRATIONS_DIR, RECORD_MIGRATIONS.length + 1, missing, 'SQLite');
+}
+
+async function postgres(): Promise<void> {
+  const migrated = await createTestPgDatabase('new_migration_migrated');
+  const declared = await createTestPgDatabase('new_migration_declared');
+  try {
+    await applyRecordMigrations(migrated.url);
+    const statements = declaredPgRecordSchemaSql();
+    const client = new pg.Client({ connectionString: declared.url });
+    await client.connect();
+    try {
+      for (const statement of statements) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+    const reader = new pg.Client({ connectionString: migrated.url });
+    await reader.connect();
+    let held: Set<string>;
+    try {
+      const rows = await reader.query<{ name: string }>(
+        "SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'i')",
+      );
+      held = new Set(rows.rows.map((r) => r.name));
+    } finally {
+      await reader.end();
+    }
+    const missing = missingStatements(
+      statements,
+      held,
+      shapeDifferences(await pgSchemaShape(migrated.url), await pgSchemaShape(declared.url)),
+      'PostgreSQL',
+    );
+    const version = (listMigrations({ sets: ['records'] }).get('records') ?? []).length + 1;
+    if (missing.length === 0) console.log('PostgreSQL: the frozen migrations already make the declared layout');
+    else writeMigration(new URL('records/', MIGRATIONS_DIR), version, missing, 'PostgreSQL');
+  } finally {
+    await migrated.drop();
+    await declared.drop();
+  }
+}
+
+try {
+  sqlite();
+  await postgres();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
