@@ -6,18 +6,44 @@
  * so the two cannot drift apart. Published names never change: add, never rename.
  * `docs/storage.md` explains why the layout is shaped this way.
  */
-
-/** `any` keeps each value's own type (integers stay integers): used for mixed-type value lists. */
-export type ColumnType = 'text' | 'integer' | 'real' | 'any';
-
-/** A scalar column of a source table; named exactly as the schema field it holds. */
-export interface ColumnSpec {
-  readonly name: string;
-  readonly type: ColumnType;
-}
-
+import {
+  CONCEPT_NAMES,
+  FUNDER_FIELDS,
+  RESEARCH_ORGANIZATION_FIELDS,
+  byScheme,
+  categoryKey,
+  i,
+  r,
+  t,
+  valueKey,
+} from './layout-parts.ts';
 import type { NativeKind } from './native-records.ts';
+import type {
+  ColumnSpec,
+  FullTextDecl,
+  InternedValues,
+  LinkHolds,
+  LinkTableDecl,
+  PostingListsSpec,
+  SourceTableDecl,
+} from './storage-types.ts';
 import type { EntityName } from './types.ts';
+
+export type {
+  ColumnSpec,
+  ColumnType,
+  EntityColumnSpec,
+  InternedValues,
+  LinkHolds,
+  LinkTableDecl,
+  NarrowTableSpec,
+  PerYearTablesSpec,
+  PostingListsSpec,
+  FullTextDecl,
+  SourceTableDecl,
+} from './storage-types.ts';
+export { CATEGORY_SCHEMES } from './layout-parts.ts';
+export { NAME_GAP, NAME_GAP_TOKENS } from './record-values.ts';
 
 /** The sources (and entity lists) that have their own table: the native record kinds. */
 export type RecordKind = NativeKind;
@@ -31,232 +57,21 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'categories',
 ];
 
-/**
- * A table linking a source row (by its integer `pk`) to another record's text id. Every
- * link table is `WITHOUT ROWID` with primary key (`<owner>_pk`, ...key columns), so the
- * rows of one record sit together (cheap to replace, cheap to read for a page of records),
- * plus one index from the target id back to the owner for filters and whole-corpus facets.
- */
-export interface LinkTableSpec {
-  readonly table: string;
+/** A link table as its source declares it (`LinkTableDecl`), with the owning source. */
+export interface LinkTableSpec extends LinkTableDecl {
   /** The owning source. */
   readonly owner: RecordKind;
-  /** Columns after `<owner>_pk` in the primary key, in order. */
-  readonly key: readonly ColumnSpec[];
-  /** Further columns, not part of the key. */
-  readonly extra: readonly ColumnSpec[];
-  /** Columns of the reverse index (the owner pk is appended by SQLite automatically). */
-  readonly reverse: readonly string[];
-  /** The schema field(s) of the owner this table holds; the value is the last key column. */
-  readonly holds: LinkHolds;
-  /**
-   * Columns of the owner's row copied onto each of its link rows (same names and types),
-   * with an index `(reverse..., columns...)`: a filter on a value and on the owner's column
-   * (`research_orgs.id = X and year in [A:B]`) is one range of that index instead of every
-   * record of the value checked against its row; a page ordered by one of them is cut from
-   * that index too (`compile/page-cut.ts`). `year` came with records migration 6 (SQLite)
-   * and 4 (PostgreSQL), `date` with 9 and 7; the writers fill them with the link rows.
-   */
-  readonly ownerColumns?: readonly string[];
-  /**
-   * Fields read through the linked entities instead of being stored: field → the entity
-   * table's column holding the value, or columns whose first non-NULL one does (a
-   * publication's `research_org_countries` are the `country_code`s of the organizations its
-   * `publication_research_orgs` rows link). Each record's values are the distinct non-NULL
-   * ones. They were rows of `<owner>_values`, derived by `finish()`, until records migration
-   * 10 (SQLite) and 8 (PostgreSQL): 12.8M rows and 590 MiB at 1M publications, each a copy
-   * of one of 28,000 organizations' columns.
-   */
-  readonly readThrough?: Readonly<Record<string, string | readonly string[]>>;
-  /**
-   * The value (the last key column) is the integer id of a row of a vocabulary table that
-   * holds the text once (`concept_names`), instead of the text in every link row and again in
-   * the reverse index: 3,682 concept names for 7M rows at 1M publications. The writers give a
-   * new text its id as they write the link rows; the compiler reads the field through the
-   * vocabulary, as it reads `readThrough` fields through their entities.
-   */
-  readonly interned?: InternedValues;
-  /**
-   * Columns version 1 of the layout made after `extra` that a later migration dropped:
-   * `score` of the concept links (records migration 13 in SQLite, 11 in PostgreSQL). Nothing
-   * read it (the document's `concepts_scores` holds the scores a page shows and filters
-   * test); without it `publication_concepts` took 82 MiB at 1M publications instead of 151.
-   * `linkAsFirstBuilt` gives them back.
-   */
-  readonly dropped?: readonly ColumnSpec[];
-  /**
-   * Where a store that keeps posting lists (SQLite) holds the reverse side of the table
-   * instead of the reverse index: one row per value, `(<value column> INTEGER PRIMARY KEY,
-   * <column> BLOB NOT NULL)`, the owners' keys of its link rows as one list
-   * (`store/sqlite/posting-lists.ts`). Records migration 16 replaced the reverse indexes of
-   * the references (218 MiB at 1M publications, 11.9 bytes a link), the concepts (78 MiB)
-   * and the researcher links (167 MiB) with them (48 MiB, 2.1 bytes a link; 12.5; 69.5).
-   * Only for a table whose rows are `(owner, value)` alone: one key column, no
-   * discriminator, no carried owner columns.
-   */
-  readonly postings?: PostingListsSpec;
-  /**
-   * Where a store that keeps lists by record (SQLite) holds the table's rows: one row per
-   * record, `(<owner>_pk INTEGER PRIMARY KEY, <column> BLOB NOT NULL)`, its values as a
-   * posting list; the link table's name is then a view that reads the lists as rows
-   * `(<owner>_pk, value)`, so statements read it as they read the table. Records migration
-   * 17 turned `publication_references` (218 MiB at 1M publications) into them, 18 the
-   * concepts. Only for an interned table (a list holds integers) without carried owner columns.
-   */
-  readonly listed?: PostingListsSpec;
 }
 
-/** A link table's reverse side as posting lists (`LinkTableSpec.postings`). */
-export interface PostingListsSpec {
-  readonly table: string;
-  /** The BLOB column holding each value's list of owner keys. */
-  readonly column: string;
-}
-
-/**
- * A vocabulary table, `(id INTEGER PRIMARY KEY, <column> TEXT NOT NULL UNIQUE)`, whose ids
- * link tables hold (`LinkTableSpec.interned`). Link tables of the same vocabulary share it.
- * Ids are never reused or deleted: a text no record names any more keeps its row.
- */
-export interface InternedValues {
-  readonly table: string;
-  readonly column: string;
-  /**
-   * The text key column the link tables had before they held ids (records migrations 11 and
-   * 12 in SQLite, 9 and 10 in PostgreSQL, turned one into the other): what version 1 of the
-   * layout made.
-   */
-  readonly replaced: string;
-}
-
-/**
- * Which fields a link table holds: one field (`publication_researchers` holds
- * `researchers`), or several told apart by a discriminator column (`publication_values`
- * rows with `field = 'issn'` hold `issn`; `publication_categories` rows with
- * `scheme = 'for'` hold `category_for`).
- */
-export type LinkHolds =
-  | {
-      readonly field: string;
-      /**
-       * A per-entity count of linked records that the store keeps (researchers
-       * `n_publications`): a facet over the whole source reads it instead of grouping links.
-       */
-      readonly countedIn?: string;
-    }
-  | {
-      readonly discriminator: string;
-      /** Field name → discriminator value. */
-      readonly fields: Readonly<Record<string, string>>;
-      /** Fields the store writes that are no schema field (organization `aliases`, for search), by name. */
-      readonly unexposed?: readonly string[];
-    };
-
-/** A single entity held as an id column of the source row (`publications.journal_id`). */
-export interface EntityColumnSpec {
-  readonly column: string;
-  readonly entity: EntityName;
-  /** As `LinkHolds.countedIn`: the entity table's count of records naming it. */
-  readonly countedIn?: string;
-}
-
-/**
- * A narrow side table of a source: the same `pk`, a copy of the few columns that filters,
- * facets and aggregates read most (year, date, citation metrics), and per-record link
- * counts (`n_researchers`: the rows of `publication_researchers` of the record). Facets,
- * aggregates and counts read it instead of the wide row with the document and abstract
- * (at 1M publications, 116 ms instead of 571 ms to fetch the rows of one word's 183k
- * matches), and `count(researchers) > 1` is a column test instead of grouping link rows.
- * The store keeps it in step with the source table and its links.
- */
-export interface NarrowTableSpec {
-  readonly table: string;
-  /** Columns copied from the source row, same names and types (`id` included). */
-  readonly columns: readonly string[];
-  /** Link-table field → the column holding each record's count of its values. */
-  readonly counts: Readonly<Record<string, string>>;
-  /** Secondary indexes, each a list of columns (`pk` is in every entry already). */
-  readonly indexes: readonly (readonly string[])[];
-}
-
-/**
- * The pre-aggregates of a source's per-year function (`citations_per_year` of publications,
- * `funding_per_year` of grants), built by `finish()` from the records and links: a table per
- * (record, year) that a filtered search sums over its matches, and a table of whole-corpus
- * totals per year that a search without filter reads as it is. Both hold only what the
- * direct SQL would compute from the records, so they are used only while the store's
- * `store_meta` row `fresh` is present: `finish()` (and the migration that adds them) writes
- * it, every write of the source's records deletes it, and until the next `finish()` the
- * compiler's fallback (the direct SQL over the links) answers.
- */
-export interface PerYearTablesSpec {
-  /** The per-year function these tables answer. */
-  readonly function: 'citations_per_year' | 'funding_per_year';
-  /** `store_meta.key` of the row present while the tables match the records. */
-  readonly fresh: string;
-  /**
-   * `(<owner>_pk, year, ...columns)`, primary key `(<owner>_pk, year)` (`WITHOUT ROWID`
-   * in SQLite): the rows of one record sit together, so the matches' rows are ranges.
-   */
-  readonly byRecord: { readonly table: string; readonly columns: readonly ColumnSpec[] };
-  /** `(...key, year, ...columns)`, primary key `(...key, year)`: the whole corpus per year. */
-  readonly corpus: {
-    readonly table: string;
-    readonly key: readonly ColumnSpec[];
-    readonly columns: readonly ColumnSpec[];
-  };
-}
-
-/** A source table: `pk INTEGER PRIMARY KEY`, `id TEXT UNIQUE`, scalar columns, `doc` JSON. */
-export interface SourceTableSpec {
+/** A source table as its source declares it (`SourceTableDecl`), with its kind. */
+export interface SourceTableSpec extends SourceTableDecl {
   readonly kind: RecordKind;
-  readonly table: string;
-  readonly columns: readonly ColumnSpec[];
-  /** Secondary indexes, each a list of columns. */
-  readonly indexes: readonly (readonly string[])[];
-  /** Entity fields with one value, kept as an id column (schema field → column and entity). */
-  readonly entityColumns?: Readonly<Record<string, EntityColumnSpec>>;
-  /** The narrow side table for facets, aggregates and counts, if the source has one. */
-  readonly narrow?: NarrowTableSpec;
-  /**
-   * Columns whose number of records per value the store keeps (column → table), computed by
-   * `finish()` as the entities' record counts are: a facet of that column over the whole
-   * source (`search publications return year`) reads them instead of grouping every record.
-   */
-  readonly valueCounts?: Readonly<Record<string, string>>;
-  /** The pre-aggregates of the source's per-year function, if it has one. */
-  readonly perYear?: PerYearTablesSpec;
-  /**
-   * Long text columns that, like `doc`, the SQLite store keeps packed (deflated with a preset
-   * dictionary: `store/sqlite/packed-text.ts`); SQL reads them through the dialect's
-   * `storedText`. PostgreSQL compresses long values by itself (TOAST) and stores them plain.
-   */
-  readonly packedText?: readonly string[];
-  /**
-   * Long text columns the SQLite store keeps in a table of their own (column → table
-   * `(pk INTEGER PRIMARY KEY, <column>)`, a row only for a record with a value), since
-   * records migration 15. A row of about 1.1 KB left a seventh of each 4 KiB page of
-   * `publications` empty (SQLite puts a whole row on a page or starts the next one); without
-   * its abstract the row is about 700 bytes, and the rows of both tables together took 85 MiB
-   * less at 1M publications (publications and grants; docs/storage.md, "Abstracts apart").
-   * Only a page that shows the abstract, or a filter testing it, reads the second table.
-   * PostgreSQL keeps them in the row.
-   */
-  readonly keptApart?: Readonly<Record<string, string>>;
 }
 
-/** A full-text table of a source: contentless FTS5 keyed by the source's `pk`. */
-export interface FullTextSpec {
+/** A full-text table as its source declares it (`FullTextDecl`), with the owning source. */
+export interface FullTextSpec extends FullTextDecl {
   readonly owner: RecordKind;
-  readonly table: string;
-  readonly columns: readonly string[];
-  /** Search index name (spec/data-model.md) -> the FTS columns it searches. */
-  readonly indexes: Readonly<Record<string, readonly string[]>>;
 }
-
-const t = (name: string): ColumnSpec => ({ name, type: 'text' });
-const i = (name: string): ColumnSpec => ({ name, type: 'integer' });
-const r = (name: string): ColumnSpec => ({ name, type: 'real' });
 
 export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
   publications: {
@@ -484,37 +299,6 @@ export const CORPUS_CURRENCIES: ReadonlyArray<{ readonly currency: string; reado
     return code === undefined || c.type !== 'real' ? [] : [{ currency: code.toUpperCase(), column: c.name }];
   });
 
-/** The classification schemes of the `category_<scheme>` fields (spec/data-model.md). */
-export const CATEGORY_SCHEMES = [
-  'bra',
-  'for',
-  'hra',
-  'hrcs_hc',
-  'hrcs_rac',
-  'icrp_cso',
-  'icrp_ct',
-  'rcdc',
-  'sdg',
-  'uoa',
-] as const;
-
-/**
- * Fields of a publication or grant read through its research organizations
- * (`LinkTableSpec.readThrough`): field → organizations column(s). A city without an id is
- * keyed by its name, as the `cities` table keys it.
- */
-const RESEARCH_ORGANIZATION_FIELDS = {
-  research_org_countries: 'country_code',
-  research_org_country_names: 'country_name',
-  research_org_cities: ['city_id', 'city_name'],
-  research_org_state_codes: 'state_code',
-  research_org_state_names: 'state_name',
-  research_org_names: 'name',
-} as const;
-
-/** Read through the funders: their countries. */
-const FUNDER_FIELDS = { funder_countries: 'country_code' } as const;
-
 /**
  * The code each field of an `<owner>_values` table is stored under (its `field` column),
  * instead of its name: the name would be repeated in every row and again in the reverse
@@ -574,19 +358,11 @@ const byField = (fields: readonly string[], unexposed?: readonly string[]): Link
   fields: Object.fromEntries(fields.map((f) => [f, valueFieldCode(f)])),
   ...(unexposed === undefined ? {} : { unexposed }),
 });
-const byScheme: LinkHolds = {
-  discriminator: 'scheme',
-  fields: Object.fromEntries(CATEGORY_SCHEMES.map((scheme) => [`category_${scheme}`, scheme])),
-};
-const valueKey = [t('field'), { name: 'value', type: 'any' } as const];
-/** Concept names, shared by the concept links of publications and grants. */
-const CONCEPT_NAMES: InternedValues = { table: 'concept_names', column: 'name', replaced: 'concept' };
 /**
  * The ids publications cite: 19.1M references to 805,682 ids at 1M publications, each id
  * 14 characters (`pub.1912345678`) in every row and again in the reverse index.
  */
 const CITED_IDS: InternedValues = { table: 'cited_ids', column: 'cited_id', replaced: 'cited_id' };
-const categoryKey = [t('scheme'), t('category_id')];
 
 /** Every link table. Names follow `<owner singular>_<what>`. */
 export const LINK_TABLES: readonly LinkTableSpec[] = [
@@ -852,15 +628,6 @@ export const FULLTEXT_TABLES: readonly FullTextSpec[] = [
     indexes: { full_data: ['name', 'aliases', 'place'] },
   },
 ];
-
-/**
- * Separates two people's names in a person-name column. A private-use character is a token
- * to the unicode61 tokenizer but can never come from a real name, and repeating it puts
- * NAME_GAP_TOKENS positions between the last word of one name and the first of the next, so
- * a NEAR group of up to NAME_GAP_TOKENS - 1 words never spans two people.
- */
-export const NAME_GAP_TOKENS = 8;
-export const NAME_GAP = ` ${Array.from({ length: NAME_GAP_TOKENS }, () => '\uE000').join(' ')} `;
 
 /** The FTS5 tokenizer of every full-text table. */
 export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';

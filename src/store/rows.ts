@@ -4,16 +4,34 @@
  * full-text column texts. Dialect-neutral: both the SQLite and a PostgreSQL writer use it.
  */
 import {
+  affiliationIds,
+  categoryRows,
+  conceptRows,
+  conceptTexts,
+  distinctIds,
+  idOf,
+  ids,
+  joinNames,
+  list,
+  namedCategories,
+  personIds,
+  personName,
+  scalar,
+  text,
+  valueRows as valueRowsOf,
+  type LooseRecord as Loose,
+  type SqlValue,
+} from '../model/record-values.ts';
+import {
   FULLTEXT_TABLES,
   LINK_TABLES,
-  NAME_GAP,
   SOURCE_TABLES,
   valueFieldCode,
   writtenValueFields,
   type RecordKind,
 } from '../model/storage.ts';
 
-export type SqlValue = string | number | null;
+export type { SqlValue } from '../model/record-values.ts';
 
 /** Everything the store writes for one record. */
 export interface RecordRows {
@@ -31,121 +49,10 @@ export interface RecordRows {
   readonly categories?: readonly (readonly [string, string, string])[];
 }
 
-type Loose = Readonly<Record<string, unknown>>;
-
 /** Fields never copied to `doc`: held in a column or (references) only in a link table. */
 const NOT_IN_DOC: Readonly<Partial<Record<RecordKind, ReadonlySet<string>>>> = {
   publications: new Set(['reference_ids']),
 };
-
-/** The id of an entity reference: a plain id string or an object with `id`. */
-export function idOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.length > 0 ? value : undefined;
-  if (typeof value === 'number') return String(value);
-  if (value !== null && typeof value === 'object') {
-    const id = (value as Loose)['id'];
-    if (typeof id === 'string' && id.length > 0) return id;
-    if (typeof id === 'number') return String(id);
-  }
-  return undefined;
-}
-
-function list(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-}
-
-function distinctIds(...sources: unknown[]): string[] {
-  const out = new Set<string>();
-  for (const source of sources)
-    for (const item of list(source)) {
-      const id = idOf(item);
-      if (id !== undefined) out.add(id);
-    }
-  return [...out];
-}
-
-function scalar(value: unknown): SqlValue {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string' || typeof value === 'number') return value;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return null;
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-/** A person's name as `first last` from the shapes records use. */
-export function personName(person: unknown): string {
-  if (person === null || typeof person !== 'object') return typeof person === 'string' ? person : '';
-  const p = person as Loose;
-  const first = text(p['first_name']) || text(p['given_name']);
-  const last = text(p['last_name']) || text(p['family_name']);
-  const full = `${first} ${last}`.trim();
-  return full.length > 0 ? full : text(p['name']) || text(p['raw_name']);
-}
-
-/** Person names joined with a gap that NEAR groups never span (see NAME_GAP). */
-export function joinNames(names: readonly string[]): string {
-  return names.filter((n) => n.length > 0).join(NAME_GAP);
-}
-
-function conceptTexts(record: Loose): string[] {
-  const out: string[] = [];
-  for (const c of list(record['concepts'])) {
-    if (typeof c === 'string') out.push(c);
-    else if (c !== null && typeof c === 'object') out.push(text((c as Loose)['concept']) || text((c as Loose)['name']));
-  }
-  if (out.length === 0) {
-    for (const c of list(record['concepts_scores']))
-      if (c !== null && typeof c === 'object') out.push(text((c as Loose)['concept']));
-  }
-  return out.filter((c) => c.length > 0);
-}
-
-/** The concepts a record names, in its scores and in its list (the scores themselves stay in `doc`). */
-function conceptRows(record: Loose): SqlValue[][] {
-  const concepts = new Set<string>();
-  for (const c of list(record['concepts_scores'])) {
-    if (c === null || typeof c !== 'object') continue;
-    const concept = text((c as Loose)['concept']);
-    if (concept.length > 0) concepts.add(concept);
-  }
-  for (const c of conceptTexts(record)) concepts.add(c);
-  return [...concepts].map((concept) => [concept]);
-}
-
-function categoryRows(record: Loose): SqlValue[][] {
-  const rows: SqlValue[][] = [];
-  const seen = new Set<string>();
-  for (const [key, value] of Object.entries(record)) {
-    const m = /^category_(.+)$/.exec(key);
-    if (m === null) continue;
-    const scheme = m[1] as string;
-    for (const id of distinctIds(value)) {
-      const k = `${scheme}\u0000${id}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      rows.push([scheme, id]);
-    }
-  }
-  return rows;
-}
-
-/** Named categories a record carries, so the category table can show names without a separate list. */
-function namedCategories(record: Loose): [string, string, string][] {
-  const out: [string, string, string][] = [];
-  for (const [key, value] of Object.entries(record)) {
-    const m = /^category_(.+)$/.exec(key);
-    if (m === null) continue;
-    for (const item of list(value)) {
-      const id = idOf(item);
-      const name = item !== null && typeof item === 'object' ? (item as Loose)['name'] : undefined;
-      if (id !== undefined && typeof name === 'string') out.push([id, name, m[1] as string]);
-    }
-  }
-  return out;
-}
 
 /** A grant's active years from its start and end dates, when the record does not list them. */
 function activeYears(record: Loose): number[] {
@@ -164,19 +71,9 @@ function valueRows(kind: RecordKind, record: Loose): SqlValue[][] {
   if (kind === 'grants' && !Array.isArray(record['active_year'])) {
     for (const y of activeYears(record)) rows.push([valueFieldCode('active_year'), y]);
   }
-  for (const { field, code } of writtenValueFields(kind)) {
-    const seen = new Set<SqlValue>();
-    for (const item of list(record[field])) {
-      const v = typeof item === 'object' && item !== null ? (idOf(item) ?? null) : scalar(item);
-      if (v === null || seen.has(v)) continue;
-      seen.add(v);
-      rows.push([code, v]);
-    }
-  }
+  rows.push(...valueRowsOf(record, Object.fromEntries(writtenValueFields(kind).map((f) => [f.field, f.code]))));
   return rows;
 }
-
-const ids = (values: readonly string[]): SqlValue[][] => values.map((v) => [v]);
 
 function authorsOf(record: Loose): readonly unknown[] {
   return list(record['authors']);
@@ -184,28 +81,6 @@ function authorsOf(record: Loose): readonly unknown[] {
 
 function investigatorsOf(record: Loose): readonly unknown[] {
   return list(record['investigators']);
-}
-
-function affiliationIds(people: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const p of people) {
-    if (p !== null && typeof p === 'object') {
-      const person = p as Loose;
-      out.push(...list(person['affiliations']), ...list(person['research_orgs']));
-    }
-  }
-  return out;
-}
-
-function personIds(people: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const p of people) {
-    if (p !== null && typeof p === 'object') {
-      const person = p as Loose;
-      out.push(person['researcher_id'] ?? person['id']);
-    }
-  }
-  return out;
 }
 
 function linksFor(kind: RecordKind, record: Loose): Map<string, SqlValue[][]> {

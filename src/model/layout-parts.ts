@@ -1,0 +1,57 @@
+/**
+ * Parts of the storage layout that several sources' declarations share: column helpers, the
+ * category and `<owner>_values` link shapes, the concept vocabulary and the fields read
+ * through organizations. Sources (`src/sources/<name>/model.ts`) and `storage.ts` import
+ * them from here; nothing here knows which sources exist.
+ */
+import type { ColumnSpec, InternedValues, LinkHolds } from './storage-types.ts';
+
+/** A text column. */
+export const t = (name: string): ColumnSpec => ({ name, type: 'text' });
+/** An integer column. */
+export const i = (name: string): ColumnSpec => ({ name, type: 'integer' });
+/** A real column. */
+export const r = (name: string): ColumnSpec => ({ name, type: 'real' });
+
+/** The classification schemes of the `category_<scheme>` fields (spec/data-model.md). */
+export const CATEGORY_SCHEMES = [
+  'bra',
+  'for',
+  'hra',
+  'hrcs_hc',
+  'hrcs_rac',
+  'icrp_cso',
+  'icrp_ct',
+  'rcdc',
+  'sdg',
+  'uoa',
+] as const;
+
+/**
+ * Fields of a publication or grant read through its research organizations
+ * (`LinkTableSpec.readThrough`): field → organizations column(s). A city without an id is
+ * keyed by its name, as the `cities` table keys it.
+ */
+export const RESEARCH_ORGANIZATION_FIELDS = {
+  research_org_countries: 'country_code',
+  research_org_country_names: 'country_name',
+  research_org_cities: ['city_id', 'city_name'],
+  research_org_state_codes: 'state_code',
+  research_org_state_names: 'state_name',
+  research_org_names: 'name',
+} as const;
+
+/** Read through the funders: their countries. */
+export const FUNDER_FIELDS = { funder_countries: 'country_code' } as const;
+
+/** What a `<owner>_categories` table holds: each `category_<scheme>` field, told apart by `scheme`. */
+export const byScheme: LinkHolds = {
+  discriminator: 'scheme',
+  fields: Object.fromEntries(CATEGORY_SCHEMES.map((scheme) => [`category_${scheme}`, scheme])),
+};
+/** The key columns of a `<owner>_categories` table. */
+export const categoryKey = [t('scheme'), t('category_id')];
+/** The key columns of a `<owner>_values` table: the field's stored code, then the value. */
+export const valueKey = [t('field'), { name: 'value', type: 'any' } as const];
+/** Concept names, shared by the concept links of publications and grants. */
+export const CONCEPT_NAMES: InternedValues = { table: 'concept_names', column: 'name', replaced: 'concept' };
