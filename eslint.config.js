@@ -1,6 +1,7 @@
 // Lint: typescript-eslint with type information, plus the layering of docs/architecture.md
 // on every folder of src/: imports point inward, and only the composition root (src/main.ts,
 // src/backends.ts) imports a concrete back end.
+import { resolve } from 'node:path';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -13,7 +14,9 @@ const IDENTITY = ['./accounts', './auth', './ratelimit', './store'];
 export const LAYERS = {
   errors: [],
   dsl: ['./errors'],
-  model: [],
+  // The registry (model/sources.ts) lists each source's declaration, src/sources/<name>/model.ts
+  // (only that file of a source's folder: SOURCE_ZONES below).
+  model: ['./sources'],
   schema: ['./errors', './dsl', './model'],
   compile: CORE,
   store: [...CORE, './accounts/types.ts', './ratelimit/store.ts'],
@@ -22,11 +25,11 @@ export const LAYERS = {
   auth: [...IDENTITY, './errors'],
   ratelimit: [...IDENTITY, './errors'],
   client: ['./errors', './dsl', './model'],
-  data: [...CORE, './store'],
-  // A source's own folder (src/sources/<name>/): its field table and record type use the
-  // model; its importers and generator the data layer (and its error codes). Split by file
-  // when the sources are registered (model.ts in the model layer).
-  sources: ['./errors', './model', './data'],
+  data: [...CORE, './store', './sources'],
+  // A source's own folder (src/sources/<name>/): its declaration, field table and record type
+  // (model.ts, fields.ts, native.ts) are in the model layer (SOURCE_ZONES below); its importers
+  // and generator are in the data layer, as src/data/ is.
+  sources: [...CORE, './store', './data'],
   http: [...CORE, ...IDENTITY, './engine', './config.ts'],
   web: [...CORE, ...IDENTITY, './engine', './config.ts', './http', './client'],
   cli: [...CORE, ...IDENTITY, './engine', './config.ts', './data', './client', './main.ts', './backends.ts'],
@@ -47,6 +50,36 @@ const inward = (part, allowed) => ({
   except: [...new Set([`./${part}`, ...allowed, ...LEAVES])],
   message: `src/${part} may import only ${allowed.map((a) => a.slice(2)).join(', ') || 'nothing of ours'} (docs/architecture.md: imports point inward)`,
 });
+
+// A source's declaration (model.ts), field table (fields.ts) and record type (native.ts) are
+// part of the model: they may import only model/ and each other (never the registry they are
+// listed in, nor storage.ts, which derives from it), and model/ may import no other file of a
+// source's folder (its importers and generator are data layer).
+const SOURCE_MODEL_FILES = 'src/sources/*/{model,fields,native}.ts';
+const absolute = (glob) => resolve(import.meta.dirname, glob);
+const SOURCE_ZONES = [
+  {
+    target: `./${SOURCE_MODEL_FILES}`,
+    from: [absolute('src/**')],
+    except: [
+      absolute('src/model/**'),
+      absolute(SOURCE_MODEL_FILES),
+      absolute(`src/{${LEAVES.map((leaf) => leaf.slice(2)).join(',')}}`),
+    ],
+    message: "a source's model.ts, fields.ts and native.ts may import only src/model (they are part of the model)",
+  },
+  {
+    target: `./${SOURCE_MODEL_FILES}`,
+    from: ['./src/model/sources.ts', './src/model/storage.ts'],
+    message: 'a source declaration may not import the registry or the layout derived from it (an import cycle)',
+  },
+  {
+    target: './src/model',
+    from: [absolute('src/sources/**')],
+    except: [absolute(SOURCE_MODEL_FILES)],
+    message: "src/model may import only a source's model.ts, fields.ts and native.ts, not its data-layer files",
+  },
+];
 
 // Concrete back ends: their own folders use them, the composition root picks them, nothing else names them.
 const CONCRETE = [
@@ -99,6 +132,7 @@ export default tseslint.config(
         {
           zones: [
             ...Object.entries(LAYERS).map(([part, allowed]) => inward(part, allowed)),
+            ...SOURCE_ZONES,
             ...Object.keys(LAYERS)
               .filter((part) => part !== 'store' && part !== 'engine')
               .map(concrete),

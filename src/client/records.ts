@@ -9,7 +9,7 @@
  */
 import type { GRANTS } from '../model/sources/grants.ts';
 import type { ORGANIZATIONS } from '../model/sources/organizations.ts';
-import type { PUBLICATIONS } from '../model/sources/publications.ts';
+import type { SourceModule } from '../model/sources.ts';
 import type { RESEARCHERS } from '../model/sources/researchers.ts';
 
 /** A category (`category_for`, `category_sdg`, ...). */
@@ -136,7 +136,7 @@ type RecordOf<Rows extends ReadonlyArray<readonly [string, string, string, strin
 };
 
 /** A `publications` record as the service returns it: only the requested fields are present. */
-export type Publication = RecordOf<(typeof PUBLICATIONS)['fields']>;
+export type Publication = RecordOf<Extract<SourceModule, { name: 'publications' }>['fieldTable']['fields']>;
 
 /** A `grants` record as the service returns it: only the requested fields are present. */
 export type Grant = RecordOf<(typeof GRANTS)['fields']>;

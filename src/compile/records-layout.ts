@@ -5,7 +5,7 @@
  * full-text columns each search index covers. Nothing here names a table by hand.
  */
 import { ENTITY_SPECS } from '../model/entities.ts';
-import { SOURCE_FIELD_TABLES } from '../model/sources/index.ts';
+import { SOURCE_FIELD_TABLES } from '../model/sources.ts';
 import {
   CORPUS_CURRENCIES,
   ENTITY_TABLES,

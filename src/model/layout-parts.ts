@@ -55,3 +55,16 @@ export const categoryKey = [t('scheme'), t('category_id')];
 export const valueKey = [t('field'), { name: 'value', type: 'any' } as const];
 /** Concept names, shared by the concept links of publications and grants. */
 export const CONCEPT_NAMES: InternedValues = { table: 'concept_names', column: 'name', replaced: 'concept' };
+
+/**
+ * What a `<owner>_values` table holds: each field of `codes` (field → stored code), told
+ * apart by the `field` column holding its code; `unexposed` of them are no schema field
+ * (written for search and display only).
+ */
+export function byFieldCode(codes: Readonly<Record<string, string>>, unexposed?: readonly string[]): LinkHolds {
+  return {
+    discriminator: 'field',
+    fields: Object.fromEntries(Object.entries(codes).filter(([field]) => unexposed?.includes(field) !== true)),
+    ...(unexposed === undefined ? {} : { unexposed }),
+  };
+}

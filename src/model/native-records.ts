@@ -16,9 +16,10 @@
  *    "times_cited":0,"recent_citations":0,"category_for":[{"id":"3101","name":"Biochemistry and cell biology"}],
  *    "concepts":["cell"],"open_access":["closed"]}
  */
+import type { NativeKind } from './sources.ts';
 
-/** The record kinds, one JSONL shard family each (same names as the store's tables). */
-export type NativeKind = 'publications' | 'grants' | 'researchers' | 'organizations' | 'journals' | 'categories';
+/** The record kinds, one JSONL shard family each (same names as the store's tables): the registry's. */
+export { NATIVE_KINDS, type NativeKind } from './sources.ts';
 
 /** An entity named with its display name: categories (`{id, name}`). */
 export interface NamedRef {
@@ -293,13 +294,3 @@ export interface NativeRecordByKind {
 }
 
 export type NativeRecord = NativeRecordByKind[NativeKind];
-
-/** Every kind, in the order an import writes them (entities before the records naming them). */
-export const NATIVE_KINDS: readonly NativeKind[] = [
-  'categories',
-  'organizations',
-  'journals',
-  'researchers',
-  'grants',
-  'publications',
-];

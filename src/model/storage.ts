@@ -1,7 +1,8 @@
 /**
- * The storage layout of the records, as data: the one place that names every table, column,
- * link table, full-text column and search index, and which schema field each of them holds.
- * The store's migrations and writers (SQLite and PostgreSQL) build their DDL and rows from
+ * The storage layout of the records, as data: every table, column, link table, full-text
+ * column and search index, and which schema field each of them holds. Each source declares
+ * its own (`src/sources/<name>/model.ts`); this module gathers them from the registry
+ * (`model/sources.ts`) with the tables that belong to no source. The store's migrations and writers (SQLite and PostgreSQL) build their DDL and rows from
  * it, and the compiler derives its view of the tables from it (`compile/records-layout.ts`),
  * so the two cannot drift apart. Published names never change: add, never rename.
  * `docs/storage.md` explains why the layout is shaped this way.
@@ -18,6 +19,7 @@ import {
   valueKey,
 } from './layout-parts.ts';
 import type { NativeKind } from './native-records.ts';
+import { DECLARED_SOURCES, RECORD_KINDS, SOURCE_MODULES } from './sources.ts';
 import type {
   ColumnSpec,
   FullTextDecl,
@@ -48,14 +50,7 @@ export { NAME_GAP, NAME_GAP_TOKENS } from './record-values.ts';
 /** The sources (and entity lists) that have their own table: the native record kinds. */
 export type RecordKind = NativeKind;
 
-export const RECORD_KINDS: readonly RecordKind[] = [
-  'publications',
-  'grants',
-  'researchers',
-  'organizations',
-  'journals',
-  'categories',
-];
+export { RECORD_KINDS };
 
 /** A link table as its source declares it (`LinkTableDecl`), with the owning source. */
 export interface LinkTableSpec extends LinkTableDecl {
@@ -73,87 +68,13 @@ export interface FullTextSpec extends FullTextDecl {
   readonly owner: RecordKind;
 }
 
+/** The declared sources' tables (`SourceStorage.table`), each with its kind. */
+const DECLARED_TABLES = Object.fromEntries(
+  DECLARED_SOURCES.map((source) => [source.name, { kind: source.name as RecordKind, ...source.storage.table }]),
+) as Readonly<Record<'publications', SourceTableSpec>>;
+
 export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
-  publications: {
-    kind: 'publications',
-    table: 'publications',
-    packedText: ['abstract'],
-    keptApart: { abstract: 'publication_abstracts' },
-    columns: [
-      t('title'),
-      t('abstract'),
-      t('acknowledgements'),
-      t('doi'),
-      t('type'),
-      i('year'),
-      t('date'),
-      t('date_inserted'),
-      t('date_online'),
-      t('date_print'),
-      t('journal_id'),
-      t('journal_title_raw'),
-      t('volume'),
-      t('issue'),
-      t('pages'),
-      t('publisher'),
-      t('book_doi'),
-      t('book_title'),
-      t('book_series_title'),
-      t('proceedings_title'),
-      t('pmid'),
-      t('pmcid'),
-      t('arxiv_id'),
-      i('altmetric_id'),
-      t('resulting_publication_doi'),
-      i('times_cited'),
-      i('recent_citations'),
-      r('altmetric'),
-      r('relative_citation_ratio'),
-      r('field_citation_ratio'),
-      i('authors_count'),
-      t('linkout'),
-      t('dimensions_url'),
-    ],
-    indexes: [['doi'], ['year'], ['date', 'id'], ['type'], ['journal_id'], ['times_cited'], ['publisher']],
-    entityColumns: {
-      journal: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
-      // The source title is the journal (books and proceedings have no table of their own).
-      source_title: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
-    },
-    valueCounts: { year: 'publication_year_counts' },
-    narrow: {
-      table: 'publications_narrow',
-      columns: [
-        'id',
-        'year',
-        'date',
-        'type',
-        'journal_id',
-        'times_cited',
-        'recent_citations',
-        'altmetric',
-        'relative_citation_ratio',
-        'field_citation_ratio',
-      ],
-      counts: {
-        researchers: 'n_researchers',
-        research_orgs: 'n_research_orgs',
-        funders: 'n_funders',
-        supporting_grant_ids: 'n_supporting_grant_ids',
-        reference_ids: 'n_reference_ids',
-        concepts: 'n_concepts',
-      },
-      indexes: [['year'], ['type'], ['journal_id']],
-    },
-    perYear: {
-      function: 'citations_per_year',
-      fresh: 'per_year_publications',
-      // Citations a held publication received from held publications of each year (citing
-      // publications without a year are not in any year).
-      byRecord: { table: 'publication_citations_by_year', columns: [i('citations')] },
-      corpus: { table: 'citations_by_year', key: [], columns: [i('citations')] },
-    },
-  },
+  ...DECLARED_TABLES,
   grants: {
     kind: 'grants',
     table: 'grants',
@@ -358,92 +279,12 @@ const byField = (fields: readonly string[], unexposed?: readonly string[]): Link
   fields: Object.fromEntries(fields.map((f) => [f, valueFieldCode(f)])),
   ...(unexposed === undefined ? {} : { unexposed }),
 });
-/**
- * The ids publications cite: 19.1M references to 805,682 ids at 1M publications, each id
- * 14 characters (`pub.1912345678`) in every row and again in the reverse index.
- */
-const CITED_IDS: InternedValues = { table: 'cited_ids', column: 'cited_id', replaced: 'cited_id' };
-
 /** Every link table. Names follow `<owner singular>_<what>`. */
 export const LINK_TABLES: readonly LinkTableSpec[] = [
-  // publications
-  {
-    table: 'publication_researchers',
-    owner: 'publications',
-    key: [t('researcher_id')],
-    extra: [],
-    reverse: ['researcher_id'],
-    holds: { field: 'researchers', countedIn: 'n_publications' },
-    postings: { table: 'publication_researchers_postings', column: 'publication_pks' },
-  },
-  {
-    table: 'publication_research_orgs',
-    owner: 'publications',
-    key: [t('org_id')],
-    extra: [],
-    reverse: ['org_id'],
-    holds: { field: 'research_orgs', countedIn: 'n_publications' },
-    readThrough: RESEARCH_ORGANIZATION_FIELDS,
-    // `year` (records migration 6): organization + year filters read one index range;
-    // `date` (migration 9): a page newest first is cut from that index before any record row.
-    ownerColumns: ['year', 'date'],
-  },
-  {
-    table: 'publication_funders',
-    owner: 'publications',
-    key: [t('org_id')],
-    extra: [],
-    reverse: ['org_id'],
-    holds: { field: 'funders', countedIn: 'n_funded_publications' },
-    readThrough: FUNDER_FIELDS,
-  },
-  {
-    table: 'publication_grants',
-    owner: 'publications',
-    key: [t('grant_id')],
-    extra: [],
-    reverse: ['grant_id'],
-    holds: { field: 'supporting_grant_ids' },
-  },
-  {
-    table: 'publication_categories',
-    owner: 'publications',
-    key: categoryKey,
-    extra: [],
-    reverse: ['scheme', 'category_id'],
-    holds: byScheme,
-  },
-  {
-    table: 'publication_references',
-    owner: 'publications',
-    key: [i('cited_key')],
-    extra: [],
-    reverse: ['cited_key'],
-    holds: { field: 'reference_ids' },
-    interned: CITED_IDS,
-    postings: { table: 'publication_references_postings', column: 'publication_pks' },
-    listed: { table: 'publication_references_lists', column: 'cited_keys' },
-  },
-  {
-    table: 'publication_concepts',
-    owner: 'publications',
-    key: [i('concept_id')],
-    extra: [],
-    dropped: [r('score')],
-    reverse: ['concept_id'],
-    holds: { field: 'concepts' },
-    interned: CONCEPT_NAMES,
-    postings: { table: 'publication_concepts_postings', column: 'publication_pks' },
-    listed: { table: 'publication_concepts_lists', column: 'concept_ids' },
-  },
-  {
-    table: 'publication_values',
-    owner: 'publications',
-    key: valueKey,
-    extra: [],
-    reverse: ['field', 'value'],
-    holds: byField(['issn', 'mesh_terms', 'open_access', 'clinical_trial_ids', 'journal_lists', 'subtitles']),
-  },
+  ...DECLARED_SOURCES.flatMap((source) =>
+    // The owner second, as the layout always listed it (`{ table, owner, key, ... }`).
+    source.storage.links.map(({ table, ...link }) => ({ table, owner: source.name as RecordKind, ...link })),
+  ),
   // grants
   {
     table: 'grant_researchers',
@@ -588,21 +429,9 @@ export function writtenValueFields(kind: RecordKind): readonly { readonly field:
 
 /** Full-text tables: one per source; each search index is a set of its columns. */
 export const FULLTEXT_TABLES: readonly FullTextSpec[] = [
-  {
-    owner: 'publications',
-    table: 'publications_fts',
-    columns: ['title', 'abstract', 'acknowledgements', 'concepts', 'authors'],
-    indexes: {
-      full_data: ['title', 'abstract', 'acknowledgements', 'concepts', 'authors'],
-      full_data_exact: ['title', 'abstract', 'acknowledgements', 'concepts', 'authors'],
-      title_only: ['title'],
-      title_abstract_only: ['title', 'abstract'],
-      terms: ['concepts'],
-      concepts: ['concepts'],
-      authors: ['authors'],
-      acknowledgements: ['acknowledgements'],
-    },
-  },
+  ...DECLARED_SOURCES.flatMap((source) =>
+    source.storage.fullText === undefined ? [] : [{ owner: source.name as RecordKind, ...source.storage.fullText }],
+  ),
   {
     owner: 'grants',
     table: 'grants_fts',
@@ -637,21 +466,18 @@ export function ownerKey(owner: RecordKind): string {
   return `${singular(owner)}_pk`;
 }
 
+/** One record of each kind (`SourceDeclaration.singular` of a source). */
+const SINGULAR: Readonly<Record<RecordKind, string>> = {
+  ...(Object.fromEntries(SOURCE_MODULES.map((source) => [source.name, source.singular])) as Record<
+    (typeof SOURCE_MODULES)[number]['name'],
+    string
+  >),
+  journals: 'journal',
+  categories: 'category',
+};
+
 function singular(kind: RecordKind): string {
-  switch (kind) {
-    case 'publications':
-      return 'publication';
-    case 'grants':
-      return 'grant';
-    case 'researchers':
-      return 'researcher';
-    case 'organizations':
-      return 'organization';
-    case 'journals':
-      return 'journal';
-    case 'categories':
-      return 'category';
-  }
+  return SINGULAR[kind];
 }
 
 /**

@@ -4,9 +4,8 @@
  * read these from here.
  */
 
-/** The sources Quarry holds. */
-export const SOURCE_NAMES = ['publications', 'grants', 'researchers', 'organizations'] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
+/** The sources Quarry holds: the registry's (`sources.ts`). */
+export { SOURCE_NAMES, type SourceName } from './sources.ts';
 
 /** The entity kinds a field can hold (spec/data-model.md, "Entities"). */
 export const ENTITY_NAMES = [

@@ -1,13 +1,9 @@
-import { LONG_DESCRIPTIONS } from '../model/sources/long-descriptions.ts';
+import { LONG_DESCRIPTIONS, SOURCE_FIELD_TABLES } from '../model/sources.ts';
 import { ENTITIES } from './entities.ts';
 import { INDICATORS } from './indicators.ts';
 import { FUNCTIONS } from './offered.ts';
 import { operatorsForEntity, operatorsForScalar } from './operators.ts';
 import type { FieldRow, RemovedFieldRow, SourceTable } from '../model/sources/field-row.ts';
-import { GRANTS } from '../model/sources/grants.ts';
-import { ORGANIZATIONS } from '../model/sources/organizations.ts';
-import { PUBLICATIONS } from '../model/sources/publications.ts';
-import { RESEARCHERS } from '../model/sources/researchers.ts';
 import type {
   Deprecation,
   DslVersion,
@@ -23,12 +19,7 @@ import type {
   SourceName,
 } from './types.ts';
 
-const TABLES: Record<SourceName, SourceTable> = {
-  publications: PUBLICATIONS,
-  grants: GRANTS,
-  researchers: RESEARCHERS,
-  organizations: ORGANIZATIONS,
-};
+const TABLES: Readonly<Record<SourceName, SourceTable>> = SOURCE_FIELD_TABLES;
 
 function isEntityType(type: string): type is EntityName {
   return ENTITIES.has(type as EntityName);

@@ -30,6 +30,7 @@ import {
   writtenValueFields,
   type RecordKind,
 } from '../model/storage.ts';
+import { DECLARED_SOURCES, declaredSource } from '../model/sources.ts';
 
 export type { SqlValue } from '../model/record-values.ts';
 
@@ -49,10 +50,10 @@ export interface RecordRows {
   readonly categories?: readonly (readonly [string, string, string])[];
 }
 
-/** Fields never copied to `doc`: held in a column or (references) only in a link table. */
-const NOT_IN_DOC: Readonly<Partial<Record<RecordKind, ReadonlySet<string>>>> = {
-  publications: new Set(['reference_ids']),
-};
+/** Per kind, the fields never copied to `doc` (`SourceRows.notInDoc`: held only in a link table). */
+const NOT_IN_DOC = new Map<RecordKind, ReadonlySet<string>>(
+  DECLARED_SOURCES.map((source) => [source.name as RecordKind, new Set(source.rows.notInDoc ?? [])]),
+);
 
 /** A grant's active years from its start and end dates, when the record does not list them. */
 function activeYears(record: Loose): number[] {
@@ -75,29 +76,21 @@ function valueRows(kind: RecordKind, record: Loose): SqlValue[][] {
   return rows;
 }
 
-function authorsOf(record: Loose): readonly unknown[] {
-  return list(record['authors']);
-}
-
 function investigatorsOf(record: Loose): readonly unknown[] {
   return list(record['investigators']);
 }
 
 function linksFor(kind: RecordKind, record: Loose): Map<string, SqlValue[][]> {
   const links = new Map<string, SqlValue[][]>();
+  const source = declaredSource(kind);
+  if (source !== undefined) {
+    const rows = source.rows.links(record);
+    for (const link of source.storage.links) links.set(link.table, rows[link.table] ?? []);
+    return links;
+  }
   switch (kind) {
-    case 'publications': {
-      const authors = authorsOf(record);
-      links.set('publication_researchers', ids(distinctIds(record['researchers'], personIds(authors))));
-      links.set('publication_research_orgs', ids(distinctIds(record['research_orgs'], affiliationIds(authors))));
-      links.set('publication_funders', ids(distinctIds(record['funders'])));
-      links.set('publication_grants', ids(distinctIds(record['supporting_grant_ids'])));
-      links.set('publication_categories', categoryRows(record));
-      links.set('publication_references', ids(distinctIds(record['reference_ids'])));
-      links.set('publication_concepts', conceptRows(record));
-      links.set('publication_values', valueRows(kind, record));
+    case 'publications':
       break;
-    }
     case 'grants': {
       const investigators = investigatorsOf(record);
       links.set('grant_researchers', ids(distinctIds(record['researchers'], personIds(investigators))));
@@ -127,15 +120,11 @@ function linksFor(kind: RecordKind, record: Loose): Map<string, SqlValue[][]> {
 function fullTextFor(kind: RecordKind, record: Loose): string[] | undefined {
   const spec = FULLTEXT_TABLES.find((f) => f.owner === kind);
   if (spec === undefined) return undefined;
+  const source = declaredSource(kind);
+  if (source !== undefined) return source.rows.fullText?.(record);
   switch (kind) {
     case 'publications':
-      return [
-        text(record['title']),
-        text(record['abstract']),
-        text(record['acknowledgements']),
-        [...conceptTexts(record), ...list(record['mesh_terms']).map(text)].join(' ; '),
-        joinNames(authorsOf(record).map(personName)),
-      ];
+      return undefined;
     case 'grants':
       return [
         [text(record['title']), text(record['original_title'])].join(' ; '),
@@ -167,9 +156,11 @@ function fullTextFor(kind: RecordKind, record: Loose): string[] | undefined {
 /** Column values in layout order, with the few that records spell differently. */
 function columnsFor(kind: RecordKind, record: Loose): SqlValue[] {
   const spec = SOURCE_TABLES[kind];
+  const fallbacks = declaredSource(kind)?.rows.columnFallbacks;
   return spec.columns.map((c) => {
     let v: unknown = record[c.name];
-    if (v === undefined) {
+    if (v === undefined && fallbacks !== undefined) v = fallbacks[c.name]?.(record);
+    else if (v === undefined) {
       if (c.name === 'journal_id') v = idOf(record['journal']);
       else if (c.name === 'current_research_org_id') v = idOf(record['current_research_org']);
       else if (c.name === 'funding_org_id' && Array.isArray(record['funders'])) v = idOf(record['funders'][0]);
@@ -245,7 +236,7 @@ function shownFromLinks(kind: RecordKind, links: ReadonlyMap<string, readonly (r
 }
 
 function docFor(kind: RecordKind, record: Loose, shownElsewhere: ReadonlySet<string>): string {
-  const skip = NOT_IN_DOC[kind];
+  const skip = NOT_IN_DOC.get(kind);
   const columns = COLUMN_NAMES.get(kind);
   const doc: Record<string, unknown> = {};
   for (const key in record) {
@@ -270,8 +261,9 @@ export function recordToRows(kind: RecordKind, record: object): RecordRows {
   const id = idOf(r['id']);
   if (id === undefined) throw new Error(`a ${kind} record has no id`);
   const fullText = fullTextFor(kind, r);
-  const categories = kind === 'publications' || kind === 'grants' ? namedCategories(r) : [];
-  const journal = kind === 'publications' ? r['journal'] : undefined;
+  const rowHooks = declaredSource(kind)?.rows;
+  const categories = rowHooks?.namedCategories === true || kind === 'grants' ? namedCategories(r) : [];
+  const journal = rowHooks?.journal === true ? r['journal'] : undefined;
   const journalId = idOf(journal);
   const journalTitle = journal !== null && typeof journal === 'object' ? (journal as Loose)['title'] : undefined;
   const links = linksFor(kind, r);

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import { FULLTEXT_TABLES, RECORD_KINDS, writtenValueFields } from '../../src/model/storage.ts';
-import { SOURCE_FIELD_TABLES } from '../../src/model/sources/index.ts';
+import { SOURCE_FIELD_TABLES } from '../../src/model/sources.ts';
 import { migrate } from '../../src/store/sqlite/migrate.ts';
 import { RECORD_MIGRATIONS } from '../../src/store/sqlite/records-schema.ts';
 

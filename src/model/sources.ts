@@ -1,0 +1,123 @@
+/**
+ * The registry of sources: every source Quarry holds, each declared once in its own module
+ * (`src/sources/<name>/model.ts`, see `model/source-module.ts`). Everything that lists the
+ * sources derives from `SOURCE_MODULES`: their names, the schema's field tables, the
+ * storage layout (`storage.ts`), the record kinds an import writes and their order, the
+ * client's record types. Adding a source is a module and a line here.
+ */
+import { publications } from '../sources/publications/model.ts';
+import type { SourceDeclaration } from './source-module.ts';
+import type { SourceTable } from './sources/field-row.ts';
+import { GRANTS } from './sources/grants.ts';
+import { CONCEPTS_SCORES } from './sources/long-descriptions.ts';
+import { ORGANIZATIONS } from './sources/organizations.ts';
+import { RESEARCHERS } from './sources/researchers.ts';
+
+/**
+ * A source whose storage is still written in `storage.ts` and whose rows in `store/rows.ts`:
+ * its field table and names are here until it has a module of its own.
+ */
+type LegacySource<Name extends string, Fields extends SourceTable> = Omit<
+  SourceDeclaration<Name, string, Fields>,
+  'storage' | 'rows'
+>;
+
+const legacy = <const Name extends string, const Fields extends SourceTable>(
+  source: LegacySource<Name, Fields>,
+): LegacySource<Name, Fields> => source;
+
+const grants = legacy({
+  name: 'grants',
+  singular: 'grant',
+  refersTo: ['categories', 'organizations', 'researchers'],
+  fieldTable: GRANTS,
+  longDescriptions: {
+    concepts_scores: CONCEPTS_SCORES,
+    investigators:
+      'Returned objects contain: `first_name`, `middle_name`, `last_name`, `role` (e.g. PI, Co-PI), `researcher_id` ' +
+      'and `affiliations` (each with `id`, `name`, `city`, `city_id`, `country`, `country_code`, `state`, `state_code`).',
+  },
+});
+
+const researchers = legacy({
+  name: 'researchers',
+  singular: 'researcher',
+  refersTo: ['organizations'],
+  fieldTable: RESEARCHERS,
+});
+
+const organizations = legacy({
+  name: 'organizations',
+  singular: 'organization',
+  refersTo: [],
+  fieldTable: ORGANIZATIONS,
+});
+
+/** Every source, in the order `describe schema` lists them. */
+export const SOURCE_MODULES = [publications, grants, researchers, organizations] as const;
+
+/** A source's declaration, as the registry holds it. */
+export type SourceModule = (typeof SOURCE_MODULES)[number];
+
+/** The sources Quarry holds. */
+export type SourceName = SourceModule['name'];
+export const SOURCE_NAMES: readonly SourceName[] = SOURCE_MODULES.map((m) => m.name);
+
+/** The declarations with their storage and row hooks (every source once each has a module). */
+export const DECLARED_SOURCES: readonly SourceDeclaration[] = SOURCE_MODULES.filter(
+  (m): m is Extract<SourceModule, { storage: unknown }> => 'storage' in m,
+);
+
+/** The declaration of a source by name, when it has one with storage; undefined for other record kinds. */
+export function declaredSource(kind: string): SourceDeclaration | undefined {
+  return DECLARED_SOURCES.find((m) => m.name === kind);
+}
+
+/** A value for each source, by name. */
+function bySource<T>(value: (source: SourceModule) => T): Readonly<Record<SourceName, T>> {
+  return Object.fromEntries(SOURCE_MODULES.map((source) => [source.name, value(source)])) as Record<SourceName, T>;
+}
+
+/** The field table of every source (spec/data-model.md). */
+export const SOURCE_FIELD_TABLES = bySource((source): SourceTable => source.fieldTable);
+
+/**
+ * The `long_description` of fields whose values are structured (spec/schema-2026.md §6.4):
+ * the shape of each returned object, as `describe schema` gives it. Every other field's
+ * `long_description` is null, as in the hosted service's answer for most fields.
+ */
+export const LONG_DESCRIPTIONS = bySource((source): Readonly<Record<string, string>> =>
+  'longDescriptions' in source ? source.longDescriptions : {},
+);
+
+/** Record kinds that are no source: lists of entities an import writes (`storage.ts` declares their tables). */
+export const RECORD_ONLY_KINDS = ['journals', 'categories'] as const;
+
+/** The record kinds, one JSONL shard family each (same names as the store's tables). */
+export type NativeKind = SourceName | (typeof RECORD_ONLY_KINDS)[number];
+
+/** The sources, then the record-only kinds: every kind with a table of its own. */
+export const RECORD_KINDS: readonly NativeKind[] = [...SOURCE_NAMES, ...RECORD_ONLY_KINDS];
+
+/**
+ * Every kind in the order an import writes them: entities before the records naming them
+ * (`SourceDeclaration.refersTo`, depth first in the order each declares them), so
+ * categories, organizations, journals, researchers, grants, publications.
+ */
+export const NATIVE_KINDS: readonly NativeKind[] = (() => {
+  const order: NativeKind[] = [];
+  const refersTo = (kind: NativeKind): readonly string[] => SOURCE_MODULES.find((m) => m.name === kind)?.refersTo ?? [];
+  const visit = (kind: NativeKind, path: readonly NativeKind[]): void => {
+    if (order.includes(kind)) return;
+    if (path.includes(kind))
+      throw new Error(`record kinds refer to each other in a cycle: ${[...path, kind].join(' → ')}`);
+    for (const named of refersTo(kind)) {
+      const known = RECORD_KINDS.find((k) => k === named);
+      if (known === undefined) throw new Error(`source ${kind} refers to ${named}, which is no record kind`);
+      visit(known, [...path, kind]);
+    }
+    order.push(kind);
+  };
+  for (const kind of RECORD_KINDS) visit(kind, []);
+  return order;
+})();
