@@ -1,5 +1,5 @@
 /**
- * Typed results for the four sources of spec/data-model.md (DSL version 2). Every field is
+ * Typed results for the sources of spec/data-model.md (DSL version 2). Every field is
  * optional: a record holds only the fields the query asked for (`basics` when no list is
  * given), and missing values are absent or null.
  *
@@ -7,10 +7,7 @@
  * const pubs = await client.all('search publications where year = 2020 return publications[id + title + year]');
  * pubs[0]?.year; // number | null | undefined
  */
-import type { GRANTS } from '../model/sources/grants.ts';
-import type { ORGANIZATIONS } from '../model/sources/organizations.ts';
 import type { SourceModule } from '../model/sources.ts';
-import type { RESEARCHERS } from '../model/sources/researchers.ts';
 
 /** A category (`category_for`, `category_sdg`, ...). */
 export interface CategoryRef {
@@ -127,33 +124,33 @@ type FieldValue<Name, Type, Flags> = Name extends keyof StructuredValues
     : OneValue<Type>;
 
 /**
- * A source's record type, derived from its field table in `model/sources/` (the one place
- * the data model is written): every field optional, since a record holds only the fields
- * the query asked for.
+ * A source's record type, derived from its field table in its declaration
+ * (`src/sources/<name>/model.ts`, the one place the data model is written): every field
+ * optional, since a record holds only the fields the query asked for.
  */
 type RecordOf<Rows extends ReadonlyArray<readonly [string, string, string, string]>> = {
   readonly [Row in Rows[number] as Row[0]]?: FieldValue<Row[0], Row[1], Row[2]> | null;
 };
 
+/**
+ * The record type of each source, by the name queries use: one per source of the registry
+ * (`model/sources.ts`), so a new source has its type here without an edit.
+ */
+export type SourceRecords = {
+  readonly [Source in SourceModule as Source['name']]: RecordOf<Source['fieldTable']['fields']>;
+};
+
 /** A `publications` record as the service returns it: only the requested fields are present. */
-export type Publication = RecordOf<Extract<SourceModule, { name: 'publications' }>['fieldTable']['fields']>;
+export type Publication = SourceRecords['publications'];
 
 /** A `grants` record as the service returns it: only the requested fields are present. */
-export type Grant = RecordOf<(typeof GRANTS)['fields']>;
+export type Grant = SourceRecords['grants'];
 
 /** A `researchers` record as the service returns it: only the requested fields are present. */
-export type Researcher = RecordOf<(typeof RESEARCHERS)['fields']>;
+export type Researcher = SourceRecords['researchers'];
 
 /** An `organizations` record as the service returns it: only the requested fields are present. */
-export type Organization = RecordOf<(typeof ORGANIZATIONS)['fields']>;
-
-/** The record type of each source, by the name queries use. */
-export interface SourceRecords {
-  readonly publications: Publication;
-  readonly grants: Grant;
-  readonly researchers: Researcher;
-  readonly organizations: Organization;
-}
+export type Organization = SourceRecords['organizations'];
 
 export type SourceName = keyof SourceRecords;
 

@@ -1,6 +1,6 @@
 /**
  * The compiler's view of the record tables, derived from the one storage layout in
- * `model/storage.ts` and the field tables of `model/sources/`: which column, link table or
+ * `model/storage.ts` and the field tables of the sources (`model/sources.ts`): which column, link table or
  * JSON path holds each schema field, which entity table shows each entity kind, and which
  * full-text columns each search index covers. Nothing here names a table by hand.
  */

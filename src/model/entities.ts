@@ -2,9 +2,11 @@
  * The entity kinds of the data model (spec/data-model.md, "Entities"): each one's
  * sub-fields (what `field.sub` may name) and the fields a facet row or a returned entity
  * shows. `schema/` turns them into descriptors; the storage layout reads which of them are
- * columns of the entity's table.
+ * columns of the entity's table. An entity kind that is also a source (organizations,
+ * researchers) is declared with the source (`SourceDeclaration.entity`).
  */
-import type { EntityName, ScalarType } from './types.ts';
+import { SOURCE_MODULES } from './sources.ts';
+import { ENTITY_NAMES, type EntityName, type ScalarType } from './types.ts';
 
 /** `[name, type, multi-value, description]` of one sub-field. */
 export type SubRow = readonly [name: string, type: ScalarType, multi: boolean, description: string];
@@ -20,7 +22,8 @@ export interface EntitySpec {
   readonly display: readonly string[];
 }
 
-export const ENTITY_SPECS: Readonly<Record<EntityName, EntitySpec>> = {
+/** The entity kinds that are no source. */
+const ENTITY_ONLY_SPECS: Readonly<Partial<Record<EntityName, EntitySpec>>> = {
   categories: {
     description: 'A category of a classification system.',
     fields: [
@@ -80,43 +83,6 @@ export const ENTITY_SPECS: Readonly<Record<EntityName, EntitySpec>> = {
     ],
     display: ['name'],
   },
-  organizations: {
-    description: 'A research organization or funder (see the organizations source).',
-    fields: [
-      ['acronym', 'string', false, 'Acronym.'],
-      ['city_name', 'string', false, 'City.'],
-      ['country_name', 'string', false, 'Country.'],
-      ['id', 'string', false, 'Organization identifier.'],
-      ['latitude', 'float', false, 'Latitude of the organization.'],
-      ['longitude', 'float', false, 'Longitude of the organization.'],
-      ['name', 'string', false, 'Name.'],
-      ['state_name', 'string', false, 'State or region.'],
-      ['types', 'string', true, 'Types (Education, Healthcare, Company, Funder, ...).'],
-    ],
-    // The organizations basics of the current schema (spec/schema-2026.md §5).
-    display: [
-      'name',
-      'acronym',
-      'city_name',
-      'state_name',
-      'country_name',
-      'latitude',
-      'longitude',
-      'linkout',
-      'types',
-    ],
-  },
-  researchers: {
-    description: 'A researcher (see the researchers source).',
-    fields: [
-      ['first_name', 'string', false, 'First name.'],
-      ['id', 'string', false, 'Researcher identifier.'],
-      ['last_name', 'string', false, 'Last name.'],
-      ['orcid_id', 'string', false, 'ORCID identifier, when known.'],
-    ],
-    // As the hosted service's researcher facet rows: research_orgs as organization ids.
-    display: ['first_name', 'last_name', 'orcid_id', 'research_orgs'],
-  },
   source_titles: {
     description: 'A journal, book series or proceedings a publication appeared in.',
     fields: [
@@ -126,3 +92,13 @@ export const ENTITY_SPECS: Readonly<Record<EntityName, EntitySpec>> = {
     display: ['title'],
   },
 };
+
+/** Every entity kind, in the order of `ENTITY_NAMES`. */
+export const ENTITY_SPECS: Readonly<Record<EntityName, EntitySpec>> = Object.fromEntries(
+  ENTITY_NAMES.map((name) => {
+    const source = SOURCE_MODULES.find((m) => m.name === name);
+    const spec = source !== undefined && 'entity' in source ? source.entity : ENTITY_ONLY_SPECS[name];
+    if (spec === undefined) throw new Error(`entity kind ${name} is declared neither here nor by a source`);
+    return [name, spec];
+  }),
+) as Record<EntityName, EntitySpec>;

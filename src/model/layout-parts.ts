@@ -68,3 +68,19 @@ export function byFieldCode(codes: Readonly<Record<string, string>>, unexposed?:
     ...(unexposed === undefined ? {} : { unexposed }),
   };
 }
+
+/**
+ * `<owner>_values` codes no longer written (`VALUE_FIELD_CODES`), kept so no new field takes
+ * them: the places and names of publications' and grants' organizations, read through the
+ * organizations (`readThrough`) since records migration 10 (SQLite) and 8 (PostgreSQL)
+ * deleted their rows.
+ */
+export const RETIRED_VALUE_FIELD_CODES: Readonly<Record<string, string>> = {
+  research_org_countries: '7',
+  research_org_country_names: '8',
+  research_org_cities: '9',
+  research_org_state_codes: '10',
+  research_org_state_names: '11',
+  research_org_names: '12',
+  funder_countries: '13',
+};

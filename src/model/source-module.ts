@@ -8,7 +8,7 @@
  */
 import type { EntitySpec } from './entities.ts';
 import type { LooseRecord, SqlValue } from './record-values.ts';
-import type { SourceTable } from './sources/field-row.ts';
+import type { SourceTable } from './field-table.ts';
 import type { FullTextDecl, LinkTableDecl, SourceTableDecl } from './storage-types.ts';
 
 /** Where a source's records are stored. */

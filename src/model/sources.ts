@@ -5,53 +5,12 @@
  * storage layout (`storage.ts`), the record kinds an import writes and their order, the
  * client's record types. Adding a source is a module and a line here.
  */
+import { grants } from '../sources/grants/model.ts';
+import { organizations } from '../sources/organizations/model.ts';
 import { publications } from '../sources/publications/model.ts';
+import { researchers } from '../sources/researchers/model.ts';
+import type { SourceTable } from './field-table.ts';
 import type { SourceDeclaration } from './source-module.ts';
-import type { SourceTable } from './sources/field-row.ts';
-import { GRANTS } from './sources/grants.ts';
-import { CONCEPTS_SCORES } from './sources/long-descriptions.ts';
-import { ORGANIZATIONS } from './sources/organizations.ts';
-import { RESEARCHERS } from './sources/researchers.ts';
-
-/**
- * A source whose storage is still written in `storage.ts` and whose rows in `store/rows.ts`:
- * its field table and names are here until it has a module of its own.
- */
-type LegacySource<Name extends string, Fields extends SourceTable> = Omit<
-  SourceDeclaration<Name, string, Fields>,
-  'storage' | 'rows'
->;
-
-const legacy = <const Name extends string, const Fields extends SourceTable>(
-  source: LegacySource<Name, Fields>,
-): LegacySource<Name, Fields> => source;
-
-const grants = legacy({
-  name: 'grants',
-  singular: 'grant',
-  refersTo: ['categories', 'organizations', 'researchers'],
-  fieldTable: GRANTS,
-  longDescriptions: {
-    concepts_scores: CONCEPTS_SCORES,
-    investigators:
-      'Returned objects contain: `first_name`, `middle_name`, `last_name`, `role` (e.g. PI, Co-PI), `researcher_id` ' +
-      'and `affiliations` (each with `id`, `name`, `city`, `city_id`, `country`, `country_code`, `state`, `state_code`).',
-  },
-});
-
-const researchers = legacy({
-  name: 'researchers',
-  singular: 'researcher',
-  refersTo: ['organizations'],
-  fieldTable: RESEARCHERS,
-});
-
-const organizations = legacy({
-  name: 'organizations',
-  singular: 'organization',
-  refersTo: [],
-  fieldTable: ORGANIZATIONS,
-});
 
 /** Every source, in the order `describe schema` lists them. */
 export const SOURCE_MODULES = [publications, grants, researchers, organizations] as const;
@@ -63,14 +22,16 @@ export type SourceModule = (typeof SOURCE_MODULES)[number];
 export type SourceName = SourceModule['name'];
 export const SOURCE_NAMES: readonly SourceName[] = SOURCE_MODULES.map((m) => m.name);
 
-/** The declarations with their storage and row hooks (every source once each has a module). */
-export const DECLARED_SOURCES: readonly SourceDeclaration[] = SOURCE_MODULES.filter(
-  (m): m is Extract<SourceModule, { storage: unknown }> => 'storage' in m,
+/** The declarations, as their general type. */
+export const DECLARED_SOURCES: readonly SourceDeclaration[] = SOURCE_MODULES;
+
+const BY_NAME: ReadonlyMap<string, SourceDeclaration> = new Map(
+  DECLARED_SOURCES.map((source) => [source.name, source]),
 );
 
-/** The declaration of a source by name, when it has one with storage; undefined for other record kinds. */
+/** The declaration of a source by name; undefined for a record kind that is no source. */
 export function declaredSource(kind: string): SourceDeclaration | undefined {
-  return DECLARED_SOURCES.find((m) => m.name === kind);
+  return BY_NAME.get(kind);
 }
 
 /** A value for each source, by name. */

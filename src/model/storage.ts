@@ -7,24 +7,13 @@
  * so the two cannot drift apart. Published names never change: add, never rename.
  * `docs/storage.md` explains why the layout is shaped this way.
  */
-import {
-  CONCEPT_NAMES,
-  FUNDER_FIELDS,
-  RESEARCH_ORGANIZATION_FIELDS,
-  byScheme,
-  categoryKey,
-  i,
-  r,
-  t,
-  valueKey,
-} from './layout-parts.ts';
+import { RETIRED_VALUE_FIELD_CODES, i, t } from './layout-parts.ts';
 import type { NativeKind } from './native-records.ts';
-import { DECLARED_SOURCES, RECORD_KINDS, SOURCE_MODULES } from './sources.ts';
+import { DECLARED_SOURCES, RECORD_KINDS, SOURCE_MODULES, type SourceName } from './sources.ts';
 import type {
   ColumnSpec,
   FullTextDecl,
   InternedValues,
-  LinkHolds,
   LinkTableDecl,
   PostingListsSpec,
   SourceTableDecl,
@@ -68,133 +57,14 @@ export interface FullTextSpec extends FullTextDecl {
   readonly owner: RecordKind;
 }
 
-/** The declared sources' tables (`SourceStorage.table`), each with its kind. */
+/** The sources' tables (`SourceStorage.table`), each with its kind. */
 const DECLARED_TABLES = Object.fromEntries(
   DECLARED_SOURCES.map((source) => [source.name, { kind: source.name as RecordKind, ...source.storage.table }]),
-) as Readonly<Record<'publications', SourceTableSpec>>;
+) as Readonly<Record<SourceName, SourceTableSpec>>;
 
+/** Every table of records: the sources', then those of the record kinds that are no source. */
 export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
   ...DECLARED_TABLES,
-  grants: {
-    kind: 'grants',
-    table: 'grants',
-    packedText: ['abstract'],
-    keptApart: { abstract: 'grant_abstracts' },
-    columns: [
-      t('title'),
-      t('abstract'),
-      t('original_title'),
-      t('language'),
-      t('language_title'),
-      t('grant_number'),
-      t('foa_number'),
-      t('start_date'),
-      t('end_date'),
-      i('start_year'),
-      t('date_inserted'),
-      r('funding_usd'),
-      r('funding_aud'),
-      r('funding_cad'),
-      r('funding_chf'),
-      r('funding_eur'),
-      r('funding_gbp'),
-      r('funding_jpy'),
-      r('funding_nzd'),
-      t('funding_currency'),
-      t('funding_org_id'),
-      t('funding_org_name'),
-      t('funding_org_acronym'),
-      t('funding_org_city'),
-      t('linkout'),
-      t('dimensions_url'),
-    ],
-    indexes: [['start_year'], ['start_date', 'id'], ['funding_org_id'], ['grant_number']],
-    narrow: {
-      table: 'grants_narrow',
-      columns: ['id', 'start_year', 'start_date', 'funding_usd', 'funding_org_id', 'language'],
-      counts: {
-        researchers: 'n_researchers',
-        research_orgs: 'n_research_orgs',
-        funders: 'n_funders',
-        concepts: 'n_concepts',
-      },
-      indexes: [['start_year'], ['funding_org_id']],
-    },
-    perYear: {
-      function: 'funding_per_year',
-      fresh: 'per_year_grants',
-      // A grant's funded years (its active years, or its start year when it lists none):
-      // `years` is how many it has, so a year's share of an amount is `amount * shares / years`
-      // (`shares` is 1 unless one year is listed twice).
-      byRecord: { table: 'grant_funding_years', columns: [i('shares'), i('years')] },
-      // Per currency with a column of its own (`funding_usd`: `USD`), the whole corpus's sum.
-      corpus: { table: 'funding_by_year', key: [t('currency')], columns: [r('amount')] },
-    },
-  },
-  researchers: {
-    kind: 'researchers',
-    table: 'researchers',
-    columns: [
-      t('first_name'),
-      t('last_name'),
-      t('nih_ppid'),
-      i('obsolete'),
-      t('current_research_org_id'),
-      i('first_publication_year'),
-      i('last_publication_year'),
-      i('first_grant_year'),
-      i('last_grant_year'),
-      i('total_publications'),
-      i('total_grants'),
-      t('dimensions_url'),
-      // Derived by finish(): held publications / grants naming the researcher (facet shortcut).
-      i('n_publications'),
-      i('n_grants'),
-    ],
-    indexes: [['last_name'], ['current_research_org_id'], ['n_publications'], ['n_grants']],
-    entityColumns: { current_research_org: { column: 'current_research_org_id', entity: 'organizations' } },
-  },
-  organizations: {
-    kind: 'organizations',
-    table: 'organizations',
-    columns: [
-      t('name'),
-      t('acronym'),
-      t('city_id'),
-      t('city_name'),
-      t('state_code'),
-      t('state_name'),
-      t('country_code'),
-      t('country_name'),
-      t('status'),
-      i('established'),
-      r('latitude'),
-      r('longitude'),
-      t('nuts_level1_code'),
-      t('nuts_level1_name'),
-      t('nuts_level2_code'),
-      t('nuts_level2_name'),
-      t('nuts_level3_code'),
-      t('nuts_level3_name'),
-      t('redirect'),
-      t('wikipedia_url'),
-      t('dimensions_url'),
-      // Derived by finish(): held publications / grants / funded publications and grants linking the organization.
-      i('n_publications'),
-      i('n_grants'),
-      i('n_funded_publications'),
-      i('n_funded_grants'),
-    ],
-    indexes: [
-      ['name'],
-      ['country_code'],
-      ['city_name'],
-      ['n_publications'],
-      ['n_grants'],
-      ['n_funded_publications'],
-      ['n_funded_grants'],
-    ],
-  },
   journals: {
     kind: 'journals',
     table: 'journals',
@@ -225,47 +95,25 @@ export const CORPUS_CURRENCIES: ReadonlyArray<{ readonly currency: string; reado
  * instead of its name: the name would be repeated in every row and again in the reverse
  * index, 20-odd bytes twice over for rows whose value is often shorter (16M derived rows at
  * 1M publications). Codes are in stored data: append new fields, never change or reuse a code.
+ * Each source declares the codes of its fields (`SourceStorage.valueFieldCodes`); with the
+ * codes no longer written (`RETIRED_VALUE_FIELD_CODES`), in the order of the codes.
  */
-export const VALUE_FIELD_CODES: Readonly<Record<string, string>> = {
-  // publications
-  issn: '1',
-  mesh_terms: '2',
-  open_access: '3',
-  clinical_trial_ids: '4',
-  journal_lists: '5',
-  subtitles: '6',
-  // derived from the research organizations and funders (publications and grants)
-  // 7–13 are no longer written: the fields are read through the organizations
-  // (`readThrough`), and records migration 10 (SQLite) and 8 (PostgreSQL) deleted their rows.
-  research_org_countries: '7',
-  research_org_country_names: '8',
-  research_org_cities: '9',
-  research_org_state_codes: '10',
-  research_org_state_names: '11',
-  research_org_names: '12',
-  funder_countries: '13',
-  // grants
-  active_year: '14',
-  // researchers
-  orcid_id: '15',
-  redirect: '16',
-  // organizations
-  types: '17',
-  ror_ids: '18',
-  isni_ids: '19',
-  external_ids_fundref: '20',
-  cnrs_ids: '21',
-  hesa_ids: '22',
-  linkout: '23',
-  orgref_ids: '24',
-  ucas_ids: '25',
-  ukprn_ids: '26',
-  wikidata_ids: '27',
-  organization_child_ids: '28',
-  organization_parent_ids: '29',
-  organization_related_ids: '30',
-  aliases: '31',
-};
+export const VALUE_FIELD_CODES: Readonly<Record<string, string>> = (() => {
+  const codes = new Map<string, string>();
+  const fields = new Map<string, string>();
+  const declared = [
+    ...Object.entries(RETIRED_VALUE_FIELD_CODES),
+    ...DECLARED_SOURCES.flatMap((source) => Object.entries(source.storage.valueFieldCodes ?? {})),
+  ];
+  for (const [field, code] of declared) {
+    // One code per field, one field per code, whichever sources declare them.
+    if ((codes.get(field) ?? code) !== code || (fields.get(code) ?? field) !== field)
+      throw new Error(`values field ${field} and code ${code} clash with another declaration`);
+    codes.set(field, code);
+    fields.set(code, field);
+  }
+  return Object.fromEntries([...codes].sort(([, a], [, b]) => Number(a) - Number(b)));
+})();
 
 /** The stored code of a `<owner>_values` field (`VALUE_FIELD_CODES`). */
 export function valueFieldCode(field: string): string {
@@ -274,120 +122,11 @@ export function valueFieldCode(field: string): string {
   return code;
 }
 
-const byField = (fields: readonly string[], unexposed?: readonly string[]): LinkHolds => ({
-  discriminator: 'field',
-  fields: Object.fromEntries(fields.map((f) => [f, valueFieldCode(f)])),
-  ...(unexposed === undefined ? {} : { unexposed }),
-});
 /** Every link table. Names follow `<owner singular>_<what>`. */
-export const LINK_TABLES: readonly LinkTableSpec[] = [
-  ...DECLARED_SOURCES.flatMap((source) =>
-    // The owner second, as the layout always listed it (`{ table, owner, key, ... }`).
-    source.storage.links.map(({ table, ...link }) => ({ table, owner: source.name as RecordKind, ...link })),
-  ),
-  // grants
-  {
-    table: 'grant_researchers',
-    owner: 'grants',
-    key: [t('researcher_id')],
-    extra: [],
-    reverse: ['researcher_id'],
-    holds: { field: 'researchers', countedIn: 'n_grants' },
-    postings: { table: 'grant_researchers_postings', column: 'grant_pks' },
-  },
-  {
-    table: 'grant_research_orgs',
-    owner: 'grants',
-    key: [t('org_id')],
-    extra: [],
-    reverse: ['org_id'],
-    holds: { field: 'research_orgs', countedIn: 'n_grants' },
-    readThrough: RESEARCH_ORGANIZATION_FIELDS,
-  },
-  {
-    table: 'grant_funders',
-    owner: 'grants',
-    key: [t('org_id')],
-    extra: [],
-    reverse: ['org_id'],
-    holds: { field: 'funders', countedIn: 'n_funded_grants' },
-    readThrough: FUNDER_FIELDS,
-  },
-  {
-    table: 'grant_categories',
-    owner: 'grants',
-    key: categoryKey,
-    extra: [],
-    reverse: ['scheme', 'category_id'],
-    holds: byScheme,
-  },
-  {
-    table: 'grant_concepts',
-    owner: 'grants',
-    key: [i('concept_id')],
-    extra: [],
-    dropped: [r('score')],
-    reverse: ['concept_id'],
-    holds: { field: 'concepts' },
-    interned: CONCEPT_NAMES,
-    postings: { table: 'grant_concepts_postings', column: 'grant_pks' },
-    listed: { table: 'grant_concepts_lists', column: 'concept_ids' },
-  },
-  {
-    table: 'grant_values',
-    owner: 'grants',
-    key: valueKey,
-    extra: [],
-    reverse: ['field', 'value'],
-    holds: byField(['active_year']),
-  },
-  // researchers
-  {
-    table: 'researcher_research_orgs',
-    owner: 'researchers',
-    key: [t('org_id')],
-    extra: [],
-    reverse: ['org_id'],
-    holds: { field: 'research_orgs' },
-    postings: { table: 'researcher_research_orgs_postings', column: 'researcher_pks' },
-  },
-  {
-    table: 'researcher_values',
-    owner: 'researchers',
-    key: valueKey,
-    extra: [],
-    reverse: ['field', 'value'],
-    holds: byField(['orcid_id', 'redirect']),
-  },
-  // organizations
-  {
-    table: 'organization_values',
-    owner: 'organizations',
-    key: valueKey,
-    extra: [],
-    reverse: ['field', 'value'],
-    holds: byField(
-      [
-        'types',
-        'ror_ids',
-        'isni_ids',
-        'external_ids_fundref',
-        'cnrs_ids',
-        'hesa_ids',
-        'linkout',
-        'orgref_ids',
-        'ucas_ids',
-        'ukprn_ids',
-        'wikidata_ids',
-        'organization_child_ids',
-        'organization_parent_ids',
-        'organization_related_ids',
-      ],
-      // Other names, written for search and display; no schema field.
-      ['aliases'],
-    ),
-  },
-];
+export const LINK_TABLES: readonly LinkTableSpec[] = DECLARED_SOURCES.flatMap((source) =>
+  // The owner second, as the layout always listed it (`{ table, owner, key, ... }`).
+  source.storage.links.map(({ table, ...link }) => ({ table, owner: source.name as RecordKind, ...link })),
+);
 
 /**
  * Entity kinds with a table of their own (a facet row or an entity field shows columns of
@@ -428,35 +167,9 @@ export function writtenValueFields(kind: RecordKind): readonly { readonly field:
 }
 
 /** Full-text tables: one per source; each search index is a set of its columns. */
-export const FULLTEXT_TABLES: readonly FullTextSpec[] = [
-  ...DECLARED_SOURCES.flatMap((source) =>
-    source.storage.fullText === undefined ? [] : [{ owner: source.name as RecordKind, ...source.storage.fullText }],
-  ),
-  {
-    owner: 'grants',
-    table: 'grants_fts',
-    columns: ['title', 'abstract', 'concepts', 'investigators'],
-    indexes: {
-      full_data: ['title', 'abstract', 'concepts', 'investigators'],
-      title_only: ['title'],
-      title_abstract_only: ['title', 'abstract'],
-      concepts: ['concepts'],
-      investigators: ['investigators'],
-    },
-  },
-  {
-    owner: 'researchers',
-    table: 'researchers_fts',
-    columns: ['names'],
-    indexes: { full_data: ['names'] },
-  },
-  {
-    owner: 'organizations',
-    table: 'organizations_fts',
-    columns: ['name', 'aliases', 'place'],
-    indexes: { full_data: ['name', 'aliases', 'place'] },
-  },
-];
+export const FULLTEXT_TABLES: readonly FullTextSpec[] = DECLARED_SOURCES.flatMap((source) =>
+  source.storage.fullText === undefined ? [] : [{ owner: source.name as RecordKind, ...source.storage.fullText }],
+);
 
 /** The FTS5 tokenizer of every full-text table. */
 export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';

@@ -3,7 +3,7 @@ import { ENTITIES } from './entities.ts';
 import { INDICATORS } from './indicators.ts';
 import { FUNCTIONS } from './offered.ts';
 import { operatorsForEntity, operatorsForScalar } from './operators.ts';
-import type { FieldRow, RemovedFieldRow, SourceTable } from '../model/sources/field-row.ts';
+import type { FieldRow, RemovedFieldRow } from '../model/field-table.ts';
 import type {
   Deprecation,
   DslVersion,
@@ -18,8 +18,6 @@ import type {
   SourceDescriptor,
   SourceName,
 } from './types.ts';
-
-const TABLES: Readonly<Record<SourceName, SourceTable>> = SOURCE_FIELD_TABLES;
 
 function isEntityType(type: string): type is EntityName {
   return ENTITIES.has(type as EntityName);
@@ -75,7 +73,7 @@ function deprecationOf(removed: RemovedFieldRow): Deprecation {
 }
 
 function buildSource(name: SourceName, version: DslVersion): SourceDescriptor {
-  const table = TABLES[name];
+  const table = SOURCE_FIELD_TABLES[name];
   const current = [
     ...table.fields.map((row) => fieldFrom(name, row)),
     ...(table.aliases ?? []).map((a) => fieldFrom(name, a.row, undefined, a.readsFrom)),
@@ -126,7 +124,7 @@ function buildSchema(version: DslVersion): Schema {
     SourceName,
     ReadonlyMap<string, { kind: 'field' | 'fieldset'; replacement: string }>
   >();
-  for (const name of Object.keys(TABLES) as SourceName[]) {
+  for (const name of Object.keys(SOURCE_FIELD_TABLES) as SourceName[]) {
     const source = buildSource(name, version);
     sources.set(name, source);
     fieldsBySource.set(name, new Map(source.fields.map((f) => [f.name, f])));
@@ -134,7 +132,7 @@ function buildSchema(version: DslVersion): Schema {
     indexesBySource.set(name, new Map(source.searchIndexes.map((ix) => [ix.name, ix])));
     const removed = new Map<string, { kind: 'field' | 'fieldset'; replacement: string }>();
     if (version === 2) {
-      for (const r of TABLES[name].removedInV2)
+      for (const r of SOURCE_FIELD_TABLES[name].removedInV2)
         removed.set(r.row[0], Object.freeze({ kind: 'field' as const, replacement: r.replacement }));
       const old = buildSource(name, 1).fieldsets.find((fs) => fs.name === 'all');
       if (old?.deprecated !== undefined)
@@ -175,5 +173,5 @@ export function schemaFor(version: DslVersion): Schema {
 
 /** Narrowing helper: is this one of the held sources? */
 export function isSourceName(name: string): name is SourceName {
-  return Object.hasOwn(TABLES, name);
+  return Object.hasOwn(SOURCE_FIELD_TABLES, name);
 }

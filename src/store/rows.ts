@@ -1,36 +1,14 @@
 /**
  * Turns a native record (`model/native-records.ts`) into the rows the layout holds: its scalar columns,
  * its `doc` JSON (every other field, as the record has it), its link-table rows and its
- * full-text column texts. Dialect-neutral: both the SQLite and a PostgreSQL writer use it.
+ * full-text column texts. What is particular to a source (which rows each link table gets,
+ * the full-text texts, columns a record spells otherwise) is in its declaration's row hooks
+ * (`SourceRows`, `src/sources/<name>/model.ts`); the rest is the same for every source.
+ * Dialect-neutral: both the SQLite and a PostgreSQL writer use it.
  */
-import {
-  affiliationIds,
-  categoryRows,
-  conceptRows,
-  conceptTexts,
-  distinctIds,
-  idOf,
-  ids,
-  joinNames,
-  list,
-  namedCategories,
-  personIds,
-  personName,
-  scalar,
-  text,
-  valueRows as valueRowsOf,
-  type LooseRecord as Loose,
-  type SqlValue,
-} from '../model/record-values.ts';
-import {
-  FULLTEXT_TABLES,
-  LINK_TABLES,
-  SOURCE_TABLES,
-  valueFieldCode,
-  writtenValueFields,
-  type RecordKind,
-} from '../model/storage.ts';
+import { idOf, namedCategories, scalar, type LooseRecord as Loose, type SqlValue } from '../model/record-values.ts';
 import { DECLARED_SOURCES, declaredSource } from '../model/sources.ts';
+import { LINK_TABLES, SOURCE_TABLES, type RecordKind } from '../model/storage.ts';
 
 export type { SqlValue } from '../model/record-values.ts';
 
@@ -55,119 +33,29 @@ const NOT_IN_DOC = new Map<RecordKind, ReadonlySet<string>>(
   DECLARED_SOURCES.map((source) => [source.name as RecordKind, new Set(source.rows.notInDoc ?? [])]),
 );
 
-/** A grant's active years from its start and end dates, when the record does not list them. */
-function activeYears(record: Loose): number[] {
-  const year = (v: unknown): number | undefined => {
-    const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.slice(0, 4)) : NaN;
-    return Number.isInteger(n) && n > 0 ? n : undefined;
-  };
-  const start = year(record['start_year']) ?? year(record['start_date']);
-  if (start === undefined) return [];
-  const end = Math.max(start, Math.min(year(record['end_date']) ?? start, start + 50));
-  return Array.from({ length: end - start + 1 }, (_, k) => start + k);
-}
-
-function valueRows(kind: RecordKind, record: Loose): SqlValue[][] {
-  const rows: SqlValue[][] = [];
-  if (kind === 'grants' && !Array.isArray(record['active_year'])) {
-    for (const y of activeYears(record)) rows.push([valueFieldCode('active_year'), y]);
-  }
-  rows.push(...valueRowsOf(record, Object.fromEntries(writtenValueFields(kind).map((f) => [f.field, f.code]))));
-  return rows;
-}
-
-function investigatorsOf(record: Loose): readonly unknown[] {
-  return list(record['investigators']);
-}
-
+/** Link table name → its rows, for every link table of the kind (a re-import clears old rows with empty ones). */
 function linksFor(kind: RecordKind, record: Loose): Map<string, SqlValue[][]> {
   const links = new Map<string, SqlValue[][]>();
   const source = declaredSource(kind);
-  if (source !== undefined) {
-    const rows = source.rows.links(record);
-    for (const link of source.storage.links) links.set(link.table, rows[link.table] ?? []);
-    return links;
-  }
-  switch (kind) {
-    case 'publications':
-      break;
-    case 'grants': {
-      const investigators = investigatorsOf(record);
-      links.set('grant_researchers', ids(distinctIds(record['researchers'], personIds(investigators))));
-      links.set('grant_research_orgs', ids(distinctIds(record['research_orgs'], affiliationIds(investigators))));
-      links.set('grant_funders', ids(distinctIds(record['funders'], record['funding_org_id'])));
-      links.set('grant_categories', categoryRows(record));
-      links.set('grant_concepts', conceptRows(record));
-      links.set('grant_values', valueRows(kind, record));
-      break;
-    }
-    case 'researchers':
-      links.set('researcher_research_orgs', ids(distinctIds(record['research_orgs'], record['current_research_org'])));
-      links.set('researcher_values', valueRows(kind, record));
-      break;
-    case 'organizations':
-      links.set('organization_values', valueRows(kind, record));
-      break;
-    case 'journals':
-    case 'categories':
-      break;
-  }
-  // Every link table of the kind is present (possibly empty) so a re-import clears old rows.
-  for (const l of LINK_TABLES) if (l.owner === kind && !links.has(l.table)) links.set(l.table, []);
+  if (source === undefined) return links;
+  const rows = source.rows.links(record);
+  for (const link of source.storage.links) links.set(link.table, rows[link.table] ?? []);
   return links;
 }
 
+/** The texts of the kind's full-text columns, in order; undefined when it has no full-text table. */
 function fullTextFor(kind: RecordKind, record: Loose): string[] | undefined {
-  const spec = FULLTEXT_TABLES.find((f) => f.owner === kind);
-  if (spec === undefined) return undefined;
   const source = declaredSource(kind);
-  if (source !== undefined) return source.rows.fullText?.(record);
-  switch (kind) {
-    case 'publications':
-      return undefined;
-    case 'grants':
-      return [
-        [text(record['title']), text(record['original_title'])].join(' ; '),
-        text(record['abstract']),
-        conceptTexts(record).join(' ; '),
-        joinNames(investigatorsOf(record).map(personName)),
-      ];
-    case 'researchers': {
-      const first = text(record['first_name']);
-      const last = text(record['last_name']);
-      // Both orders, so a phrase search finds "Ana Silva" and "Silva Ana".
-      return [joinNames([`${first} ${last}`.trim(), `${last} ${first}`.trim()])];
-    }
-    case 'organizations':
-      return [
-        [text(record['name']), text(record['acronym'])].join(' ; '),
-        list(record['aliases'])
-          .map(text)
-          .concat(list(record['labels']).map((l) => text(idOf(l) ?? (l as Loose | null)?.['label'])))
-          .join(' ; '),
-        [text(record['city_name']), text(record['state_name']), text(record['country_name'])].join(' ; '),
-      ];
-    case 'journals':
-    case 'categories':
-      return undefined;
-  }
+  return source?.storage.fullText === undefined ? undefined : source.rows.fullText?.(record);
 }
 
-/** Column values in layout order, with the few that records spell differently. */
+/** Column values in layout order, with the few that records spell otherwise (`SourceRows.columnFallbacks`). */
 function columnsFor(kind: RecordKind, record: Loose): SqlValue[] {
   const spec = SOURCE_TABLES[kind];
   const fallbacks = declaredSource(kind)?.rows.columnFallbacks;
   return spec.columns.map((c) => {
     let v: unknown = record[c.name];
-    if (v === undefined && fallbacks !== undefined) v = fallbacks[c.name]?.(record);
-    else if (v === undefined) {
-      if (c.name === 'journal_id') v = idOf(record['journal']);
-      else if (c.name === 'current_research_org_id') v = idOf(record['current_research_org']);
-      else if (c.name === 'funding_org_id' && Array.isArray(record['funders'])) v = idOf(record['funders'][0]);
-      else if (c.name === 'authors_count' && Array.isArray(record['authors'])) v = record['authors'].length;
-      else if (c.name === 'start_year' && typeof record['start_date'] === 'string')
-        v = Number(record['start_date'].slice(0, 4)) || null;
-    }
+    if (v === undefined) v = fallbacks?.[c.name]?.(record);
     const value = scalar(v);
     if (value !== null && c.type === 'integer' && typeof value === 'string') {
       const n = Number(value);
@@ -262,7 +150,7 @@ export function recordToRows(kind: RecordKind, record: object): RecordRows {
   if (id === undefined) throw new Error(`a ${kind} record has no id`);
   const fullText = fullTextFor(kind, r);
   const rowHooks = declaredSource(kind)?.rows;
-  const categories = rowHooks?.namedCategories === true || kind === 'grants' ? namedCategories(r) : [];
+  const categories = rowHooks?.namedCategories === true ? namedCategories(r) : [];
   const journal = rowHooks?.journal === true ? r['journal'] : undefined;
   const journalId = idOf(journal);
   const journalTitle = journal !== null && typeof journal === 'object' ? (journal as Loose)['title'] : undefined;

@@ -3,8 +3,8 @@
  * schema with the hosted service's descriptions (`Dimensions` and `GRID` left out, the ones
  * the spec cuts short completed), fieldsets (§5), search indexes (§3) and indicators (§4).
  */
-import { CATEGORY_FIELDS } from '../../model/sources/categories.ts';
-import type { FieldRow, SourceTable } from '../../model/sources/field-row.ts';
+import { CATEGORY_FIELDS } from '../../model/shared-fields.ts';
+import type { FieldRow, SourceTable } from '../../model/field-table.ts';
 
 /** Trials are classified like grants, but by neither SDGs nor units of assessment. */
 const TRIAL_CATEGORY_FIELDS: readonly FieldRow[] = CATEGORY_FIELDS.filter(
@@ -168,8 +168,8 @@ export const CLINICAL_TRIALS = {
 } as const satisfies SourceTable;
 
 /**
- * The `long_description` of the json fields (as `model/sources/long-descriptions.ts` has them
- * for the other sources): the shape of each returned object.
+ * The `long_description` of the json fields (as the other sources' declarations have them,
+ * `SourceDeclaration.longDescriptions`): the shape of each returned object.
  */
 export const CLINICAL_TRIALS_LONG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   interventions:

@@ -8,8 +8,8 @@
  * does not have yet (LAYOUT.md, "Repository"). `REPOSITORY_FIELD` keeps its row until the
  * entity exists; then it joins `fields` as it is.
  */
-import { CATEGORY_FIELDS } from '../../model/sources/categories.ts';
-import type { FieldRow, SourceTable } from '../../model/sources/field-row.ts';
+import { CATEGORY_FIELDS } from '../../model/shared-fields.ts';
+import type { FieldRow, SourceTable } from '../../model/field-table.ts';
 
 /** Datasets are classified like publications, but by no units of assessment. */
 const DATASET_CATEGORY_FIELDS: readonly FieldRow[] = CATEGORY_FIELDS.filter(([name]) => name !== 'category_uoa');

@@ -4,8 +4,8 @@
  * those are finished here in the same words' sense), flags as describe gives them, the
  * fieldsets (§5), search indexes (§3) and indicators (§4).
  */
-import { CATEGORY_FIELDS } from '../../model/sources/categories.ts';
-import type { FieldRow, SourceTable } from '../../model/sources/field-row.ts';
+import { CATEGORY_FIELDS } from '../../model/shared-fields.ts';
+import type { FieldRow, SourceTable } from '../../model/field-table.ts';
 
 /** Patents carry the category schemes of §7.5: all but `category_sdg` and `category_uoa`. */
 const PATENT_CATEGORY_FIELDS = CATEGORY_FIELDS.filter(

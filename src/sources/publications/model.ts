@@ -31,9 +31,8 @@ import {
   valueRows,
 } from '../../model/record-values.ts';
 import { defineSource } from '../../model/source-module.ts';
-import { CATEGORY_FIELDS, CATEGORY_FIELD_NAMES } from '../../model/sources/categories.ts';
-import type { SourceTable } from '../../model/sources/field-row.ts';
-import { CONCEPTS_SCORES } from '../../model/sources/long-descriptions.ts';
+import { CATEGORY_FIELDS, CATEGORY_FIELD_NAMES, CONCEPTS_SCORES } from '../../model/shared-fields.ts';
+import type { SourceTable } from '../../model/field-table.ts';
 import type { InternedValues } from '../../model/storage-types.ts';
 
 /** spec/data-model.md, "publications". */

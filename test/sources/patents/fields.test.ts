@@ -3,7 +3,7 @@
 // entity type is the entity's name), so the repository checks without ../shared.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FieldRow } from '../../../src/model/sources/field-row.ts';
+import type { FieldRow } from '../../../src/model/field-table.ts';
 import { ENTITY_NAMES } from '../../../src/model/types.ts';
 import { PATENT_LONG_DESCRIPTIONS, PATENTS } from '../../../src/sources/patents/fields.ts';
 

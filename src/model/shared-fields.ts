@@ -1,4 +1,8 @@
-import type { FieldRow } from './field-row.ts';
+/**
+ * Fields and descriptions several sources share: the category fields of publications and
+ * grants, and the `long_description` of their `concepts_scores`.
+ */
+import type { FieldRow } from './field-table.ts';
 
 /** The classification fields publications and grants share (the `categories` fieldset). */
 export const CATEGORY_FIELDS = [
@@ -15,3 +19,6 @@ export const CATEGORY_FIELDS = [
 ] as const satisfies readonly FieldRow[];
 
 export const CATEGORY_FIELD_NAMES: readonly string[] = CATEGORY_FIELDS.map(([name]) => name);
+
+/** The `long_description` of `concepts_scores` (publications and grants). */
+export const CONCEPTS_SCORES = 'Returned objects contain: `concept` and `relevance` (0 to 1), most relevant first.';

@@ -1,4 +1,4 @@
-import type { FieldType } from '../types.ts';
+import type { FieldType } from './types.ts';
 
 /**
  * One row of a source's field table, written compactly so the tables read like

@@ -1,8 +1,41 @@
-import { CATEGORY_FIELDS, CATEGORY_FIELD_NAMES } from './categories.ts';
-import type { SourceTable } from './field-row.ts';
+/**
+ * The grants source (spec/data-model.md, "grants"): its field table, its storage and how a
+ * grant record becomes rows, declared once. The registry (`model/sources.ts`) lists it.
+ */
+import {
+  CONCEPT_NAMES,
+  FUNDER_FIELDS,
+  RESEARCH_ORGANIZATION_FIELDS,
+  byFieldCode,
+  byScheme,
+  categoryKey,
+  i,
+  r,
+  t,
+  valueKey,
+} from '../../model/layout-parts.ts';
+import type { SourceTable } from '../../model/field-table.ts';
+import {
+  affiliationIds,
+  categoryRows,
+  conceptRows,
+  conceptTexts,
+  distinctIds,
+  idOf,
+  ids,
+  joinNames,
+  list,
+  personIds,
+  personName,
+  text,
+  valueRows,
+  type LooseRecord,
+} from '../../model/record-values.ts';
+import { CATEGORY_FIELDS, CATEGORY_FIELD_NAMES, CONCEPTS_SCORES } from '../../model/shared-fields.ts';
+import { defineSource } from '../../model/source-module.ts';
 
 /** spec/data-model.md, "grants". */
-export const GRANTS = {
+const FIELDS = {
   description: 'Research grants awarded by funders.',
   fields: [
     ['abstract', 'string', '', 'Abstract of the funded project.'],
@@ -183,3 +216,180 @@ export const GRANTS = {
   indicators: ['count', 'funding'],
   defaultOrder: { field: 'start_date', direction: 'desc' },
 } as const satisfies SourceTable;
+
+/** The stored codes of `grant_values` fields (`SourceStorage.valueFieldCodes`). */
+const VALUE_FIELD_CODES = { active_year: '14' };
+
+/** A grant's active years from its start and end dates, when the record does not list them. */
+function activeYears(record: LooseRecord): number[] {
+  const year = (v: unknown): number | undefined => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.slice(0, 4)) : NaN;
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  };
+  const start = year(record['start_year']) ?? year(record['start_date']);
+  if (start === undefined) return [];
+  const end = Math.max(start, Math.min(year(record['end_date']) ?? start, start + 50));
+  return Array.from({ length: end - start + 1 }, (_, k) => start + k);
+}
+
+export const grants = defineSource({
+  name: 'grants',
+  singular: 'grant',
+  refersTo: ['categories', 'organizations', 'researchers'],
+  fieldTable: FIELDS,
+  longDescriptions: {
+    concepts_scores: CONCEPTS_SCORES,
+    investigators:
+      'Returned objects contain: `first_name`, `middle_name`, `last_name`, `role` (e.g. PI, Co-PI), `researcher_id` ' +
+      'and `affiliations` (each with `id`, `name`, `city`, `city_id`, `country`, `country_code`, `state`, `state_code`).',
+  },
+  storage: {
+    table: {
+      table: 'grants',
+      packedText: ['abstract'],
+      keptApart: { abstract: 'grant_abstracts' },
+      columns: [
+        t('title'),
+        t('abstract'),
+        t('original_title'),
+        t('language'),
+        t('language_title'),
+        t('grant_number'),
+        t('foa_number'),
+        t('start_date'),
+        t('end_date'),
+        i('start_year'),
+        t('date_inserted'),
+        r('funding_usd'),
+        r('funding_aud'),
+        r('funding_cad'),
+        r('funding_chf'),
+        r('funding_eur'),
+        r('funding_gbp'),
+        r('funding_jpy'),
+        r('funding_nzd'),
+        t('funding_currency'),
+        t('funding_org_id'),
+        t('funding_org_name'),
+        t('funding_org_acronym'),
+        t('funding_org_city'),
+        t('linkout'),
+        t('dimensions_url'),
+      ],
+      indexes: [['start_year'], ['start_date', 'id'], ['funding_org_id'], ['grant_number']],
+      narrow: {
+        table: 'grants_narrow',
+        columns: ['id', 'start_year', 'start_date', 'funding_usd', 'funding_org_id', 'language'],
+        counts: {
+          researchers: 'n_researchers',
+          research_orgs: 'n_research_orgs',
+          funders: 'n_funders',
+          concepts: 'n_concepts',
+        },
+        indexes: [['start_year'], ['funding_org_id']],
+      },
+      perYear: {
+        function: 'funding_per_year',
+        fresh: 'per_year_grants',
+        // A grant's funded years (its active years, or its start year when it lists none):
+        // `years` is how many it has, so a year's share of an amount is `amount * shares / years`
+        // (`shares` is 1 unless one year is listed twice).
+        byRecord: { table: 'grant_funding_years', columns: [i('shares'), i('years')] },
+        // Per currency with a column of its own (`funding_usd`: `USD`), the whole corpus's sum.
+        corpus: { table: 'funding_by_year', key: [t('currency')], columns: [r('amount')] },
+      },
+    },
+    links: [
+      {
+        table: 'grant_researchers',
+        key: [t('researcher_id')],
+        extra: [],
+        reverse: ['researcher_id'],
+        holds: { field: 'researchers', countedIn: 'n_grants' },
+        postings: { table: 'grant_researchers_postings', column: 'grant_pks' },
+      },
+      {
+        table: 'grant_research_orgs',
+        key: [t('org_id')],
+        extra: [],
+        reverse: ['org_id'],
+        holds: { field: 'research_orgs', countedIn: 'n_grants' },
+        readThrough: RESEARCH_ORGANIZATION_FIELDS,
+      },
+      {
+        table: 'grant_funders',
+        key: [t('org_id')],
+        extra: [],
+        reverse: ['org_id'],
+        holds: { field: 'funders', countedIn: 'n_funded_grants' },
+        readThrough: FUNDER_FIELDS,
+      },
+      {
+        table: 'grant_categories',
+        key: categoryKey,
+        extra: [],
+        reverse: ['scheme', 'category_id'],
+        holds: byScheme,
+      },
+      {
+        table: 'grant_concepts',
+        key: [i('concept_id')],
+        extra: [],
+        dropped: [r('score')],
+        reverse: ['concept_id'],
+        holds: { field: 'concepts' },
+        interned: CONCEPT_NAMES,
+        postings: { table: 'grant_concepts_postings', column: 'grant_pks' },
+        listed: { table: 'grant_concepts_lists', column: 'concept_ids' },
+      },
+      {
+        table: 'grant_values',
+        key: valueKey,
+        extra: [],
+        reverse: ['field', 'value'],
+        holds: byFieldCode(VALUE_FIELD_CODES),
+      },
+    ],
+    fullText: {
+      table: 'grants_fts',
+      columns: ['title', 'abstract', 'concepts', 'investigators'],
+      indexes: {
+        full_data: ['title', 'abstract', 'concepts', 'investigators'],
+        title_only: ['title'],
+        title_abstract_only: ['title', 'abstract'],
+        concepts: ['concepts'],
+        investigators: ['investigators'],
+      },
+    },
+    valueFieldCodes: VALUE_FIELD_CODES,
+  },
+  rows: {
+    links: (record) => {
+      const investigators = list(record['investigators']);
+      // Active years from the dates when the record lists none, before those it lists.
+      const derivedYears = Array.isArray(record['active_year'])
+        ? []
+        : activeYears(record).map((year) => [VALUE_FIELD_CODES.active_year, year]);
+      return {
+        grant_researchers: ids(distinctIds(record['researchers'], personIds(investigators))),
+        grant_research_orgs: ids(distinctIds(record['research_orgs'], affiliationIds(investigators))),
+        grant_funders: ids(distinctIds(record['funders'], record['funding_org_id'])),
+        grant_categories: categoryRows(record),
+        grant_concepts: conceptRows(record),
+        grant_values: [...derivedYears, ...valueRows(record, VALUE_FIELD_CODES)],
+      };
+    },
+    fullText: (record) => [
+      [text(record['title']), text(record['original_title'])].join(' ; '),
+      text(record['abstract']),
+      conceptTexts(record).join(' ; '),
+      joinNames(list(record['investigators']).map(personName)),
+    ],
+    columnFallbacks: {
+      funding_org_id: (record) => (Array.isArray(record['funders']) ? idOf(record['funders'][0]) : undefined),
+      start_year: (record) =>
+        typeof record['start_date'] === 'string' ? Number(record['start_date'].slice(0, 4)) || null : undefined,
+    },
+    namedCategories: true,
+  },
+});
