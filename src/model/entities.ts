@@ -97,7 +97,7 @@ const ENTITY_ONLY_SPECS: Readonly<Partial<Record<EntityName, EntitySpec>>> = {
 export const ENTITY_SPECS: Readonly<Record<EntityName, EntitySpec>> = Object.fromEntries(
   ENTITY_NAMES.map((name) => {
     const source = SOURCE_MODULES.find((m) => m.name === name);
-    const spec = source !== undefined && 'entity' in source ? source.entity : ENTITY_ONLY_SPECS[name];
+    const spec = source?.entity ?? ENTITY_ONLY_SPECS[name];
     if (spec === undefined) throw new Error(`entity kind ${name} is declared neither here nor by a source`);
     return [name, spec];
   }),

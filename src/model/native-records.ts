@@ -283,7 +283,7 @@ export interface CategoryRecord {
   readonly code?: string;
 }
 
-/** Record type by kind. */
+/** Record type by kind, for the kinds with a type written here. */
 export interface NativeRecordByKind {
   publications: PublicationRecord;
   grants: GrantRecord;
@@ -293,4 +293,12 @@ export interface NativeRecordByKind {
   categories: CategoryRecord;
 }
 
-export type NativeRecord = NativeRecordByKind[NativeKind];
+/**
+ * The record type of a kind: its type here, or for a source without one any JSON object with
+ * an id (what the row hooks of its declaration read).
+ */
+export type NativeRecordOf<Kind extends NativeKind> = Kind extends keyof NativeRecordByKind
+  ? NativeRecordByKind[Kind]
+  : { readonly id: string; readonly [field: string]: unknown };
+
+export type NativeRecord = NativeRecordOf<NativeKind>;

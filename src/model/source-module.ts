@@ -69,6 +69,11 @@ export interface SourceDeclaration<
   readonly rows: SourceRows<NoInfer<Links>>;
   /** The entity kind of the same name, when fields of other sources hold its records. */
   readonly entity?: EntitySpec;
+  /**
+   * The fields a native record (`quarry generate`'s JSONL) must hold, with their JSON type:
+   * enough for the store to place the record. The native importer refuses a record without.
+   */
+  readonly requiredFields?: readonly (readonly [field: string, type: 'string' | 'number'])[];
 }
 
 /**

@@ -47,9 +47,7 @@ export const SOURCE_FIELD_TABLES = bySource((source): SourceTable => source.fiel
  * the shape of each returned object, as `describe schema` gives it. Every other field's
  * `long_description` is null, as in the hosted service's answer for most fields.
  */
-export const LONG_DESCRIPTIONS = bySource((source): Readonly<Record<string, string>> =>
-  'longDescriptions' in source ? source.longDescriptions : {},
-);
+export const LONG_DESCRIPTIONS = bySource((source): Readonly<Record<string, string>> => source.longDescriptions ?? {});
 
 /** Record kinds that are no source: lists of entities an import writes (`storage.ts` declares their tables). */
 export const RECORD_ONLY_KINDS = ['journals', 'categories'] as const;

@@ -60,6 +60,7 @@ function specSource(name: SourceName): SpecSource {
   };
 }
 
+/** The sources spec/data-model.md defines (later sources are in spec/schema-2026.md §7). */
 const SOURCES: SourceName[] = ['publications', 'grants', 'researchers', 'organizations'];
 
 /**

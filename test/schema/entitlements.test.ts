@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from '../../src/dsl/index.ts';
 import { describeQuery, schemaFor, type SchemaPermissions, type SourceName } from '../../src/schema/index.ts';
+import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import { coveredFields } from '../../src/schema/entitlements.ts';
 import { rejected, valid } from './helpers.ts';
 
@@ -229,7 +230,7 @@ describe('entitlements: describe schema', () => {
 
   test('describe schema — all sources', () => {
     const out = schemaOf();
-    assert.deepEqual(Object.keys(out.sources), ['publications', 'grants', 'researchers', 'organizations']);
+    assert.deepEqual(Object.keys(out.sources), SOURCE_NAMES);
     assert.deepEqual(Object.keys(out.functions).sort(), ['citations_per_year', 'funding_per_year']);
   });
 });

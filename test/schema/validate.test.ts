@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { parse } from '../../src/dsl/index.ts';
 import { renderErrorBody } from '../../src/errors/index.ts';
 import { validate } from '../../src/schema/index.ts';
+import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import { unnestProductWarning } from '../../src/schema/rules/field-list.ts';
 import { deprecationWarning } from '../../src/schema/rules/removed-field.ts';
 import { rejected, search, valid } from './helpers.ts';
@@ -407,8 +408,7 @@ describe('unsupported versus unknown', () => {
     }
   });
   test('held sources are never reported as unsupported', () => {
-    for (const name of ['publications', 'grants', 'researchers', 'organizations'])
-      valid(`search ${name} return ${name}`);
+    for (const name of SOURCE_NAMES) valid(`search ${name} return ${name}`);
   });
   test('an unsupported function comes first among several problems', () => {
     const err = rejected('search publications where titel = 1 return classify(title="x")');

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import { ENTITY_SPECS } from '../../src/model/entities.ts';
-import { SOURCE_FIELD_TABLES } from '../../src/model/sources.ts';
+import { SOURCE_FIELD_TABLES, SOURCE_NAMES } from '../../src/model/sources.ts';
 import { SOURCE_TABLES, type RecordKind } from '../../src/model/storage.ts';
 import { openRecordStore, type RecordStore } from '../../src/store/sqlite/records-store.ts';
 import type { NativeKind } from '../../src/model/native-records.ts';
@@ -89,7 +89,7 @@ function recordsOf(dir: string): [NativeKind, Loose[]][] {
   ];
 }
 
-const KINDS = ['publications', 'grants', 'researchers', 'organizations'] as const;
+const KINDS = SOURCE_NAMES;
 
 /** Queries over the fields a link table or an entity column holds, for each kind. */
 function probes(): string[] {

@@ -237,6 +237,7 @@ export const grants = defineSource({
   singular: 'grant',
   refersTo: ['categories', 'organizations', 'researchers'],
   fieldTable: FIELDS,
+  requiredFields: [['title', 'string']],
   longDescriptions: {
     concepts_scores: CONCEPTS_SCORES,
     investigators:

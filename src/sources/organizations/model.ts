@@ -104,6 +104,7 @@ export const organizations = defineSource({
   // Parents, children and related organizations are organizations too.
   refersTo: [],
   fieldTable: FIELDS,
+  requiredFields: [['name', 'string']],
   storage: {
     table: {
       table: 'organizations',

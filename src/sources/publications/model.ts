@@ -250,6 +250,10 @@ export const publications = defineSource({
   refersTo: ['categories', 'organizations', 'journals', 'researchers', 'grants'],
   fieldTable: FIELDS,
   longDescriptions: { authors: AUTHORS, concepts_scores: CONCEPTS_SCORES },
+  requiredFields: [
+    ['title', 'string'],
+    ['year', 'number'],
+  ],
   storage: {
     table: {
       table: 'publications',

@@ -4,6 +4,7 @@
  */
 import { basename } from 'node:path';
 import { NATIVE_KINDS, type NativeKind, type NativeRecord } from '../../../model/native-records.ts';
+import { SOURCE_MODULES, type SourceName } from '../../../model/sources.ts';
 import { MalformedRecord, parseObject, type Mapped } from './common.ts';
 import type { FormatReader } from './reader.ts';
 
@@ -13,15 +14,15 @@ export function kindOfShard(path: string): NativeKind | undefined {
   return NATIVE_KINDS.find((k) => name.startsWith(k));
 }
 
-/** Required fields (with their JSON type) per kind: enough for the store to place the record. */
+/**
+ * Required fields (with their JSON type) per kind: enough for the store to place the record.
+ * A source declares its own (`SourceDeclaration.requiredFields`).
+ */
 const REQUIRED: Readonly<Record<NativeKind, readonly (readonly [string, string])[]>> = {
-  publications: [
-    ['title', 'string'],
-    ['year', 'number'],
-  ],
-  grants: [['title', 'string']],
-  researchers: [],
-  organizations: [['name', 'string']],
+  ...(Object.fromEntries(SOURCE_MODULES.map((source) => [source.name, source.requiredFields ?? []])) as Record<
+    SourceName,
+    readonly (readonly [string, string])[]
+  >),
   journals: [['title', 'string']],
   categories: [['name', 'string']],
 };
