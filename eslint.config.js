@@ -1,6 +1,7 @@
 // Lint: typescript-eslint with type information, plus the layering of docs/architecture.md
 // on every folder of src/: imports point inward, and only the composition root (src/main.ts,
-// src/backends.ts) imports a concrete back end.
+// src/backends.ts and its one object per kind of database in src/backends/) imports a
+// concrete back end.
 import { resolve } from 'node:path';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';

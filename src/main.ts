@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/service.ts';
-import { databaseTarget, openAccountBackends, openServiceBackends, recordWriterFor } from './backends.ts';
+import { demoDatabaseFile, openAccountBackends, openServiceBackends, recordWriterFor } from './backends.ts';
 import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { build, type WebPlugin } from './http/app.ts';
@@ -124,11 +124,11 @@ export async function prepareDemo(
   config: QuarryConfig,
   write: (text: string) => void,
 ): Promise<{ key: string; instructions(url: string): string }> {
-  const target = databaseTarget(config.database);
-  if (target.kind === 'sqlite' && !existsSync(target.path)) {
-    mkdirSync(dirname(target.path), { recursive: true });
+  const demoFile = demoDatabaseFile(config.database);
+  if (demoFile !== undefined) {
+    mkdirSync(dirname(demoFile), { recursive: true });
     write(
-      `Creating ${target.path} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`,
+      `Creating ${demoFile} with a demo dataset of ${DEMO_PUBLICATIONS.toLocaleString('en')} publications (first run only)...\n`,
     );
     const { default: progress } = await import('cli-progress');
     const bar = new progress.SingleBar(
@@ -138,7 +138,7 @@ export async function prepareDemo(
     bar.start(100, 0, { phase: '' });
     try {
       await buildDemoDatabase({
-        dbPath: target.path,
+        dbPath: demoFile,
         writerFor: recordWriterFor,
         publications: DEMO_PUBLICATIONS,
         seed: DEMO_SEED,
