@@ -18,7 +18,7 @@ import { readSecretFile } from './auth/secret-file.ts';
 import { isPostgresUrl, type QuarryConfig } from './config.ts';
 import type { DslVersion } from './engine/types.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.ts';
-import type { RateLimitStore } from './ratelimit/store.ts';
+import type { RateLimitStore } from './store/rate-limits.ts';
 import type { SessionStore } from './store/accounts.ts';
 import type { RecordTarget } from './store/record-writer.ts';
 import type { BackupReport } from './store/sqlite/backup.ts';

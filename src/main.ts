@@ -45,6 +45,7 @@ export async function startService(
       config: { ...config, tokens: { ...config.tokens, jwtSecret: backends.jwtSecret } },
       engine: backends.engine,
       accounts,
+      tokenStore: backends.tokenStore,
       rateLimitStore: backends.rateLimitStore,
       webStore: backends.webStore,
       loginCodes: backends.loginCodes,

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { hashSecret } from '../auth/secrets.ts';
 import { QuarryError } from '../errors/index.ts';
 import type { LoginCodeStore } from '../store/web.ts';
-import type { Account } from './types.ts';
+import type { Account } from '../identity/account-types.ts';
 
 /** How long a login code stays usable. */
 export const LOGIN_CODE_LIFETIME_MS = 30 * 60 * 1000;

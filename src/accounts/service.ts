@@ -1,5 +1,5 @@
 import { isQuarryError, QuarryError } from '../errors/index.ts';
-import { systemClock, type Clock } from '../auth/clock.ts';
+import { systemClock, type Clock } from '../identity/clock.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { displayPrefix, hashSecret, newApiKey, randomSecret } from '../auth/secrets.ts';
 import type { AccountRow, AccountStore, KeyRow, SessionStore } from '../store/accounts.ts';
@@ -12,7 +12,7 @@ import {
   type Family,
   type LimitOverrides,
   type Subscription,
-} from './types.ts';
+} from '../identity/account-types.ts';
 
 /** An account named by its e-mail address (string) or its id (number). */
 export type AccountRef = string | number;

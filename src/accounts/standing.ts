@@ -5,7 +5,7 @@
  * answer (403, saying whom to contact).
  */
 import { QuarryError, type ErrorCode } from '../errors/index.ts';
-import type { AccountState } from './types.ts';
+import type { AccountState } from '../identity/account-types.ts';
 
 const REFUSAL_BY_STATE: Readonly<Record<AccountState, ErrorCode | undefined>> = {
   active: undefined,

@@ -1,5 +1,5 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { Family } from '../accounts/types.ts';
+import type { Family } from '../identity/account-types.ts';
 
 const ALGORITHM = 'HS256';
 

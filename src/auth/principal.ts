@@ -1,4 +1,4 @@
-import type { Family, LimitOverrides, Subscription } from '../accounts/types.ts';
+import type { Family, LimitOverrides, Subscription } from '../identity/account-types.ts';
 
 /** Who is behind a request that presented a valid token. */
 export interface Principal {

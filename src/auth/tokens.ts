@@ -1,9 +1,9 @@
 import type { AccountService } from '../accounts/service.ts';
-import type { TokenRow } from '../store/accounts.ts';
-import type { Account, Family } from '../accounts/types.ts';
+import type { TokenRow, TokenStore } from '../store/tokens.ts';
+import type { Account, Family } from '../identity/account-types.ts';
 import { requireActive } from '../accounts/standing.ts';
 import { QuarryError } from '../errors/index.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../identity/clock.ts';
 import { signJwt, verifyJwt, type JwtClaims } from './jwt.ts';
 import type { Principal } from './principal.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
@@ -16,7 +16,10 @@ export interface LoginCredentials {
 }
 
 export interface TokenServiceOptions {
+  /** Who may log in: keys, passwords and the accounts behind tokens. */
   readonly accounts: AccountService;
+  /** Where the issued tokens are recorded. */
+  readonly store: TokenStore;
   readonly clock: Clock;
   readonly jwtSecret: Uint8Array;
   /** Token lifetime per family, in seconds. */
@@ -87,7 +90,7 @@ export class TokenService {
 
   /** Removes token records that expired more than a day ago. */
   async purgeExpired(): Promise<number> {
-    return this.#o.accounts.store.deleteTokensExpiredBefore(this.#o.clock.now() - 24 * 3600 * 1000);
+    return this.#o.store.deleteTokensExpiredBefore(this.#o.clock.now() - 24 * 3600 * 1000);
   }
 
   async #login(
@@ -118,7 +121,7 @@ export class TokenService {
   async #record(id: string, kind: 'opaque' | 'jwt', account: Account, keyId: number | null, family: Family) {
     const issuedAt = this.#o.clock.now();
     const expiresAt = issuedAt + this.#o.lifetimeSeconds[family] * 1000;
-    await this.#o.accounts.store.insertToken({ id, kind, accountId: account.id, keyId, family, issuedAt, expiresAt });
+    await this.#o.store.insertToken({ id, kind, accountId: account.id, keyId, family, issuedAt, expiresAt });
     return { issuedAt, expiresAt };
   }
 
@@ -130,7 +133,7 @@ export class TokenService {
   async #check(id: string, expected: ExpectedToken): Promise<Principal> {
     const { family } = expected;
     const loginPath = LOGIN_PATHS[family];
-    const token = await this.#o.accounts.store.tokenById(id);
+    const token = await this.#o.store.tokenById(id);
     if (!token || !matches(token, expected)) throw QuarryError.of('SERVICE_TOKEN_INVALID', { params: { loginPath } });
     if (token.expiresAt <= this.#o.clock.now())
       throw QuarryError.of('SERVICE_TOKEN_EXPIRED', { params: { loginPath } });

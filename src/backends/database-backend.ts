@@ -11,6 +11,7 @@ import type { QueryChannel } from '../client/client.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import type { RecordTarget } from '../store/record-writer.ts';
 import type { BackupReport } from '../store/sqlite/backup.ts';
+import type { TokenStore } from '../store/tokens.ts';
 import type { WebStore } from '../store/web.ts';
 
 /** The settings of each kind, as a `database` setting (or a `--db` flag) gives them. */
@@ -41,6 +42,8 @@ export interface MigrationStep {
 export interface DatabaseService {
   readonly engine: QueryEngine;
   readonly accountStore: AccountStore;
+  /** The token records, beside the accounts they belong to. */
+  readonly tokenStore: TokenStore;
   readonly webStore: WebStore;
   /** Record-table migrations applied while opening, for the start-up log. */
   readonly upgraded: readonly number[];

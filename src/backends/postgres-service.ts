@@ -17,6 +17,7 @@ import { postgresAccountStore } from '../store/postgres/account-store.ts';
 import { unfinishedPgImports } from '../store/postgres/import-journal.ts';
 import { dropLegacyJwtSecret, legacyJwtSecret } from '../store/postgres/legacy-jwt-secret.ts';
 import type { PostgresPools } from '../store/postgres/pool.ts';
+import { postgresTokenStore } from '../store/postgres/token-store.ts';
 import { postgresWebStore } from '../store/postgres/web-store.ts';
 import { describeUnfinished } from '../store/record-writer.ts';
 import { closeInOrder, openOrClose } from './close-in-order.ts';
@@ -54,6 +55,7 @@ export async function openPostgresService(
     return {
       engine,
       accountStore,
+      tokenStore: postgresTokenStore(pools.primary),
       webStore,
       upgraded: applied.filter((step) => step.set === 'records').map((step) => step.version),
       jwtSecret,

@@ -4,7 +4,7 @@
  * stay in the database every instance reads on each request, so a revocation through one
  * instance is refused by all on their next request.
  */
-import type { RateLimitStore } from '../ratelimit/store.ts';
+import type { RateLimitStore } from '../store/rate-limits.ts';
 import type { SessionStore } from '../store/accounts.ts';
 import { connectRedis, type Redis } from '../store/redis/connect.ts';
 import { redisLoginCodeStore } from '../store/redis/login-code-store.ts';

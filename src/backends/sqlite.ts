@@ -11,7 +11,7 @@ import { createSqliteEngine } from '../engine/backends/sqlite/engine.ts';
 import { withResultCache } from '../engine/result-cache.ts';
 import type { DslVersion, QueryEngine } from '../engine/types.ts';
 import { describeUnfinished, type RecordTarget } from '../store/record-writer.ts';
-import { openSqliteAccountStore } from '../store/sqlite/account-store.ts';
+import { openSqliteAccountStore, openSqliteAccountStores } from '../store/sqlite/account-store.ts';
 import { backupDatabase } from '../store/sqlite/backup.ts';
 import { unfinishedImports } from '../store/sqlite/import-journal.ts';
 import { migrateSqliteDatabase } from '../store/sqlite/migrate-database.ts';
@@ -76,13 +76,14 @@ function openService(
   return openOrClose((closers) => {
     const engine = openEngine(path, options.config.query);
     closers.push(() => engine.close());
-    const accountStore = openSqliteAccountStore(path);
+    const { accountStore, tokenStore } = openSqliteAccountStores(path);
     closers.push(() => accountStore.close());
     const webStore = openSqliteWebStore(path);
     closers.push(() => webStore.close());
     return {
       engine,
       accountStore,
+      tokenStore,
       webStore,
       upgraded,
       // Beside the database, never in it: a copied or backed-up database does not carry it.

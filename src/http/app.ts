@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { AccountService } from '../accounts/service.ts';
-import { systemClock, type Clock } from '../auth/clock.ts';
+import { systemClock, type Clock } from '../identity/clock.ts';
 import { jwtKey } from '../auth/jwt.ts';
 import { TokenService } from '../auth/tokens.ts';
 import type { QuarryConfig } from '../config.ts';
@@ -9,7 +9,8 @@ import type { QueryEngine } from '../engine/types.ts';
 import { QuarryError } from '../errors/index.ts';
 import { packageVersion } from '../package-root.ts';
 import { RateLimiter } from '../ratelimit/limiter.ts';
-import type { RateLimitStore } from '../ratelimit/store.ts';
+import type { RateLimitStore } from '../store/rate-limits.ts';
+import type { TokenStore } from '../store/tokens.ts';
 import type { LoginCodeStore, WebStore } from '../store/web.ts';
 import type { ServiceContext } from './context.ts';
 import { AllowedMethods } from './allowed-methods.ts';
@@ -48,6 +49,8 @@ export interface AppDeps {
   readonly config: QuarryConfig;
   readonly engine: QueryEngine;
   readonly accounts: AccountService;
+  /** Where issued tokens are recorded (the account database). */
+  readonly tokenStore: TokenStore;
   readonly clock?: Clock;
   /** Where rate-limit counters live (memory for one instance, Redis for several). */
   readonly rateLimitStore: RateLimitStore;
@@ -76,7 +79,7 @@ function redactUrl(url: string): string {
  * and (when given) the web pages. It does not listen; `src/main.ts` does, tests `inject`.
  *
  * @example
- * const app = await build({ config: loadConfig({ env: { QUARRY_JWT_SECRET: randomSecret() } }), engine, accounts, rateLimitStore: new MemoryRateLimitStore(), clock: manualClock('2022-01-01') });
+ * const app = await build({ config: loadConfig({ env: { QUARRY_JWT_SECRET: randomSecret() } }), engine, accounts, tokenStore, rateLimitStore: new MemoryRateLimitStore(), clock: manualClock('2022-01-01') });
  * const res = await app.inject({ method: 'GET', url: '/healthz' });
  */
 export async function build(deps: AppDeps): Promise<FastifyInstance> {
@@ -136,6 +139,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = new TokenService({
     accounts,
+    store: deps.tokenStore,
     clock,
     jwtSecret: jwtKey(jwtSecret),
     lifetimeSeconds: { token: config.tokens.tokenPathLifetimeSeconds, auth: config.tokens.authPathLifetimeSeconds },

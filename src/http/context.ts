@@ -1,5 +1,5 @@
 import type { AccountService } from '../accounts/service.ts';
-import type { Clock } from '../auth/clock.ts';
+import type { Clock } from '../identity/clock.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { QuarryConfig } from '../config.ts';
 import type { QueryEngine } from '../engine/types.ts';

@@ -1,4 +1,4 @@
-import type { Family } from '../accounts/types.ts';
+import type { Family } from '../identity/account-types.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { DslVersion } from '../engine/types.ts';
 

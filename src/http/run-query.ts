@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Family } from '../accounts/types.ts';
+import type { Family } from '../identity/account-types.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { DslVersion, QueryOutcome } from '../engine/types.ts';
 import { isQuarryError, QuarryError } from '../errors/index.ts';

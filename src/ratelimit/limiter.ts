@@ -1,5 +1,5 @@
-import type { Clock } from '../auth/clock.ts';
-import type { RateLimitStore } from './store.ts';
+import type { Clock } from '../identity/clock.ts';
+import type { RateLimitStore } from '../store/rate-limits.ts';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */

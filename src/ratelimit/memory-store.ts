@@ -1,4 +1,4 @@
-import type { RateLimitStore } from './store.ts';
+import type { RateLimitStore } from '../store/rate-limits.ts';
 
 /**
  * Counters in a Map, for a single instance. Expired windows are swept lazily, at most once

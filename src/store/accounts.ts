@@ -1,15 +1,16 @@
 /**
- * The account side's storage contract: what the account service, the token service and the
- * web pages need from a database, whichever database it is.
+ * The account side's storage contract: what the account service and the web pages need
+ * from a database, whichever database it is. The token records have their own contract
+ * (`tokens.ts`).
  */
-import type { AccountState, Family } from '../accounts/types.ts';
+import type { AccountState } from '../identity/account-types.ts';
 
 /**
- * Persistence for accounts, API keys, tokens, usage counters and service settings, plus the
- * web sessions of `SessionStore`. Asynchronous so a networked back end fits: SQLite
+ * Persistence for accounts, API keys, usage counters and service settings, plus the web
+ * sessions of `SessionStore`. Asynchronous so a networked back end fits: SQLite
  * (`sqlite/account-store.ts`) and PostgreSQL implement it; the composition root
- * (`src/backends.ts`) picks one. Implementations never see a secret: keys, tokens and
- * sessions arrive hashed. All times are milliseconds since the epoch.
+ * (`src/backends.ts`) picks one. Implementations never see a secret: keys and sessions
+ * arrive hashed. All times are milliseconds since the epoch.
  */
 export interface AccountStore extends SessionStore {
   insertAccount(row: NewAccountRow): Promise<number>;
@@ -25,11 +26,6 @@ export interface AccountStore extends SessionStore {
   /** Sets when the key stops working (now to revoke, later for a grace period); an earlier end stands. */
   revokeKey(id: number, at: number): Promise<void>;
   touchKey(id: number, at: number): Promise<void>;
-
-  insertToken(row: TokenRow): Promise<void>;
-  /** The token with the state of its account and key, in one indexed lookup. */
-  tokenById(id: string): Promise<TokenView | undefined>;
-  deleteTokensExpiredBefore(at: number): Promise<number>;
 
   addUsage(accountId: number, day: string, requests: number, rejections: number): Promise<void>;
   usageOf(accountId: number, fromDay: string): Promise<UsageRow[]>;
@@ -101,22 +97,6 @@ export interface KeyRow extends NewKeyRow {
    * for a key that expires or was rotated and is in its grace period; null: no end.
    */
   readonly revokedAt: number | null;
-}
-
-export interface TokenRow {
-  /** SHA-256 of an opaque token, or of the `jti` of a JWT (never the token or `jti` itself). */
-  readonly id: string;
-  readonly kind: 'opaque' | 'jwt';
-  readonly accountId: number;
-  readonly keyId: number | null;
-  readonly family: Family;
-  readonly issuedAt: number;
-  readonly expiresAt: number;
-}
-
-export interface TokenView extends TokenRow {
-  readonly accountState: AccountState;
-  readonly keyRevokedAt: number | null;
 }
 
 export interface SessionRow {

@@ -1,7 +1,7 @@
 /** What the web routes share, built once by the plugin. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../accounts/service.ts';
-import type { Clock } from '../auth/clock.ts';
+import type { Clock } from '../identity/clock.ts';
 import type { QuarryConfig } from '../config.ts';
 import type { QueryEngine } from '../engine/types.ts';
 import type { ServiceContext } from '../http/context.ts';

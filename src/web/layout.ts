@@ -2,7 +2,7 @@
  * The frame every page shares: head (local style sheet only), a header with navigation that
  * depends on who is signed in, the main content, and the sign-out form.
  */
-import type { Account } from '../accounts/types.ts';
+import type { Account } from '../identity/account-types.ts';
 import { renderErrorBody, type QuarryError } from '../errors/index.ts';
 import { html, type Html, type HtmlValue } from './html.ts';
 

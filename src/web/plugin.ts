@@ -10,7 +10,7 @@
  * the API's JSON error body).
  *
  * @example
- * const app = await build({ config, engine, accounts, rateLimitStore, webStore, web: webPlugin });
+ * const app = await build({ config, engine, accounts, tokenStore, rateLimitStore, webStore, web: webPlugin });
  */
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';

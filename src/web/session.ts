@@ -6,7 +6,7 @@
  */
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account } from '../accounts/types.ts';
+import type { Account } from '../identity/account-types.ts';
 import { QuarryError } from '../errors/index.ts';
 
 export const SESSION_COOKIE = 'quarry_session';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
 import type { AccountStore } from '../../src/store/accounts.ts';
-import { manualClock } from '../../src/auth/clock.ts';
+import { manualClock } from '../../src/identity/clock.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
 import { isQuarryError, QuarryError } from '../../src/errors/index.ts';
 import { accountBackends } from '../fixtures/account-backends.ts';

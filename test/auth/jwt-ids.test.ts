@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { decodeJwt } from 'jose';
 import { AccountService } from '../../src/accounts/service.ts';
-import { manualClock } from '../../src/auth/clock.ts';
+import { manualClock } from '../../src/identity/clock.ts';
 import { signJwt } from '../../src/auth/jwt.ts';
 import { hashSecret, randomSecret } from '../../src/auth/secrets.ts';
 import { TokenService } from '../../src/auth/tokens.ts';
@@ -17,16 +17,29 @@ import type { AccountStore } from '../../src/store/accounts.ts';
 import { postgresAccountStore } from '../../src/store/postgres/account-store.ts';
 import { listMigrations, migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { openPostgres, type PostgresPools } from '../../src/store/postgres/pool.ts';
-import { openSqliteAccountStore } from '../../src/store/sqlite/account-store.ts';
+import { postgresTokenStore } from '../../src/store/postgres/token-store.ts';
+import { openSqliteAccountStores } from '../../src/store/sqlite/account-store.ts';
+import type { TokenStore } from '../../src/store/tokens.ts';
 import { accountBackends } from '../fixtures/account-backends.ts';
 import { createTestPgDatabase, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
 const SECRET = new TextEncoder().encode('s'.repeat(32));
 const HOUR = 3600_000;
 
-function tokenService(accounts: AccountService, clock: ReturnType<typeof manualClock>): TokenService {
+/** The account store and the token store beside it. */
+interface Stores {
+  readonly accountStore: AccountStore;
+  readonly tokenStore: TokenStore;
+}
+
+function tokenService(
+  accounts: AccountService,
+  store: TokenStore,
+  clock: ReturnType<typeof manualClock>,
+): TokenService {
   return new TokenService({
     accounts,
+    store,
     clock,
     jwtSecret: SECRET,
     lifetimeSeconds: { token: 3600, auth: 3600 },
@@ -41,15 +54,15 @@ for (const backend of accountBackends()) {
 
     test('are stored under the SHA-256 of the jti; the jti itself finds nothing; revocation still applies', async () => {
       const clock = manualClock('2024-01-01T00:00:00Z');
-      const { accountStore: store } = await backend.fresh();
+      const { accountStore: store, tokenStore } = await backend.fresh();
       const accounts = new AccountService({ store, clock });
       await accounts.createAccount({ email: 'a@example.org', activate: true });
       const { key, info } = await accounts.createKey('a@example.org');
-      const tokens = tokenService(accounts, clock);
+      const tokens = tokenService(accounts, tokenStore, clock);
       const jwt = await tokens.issueJwt({ key });
       const jti = decodeJwt(jwt).jti as string;
-      assert.equal(await store.tokenById(jti), undefined, 'no record under the jti in clear');
-      assert.equal((await store.tokenById(hashSecret(jti)))?.kind, 'jwt');
+      assert.equal(await tokenStore.tokenById(jti), undefined, 'no record under the jti in clear');
+      assert.equal((await tokenStore.tokenById(hashSecret(jti)))?.kind, 'jwt');
       assert.equal((await tokens.verifyJwt(jwt)).accountId, info.id);
       await accounts.revokeKey('a@example.org', info.id);
       await assert.rejects(tokens.verifyJwt(jwt), { code: 'SERVICE_TOKEN_REVOKED' });
@@ -62,14 +75,14 @@ for (const backend of accountBackends()) {
  * What an earlier Quarry left: an account and key, and a JWT record under its `jti` in clear
  * (signed with SECRET); returns the token.
  */
-async function issuedBeforeTheUpgrade(store: AccountStore, clock: ReturnType<typeof manualClock>): Promise<string> {
-  const accounts = new AccountService({ store, clock });
+async function issuedBeforeTheUpgrade(stores: Stores, clock: ReturnType<typeof manualClock>): Promise<string> {
+  const accounts = new AccountService({ store: stores.accountStore, clock });
   await accounts.createAccount({ email: 'old@example.org', activate: true });
   const { info } = await accounts.createKey('old@example.org');
   await accounts.shutdown();
   const jti = randomSecret(16);
   const account = await accounts.getAccount('old@example.org');
-  await store.insertToken({
+  await stores.tokenStore.insertToken({
     id: jti,
     kind: 'jwt',
     accountId: account.id,
@@ -89,12 +102,13 @@ async function issuedBeforeTheUpgrade(store: AccountStore, clock: ReturnType<typ
 }
 
 /** The migrated store: the old record found under the hash only, and the old token accepted. */
-async function assertMigrated(store: AccountStore, jwt: string, clock: ReturnType<typeof manualClock>): Promise<void> {
+async function assertMigrated(stores: Stores, jwt: string, clock: ReturnType<typeof manualClock>): Promise<void> {
   const jti = decodeJwt(jwt).jti as string;
-  assert.equal(await store.tokenById(jti), undefined, 'the jti in clear is gone');
-  assert.equal((await store.tokenById(hashSecret(jti)))?.kind, 'jwt');
-  const accounts = new AccountService({ store, clock });
-  assert.equal((await tokenService(accounts, clock).verifyJwt(jwt)).family, 'auth', 'a token issued before works');
+  assert.equal(await stores.tokenStore.tokenById(jti), undefined, 'the jti in clear is gone');
+  assert.equal((await stores.tokenStore.tokenById(hashSecret(jti)))?.kind, 'jwt');
+  const accounts = new AccountService({ store: stores.accountStore, clock });
+  const tokens = tokenService(accounts, stores.tokenStore, clock);
+  assert.equal((await tokens.verifyJwt(jwt)).family, 'auth', 'a token issued before works');
   await accounts.shutdown();
 }
 
@@ -104,21 +118,21 @@ describe('the accounts migration 2 hashes the jti of JWTs issued before', () => 
     try {
       const path = join(dir, 'accounts.db');
       const clock = manualClock('2024-01-01T00:00:00Z');
-      const before = openSqliteAccountStore(path);
+      const before = openSqliteAccountStores(path);
       const jwt = await issuedBeforeTheUpgrade(before, clock);
-      await before.close();
+      await before.accountStore.close();
       // Migration 2 changes rows, not tables: without its record the file is as migration 1 left it.
       const db = new Database(path);
       db.prepare("DELETE FROM schema_migrations WHERE migration_set = 'accounts' AND version = 2").run();
       db.prepare("INSERT INTO service_settings (name, value) VALUES ('jwt_secret', 'the old secret')").run();
       db.close();
 
-      const store = openSqliteAccountStore(path);
+      const stores = openSqliteAccountStores(path);
       try {
-        await assertMigrated(store, jwt, clock);
-        assert.equal(await store.setting('jwt_secret'), undefined);
+        await assertMigrated(stores, jwt, clock);
+        assert.equal(await stores.accountStore.setting('jwt_secret'), undefined);
       } finally {
-        await store.close();
+        await stores.accountStore.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -141,10 +155,13 @@ describe('the accounts migration 2 hashes the jti of JWTs issued before', () => 
       const first = (listMigrations({ sets: ['accounts'] }).get('accounts') ?? []).slice(0, 1);
       await migratePostgres(pools.primary, { sets: [], code: { accounts: first } });
       const clock = manualClock('2024-01-01T00:00:00Z');
-      const store = postgresAccountStore(pools.primary);
-      const jwt = await issuedBeforeTheUpgrade(store, clock);
+      const stores = {
+        accountStore: postgresAccountStore(pools.primary),
+        tokenStore: postgresTokenStore(pools.primary),
+      };
+      const jwt = await issuedBeforeTheUpgrade(stores, clock);
       await migratePostgres(pools.primary, { sets: ['accounts'] });
-      await assertMigrated(store, jwt, clock);
+      await assertMigrated(stores, jwt, clock);
     });
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AccountService } from '../../src/accounts/service.ts';
-import { manualClock } from '../../src/auth/clock.ts';
+import { manualClock } from '../../src/identity/clock.ts';
 import { TokenService } from '../../src/auth/tokens.ts';
 import { accountBackends } from '../fixtures/account-backends.ts';
 
@@ -11,12 +11,13 @@ for (const backend of accountBackends()) {
     after(() => backend.tearDown());
     test('token records: stored by hash, purged a day after they expire', async () => {
       const clock = manualClock('2024-01-01T00:00:00Z');
-      const { accountStore: store } = await backend.fresh();
+      const { accountStore: store, tokenStore } = await backend.fresh();
       const accounts = new AccountService({ store, clock });
       await accounts.createAccount({ email: 'a@example.org', activate: true });
       const { key } = await accounts.createKey('a@example.org');
       const tokens = new TokenService({
         accounts,
+        store: tokenStore,
         clock,
         jwtSecret: new TextEncoder().encode('x'.repeat(32)),
         lifetimeSeconds: { token: 60, auth: 60 },
@@ -36,11 +37,12 @@ for (const backend of accountBackends()) {
 
     test('keys with an end: an expiring key and a rotated key work until their end, then neither they nor their tokens do', async () => {
       const clock = manualClock('2024-01-01T00:00:00Z');
-      const { accountStore: store } = await backend.fresh();
+      const { accountStore: store, tokenStore } = await backend.fresh();
       const accounts = new AccountService({ store, clock });
       await accounts.createAccount({ email: 'a@example.org', activate: true });
       const tokens = new TokenService({
         accounts,
+        store: tokenStore,
         clock,
         jwtSecret: new TextEncoder().encode('x'.repeat(32)),
         lifetimeSeconds: { token: 4 * 3600, auth: 4 * 3600 },

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { AccountService } from '../../src/accounts/service.ts';
-import { systemClock } from '../../src/auth/clock.ts';
+import { systemClock } from '../../src/identity/clock.ts';
 import { signJwt } from '../../src/auth/jwt.ts';
 import { hashSecret, randomSecret } from '../../src/auth/secrets.ts';
 import { openServiceBackends } from '../../src/backends.ts';
@@ -22,6 +22,7 @@ import { startService } from '../../src/main.ts';
 import { postgresAccountStore } from '../../src/store/postgres/account-store.ts';
 import { listMigrations, migratePostgres, pgSchemaVersion } from '../../src/store/postgres/migrate.ts';
 import { openPostgres } from '../../src/store/postgres/pool.ts';
+import { postgresTokenStore } from '../../src/store/postgres/token-store.ts';
 import { createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
@@ -162,7 +163,7 @@ describe('the token-signing secret on PostgreSQL', { timeout: 120_000 }, () => {
       await accounts.shutdown();
       const jti = randomSecret(16);
       const now = systemClock.now();
-      await store.insertToken({
+      await postgresTokenStore(pools.primary).insertToken({
         id: jti,
         kind: 'jwt',
         accountId: account.id,

@@ -113,6 +113,6 @@ describe('token-path family', () => {
 
   test('tokens are stored hashed: the database never holds the token itself', async () => {
     const token = await opaqueToken(t);
-    assert.equal(await t.accounts.store.tokenById(token), undefined);
+    assert.equal(await t.tokenStore.tokenById(token), undefined);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { manualClock } from '../../src/auth/clock.ts';
+import { manualClock } from '../../src/identity/clock.ts';
 import { RateLimiter, rateLimitHeaders } from '../../src/ratelimit/limiter.ts';
 import { MemoryRateLimitStore } from '../../src/ratelimit/memory-store.ts';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { LOGIN_CODE_LIFETIME_MS, newLoginCode, normaliseLoginCode } from '../../src/accounts/login-codes.ts';
 import { AccountService } from '../../src/accounts/service.ts';
-import type { Account, AccountState } from '../../src/accounts/types.ts';
+import type { Account, AccountState } from '../../src/identity/account-types.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
 import { loadConfig } from '../../src/config.ts';
 import { build } from '../../src/http/app.ts';
@@ -116,6 +116,7 @@ for (const variant of VARIANTS) {
         config,
         engine: fakeEngine(),
         accounts,
+        tokenStore: side.tokenStore,
         rateLimitStore: new MemoryRateLimitStore(),
         webStore,
         loginCodes,

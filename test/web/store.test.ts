@@ -7,7 +7,7 @@ import {
   newLoginCode,
   normaliseLoginCode,
 } from '../../src/accounts/login-codes.ts';
-import type { AccountState } from '../../src/accounts/types.ts';
+import type { AccountState } from '../../src/identity/account-types.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
 import { accountBackends } from '../fixtures/account-backends.ts';
 

@@ -3,7 +3,7 @@
  * `--db FILE|URL` (and `--config FILE`) like `serve`.
  */
 import type { Command } from 'commander';
-import type { Account, Family } from '../../accounts/types.ts';
+import type { Account, Family } from '../../identity/account-types.ts';
 import { QuarryError } from '../../errors/index.ts';
 import { exitWithError } from '../exit.ts';
 import { DB_OPTION_HELP, withAccounts, type AdminFlags } from './admin-store.ts';

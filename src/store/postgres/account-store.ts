@@ -12,8 +12,6 @@ import type {
   NewAccountRow,
   NewKeyRow,
   SessionRow,
-  TokenRow,
-  TokenView,
   UsageRow,
 } from '../accounts.ts';
 import { SESSION_PURGE_BATCH, SessionPurgeSchedule } from '../session-purge.ts';
@@ -130,28 +128,6 @@ class PostgresAccountStore implements AccountStore {
 
   async touchKey(id: number, at: number): Promise<void> {
     await this.#pool.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at, id]);
-  }
-
-  async insertToken(row: TokenRow): Promise<void> {
-    await this.#pool.query(
-      `INSERT INTO tokens (id, kind, account_id, key_id, family, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row.id, row.kind, row.accountId, row.keyId, row.family, row.issuedAt, row.expiresAt],
-    );
-  }
-
-  tokenById(id: string): Promise<TokenView | undefined> {
-    return this.#one(
-      `SELECT t.id, t.kind, t.account_id AS "accountId", t.key_id AS "keyId", t.family, t.issued_at AS "issuedAt",
-              t.expires_at AS "expiresAt", a.state AS "accountState", k.revoked_at AS "keyRevokedAt"
-       FROM tokens t JOIN accounts a ON a.id = t.account_id LEFT JOIN api_keys k ON k.id = t.key_id
-       WHERE t.id = $1`,
-      [id],
-    );
-  }
-
-  async deleteTokensExpiredBefore(at: number): Promise<number> {
-    const result = await this.#pool.query('DELETE FROM tokens WHERE expires_at < $1', [at]);
-    return result.rowCount ?? 0;
   }
 
   async insertSession(row: SessionRow): Promise<void> {

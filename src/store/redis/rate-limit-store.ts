@@ -6,7 +6,7 @@
  * When Redis does not answer, the request fails with 503 (SERVICE_UNAVAILABLE): never
  * let through uncounted.
  */
-import type { RateLimitStore } from '../../ratelimit/store.ts';
+import type { RateLimitStore } from '../rate-limits.ts';
 import type { Redis } from './connect.ts';
 import { orUnavailable } from './unavailable.ts';
 

@@ -15,12 +15,12 @@ import type {
   NewAccountRow,
   NewKeyRow,
   SessionRow,
-  TokenRow,
-  TokenView,
   UsageRow,
 } from '../accounts.ts';
 import { SESSION_PURGE_BATCH, SessionPurgeSchedule } from '../session-purge.ts';
+import type { TokenStore } from '../tokens.ts';
 import { migrate, type Migration } from './migrate.ts';
+import { SqliteTokenStore } from './token-store.ts';
 
 export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
   {
@@ -123,13 +123,29 @@ const PATCH_COLUMNS: Record<keyof AccountPatch, string> = {
  * @example const store = openSqliteAccountStore('./data/quarry.db');
  */
 export function openSqliteAccountStore(dbPath: string): AccountStore {
+  return openSqliteAccountStores(dbPath).accountStore;
+}
+
+/** The account store and the token store on its connection; closing the account store closes both. */
+export interface SqliteAccountStores {
+  readonly accountStore: AccountStore;
+  readonly tokenStore: TokenStore;
+}
+
+/**
+ * Opens the account tables as `openSqliteAccountStore()` does, with the token store on the
+ * same connection (a token's look-up joins its account and key).
+ *
+ * @example const { accountStore, tokenStore } = openSqliteAccountStores('./data/quarry.db');
+ */
+export function openSqliteAccountStores(dbPath: string): SqliteAccountStores {
   createPrivateFile(dbPath);
   const db = new Database(dbPath);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   migrate(db, 'accounts', ACCOUNT_MIGRATIONS);
-  return new SqliteAccountStore(db);
+  return { accountStore: new SqliteAccountStore(db), tokenStore: new SqliteTokenStore(db) };
 }
 
 class SqliteAccountStore implements AccountStore {
@@ -141,7 +157,7 @@ class SqliteAccountStore implements AccountStore {
     this.#db = db;
   }
 
-  /** Prepared statements are cached: token look-ups run on every query request. */
+  /** Prepared statements are cached: key and session look-ups run on many requests. */
   #prepare(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);
     if (!statement) {
@@ -222,29 +238,6 @@ class SqliteAccountStore implements AccountStore {
   touchKey(id: number, at: number): Promise<void> {
     this.#prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
     return Promise.resolve();
-  }
-
-  insertToken(row: TokenRow): Promise<void> {
-    this.#prepare(
-      `INSERT INTO tokens (id, kind, account_id, key_id, family, issued_at, expires_at)
-       VALUES (@id, @kind, @accountId, @keyId, @family, @issuedAt, @expiresAt)`,
-    ).run(row);
-    return Promise.resolve();
-  }
-
-  tokenById(id: string): Promise<TokenView | undefined> {
-    return Promise.resolve(
-      this.#prepare(
-        `SELECT t.id, t.kind, t.account_id AS accountId, t.key_id AS keyId, t.family, t.issued_at AS issuedAt,
-                t.expires_at AS expiresAt, a.state AS accountState, k.revoked_at AS keyRevokedAt
-         FROM tokens t JOIN accounts a ON a.id = t.account_id LEFT JOIN api_keys k ON k.id = t.key_id
-         WHERE t.id = ?`,
-      ).get(id) as TokenView | undefined,
-    );
-  }
-
-  deleteTokensExpiredBefore(at: number): Promise<number> {
-    return Promise.resolve(this.#prepare('DELETE FROM tokens WHERE expires_at < ?').run(at).changes);
   }
 
   insertSession(row: SessionRow): Promise<void> {

@@ -3,7 +3,7 @@
  * sources, limits), keys for the auth-path family, password change for accounts that log in
  * with username and password, and the holder's recent usage.
  */
-import type { Account, AccountState, ApiKeyInfo, DailyUsage } from '../../accounts/types.ts';
+import type { Account, AccountState, ApiKeyInfo, DailyUsage } from '../../identity/account-types.ts';
 import type { QuarryConfig } from '../../config.ts';
 import type { QuarryError } from '../../errors/index.ts';
 import { html, type Html } from '../html.ts';

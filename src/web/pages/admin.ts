@@ -3,8 +3,8 @@
  * by address or name, filtered by state, a page at a time; activates and suspends them
  * (never the administrator's own), edits subscriptions, and issues one-time login codes.
  */
-import type { Account } from '../../accounts/types.ts';
-import { FAMILIES } from '../../accounts/types.ts';
+import type { Account } from '../../identity/account-types.ts';
+import { FAMILIES } from '../../identity/account-types.ts';
 import type { QuarryError } from '../../errors/index.ts';
 import { SOURCE_NAMES } from '../../model/types.ts';
 import { html, type Html } from '../html.ts';

@@ -3,7 +3,7 @@
  * curl against this very server; someone signed out sees the sign-in forms and how to
  * request access; a signed-in holder generates, lists and revokes API keys.
  */
-import type { ApiKeyInfo } from '../../accounts/types.ts';
+import type { ApiKeyInfo } from '../../identity/account-types.ts';
 import type { QuarryConfig } from '../../config.ts';
 import type { QuarryError } from '../../errors/index.ts';
 import { html, type Html } from '../html.ts';

@@ -1,5 +1,5 @@
 /** The API key parts shared by the home page and the account page: new-key box, key table, create form. */
-import type { ApiKeyInfo } from '../../accounts/types.ts';
+import type { ApiKeyInfo } from '../../identity/account-types.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, when, type PageContext } from '../layout.ts';
 

@@ -1,6 +1,6 @@
 /** `/account`: the account section, with key generation and password change. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Account } from '../../accounts/types.ts';
+import type { Account } from '../../identity/account-types.ts';
 import { isQuarryError, QuarryError } from '../../errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../http/status.ts';
 import { baseUrlOf, noticeOf, pageContext, type WebContext } from '../context.ts';

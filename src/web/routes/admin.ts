@@ -1,7 +1,7 @@
 /** `/admin`: administrators list, activate and suspend accounts, edit subscriptions, issue login codes. */
 import { issueLoginCode } from '../../accounts/login-codes.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Account, Subscription } from '../../accounts/types.ts';
+import type { Account, Subscription } from '../../identity/account-types.ts';
 import { isQuarryError, QuarryError } from '../../errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../http/status.ts';
 import { field, fieldList, noticeOf, pageContext, type WebContext } from '../context.ts';

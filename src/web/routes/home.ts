@@ -6,7 +6,7 @@ import { baseUrlOf, field, noticeOf, pageContext, type WebContext } from '../con
 import { homePage, type HomeData } from '../pages/home.ts';
 import { consumeLoginCode } from '../../accounts/login-codes.ts';
 import { requireActive } from '../../accounts/standing.ts';
-import type { Account } from '../../accounts/types.ts';
+import type { Account } from '../../identity/account-types.ts';
 import { enforceLimit } from '../../http/rate-limit.ts';
 import { clearSessionCookie, safeNext, setSessionCookie } from '../session.ts';
 import { takeFlash } from '../flash.ts';

@@ -1,19 +1,21 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../../src/accounts/service.ts';
-import { openSqliteAccountStore } from '../../../src/store/sqlite/account-store.ts';
-import type { Subscription } from '../../../src/accounts/types.ts';
-import { manualClock } from '../../../src/auth/clock.ts';
+import { openSqliteAccountStores } from '../../../src/store/sqlite/account-store.ts';
+import type { Subscription } from '../../../src/identity/account-types.ts';
+import { manualClock } from '../../../src/identity/clock.ts';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../../src/config.ts';
 import { build, type WebPlugin } from '../../../src/http/app.ts';
 import { MemoryRateLimitStore } from '../../../src/ratelimit/memory-store.ts';
-import type { RateLimitStore } from '../../../src/ratelimit/store.ts';
+import type { RateLimitStore } from '../../../src/store/rate-limits.ts';
 import { openSqliteWebStore } from '../../../src/store/sqlite/web-store.ts';
+import type { TokenStore } from '../../../src/store/tokens.ts';
 import { fakeEngine, type FakeEngine } from './fake-engine.ts';
 
 export interface TestApp {
   readonly app: FastifyInstance;
   readonly accounts: AccountService;
+  readonly tokenStore: TokenStore;
   readonly engine: FakeEngine;
   readonly clock: ReturnType<typeof manualClock>;
   readonly config: QuarryConfig;
@@ -46,7 +48,7 @@ export async function testApp(
   } = {},
 ): Promise<TestApp> {
   const clock = manualClock(options.at ?? AFTER_REMOVAL);
-  const store = openSqliteAccountStore(':memory:');
+  const { accountStore: store, tokenStore } = openSqliteAccountStores(':memory:');
   const accounts = new AccountService({ store, clock });
   const engine = fakeEngine();
   // The signing secret comes from outside the database, as src/backends.ts resolves it.
@@ -77,6 +79,7 @@ export async function testApp(
     config,
     engine,
     accounts,
+    tokenStore,
     clock,
     logger: { stream },
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
@@ -85,6 +88,7 @@ export async function testApp(
   return {
     app,
     accounts,
+    tokenStore,
     engine,
     clock,
     config,

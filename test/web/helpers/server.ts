@@ -59,6 +59,7 @@ export async function startWebServer(options: { config?: DeepPartial<QuarryConfi
     config: { ...config, tokens: { ...config.tokens, jwtSecret: backends.jwtSecret } },
     engine,
     accounts,
+    tokenStore: backends.tokenStore,
     rateLimitStore: backends.rateLimitStore,
     webStore,
     loginCodes: backends.loginCodes,

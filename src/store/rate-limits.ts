@@ -3,6 +3,9 @@
  * (Redis: INCR + PEXPIRE on the window key) lets several instances share one budget per
  * caller. Windows are fixed and aligned to multiples of their length, so every instance
  * computes the same window for the same instant.
+ *
+ * A storage contract like the others in store/, so the Redis store (store/redis/) implements
+ * it without reaching up into ratelimit/, which counts on whichever store it is given.
  */
 export interface RateLimitStore {
   /**
