@@ -11,24 +11,14 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { QuarryError, type Problem } from '../../errors/index.ts';
+import { QuarryError } from '../../errors/index.ts';
 import type { PreparedRecord, RowPreparation } from '../../store/row-preparation.ts';
 import { workerExecArgv, workerModule } from '../../worker-module.ts';
 import { readInputs, type ReadEvent, type ReadPlan } from './read-inputs.ts';
-import type { ReadTask } from './read-worker.ts';
+import { READER_YOUNG_GENERATION_MB, type ReaderMessage, type ReadTask } from './read-thread-contract.ts';
 
 /** Batches the reader may have handed over that the writer has not yet written. */
 export const READ_AHEAD_BATCHES = 2;
-
-/**
- * The young generation of the reading threads, larger than V8 sizes it by default. Parsing and
- * preparing records makes short-lived objects fast, and a small young generation promotes
- * many of them before they die. Measured on 60,000 publications and 228,000 other records,
- * three runs each, alternating (2026-11-27): 24.2-24.5 s and 39.9-40.4 s of CPU with the
- * default, 22.9-23.7 s and 37.1-38.9 s with 192 MiB, for 140-190 MiB more peak memory. The
- * writer's own young generation made no difference measured the same way.
- */
-export const READER_YOUNG_GENERATION_MB = 192;
 
 /**
  * Helper threads for a machine of `cores`: the cores the writer and the reading thread leave,
@@ -42,15 +32,6 @@ export const READER_YOUNG_GENERATION_MB = 192;
 export function helpersFor(cores: number): number {
   return Math.max(0, Math.min(3, cores - 2));
 }
-
-/** What the reading thread posts: its events, then how it ended. */
-export type ReaderMessage =
-  | ReadEvent<unknown>
-  | { readonly type: 'end' }
-  /** A coded error from reading (an unreadable archive, a shard of no known kind). */
-  | { readonly type: 'error'; readonly problems: readonly Problem[] }
-  /** An unexpected error: a bug in a format reader, or the thread died. */
-  | { readonly type: 'failed'; readonly file: string; readonly line: number; readonly reason: string };
 
 /** The reading stopped on something unexpected, at `file`:`line`; the importer reports it with its own code. */
 export class ReadingFailed extends Error {

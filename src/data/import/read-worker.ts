@@ -5,22 +5,12 @@
  * batch is posted only while the importer has granted room for it (a `credit` message per
  * batch written), so no more than the window of batches waits between the two threads.
  */
-import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuarryError } from '../../errors/index.ts';
 import { workerExecArgv, workerModule } from '../../worker-module.ts';
 import type { PrepareTask } from './prepare-worker.ts';
-import { readInputs, type MappedSource, type ReadPlan, type SourceMapper } from './read-inputs.ts';
-import { READER_YOUNG_GENERATION_MB, type ReaderMessage } from './read-pipeline.ts';
-
-export interface ReadTask {
-  readonly plan: ReadPlan;
-  /** Batches that may be posted before the first credit. */
-  readonly window: number;
-  readonly port: MessagePort;
-  /** Helper threads that map and prepare records of pure formats beside this one (prepare-worker.ts). */
-  readonly helpers: number;
-}
+import { readInputs, type MappedSource, type SourceMapper } from './read-inputs.ts';
+import { READER_YOUNG_GENERATION_MB, type ReaderMessage, type ReadTask } from './read-thread-contract.ts';
 
 /** The helper threads, started on first use. */
 function helperPool(helpers: number): SourceMapper & { close(): Promise<void> } {
