@@ -53,3 +53,33 @@ export class VocabularyIds {
     this.known.clear();
   }
 }
+
+/**
+ * A writer's `VocabularyIds`, one per vocabulary table (shared by the link tables interned into
+ * it), and the rule that keeps what they remember in the database.
+ */
+export class WriterVocabularies {
+  private readonly byTable = new Map<string, VocabularyIds>();
+
+  constructor(private readonly db: Database) {}
+
+  /** The ids of `vocabulary`'s texts, made on first use. */
+  of(vocabulary: InternedValues): VocabularyIds {
+    let ids = this.byTable.get(vocabulary.table);
+    if (ids === undefined) this.byTable.set(vocabulary.table, (ids = new VocabularyIds(this.db, vocabulary)));
+    return ids;
+  }
+
+  /**
+   * Runs `fn` (a transaction, or a savepoint inside one); if it fails, the vocabulary ids it
+   * added are gone from the database, so the writer forgets every id it remembers.
+   */
+  forgettingOnFailure<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      for (const ids of this.byTable.values()) ids.forget();
+      throw error;
+    }
+  }
+}
