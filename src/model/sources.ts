@@ -7,13 +7,14 @@
  */
 import { grants } from '../sources/grants/model.ts';
 import { organizations } from '../sources/organizations/model.ts';
+import { patents } from '../sources/patents/model.ts';
 import { publications } from '../sources/publications/model.ts';
 import { researchers } from '../sources/researchers/model.ts';
 import type { SourceTable } from './field-table.ts';
 import type { SourceDeclaration } from './source-module.ts';
 
 /** Every source, in the order `describe schema` lists them. */
-export const SOURCE_MODULES = [publications, grants, researchers, organizations] as const;
+export const SOURCE_MODULES = [publications, grants, researchers, organizations, patents] as const;
 
 /** A source's declaration, as the registry holds it. */
 export type SourceModule = (typeof SOURCE_MODULES)[number];

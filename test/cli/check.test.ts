@@ -38,7 +38,7 @@ describe('quarry check', () => {
     const last = r.stdout.trim().split('\n').at(-1) ?? '';
     assert.match(last, /^\d+ ok, 0 failed, \d+ unsupported$/);
     assert.equal(r.status, 0);
-    assert.match(r.stdout, /queries\.txt:50: unsupported/);
+    assert.match(r.stdout, /queries\.txt:56: unsupported/);
   });
 
   test('a failing query is printed with its file line and a caret; exit 1', () => {
@@ -53,7 +53,7 @@ describe('quarry check', () => {
         '  where titel = "x"',
         'return publications',
         '---',
-        'search patents return patents',
+        'search policy_documents return policy_documents',
         '',
       ].join('\n'),
     );

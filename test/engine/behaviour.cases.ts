@@ -791,7 +791,7 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
 export const ERROR_CASES: readonly ErrorCase[] = [
   { query: 'search publications where year = 2019 retur year', category: 'syntax' },
   { query: 'search publications where spaceships = 1 return publications', category: 'semantic' },
-  { query: 'search patents return patents', category: 'unsupported' },
+  { query: 'search policy_documents return policy_documents', category: 'unsupported' },
   { query: 'search publications return publications limit 2000', category: 'budget' },
   { query: 'search publications return publications[all] limit 5', category: 'semantic' },
   {

@@ -10,11 +10,12 @@ import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
 import type { QueryResult } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
+import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import { openReadOnly } from '../../src/store/sqlite/open.ts';
 import { tinyDatabase, tinyPgDatabase } from './fixtures/tiny-db.ts';
 
 const CORPUS = new URL('../../conformance/queries.txt', import.meta.url).pathname;
-const HELD = /^\s*(search\s+(publications|grants|researchers|organizations)\b|describe\b)/;
+const HELD = new RegExp(`^\\s*(search\\s+(${SOURCE_NAMES.join('|')})\\b|describe\\b)`);
 
 type Run = (query: string) => Promise<QueryResult>;
 

@@ -25,6 +25,7 @@ import {
   writePgRecords,
   type TestPgDatabase,
 } from '../fixtures/pg-db.ts';
+import { pgRecordVersionsFrom, sqliteRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 const PUBLICATIONS = [
   {
@@ -228,7 +229,7 @@ describe('interned links: SQLite', () => {
       INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
       INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(old), sqliteRecordVersionsFrom(11));
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });
@@ -272,7 +273,7 @@ describe('interned links: SQLite', () => {
     migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 12));
     db.exec(SCORED_LINKS);
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [13, 14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(old), sqliteRecordVersionsFrom(13));
     const upgraded = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       upgraded.finish({ optimize: false, analyze: false });
@@ -339,7 +340,7 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
          INSERT INTO grant_concepts (grant_pk, concept, score) VALUES (1, 'graphene', NULL), (1, 'solar cells', NULL);
          INSERT INTO publication_references (publication_pk, cited_id) VALUES (1, 'pub.3'), (1, 'W999'), (1, 'pub.2'), (2, 'pub.3')`,
       );
-      assert.deepEqual(await applyRecordMigrations(old.url), ['records 9', 'records 10', 'records 11']);
+      assert.deepEqual(await applyRecordMigrations(old.url), pgRecordVersionsFrom(9));
       assert.deepEqual(await queryPg(old.url, LINKS), EXPECTED_LINKS);
       assert.deepEqual(await queryPg(old.url, REFERENCES), EXPECTED_REFERENCES);
       const indexes = await queryPg<{ indexname: string }>(
@@ -360,7 +361,7 @@ describe('interned links: PostgreSQL', { timeout: 120_000 }, () => {
     try {
       await applyRecordMigrations(old.url, 10);
       await queryPg(old.url, SCORED_LINKS);
-      assert.deepEqual(await applyRecordMigrations(old.url), ['records 11']);
+      assert.deepEqual(await applyRecordMigrations(old.url), pgRecordVersionsFrom(11));
       const columns = await queryPg<{ column_name: string }>(
         old.url,
         "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name IN ('publication_concepts', 'grant_concepts') ORDER BY table_name, ordinal_position",

@@ -26,6 +26,7 @@ import {
   writePgRecords,
   type TestPgDatabase,
 } from '../fixtures/pg-db.ts';
+import { sqliteRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 const ORGS = [
   {
@@ -283,7 +284,7 @@ describe('fields read through the organizations: SQLite', () => {
     const kept = writer.db.prepare('SELECT count(*) FROM publication_values').pluck().get() as number;
     assert.equal(storedRows(writer.db), STORED_CODES.length + 1);
     writer.close();
-    assert.deepEqual(upgradeRecordDatabase(old), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(old), sqliteRecordVersionsFrom(10));
     const reopened = openRecordStore(old, { mmapMb: 0, cacheMb: 16 });
     try {
       assert.equal(storedRows(reopened.db), 0);

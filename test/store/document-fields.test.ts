@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { RECORDS_LAYOUT } from '../../src/compile/records-layout.ts';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
@@ -22,6 +23,9 @@ import { createTestPgDatabase, queryPg, writePgRecords } from '../fixtures/pg-db
 import pg from 'pg';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 
+/** The patents of test/sources/patents/fixture/ (the generator makes none yet). */
+const PATENT_FIXTURE = fileURLToPath(new URL('../sources/patents/fixture/', import.meta.url));
+
 type Loose = Record<string, unknown>;
 
 /** The document as stores wrote it before: every field but the id and those with a column (and references). */
@@ -31,7 +35,7 @@ function documentAsFirstWritten(kind: RecordKind, record: Loose): string {
   for (const [key, value] of Object.entries(record)) {
     if (key === 'id' || value === undefined || value === null) continue;
     if (typeof value !== 'object' && columns.has(key)) continue;
-    if (kind === 'publications' && key === 'reference_ids') continue;
+    if ((kind === 'publications' || kind === 'patents') && key === 'reference_ids') continue;
     doc[key] = value;
   }
   return JSON.stringify(doc);
@@ -86,6 +90,7 @@ function recordsOf(dir: string): [NativeKind, Loose[]][] {
     ['researchers', [...readRecords(dir, 'researchers', 400), ...EDGE_RESEARCHERS]],
     ['grants', readRecords(dir, 'grants', 150)],
     ['publications', [...readRecords(dir, 'publications', 300), ...EDGE_PUBLICATIONS]],
+    ['patents', readRecords(PATENT_FIXTURE, 'patents', 100)],
   ];
 }
 

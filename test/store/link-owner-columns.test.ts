@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
+import { sqliteRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-owner-columns-'));
 let n = 0;
@@ -82,7 +83,7 @@ describe('link rows carrying their owner year', () => {
       "DROP INDEX publication_research_orgs_by_org_id_year_date; ALTER TABLE publication_research_orgs DROP COLUMN date; ALTER TABLE publication_research_orgs DROP COLUMN year; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 6",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(path), sqliteRecordVersionsFrom(6));
     const upgraded = new Database(path, { readonly: true });
     assert.deepEqual(years(upgraded), [
       { org_id: 'grid.1', year: 2011 },
@@ -114,7 +115,7 @@ describe('link rows carrying their owner year', () => {
       "DROP INDEX publication_research_orgs_by_org_id_year_date; ALTER TABLE publication_research_orgs DROP COLUMN date; CREATE INDEX publication_research_orgs_by_org_id_year ON publication_research_orgs (org_id, year); DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 9",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(path), sqliteRecordVersionsFrom(9));
     const upgraded = new Database(path, { readonly: true });
     assert.deepEqual(dates(upgraded), [
       { org_id: 'grid.1', date: null },

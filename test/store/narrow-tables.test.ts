@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openRecordStore, upgradeRecordDatabase, type RecordStore } from '../../src/store/sqlite/records-store.ts';
+import { sqliteRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-narrow-'));
 let n = 0;
@@ -153,7 +154,7 @@ describe('narrow tables', () => {
       "DROP TABLE publications_narrow; DROP TABLE grants_narrow; DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 3",
     );
     db.close();
-    assert.deepEqual(upgradeRecordDatabase(path), [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(path), sqliteRecordVersionsFrom(3));
     const upgraded = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
     assert.equal(narrowRow(upgraded, 'pub.2').n_researchers, 2);
     assert.deepEqual(upgraded.db.prepare('SELECT id, start_year, funding_usd, n_funders FROM grants_narrow').get(), {

@@ -22,6 +22,7 @@ import {
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
 import { queryShapes } from '../../bench/query-shapes.ts';
 import { demoDataset } from '../fixtures/demo-db.ts';
+import { sqliteRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 const PACKED_KINDS = ['publications', 'grants'] as const;
 /** The records migration that introduced packing. */
@@ -216,7 +217,7 @@ describe('packed text in the SQLite record store', { timeout: 600_000 }, () => {
     raw.close();
 
     // 15 finds the abstracts apart already.
-    assert.deepEqual(upgradeRecordDatabase(path), [14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(path), sqliteRecordVersionsFrom(14));
     const upgraded = openRecordStore(path);
     try {
       for (const kind of PACKED_KINDS) {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { declaredPgRecordSchemaSql } from '../../src/store/postgres/declared-schema.ts';
 import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 import { pgSchemaShape, shapeDifferences } from '../fixtures/schema-shape.ts';
+import { pgRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 describe('PostgreSQL records migrations and the declared layout', { timeout: 120_000 }, () => {
   let migrated: TestPgDatabase;
@@ -51,7 +52,7 @@ describe('PostgreSQL records migrations and the declared layout', { timeout: 120
     } finally {
       await client.end();
     }
-    assert.deepEqual(await applyRecordMigrations(older.url), ['records 9', 'records 10', 'records 11']);
+    assert.deepEqual(await applyRecordMigrations(older.url), pgRecordVersionsFrom(9));
     assert.deepEqual(shapeDifferences(await pgSchemaShape(older.url), await pgSchemaShape(declared.url)), []);
     assert.deepEqual(
       await queryPg(

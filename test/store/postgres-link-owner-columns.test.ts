@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
 import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
 import { ORGS, PUBLICATIONS } from '../engine/fixtures/tiny-db.ts';
+import { pgRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 /** Link rows whose year or date differs from their publication's (none when kept in step). */
 const STALE = `SELECT l.publication_pk, l.org_id FROM publication_research_orgs l JOIN publications p ON p.pk = l.publication_pk
@@ -50,16 +51,7 @@ describe('PostgreSQL link rows carrying their owner year', { timeout: 120_000 },
       'DROP INDEX publication_research_orgs_by_org_id_year_date; ALTER TABLE publication_research_orgs DROP COLUMN date; ALTER TABLE publication_research_orgs DROP COLUMN year',
     );
     await queryPg(db.url, "DELETE FROM schema_migrations WHERE migration_set = 'records' AND version >= 4");
-    assert.deepEqual(await applyRecordMigrations(db.url), [
-      'records 4',
-      'records 5',
-      'records 6',
-      'records 7',
-      'records 8',
-      'records 9',
-      'records 10',
-      'records 11',
-    ]);
+    assert.deepEqual(await applyRecordMigrations(db.url), pgRecordVersionsFrom(4));
     assert.deepEqual(await queryPg(db.url, STALE), []);
     assert.deepEqual(await queryPg(db.url, LINKS), [before]);
     // Version 7's index replaces version 4's (its prefix serves every test the old one did).

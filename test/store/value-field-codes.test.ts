@@ -16,6 +16,7 @@ import { openPgRecordWriter } from '../../src/store/postgres/records-writer.ts';
 import { openRecordStore, upgradeRecordDatabase } from '../../src/store/sqlite/records-store.ts';
 import { recodeValueFieldsSql } from '../../src/store/value-field-codes.ts';
 import { applyRecordMigrations, createTestPgDatabase, queryPg, type TestPgDatabase } from '../fixtures/pg-db.ts';
+import { sqliteRecordVersionsFrom } from '../fixtures/record-versions.ts';
 
 const PUBLICATIONS = [
   { id: 'pub.1', title: 'One', year: 2019, open_access: ['gold', 'oa_all'], issn: ['1234-5678'] },
@@ -87,7 +88,7 @@ describe('values field codes', () => {
     assert.deepEqual(answers().gold, [], 'a database with names does not match the codes');
     store.close();
 
-    assert.deepEqual(upgradeRecordDatabase(path), [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    assert.deepEqual(upgradeRecordDatabase(path), sqliteRecordVersionsFrom(7));
     const reopened = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
     try {
       assert.deepEqual(reopened.db.prepare('SELECT DISTINCT field FROM grant_values ORDER BY 1').pluck().all(), [

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import { parseCsv } from '../../src/web/console/csv.ts';
 import { CHROMIUM_ARGS, SHOTS, shots, WIDE } from './helpers/browser.ts';
 import { ADMIN, HOLDER, PENDING, startWebServer, type WebServer } from './helpers/server.ts';
@@ -167,12 +168,7 @@ describe('in the browser', () => {
     await page.keyboard.press('Control+Space');
     const options = page.locator('.cm-tooltip-autocomplete li');
     await options.first().waitFor();
-    assert.deepEqual((await options.allTextContents()).map((t) => t.trim()).sort(), [
-      'grants',
-      'organizations',
-      'publications',
-      'researchers',
-    ]);
+    assert.deepEqual((await options.allTextContents()).map((t) => t.trim()).sort(), [...SOURCE_NAMES].sort());
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(FACET_QUERY);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from '../../src/dsl/parse.ts';
 import { describeQuery } from '../../src/schema/describe.ts';
+import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import type { DescribeQuery } from '../../src/dsl/ast.ts';
 import { parseCsv, toCsv } from '../../src/web/console/csv.ts';
 import { offsetOf, resultLists } from '../../src/web/console/result-shape.ts';
@@ -96,7 +97,7 @@ describe('result lists', () => {
 
 describe('completion from describe schema', () => {
   test('offers sources after search', () => {
-    assert.deepEqual(labels('search ').sort(), ['grants', 'organizations', 'publications', 'researchers']);
+    assert.deepEqual(labels('search ').sort(), [...SOURCE_NAMES].sort());
     assert.equal(searchedSource('SEARCH Grants where'), 'grants');
   });
 

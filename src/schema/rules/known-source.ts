@@ -12,7 +12,7 @@ import type { Schema, SourceDescriptor } from '../types.ts';
  * subscription. It runs before every other rule (they all need the source), so it returns
  * the source or the problem instead of reporting through a context.
  *
- * Rejects `search publication ...` (did you mean), `search patents ...` (not offered by this
+ * Rejects `search publication ...` (did you mean), `search reports ...` (not offered by this
  * deployment, category unsupported) and a source outside `permissions.sources`.
  */
 export function checkSearchedSource(
