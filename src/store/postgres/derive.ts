@@ -14,6 +14,13 @@ import {
   pgRefreshFundingSql,
 } from './per-year-tables.ts';
 import { PG_RECORD_INDEXES, pgValueCountsRefreshSql } from './records-schema.ts';
+import {
+  CITED_COUNTS,
+  UNNAMED_COUNTRIES_SQL,
+  citedCountsGroupedSql,
+  countryName,
+  placeValuesFillSql,
+} from '../record-derived.ts';
 
 export interface PgFinishOptions {
   /** First year counted by `recent_citations`; default last calendar year (UTC). */
@@ -54,7 +61,17 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
       WHERE coalesce(city_id, city_name) IS NOT NULL GROUP BY coalesce(city_id, city_name)`,
     `INSERT INTO states (id, name, country_code)
       SELECT state_code, MAX(state_name), MAX(country_code) FROM organizations WHERE state_code IS NOT NULL GROUP BY state_code`,
+    ...placeValuesFillSql(),
   ]);
+  const unnamed = (await client.query<{ id: string }>(UNNAMED_COUNTRIES_SQL)).rows.flatMap(({ id }) => {
+    const name = countryName(id);
+    return name === undefined ? [] : [[name, id]];
+  });
+  await run(
+    'country names',
+    unnamed.map(() => 'UPDATE countries SET name = $1 WHERE id = $2'),
+    unnamed,
+  );
   await run(
     'indexes',
     PG_RECORD_INDEXES.map((i) => i.sql),
@@ -78,6 +95,8 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
     ],
     [[], [since]],
   );
+  // Of the other sources that cite their own kind (patents).
+  await run('citation counts', CITED_COUNTS.map(citedCountsGroupedSql));
   await run('funding by year', pgRefreshFundingSql());
   await run('researcher totals', [
     `UPDATE researchers r SET n_publications = coalesce(c.n, 0) FROM researchers r2

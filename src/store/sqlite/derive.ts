@@ -9,6 +9,13 @@ import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import { FULLTEXT_TABLES, LINK_TABLES, postingLinks, type LinkTableSpec } from '../../model/storage.ts';
 import { REFERENCES } from '../per-year-tables.ts';
+import {
+  CITED_COUNTS,
+  UNNAMED_COUNTRIES_SQL,
+  countryName,
+  placeValuesFillSql,
+  type CitedCounts,
+} from '../record-derived.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
 import { countCitations, refreshCitations, refreshFundingByYear, type CountedCitations } from './per-year-tables.ts';
 import { compactInsertedTrees, rewriteInKeyOrder } from './full-pages.ts';
@@ -227,6 +234,10 @@ function deriveSteps(
     citations = refreshCitations(db, { recentSince: since, budget, counted });
     counted = undefined;
   });
+  // Of the other sources that cite their own kind (patents), from their references' lists.
+  run('citation counts', () => {
+    for (const counts of CITED_COUNTS) db.exec(citedCountsSql(counts));
+  });
   run('funding by year', () => refreshFundingByYear(db));
   // After the citation counts: the narrow tables copy them.
   run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
@@ -322,7 +333,20 @@ function deriveOrganizations(db: Database): void {
       n_funded_grants = ${count('grant_funders')}`);
 }
 
-/** Countries, cities and states named by the organizations, for facet display names. */
+/**
+ * `times_cited` of a source's records that do not carry it: the held records of its kind whose
+ * references name it, counted from the cited id's posting list where the table keeps them.
+ */
+function citedCountsSql({ table, references }: CitedCounts): string {
+  const { interned } = references;
+  const key = `(SELECT v.id FROM ${interned.table} v WHERE v.${interned.column} = ${table}.id)`;
+  return `UPDATE ${table} SET times_cited = ${ownerCountSql(references, key)} WHERE times_cited IS NULL`;
+}
+
+/**
+ * Countries, cities and states named by the organizations, then those records name as
+ * values (`placeValuesFillSql`), for facet display names.
+ */
 function derivePlaces(db: Database): void {
   db.exec('DELETE FROM countries; DELETE FROM cities; DELETE FROM states;');
   db.exec(`INSERT INTO countries (id, name)
@@ -332,4 +356,10 @@ function derivePlaces(db: Database): void {
     WHERE coalesce(city_id, city_name) IS NOT NULL GROUP BY coalesce(city_id, city_name)`);
   db.exec(`INSERT INTO states (id, name, country_code)
     SELECT state_code, MAX(state_name), MAX(country_code) FROM organizations WHERE state_code IS NOT NULL GROUP BY state_code`);
+  for (const sql of placeValuesFillSql()) db.exec(sql);
+  const name = db.prepare<[string, string]>('UPDATE countries SET name = ? WHERE id = ?');
+  for (const id of db.prepare<[], string>(UNNAMED_COUNTRIES_SQL).pluck().all()) {
+    const named = countryName(id);
+    if (named !== undefined) name.run(named, id);
+  }
 }
