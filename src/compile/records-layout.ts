@@ -13,6 +13,7 @@ import {
   LINK_TABLES,
   PLACE_TABLES,
   SOURCE_TABLES,
+  namedEntityTables,
   ownerKey,
   type EntityColumnSpec,
   type LinkTableSpec,
@@ -36,11 +37,12 @@ const KEY = 'pk';
 const DOCUMENT = 'doc';
 const ID = 'id';
 
-/** Column names of a table that holds an entity (a source table or a place table). */
+/** Column names of a table that holds an entity (a source table, a place table or a named entity table). */
 function tableColumns(table: string): ReadonlySet<string> {
   const source = (SOURCE_TABLES as Readonly<Record<string, { columns: readonly { name: string }[] }>>)[table];
   const place = (PLACE_TABLES as Readonly<Record<string, readonly { name: string }[]>>)[table];
-  return new Set([ID, ...(source?.columns ?? place ?? []).map((c) => c.name)]);
+  const named = namedEntityTables().find((n) => n.table === table)?.columns;
+  return new Set([ID, ...(source?.columns ?? place ?? named ?? []).map((c) => c.name)]);
 }
 
 /**

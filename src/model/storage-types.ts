@@ -199,6 +199,41 @@ export interface SourceTableDecl {
   readonly indexes: readonly (readonly string[])[];
   /** Entity fields with one value, kept as an id column (schema field → column and entity). */
   readonly entityColumns?: Readonly<Record<string, EntityColumnSpec>>;
+  /**
+   * Entity kinds no source holds records of, which its records name with their display
+   * fields (a dataset's `repository: {id, name}`, kept in the columns `repository_id` and
+   * `repository_name`): kind → the column of the id, each display column's source column,
+   * and the count of records naming it. `finish()` fills a table of each, named as the kind
+   * (`model/storage.ts`, `namedEntityTables`); an entity column reads it as any entity table.
+   */
+  readonly namedEntities?: Readonly<
+    Partial<
+      Record<
+        EntityName,
+        {
+          readonly id: string;
+          readonly columns: Readonly<Record<string, string>>;
+          readonly countedIn: string;
+        }
+      >
+    >
+  >;
+  /**
+   * Id columns naming a held record of another kind that a record may leave empty, which
+   * `finish()` fills by finding that record by another column: `associated_publication_id`,
+   * the publication whose `doi` is the dataset's `associated_publication_doi` (a record
+   * imported before the publication it names). `object`: the field of `doc` holding the
+   * link (`associated_publication`), whose `id` is filled with it, so that what reads the
+   * object (a page, `associated_publication.id = ...`, its facet) sees the same id. A
+   * column already holding an id is never changed.
+   */
+  readonly resolvedIds?: readonly {
+    readonly column: string;
+    readonly kind: string;
+    readonly by: string;
+    readonly match: string;
+    readonly object?: string;
+  }[];
   /** The narrow side table for facets, aggregates and counts, if the source has one. */
   readonly narrow?: NarrowTableSpec;
   /**

@@ -130,10 +130,11 @@ export const LINK_TABLES: readonly LinkTableSpec[] = DECLARED_SOURCES.flatMap((s
 
 /**
  * Entity kinds with a table of their own (a facet row or an entity field shows columns of
- * it); the place tables are filled by `finish()` from the organizations. Kinds not listed
- * (`open_access`, `publication_links`, `source_titles`) have no table.
+ * it); the place tables are filled by `finish()` from the organizations, the named entity
+ * tables (`repositories`) from the records naming them. Kinds not listed (`open_access`,
+ * `publication_links`, `source_titles`) have no table.
  */
-export const ENTITY_TABLES: Readonly<Partial<Record<EntityName, { readonly table: RecordKind | PlaceTable }>>> = {
+export const ENTITY_TABLES: Readonly<Partial<Record<EntityName, { readonly table: string }>>> = {
   organizations: { table: 'organizations' },
   researchers: { table: 'researchers' },
   categories: { table: 'categories' },
@@ -141,6 +142,7 @@ export const ENTITY_TABLES: Readonly<Partial<Record<EntityName, { readonly table
   countries: { table: 'countries' },
   cities: { table: 'cities' },
   states: { table: 'states' },
+  ...Object.fromEntries(namedEntityTables().map((named) => [named.entity, { table: named.table }])),
 };
 
 /** Display names of places, derived by `finish()`: (id, name[, country_code]). */
@@ -150,6 +152,85 @@ export const PLACE_TABLES: Readonly<Record<PlaceTable, readonly ColumnSpec[]>> =
   cities: [t('name'), t('country_code')],
   states: [t('name'), t('country_code')],
 };
+
+/**
+ * A table of an entity kind no source holds records of, which a source's records name with
+ * its display fields (`SourceTableDecl.namedEntities`): `(id, columns...)`, filled by
+ * `finish()` from the source's columns as the places are from the organizations.
+ */
+export interface NamedEntityTableSpec {
+  readonly entity: EntityName;
+  /** Named as the entity kind. */
+  readonly table: string;
+  /** Its display columns (typed as the source columns they come from), then the count column. */
+  readonly columns: readonly ColumnSpec[];
+  /**
+   * The statements that rewrite it from the source: each id the records name, with the
+   * largest of each display value and the number of records naming it.
+   */
+  readonly fill: readonly string[];
+}
+
+/** Every named entity table (`SourceTableDecl.namedEntities`) of the sources. */
+export function namedEntityTables(): readonly NamedEntityTableSpec[] {
+  return DECLARED_SOURCES.flatMap(({ storage: { table: source } }) =>
+    Object.entries(source.namedEntities ?? {}).map(([entity, named]): NamedEntityTableSpec => {
+      const shown = Object.entries(named.columns);
+      const columns = shown.map(([column, from]) => {
+        const type = source.columns.find((c) => c.name === from)?.type;
+        if (type === undefined) throw new Error(`entity ${entity} of ${source.table}: no column ${from}`);
+        return { name: column, type };
+      });
+      const names = ['id', ...shown.map(([column]) => column), named.countedIn];
+      const values = [named.id, ...shown.map(([, from]) => `max(${from})`), 'count(*)'];
+      return {
+        entity: entity as EntityName,
+        table: entity,
+        columns: [...columns, i(named.countedIn)],
+        fill: [
+          `DELETE FROM ${entity}`,
+          `INSERT INTO ${entity} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${source.table} ` +
+            `WHERE ${named.id} IS NOT NULL GROUP BY ${named.id}`,
+        ],
+      };
+    }),
+  );
+}
+
+/** An id column `finish()` fills by looking a held record up (`SourceTableDecl.resolvedIds`). */
+export interface ResolvedIdSpec {
+  /** The source table holding the column. */
+  readonly table: string;
+  readonly column: string;
+  /** The table of the records looked up, and its column matched against `by`. */
+  readonly target: string;
+  readonly match: string;
+  readonly by: string;
+  readonly object?: string;
+}
+
+/** Every id column of the sources that `finish()` fills by looking a held record up. */
+export function resolvedIdColumns(): readonly ResolvedIdSpec[] {
+  return Object.values(SOURCE_TABLES).flatMap((source) =>
+    (source.resolvedIds ?? []).map((resolved): ResolvedIdSpec => {
+      const target = (SOURCE_TABLES as Readonly<Record<string, SourceTableSpec>>)[resolved.kind];
+      const has = (table: SourceTableSpec | undefined, column: string): boolean =>
+        table?.columns.some((c) => c.name === column) === true;
+      if (target === undefined || !has(target, resolved.match))
+        throw new Error(`${source.table}.${resolved.column}: no column ${resolved.match} of ${resolved.kind}`);
+      if (!has(source, resolved.column) || !has(source, resolved.by))
+        throw new Error(`${source.table}: ${resolved.column} or ${resolved.by} is no column of it`);
+      return {
+        table: source.table,
+        column: resolved.column,
+        target: target.table,
+        match: resolved.match,
+        by: resolved.by,
+        ...(resolved.object === undefined ? {} : { object: resolved.object }),
+      };
+    }),
+  );
+}
 
 /** The `<owner>_values` table of a kind, if it has one. */
 export function valuesTable(kind: RecordKind): LinkTableSpec | undefined {

@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { MAIN_VECTOR, PG_FULLTEXT } from '../../model/postgres-full-text.ts';
+import { namedEntityTables, resolvedIdColumns } from '../../model/storage.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTables } from './narrow-tables.ts';
 import {
   PG_CITING_YEARS,
@@ -75,6 +76,35 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
   await run(
     'indexes',
     PG_RECORD_INDEXES.map((i) => i.sql),
+  );
+  // The id columns records left empty, from the held records they name (a dataset's
+  // publication, by its DOI), with the `id` of the document's object naming it; the first id
+  // in order when two records match, as SQLite's. The document is rebuilt key by key in its
+  // order, the `id` last, as SQLite's `json_set` gives it (`jsonb_set` would reorder every
+  // object of it, and a page would show its keys in another order than SQLite's).
+  await run(
+    'resolved ids',
+    resolvedIdColumns().map((r) => {
+      const object =
+        `(SELECT json_object_agg(o.k, o.v ORDER BY o.n) FROM (SELECT k, v, n FROM json_each(e.v) WITH ORDINALITY x(k, v, n) ` +
+        `UNION ALL SELECT 'id', to_json(t.id), 2147483647) o)`;
+      const doc =
+        r.object === undefined
+          ? 'd.doc'
+          : `CASE WHEN json_typeof(d.doc -> '${r.object}') = 'object' THEN ` +
+            `(SELECT json_object_agg(e.k, CASE WHEN e.k = '${r.object}' THEN ${object} ELSE e.v END ORDER BY e.n) ` +
+            `FROM json_each(d.doc) WITH ORDINALITY e(k, v, n)) ELSE d.doc END`;
+      return (
+        `UPDATE ${r.table} d SET ${r.column} = t.id, doc = ${doc} ` +
+        `FROM (SELECT DISTINCT ON (t.${r.match}) t.${r.match} AS matched, t.id FROM ${r.target} t ` +
+        `JOIN ${r.table} x ON x.${r.by} = t.${r.match} WHERE x.${r.column} IS NULL ORDER BY t.${r.match}, t.id) t ` +
+        `WHERE d.${r.column} IS NULL AND d.${r.by} = t.matched`
+      );
+    }),
+  );
+  await run(
+    'named entities',
+    namedEntityTables().flatMap((named) => named.fill),
   );
   // One pass over the references gives citations per (cited id, citing year): the
   // citation counts and the per-year tables are both summed from it.

@@ -19,6 +19,7 @@ import {
   SOURCE_TABLES,
   carriedColumnLinks,
   linkAsFirstBuilt,
+  namedEntityTables,
   ownerKey,
   valueCountTables,
   type ColumnSpec,
@@ -72,6 +73,13 @@ export function linkTableSql(l: LinkTableSpec): string {
 export const placeTablesSql = (): string[] =>
   Object.entries(PLACE_TABLES).map(
     ([table, columns]) =>
+      `CREATE TABLE ${table} (id text COLLATE "C" PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')})`,
+  );
+
+/** The named entity tables (`namedEntityTables`: the repositories of datasets), filled by finish(). */
+export const namedEntityTablesSql = (): string[] =>
+  namedEntityTables().map(
+    ({ table, columns }) =>
       `CREATE TABLE ${table} (id text COLLATE "C" PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')})`,
   );
 

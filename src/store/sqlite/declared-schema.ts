@@ -12,6 +12,7 @@ import {
   PLACE_TABLES,
   SOURCE_TABLES,
   internedTables,
+  namedEntityTables,
   ownerColumnsOf,
   postingLinks,
   valueCountTables,
@@ -80,6 +81,11 @@ export function declaredRecordSchemaSql(): string[] {
     // Filled by finish() from the organizations: display names for place facets.
     ...Object.entries(PLACE_TABLES).map(
       ([table, columns]) =>
+        `CREATE TABLE ${table} (id TEXT PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')}) WITHOUT ROWID`,
+    ),
+    // Filled by finish() from the records naming them (the repositories of datasets).
+    ...namedEntityTables().map(
+      ({ table, columns }) =>
         `CREATE TABLE ${table} (id TEXT PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')}) WITHOUT ROWID`,
     ),
     // Facts about the loaded data (e.g. `finished_at`, `recent_since`).

@@ -7,7 +7,14 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
-import { FULLTEXT_TABLES, LINK_TABLES, postingLinks, type LinkTableSpec } from '../../model/storage.ts';
+import {
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  namedEntityTables,
+  postingLinks,
+  resolvedIdColumns,
+  type LinkTableSpec,
+} from '../../model/storage.ts';
 import { REFERENCES } from '../per-year-tables.ts';
 import {
   CITED_COUNTS,
@@ -33,6 +40,7 @@ import {
   type TurnedLists,
 } from './posting-lists.ts';
 import { RECORD_INDEXES, refreshValueCounts } from './records-schema.ts';
+import { UNPACK_FUNCTION } from './text-dictionaries.ts';
 
 /**
  * The source tables whose rows `finish()` grows in place (the researcher totals, a grant's
@@ -227,6 +235,11 @@ function deriveSteps(
     for (const index of RECORD_INDEXES) db.exec(index.sql);
     setFullTextMerging(db, true);
   });
+  // After the indexes: each is a lookup of the index of the column matched, or of the entity ids.
+  run('resolved ids', () => resolveIds(db));
+  run('named entities', () => {
+    for (const named of namedEntityTables()) for (const statement of named.fill) db.exec(statement);
+  });
   // One pass over the references gives citations per (cited publication, citing year): the
   // citation counts and the per-year tables are both summed from it (counted from the posting
   // lists built above, or grouped by SQLite where they cannot be).
@@ -341,6 +354,27 @@ function citedCountsSql({ table, references }: CitedCounts): string {
   const { interned } = references;
   const key = `(SELECT v.id FROM ${interned.table} v WHERE v.${interned.column} = ${table}.id)`;
   return `UPDATE ${table} SET times_cited = ${ownerCountSql(references, key)} WHERE times_cited IS NULL`;
+}
+
+/**
+ * The id columns records left empty, from the held records they name (`resolvedIdColumns`:
+ * a dataset's publication, found by its DOI), and the `id` of the document's object naming
+ * it. The document is written back as text (`packed-text.ts` reads text and packed values
+ * alike); the first id in order when two records match.
+ */
+function resolveIds(db: Database): void {
+  for (const r of resolvedIdColumns()) {
+    const found = `(SELECT t.id FROM ${r.target} t WHERE t.${r.match} = ${r.table}.${r.by} ORDER BY t.id LIMIT 1)`;
+    const text = `${UNPACK_FUNCTION}(doc)`;
+    const doc =
+      r.object === undefined
+        ? 'doc'
+        : `CASE WHEN json_type(${text}, '$.${r.object}') = 'object' THEN json_set(${text}, '$.${r.object}.id', ${found}) ELSE doc END`;
+    db.exec(
+      `UPDATE ${r.table} SET ${r.column} = ${found}, doc = ${doc} WHERE ${r.column} IS NULL AND ${r.by} IS NOT NULL` +
+        ` AND EXISTS (SELECT 1 FROM ${r.target} t WHERE t.${r.match} = ${r.table}.${r.by})`,
+    );
+  }
 }
 
 /**
