@@ -27,6 +27,12 @@ export interface JournalRef {
   readonly title?: string;
 }
 
+/** A data repository (a dataset's `repository`). */
+export interface RepositoryRef {
+  readonly id?: string;
+  readonly name?: string;
+}
+
 /** An organization held by an entity field (`research_orgs`, `funders`, ...). */
 export interface OrganizationRef {
   readonly id?: string;
@@ -97,6 +103,7 @@ interface EntityValues {
   readonly organizations: OrganizationRef;
   readonly researchers: ResearcherRef;
   readonly publication_links: PublicationLink;
+  readonly repositories: RepositoryRef;
   readonly open_access: string;
 }
 
@@ -151,6 +158,9 @@ export type Researcher = SourceRecords['researchers'];
 
 /** An `organizations` record as the service returns it: only the requested fields are present. */
 export type Organization = SourceRecords['organizations'];
+
+/** A `datasets` record as the service returns it: only the requested fields are present. */
+export type Dataset = SourceRecords['datasets'];
 
 export type SourceName = keyof SourceRecords;
 

@@ -235,6 +235,11 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
   // Structured values (authors, concepts): compare with every leaf value.
   if (field.type === 'json' && sub === undefined) return { kind: 'multi', ...dialect.jsonLeaves(doc, field.name) };
   if (field.multi || field.type === 'json') return { kind: 'multi', ...dialect.jsonElements(doc, field.name, sub) };
+  // One entity the document holds as an object (a dataset's `associated_publication: {id,
+  // doi}`): the entity is its id, as where a column holds it, so a facet groups by the id and
+  // `= "pub.1"` tests it (the object's JSON text otherwise); a link with no id has none.
+  if (field.entity !== undefined && sub === undefined)
+    return { kind: 'scalar', expr: dialect.jsonValue(doc, field.name, 'id') };
   return { kind: 'scalar', expr: dialect.jsonValue(doc, field.name, sub) };
 }
 

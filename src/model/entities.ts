@@ -75,6 +75,14 @@ const ENTITY_ONLY_SPECS: Readonly<Partial<Record<EntityName, EntitySpec>>> = {
     ],
     display: ['doi'],
   },
+  repositories: {
+    description: 'A data repository holding datasets (a DataCite repository).',
+    fields: [
+      ['id', 'string', false, 'Repository identifier (the DataCite repository id, e.g. cern.zenodo).'],
+      ['name', 'string', false, 'Repository name.'],
+    ],
+    display: ['name'],
+  },
   states: {
     description: 'A state or region.',
     fields: [

@@ -15,6 +15,7 @@ export const ENTITY_NAMES = [
   'journals',
   'open_access',
   'publication_links',
+  'repositories',
   'states',
   'organizations',
   'researchers',

@@ -6,7 +6,6 @@ import type { FunctionDescriptor } from './types.ts';
  */
 export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set([
   'clinical_trials',
-  'datasets',
   'policy_documents',
   'reports',
   'source_titles',

@@ -98,7 +98,7 @@ describe('quarry check', () => {
   });
 
   test('several files add up', () => {
-    const a = file('a.txt', 'search grants return grants\n---\nsearch datasets return datasets\n');
+    const a = file('a.txt', 'search grants return grants\n---\nsearch policy_documents return policy_documents\n');
     const b = file('b.txt', 'describe schema\n');
     const r = check([a, b]);
     assert.equal(r.failed, 0);

@@ -81,7 +81,7 @@ describe('expected-error reasons', () => {
       'failed',
     );
     assert.equal(
-      checkQuery({ query: 'search datasets return datasets', line: 1 }, { dslVersion: 2 }).outcome,
+      checkQuery({ query: 'search policy_documents return policy_documents', line: 1 }, { dslVersion: 2 }).outcome,
       'unsupported',
     );
     assert.equal(

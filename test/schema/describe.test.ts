@@ -97,6 +97,7 @@ suite('describe', () => {
       'open_access',
       'organizations',
       'publication_links',
+      'repositories',
       'researchers',
       'source_titles',
       'states',

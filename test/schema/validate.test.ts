@@ -389,7 +389,8 @@ describe('queries that are not searches', () => {
 });
 
 describe('unsupported versus unknown', () => {
-  test('every source of spec/dsl.md §8 is reported as unsupported, never as a syntax or unknown-name error', () => {
+  test('every source of spec/dsl.md §8 not held is reported as unsupported, never as a syntax or unknown-name error', () => {
+    const held: readonly string[] = SOURCE_NAMES;
     for (const name of [
       'clinical_trials',
       'datasets',
@@ -398,7 +399,7 @@ describe('unsupported versus unknown', () => {
       'source_titles',
       'funder_groups',
       'research_org_groups',
-    ]) {
+    ].filter((name) => !held.includes(name))) {
       const err = rejected(`search ${name} return ${name}`);
       assert.equal(err.category, 'unsupported', name);
     }

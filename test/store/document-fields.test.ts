@@ -81,16 +81,44 @@ const EDGE_RESEARCHERS: Loose[] = [
   },
 ];
 
+/**
+ * Datasets of the first publications (the generator writes none yet), linked to what each
+ * publication links, as generated datasets are: every link field a dataset has, and a
+ * repository for two of three.
+ */
+function datasetsOf(publications: readonly Loose[]): Loose[] {
+  const repositories = [undefined, { id: 'cern.zenodo', name: 'Zenodo' }, { id: 'dryad.dryad', name: 'Dryad' }];
+  return publications.slice(0, 60).map((p, k) => ({
+    id: `doi:10.99999/ds.${k}`,
+    doi: `10.99999/ds.${k}`,
+    title: `Data of ${String(p['title'])}`,
+    year: p['year'],
+    date: p['date'],
+    authors: p['authors'],
+    research_orgs: p['research_orgs'],
+    funders: p['funders'],
+    associated_grant_ids: p['supporting_grant_ids'],
+    category_for: p['category_for'],
+    keywords: ((p['concepts'] as unknown[] | undefined) ?? []).slice(0, 3),
+    journal: p['journal'],
+    repository: repositories[k % 3],
+    associated_publication: { id: p['id'], doi: p['doi'] },
+    associated_publication_id: p['id'],
+  }));
+}
+
 /** The records both stores get, by kind in import order. */
 function recordsOf(dir: string): [NativeKind, Loose[]][] {
+  const publications = [...readRecords(dir, 'publications', 300), ...EDGE_PUBLICATIONS];
   return [
     ['categories', readRecords(dir, 'categories', 1000)],
     ['organizations', readRecords(dir, 'organizations', 400)],
     ['journals', readRecords(dir, 'journals', 1000)],
     ['researchers', [...readRecords(dir, 'researchers', 400), ...EDGE_RESEARCHERS]],
     ['grants', readRecords(dir, 'grants', 150)],
-    ['publications', [...readRecords(dir, 'publications', 300), ...EDGE_PUBLICATIONS]],
+    ['publications', publications],
     ['patents', readRecords(PATENT_FIXTURE, 'patents', 100)],
+    ['datasets', datasetsOf(publications)],
   ];
 }
 

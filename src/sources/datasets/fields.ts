@@ -3,10 +3,8 @@
  * with the hosted service's descriptions (`Dimensions` and `GRID` left out, the ones the spec
  * cuts short or copied from another field completed), fieldsets (§5), search indexes (§3) and
  * indicators (§4), and the `long_description` of its structured field.
- *
- * One field is held apart: `repository` is typed by the entity `repositories`, which Quarry
- * does not have yet (LAYOUT.md, "Repository"). `REPOSITORY_FIELD` keeps its row until the
- * entity exists; then it joins `fields` as it is.
+ * `repository` is typed by the entity `repositories`, which datasets brought to Quarry
+ * (`model/entities.ts`; its table is filled from the datasets naming each one).
  */
 import { CATEGORY_FIELDS } from '../../model/shared-fields.ts';
 import type { FieldRow, SourceTable } from '../../model/field-table.ts';
@@ -45,6 +43,7 @@ export const DATASETS = {
     ['language_title', 'string', 'fc', 'Dataset title language, as ISO 639-1 language codes.'],
     ['license_name', 'string', 'fc', "The dataset licence name, e.g. 'CC BY 4.0'."],
     ['license_url', 'string', '', "The dataset licence URL, e.g. 'https://creativecommons.org/licenses/by/4.0/'."],
+    ['repository', 'repositories', 'fc', 'Repository associated with the dataset.'],
     [
       'research_org_cities',
       'cities',
@@ -121,17 +120,6 @@ export const DATASETS = {
   // every record has it (the year's first day when the source gives only a year).
   defaultOrder: { field: 'date', direction: 'desc' },
 } as const satisfies SourceTable;
-
-/**
- * The `repository` field (§7.7: entity `repositories`, `{id, name}`): held apart until Quarry
- * has the entity type (`model/types.ts` ENTITY_NAMES); then it joins `DATASETS.fields`.
- */
-export const REPOSITORY_FIELD = [
-  'repository',
-  'repositories',
-  'fc',
-  'Repository associated with the dataset.',
-] as const satisfies readonly [name: string, entity: string, flags: string, description: string];
 
 /** The `long_description` of the structured fields (spec/schema-2026.md §6.4). */
 export const DATASETS_LONG_DESCRIPTIONS: Readonly<Record<string, string>> = {

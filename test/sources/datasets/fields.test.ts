@@ -1,11 +1,10 @@
 // The datasets field table against spec/schema-2026.md §7.7: every field of the current schema
-// is there once (held, an alias, or the `repository` row kept apart until Quarry has its
-// entity), with the hosted type and flags, and the fieldsets, search indexes, indicators and
+// is there once (held or an alias), with the hosted type and flags, and the fieldsets, search indexes, indicators and
 // default order name what exists.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ENTITY_NAMES } from '../../../src/model/types.ts';
-import { DATASETS, DATASETS_LONG_DESCRIPTIONS, REPOSITORY_FIELD } from '../../../src/sources/datasets/fields.ts';
+import { DATASETS, DATASETS_LONG_DESCRIPTIONS } from '../../../src/sources/datasets/fields.ts';
 
 /**
  * §7.7 as [name, type, flags]: F filterable -> f, Fa facet -> c, a list -> m; `score` is the
@@ -56,7 +55,7 @@ const SCHEMA_2026: readonly (readonly [string, string, string])[] = [
 ];
 
 const sorted = (flags: string): string => [...flags].sort().join('');
-const rows = [...DATASETS.fields, ...DATASETS.aliases.map((a) => a.row), REPOSITORY_FIELD];
+const rows = [...DATASETS.fields, ...DATASETS.aliases.map((a) => a.row)];
 
 test('the table holds each of the 41 fields of the 2026 schema once, with its type and flags', () => {
   assert.equal(SCHEMA_2026.length, 41);
@@ -75,12 +74,11 @@ test('the facets are the 25 the schema lists', () => {
   assert.equal(facets.length, 25);
 });
 
-test('entity-typed fields name Quarry entities, but for repository, held apart', () => {
+test('entity-typed fields name Quarry entities, repositories included', () => {
   const scalar = new Set(['string', 'integer', 'float', 'date', 'json']);
-  for (const [name, type] of [...DATASETS.fields, ...DATASETS.aliases.map((a) => a.row)])
+  for (const [name, type] of rows)
     assert.ok(scalar.has(type) || (ENTITY_NAMES as readonly string[]).includes(type), `${name}: ${type}`);
-  assert.ok(!(ENTITY_NAMES as readonly string[]).includes(REPOSITORY_FIELD[1]));
-  assert.ok(!DATASETS.fields.some(([name]) => name === 'repository'));
+  assert.ok(DATASETS.fields.some(([name, type]) => name === 'repository' && type === 'repositories'));
 });
 
 test('aliases and version 1 names read held fields', () => {
