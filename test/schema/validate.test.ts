@@ -404,6 +404,10 @@ describe('unsupported versus unknown', () => {
       assert.equal(err.category, 'unsupported', name);
     }
   });
+  test('the message of an unsupported source points to describe schema, naming no list of held sources', () => {
+    const err = rejected('search policy_documents return policy_documents');
+    assert.match(err.message, /not offered by this deployment; `describe schema` lists the sources it holds/);
+  });
   test('held sources are never reported as unsupported', () => {
     for (const name of SOURCE_NAMES) valid(`search ${name} return ${name}`);
   });

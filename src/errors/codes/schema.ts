@@ -8,12 +8,11 @@ export const SCHEMA_CODES = {
   SCHEMA_UNKNOWN_SOURCE: {
     category: 'semantic',
     message: "'{name}' is not a source.{hint}",
-    fix: 'Search one of the sources this deployment holds: publications, grants, researchers, organizations (`describe schema` lists them).',
+    fix: 'Search one of the sources this deployment holds (`describe schema` lists them).',
   },
   SCHEMA_UNSUPPORTED_SOURCE: {
     category: 'unsupported',
-    message:
-      "The source '{name}' is not offered by this deployment; it holds publications, grants, researchers and organizations.",
+    message: "The source '{name}' is not offered by this deployment; `describe schema` lists the sources it holds.",
     fix: 'Query one of the held sources; ask the operator whether this source can be added.',
   },
   SCHEMA_SOURCE_NOT_SUBSCRIBED: {
