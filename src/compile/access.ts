@@ -234,7 +234,14 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
   const doc = documentText(dialect, source);
   // Structured values (authors, concepts): compare with every leaf value.
   if (field.type === 'json' && sub === undefined) return { kind: 'multi', ...dialect.jsonLeaves(doc, field.name) };
-  if (field.multi || field.type === 'json') return { kind: 'multi', ...dialect.jsonElements(doc, field.name, sub) };
+  // Entities the document holds as objects (a trial's `publications: [{id, doi, pmid}]`) are
+  // their ids, as below for one: a facet groups by the id, and a link no held record answers
+  // (only a DOI or PMID) has none, instead of its object's JSON text.
+  if (field.multi || field.type === 'json')
+    return {
+      kind: 'multi',
+      ...dialect.jsonElements(doc, field.name, sub ?? (field.entity === undefined ? undefined : 'id')),
+    };
   // One entity the document holds as an object (a dataset's `associated_publication: {id,
   // doi}`): the entity is its id, as where a column holds it, so a facet groups by the id and
   // `= "pub.1"` tests it (the object's JSON text otherwise); a link with no id has none.
