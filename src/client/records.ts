@@ -81,9 +81,28 @@ export interface Author {
   readonly affiliations?: readonly Affiliation[];
 }
 
-/** One investigator of a grant. */
+/** One investigator of a grant or a clinical trial. */
 export interface Investigator extends Author {
   readonly role?: string;
+  /** A trial's investigator's name as the registry gives it, degrees and all, when it says more. */
+  readonly raw_name?: string;
+}
+
+/** One intervention of a clinical trial (`interventions`). */
+export interface TrialIntervention {
+  readonly type?: string;
+  readonly name?: string;
+  readonly description?: string;
+  readonly arm_group_labels?: readonly string[];
+  readonly other_names?: readonly string[];
+}
+
+/** One outcome measure of a clinical trial (`study_outcome_measures`). */
+export interface TrialOutcomeMeasure {
+  readonly type?: string;
+  readonly measure?: string;
+  readonly description?: string;
+  readonly time_frame?: string;
 }
 
 /** One concept with its relevance score (`concepts_scores`). */
@@ -113,6 +132,8 @@ interface StructuredValues {
   readonly investigators: readonly Investigator[];
   readonly concepts: readonly string[];
   readonly concepts_scores: readonly ConceptScore[];
+  readonly interventions: readonly TrialIntervention[];
+  readonly study_outcome_measures: readonly TrialOutcomeMeasure[];
 }
 
 type OneValue<Type> = Type extends 'string' | 'date'
@@ -161,6 +182,9 @@ export type Organization = SourceRecords['organizations'];
 
 /** A `datasets` record as the service returns it: only the requested fields are present. */
 export type Dataset = SourceRecords['datasets'];
+
+/** A `clinical_trials` record as the service returns it: only the requested fields are present. */
+export type ClinicalTrial = SourceRecords['clinical_trials'];
 
 export type SourceName = keyof SourceRecords;
 

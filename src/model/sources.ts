@@ -5,6 +5,7 @@
  * storage layout (`storage.ts`), the record kinds an import writes and their order, the
  * client's record types. Adding a source is a module and a line here.
  */
+import { clinicalTrials } from '../sources/clinical_trials/model.ts';
 import { datasets } from '../sources/datasets/model.ts';
 import { grants } from '../sources/grants/model.ts';
 import { organizations } from '../sources/organizations/model.ts';
@@ -15,7 +16,15 @@ import type { SourceTable } from './field-table.ts';
 import type { SourceDeclaration } from './source-module.ts';
 
 /** Every source, in the order `describe schema` lists them. */
-export const SOURCE_MODULES = [publications, grants, researchers, organizations, patents, datasets] as const;
+export const SOURCE_MODULES = [
+  publications,
+  grants,
+  researchers,
+  organizations,
+  patents,
+  datasets,
+  clinicalTrials,
+] as const;
 
 /** A source's declaration, as the registry holds it. */
 export type SourceModule = (typeof SOURCE_MODULES)[number];

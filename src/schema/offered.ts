@@ -5,7 +5,6 @@ import type { FunctionDescriptor } from './types.ts';
  * query naming one fails with category `unsupported`, not as an unknown name.
  */
 export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set([
-  'clinical_trials',
   'policy_documents',
   'reports',
   'source_titles',

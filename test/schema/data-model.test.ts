@@ -209,11 +209,16 @@ describe('version 2 schema equals spec/data-model.md', () => {
     }
   });
 
-  test('person-name indexes are authors (publications), investigators (grants) and inventors (patents)', () => {
+  test('person-name indexes are authors (publications), investigators (grants, clinical trials) and inventors (patents)', () => {
     const person = [...schema.sources.values()].flatMap((s) =>
       s.searchIndexes.filter((ix) => ix.isPersonNameIndex).map((ix) => `${s.name}.${ix.name}`),
     );
-    assert.deepEqual(person.sort(), ['grants.investigators', 'patents.inventors', 'publications.authors']);
+    assert.deepEqual(person.sort(), [
+      'clinical_trials.investigators',
+      'grants.investigators',
+      'patents.inventors',
+      'publications.authors',
+    ]);
   });
 
   test('facet kinds: entity facets for entity fields, value facets with their type otherwise', () => {

@@ -107,6 +107,38 @@ function datasetsOf(publications: readonly Loose[]): Loose[] {
   }));
 }
 
+/**
+ * Clinical trials of the first publications (the generator writes none yet), linked to what
+ * each publication links: its authors as investigators (researchers and affiliations), its
+ * organizations, funders, grants, categories and MeSH terms, and the publication itself by id
+ * and DOI (every other trial names one by DOI alone, which no held publication answers).
+ */
+function trialsOf(publications: readonly Loose[]): Loose[] {
+  return publications.slice(0, 60).map((p, k) => {
+    const year = Number(p['year']);
+    const authors = ((p['authors'] as Loose[] | undefined) ?? []).slice(0, 3);
+    return {
+      id: `NCT9${String(k).padStart(7, '0')}`,
+      title: `Trial of ${String(p['title'])}`,
+      registry: 'ClinicalTrials.gov',
+      start_date: p['date'],
+      active_years: [year, year + 1],
+      overall_status: ['COMPLETED', 'RECRUITING'][k % 2],
+      study_type: 'INTERVENTIONAL',
+      investigators: authors.map((a) => ({ ...a, role: 'PRINCIPAL_INVESTIGATOR' })),
+      research_orgs: p['research_orgs'],
+      funders: p['funders'],
+      associated_grant_ids: p['supporting_grant_ids'],
+      category_for: p['category_for'],
+      mesh_terms: p['mesh_terms'],
+      conditions: ((p['concepts'] as unknown[] | undefined) ?? []).slice(0, 2),
+      study_arms: ['Placebo', `Arm ${k % 3}`],
+      publication_ids: k % 2 === 0 ? [p['id']] : [],
+      publications: [k % 2 === 0 ? { id: p['id'], doi: p['doi'] } : { doi: p['doi'] }],
+    };
+  });
+}
+
 /** The records both stores get, by kind in import order. */
 function recordsOf(dir: string): [NativeKind, Loose[]][] {
   const publications = [...readRecords(dir, 'publications', 300), ...EDGE_PUBLICATIONS];
@@ -119,6 +151,7 @@ function recordsOf(dir: string): [NativeKind, Loose[]][] {
     ['publications', publications],
     ['patents', readRecords(PATENT_FIXTURE, 'patents', 100)],
     ['datasets', datasetsOf(publications)],
+    ['clinical_trials', trialsOf(publications)],
   ];
 }
 
