@@ -22,6 +22,12 @@ export interface LinkLayout {
    * `n_publications`): a facet over the whole source reads it instead of grouping links.
    */
   readonly wholeSourceCount?: { readonly table: string; readonly idColumn: string; readonly countColumn: string };
+  /**
+   * The values are numbers (an `integer` or `float` field, `active_year`), which a store may
+   * hand back as text: PostgreSQL's `<owner>_values.value` is text for every field. A page
+   * shows them as numbers, as a facet does.
+   */
+  readonly numeric?: true;
   /** A shared link table holds several fields: rows of this field have `column = value`. */
   readonly discriminator?: { readonly column: string; readonly value: string };
   /**

@@ -139,7 +139,8 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
   const withEntity = (field: string, layout: LinkLayout, countedIn?: string): [string, LinkLayout] => {
     const type = fieldTypes.get(field);
     const entity = type !== undefined && type in ENTITY_SPECS ? entityLayout(type as EntityName) : undefined;
-    if (entity === undefined) return [field, layout];
+    if (entity === undefined)
+      return [field, type === 'integer' || type === 'float' ? { ...layout, numeric: true } : layout];
     const counted = wholeSourceCount(type as EntityName, countedIn);
     return [
       field,

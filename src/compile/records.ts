@@ -27,6 +27,8 @@ export interface HydrateStep {
   readonly multi: boolean;
   /** Entity kind whose display fields the rows carry (`organizations`). */
   readonly entity?: string;
+  /** The values are numbers the rows may hold as text (`LinkLayout.numeric`). */
+  readonly numeric?: true;
 }
 
 export interface CompiledRecords {
@@ -342,6 +344,7 @@ function hydrateStep(
         field,
         multi: true,
         params: [],
+        ...(link.numeric === true ? { numeric: true } : {}),
         sqlPrefix: `SELECT ${l}.${ident(link.recordColumn)} AS __key, ${l}.${ident(link.valueColumn)} AS id FROM ${ident(link.table)} ${l} WHERE ${dialect.true}${disc} AND ${l}.${ident(link.recordColumn)} IN `,
         sqlSuffix: byValue,
       };

@@ -100,7 +100,12 @@ export function applyHydrate(
       unheld.set(__key, value.id);
       continue;
     }
-    const item = step.entity === undefined ? value.id : entityRow(value, step.entity);
+    const item =
+      step.entity !== undefined
+        ? entityRow(value, step.entity)
+        : step.numeric === true && typeof value.id === 'string'
+          ? Number(value.id)
+          : value.id;
     const list = byKey.get(__key);
     if (list === undefined) byKey.set(__key, [item]);
     else list.push(item);

@@ -36,6 +36,8 @@ const CONSTRUCTS = [
   'search publications where concepts = "cell" return publications[id + concepts] limit 20',
   'search publications return citations_per_year(2010, 2024)',
   'search grants where active_year = 2018 return active_year',
+  // The years are integers in grant_values, which PostgreSQL keeps as text: pages show numbers.
+  'search grants where active_year = 2018 return grants[id + active_year] limit 20',
   'search grants return funders aggregate funding limit 10',
   'search grants where start_year in [2012:2016] return grants[id + title + start_date + funding_usd] limit 40',
   'search researchers where total_publications > 2 return researchers[id + first_name + last_name + research_orgs] limit 30',
