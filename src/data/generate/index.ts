@@ -1,7 +1,9 @@
 /**
  * `generate()`: the deterministic synthetic dataset of spec/generator.md as JSONL shards
  * per entity plus `manifest.json` (seed, scale, generator version, counts, SHA-256 per shard,
- * validation report).
+ * validation report): the first four sources from one shared context, then the records of
+ * every source in the generators' registry (`source-generators.ts`), beside each
+ * publication or afterwards.
  *
  * @example
  *   const manifest = await generate({ publications: 1000, seed: 20240601, outDir: '/tmp/q1k' });
@@ -18,10 +20,13 @@ import { makePublication, notePaperAuthors, pickAuthors, startPaper } from './pu
 import { makeResearcher } from './researchers.ts';
 import { DEFAULT_SEED } from './seed.ts';
 import { ShardWriter, type ShardInfo } from './shard-writer.ts';
+import { makeBesidePublication, SOURCE_GENERATORS } from './source-generators.ts';
+import { noSourceTallies, sourceChecks, tallySourceRecord } from './source-tallies.ts';
 import { VENDOR_DIR } from './reference-data.ts';
 import { assertValid, tallyPaper, validate, type Tallies, type ValidationReport } from './validation.ts';
 
-export const GENERATOR_VERSION = '1.0.0';
+/** 1.1: the sources of the generators' registry (patents, datasets) beside the first four. */
+export const GENERATOR_VERSION = '1.1.0';
 export { DEFAULT_SEED };
 const PER_SHARD = 100_000;
 /** From this many publications, helper threads make them (below it, starting threads costs more than it saves). */
@@ -124,11 +129,22 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     organizationLinks: 0,
     openAccessByYear: new Map(),
   };
+  // One writer per registered source, open from the publications (whose threads make some
+  // sources' records beside each paper) to the source's own phase.
+  const sourcesOut = Object.fromEntries(
+    SOURCE_GENERATORS.map((g) => [g.kind, new ShardWriter(options.outDir, g.kind, PER_SHARD, options.gzip)]),
+  );
+  const sourceTallies = noSourceTallies(SOURCE_GENERATORS);
+  const writeSourceRecord = (kind: string, record: object): void => {
+    (sourcesOut[kind] as ShardWriter).write(record);
+  };
+
   report({ phase: 'publications', done: 0, total: publications });
   const pubsOut = new ShardWriter(options.outDir, 'publications', PER_SHARD, options.gzip);
   const threads = options.threads ?? (publications >= THREADED_FROM ? Math.min(4, availableParallelism()) : 0);
   if (threads > 0) {
-    await writePublicationsInThreads(ctx, yearOf, { run, passes }, pubsOut, tallies, threads, async (done) => {
+    const sinks = { publications: pubsOut, tallies, beside: sourcesOut, besideTallies: sourceTallies };
+    await writePublicationsInThreads(ctx, yearOf, { run, passes }, sinks, threads, async (done) => {
       report({ phase: 'publications', done, total: publications });
       await tick();
     });
@@ -141,6 +157,10 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       const rec = makePublication(ctx, i, year, start);
       pubsOut.write(rec);
       tallyPaper(tallies, rec, year);
+      makeBesidePublication(ctx, i, rec, (generator, made) => {
+        writeSourceRecord(generator.kind, made);
+        tallySourceRecord(sourceTallies, generator, made);
+      });
       if (i % 2000 === 1999) {
         report({ phase: 'publications', done: i + 1, total: publications });
         await tick();
@@ -166,7 +186,27 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   counts['researchers'] = researchersOut.total;
   for (let n = 0; n < tallies.papersPerResearcher.length; n++) tallies.papersPerResearcher[n] ??= 0;
 
-  const validation = validate(tallies);
+  // The other sources' records made from the finished context, in import order.
+  for (const generator of SOURCE_GENERATORS) {
+    const later = generator.afterwards?.(ctx);
+    if (later !== undefined) {
+      report({ phase: generator.kind, done: 0, total: later.count });
+      for (let k = 0; k < later.count; k++) {
+        const record = later.make(k);
+        writeSourceRecord(generator.kind, record);
+        tallySourceRecord(sourceTallies, generator, record);
+        if (k % 5000 === 4999) {
+          report({ phase: generator.kind, done: k + 1, total: later.count });
+          await tick();
+        }
+      }
+    }
+    const out = sourcesOut[generator.kind] as ShardWriter;
+    shards.push(...out.close());
+    counts[generator.kind] = out.total;
+  }
+
+  const validation = validate(tallies, sourceChecks(SOURCE_GENERATORS, sourceTallies));
   const manifest: Manifest = {
     generator: 'quarry',
     generator_version: GENERATOR_VERSION,

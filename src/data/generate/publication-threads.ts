@@ -2,8 +2,9 @@
  * Writes the publications with helper threads: the main thread picks each paper's
  * identified authors in paper order (the Lotka pool is shared from paper to paper) and notes
  * them in the researcher statistics; the threads (`publication-worker.ts`) make the records
- * (the text, most of the cost) and answer them as JSON lines; the main thread writes the
- * lines in paper order. The output is byte for byte what one thread writes.
+ * (the text, most of the cost), and those other sources make beside each paper, and answer
+ * them as JSON lines; the main thread writes the lines in paper order. The output is byte
+ * for byte what one thread writes.
  */
 import { Piscina } from 'piscina';
 import { workerExecArgv, workerModule } from '../../worker-module.ts';
@@ -11,21 +12,31 @@ import type { Context } from './context.ts';
 import type { PublicationBatch, PublicationLines, PublicationThreadSetup } from './publication-worker.ts';
 import { notePaperAuthors, pickAuthors, startPaper } from './publications.ts';
 import type { ShardWriter } from './shard-writer.ts';
+import { mergeSourceTallies, type SourceTallies } from './source-tallies.ts';
 import { mergePaperTallies, type PaperTallies } from './validation.ts';
 
 /** Papers per task: large enough that a task's messages cost little next to its text. */
 const BATCH = 2000;
 
+/** Where the publication phase's records and tallies go. */
+export interface PublicationSinks {
+  readonly publications: ShardWriter;
+  readonly tallies: PaperTallies;
+  /** The writer of each source that makes records beside the papers, by source name. */
+  readonly beside: Readonly<Record<string, ShardWriter>>;
+  readonly besideTallies: SourceTallies;
+}
+
 /**
- * Makes the run's papers in `threads` threads, each started with `setup`, and writes them to
- * `out`, adding their tallies to `tallies`; `onBatch` hears how many are written after each batch.
+ * Makes the run's papers in `threads` threads, each started with `setup`, and writes them
+ * and the records made beside them to `out`, adding their tallies to its tallies; `onBatch`
+ * hears how many papers are written after each batch.
  */
 export async function writePublicationsInThreads(
   ctx: Context,
   yearOf: (i: number) => number,
   setup: PublicationThreadSetup,
-  out: ShardWriter,
-  tallies: PaperTallies,
+  out: PublicationSinks,
   threads: number,
   onBatch: (done: number) => Promise<void>,
 ): Promise<void> {
@@ -65,9 +76,15 @@ export async function writePublicationsInThreads(
     while (inFlight.length > 0) {
       const answer = await (inFlight.shift() as Promise<PublicationLines>);
       if (next < publications) inFlight.push(submit());
-      for (const line of answer.lines) out.writeLine(line);
-      mergePaperTallies(tallies, answer.tallies);
-      await onBatch(out.total);
+      for (const line of answer.lines) out.publications.writeLine(line);
+      for (const [kind, lines] of Object.entries(answer.beside)) {
+        const writer = out.beside[kind];
+        if (writer === undefined) throw new Error(`no writer for the ${kind} made beside publications`);
+        for (const line of lines) writer.writeLine(line);
+      }
+      mergePaperTallies(out.tallies, answer.tallies);
+      mergeSourceTallies(out.besideTallies, answer.besideTallies);
+      await onBatch(out.publications.total);
     }
   } finally {
     // A failed batch leaves the others running: wait for them before closing the threads.

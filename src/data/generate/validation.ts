@@ -94,15 +94,13 @@ function oaShare(t: Tallies, from: number, to: number): number {
   return n === 0 ? NaN : oa / n;
 }
 
-/** Judges the tallies. */
-export function validate(t: Tallies): ValidationReport {
-  const check = (name: string, value: number, min: number, max: number): Check => ({
-    name,
-    value: round(value),
-    min,
-    max,
-    ok: value >= min && value <= max,
-  });
+/** A figure and its tolerance (NaN, a figure with nothing to measure, is out of it). */
+export function check(name: string, value: number, min: number, max: number): Check {
+  return { name, value: round(value), min: round(min), max: round(max), ok: value >= min && value <= max };
+}
+
+/** Judges the tallies, with `more` checks (of the other sources' records, `source-tallies.ts`). */
+export function validate(t: Tallies, more: readonly Check[] = []): ValidationReport {
   const checks = [
     check('authors_per_paper', t.authorSlots / t.publications, 4.3, 5.3),
     check('lotka_exponent', estimatePowerLawExponent(t.papersPerResearcher), 2.0, 2.4),
@@ -113,6 +111,7 @@ export function validate(t: Tallies): ValidationReport {
     check('open_access_share_1995_1997', oaShare(t, 1995, 1997), 0.1, 0.22),
     check('open_access_share_2015', oaShare(t, 2015, 2015), 0.39, 0.51),
     check('open_access_share_2024', oaShare(t, 2024, 2024), 0.52, 0.64),
+    ...more,
   ];
   const enforced = t.publications >= ENFORCE_FROM;
   return { passed: !enforced || checks.every((c) => c.ok), enforced, checks };
