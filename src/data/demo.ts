@@ -10,6 +10,7 @@ import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SEED, generate, type Manifest } from './generate/index.ts';
+import { SOURCE_GENERATORS } from './generate/source-generators.ts';
 import { importFiles, type ImportReport, type RecordTarget } from './import/index.ts';
 
 /** Share of the generation half each generator phase takes (start, end), so progress never moves back. */
@@ -17,8 +18,12 @@ const GENERATE_BANDS: Readonly<Record<string, readonly [number, number]>> = {
   'reading reference data': [0, 3],
   citations: [3, 12],
   grants: [12, 16],
-  publications: [16, 44],
-  researchers: [44, 50],
+  publications: [16, 42],
+  researchers: [42, 45],
+  // The registered sources' phases share the rest, one slice each in the order they run.
+  ...Object.fromEntries(
+    SOURCE_GENERATORS.map((g, k, all) => [g.kind, [45 + (5 * k) / all.length, 45 + (5 * (k + 1)) / all.length]]),
+  ),
   done: [50, 50],
 };
 
