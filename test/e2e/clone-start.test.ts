@@ -1,7 +1,8 @@
 // A clone of the repository on its own starts: `git clone` of this checkout's HEAD into a
 // temporary folder with nothing beside it (no shared/ data folder), node_modules linked in
 // to keep it fast, then what `npm start` runs (`quarry serve --demo`) on a temporary
-// database and a free port, until /healthz answers and a demo query finds records.
+// database and a free port, until /healthz answers and demo queries find records of every
+// source the generator makes.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SOURCE_GENERATORS } from '../../src/data/generate/source-generators.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'quarry-clone-'));
@@ -82,6 +84,18 @@ test(
       const body = (await answer.json()) as { publications: { id: string }[]; _stats: { total_count: number } };
       assert.equal(body.publications.length, 3);
       assert.ok(body._stats.total_count >= 10, `"climate change" finds ${body._stats.total_count} demo publications`);
+
+      // The sources with a generator are in the demo too.
+      for (const { kind } of SOURCE_GENERATORS) {
+        const listed = await fetch(`${url}/v3/api/query`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}` },
+          body: `search ${kind} return ${kind} limit 3`,
+        });
+        assert.equal(listed.status, 200, await listed.clone().text());
+        const records = ((await listed.json()) as Record<string, { id: string }[]>)[kind];
+        assert.equal(records?.length, 3, `the demo lists ${kind}`);
+      }
     } finally {
       child.kill('SIGTERM');
       await exited;
