@@ -1,4 +1,5 @@
-// The sources `generate()` makes through the generators' registry (patents, datasets): their
+// The sources `generate()` makes through the generators' registry (patents, datasets,
+// clinical trials): their
 // shards are the same whether publication threads make the publications (and the datasets
 // beside them) or not; they hold as many records as the source's own generator functions
 // say; every id they name is a record of the run; the validation report judges their stated
@@ -17,6 +18,7 @@ import { SOURCE_GENERATORS, type SourceGenerator } from '../../src/data/generate
 import { noSourceTallies, sourceChecks, tallySourceRecord } from '../../src/data/generate/source-tallies.ts';
 import { importFiles } from '../../src/data/import/index.ts';
 import { NATIVE_KINDS, declaredSource } from '../../src/model/sources.ts';
+import { clinicalTrialCount } from '../../src/sources/clinical_trials/generate.ts';
 import { datasetCountOf, standaloneDatasetCount } from '../../src/sources/datasets/generate.ts';
 import { patentsFor } from '../../src/sources/patents/generate.ts';
 
@@ -58,7 +60,7 @@ describe('the registered sources in a generated run', () => {
 
   test('publication threads give the same shards, the datasets made beside the papers included', () => {
     assert.deepEqual(threaded, manifest);
-    for (const kind of ['patents', 'datasets']) {
+    for (const { kind } of SOURCE_GENERATORS) {
       const files = manifest.shards.filter((s) => s.kind === kind).map((s) => s.file);
       assert.ok(files.length > 0, `${kind} shards`);
       for (const f of files) assert.ok(readFileSync(join(twoThreads, f)).equals(readFileSync(join(oneThread, f))), f);
@@ -79,8 +81,9 @@ describe('the registered sources in a generated run', () => {
     }
   });
 
-  test("the counts are the sources' own: patentsFor, and datasets per paper plus the standalone ones", async () => {
+  test("the counts are the sources' own: patentsFor, clinicalTrialCount, datasets per paper and standalone", async () => {
     assert.equal(readKind(oneThread, 'patents').length, patentsFor(PUBLICATIONS));
+    assert.equal(readKind(oneThread, 'clinical_trials').length, clinicalTrialCount(PUBLICATIONS));
     const { ctx, yearOf } = await setUpContext({ publications: PUBLICATIONS, seed: SEED, dataDir: VENDOR_DIR });
     const datasets = readKind(oneThread, 'datasets');
     const perPaper = new Map<string, number>();
@@ -101,7 +104,7 @@ describe('the registered sources in a generated run', () => {
     assert.equal(new Set(datasets.map((d) => d['id'])).size, datasets.length, 'each dataset once');
   });
 
-  test('every id a patent or a dataset names is a record of the run', () => {
+  test('every id a patent, a dataset or a trial names is a record of the run', () => {
     const held = (kind: string): Set<string> => new Set(readKind(oneThread, kind).map((r) => r['id'] as string));
     const [orgs, researchers, grants, journals, categories] = [
       'organizations',
@@ -145,6 +148,18 @@ describe('the registered sources in a generated run', () => {
       const pub = d['associated_publication_id'];
       if (typeof pub === 'string')
         assert.equal((d['associated_publication'] as Loose)['doi'], doiOf.get(pub), `${of}: publication ${pub}`);
+    }
+    for (const t of readKind(oneThread, 'clinical_trials')) {
+      const of = t['id'] as string;
+      for (const key of ['research_orgs', 'funders', 'sponsors']) ids(t[key]).forEach(expectIn(orgs, key, of));
+      ids(t['associated_grant_ids']).forEach(expectIn(grants, 'grant', of));
+      ids(t['category_for']).forEach(expectIn(categories, 'category', of));
+      for (const investigator of t['investigators'] as Loose[]) {
+        expectIn(researchers, 'investigator', of)(investigator['researcher_id'] as string);
+        ids(investigator['affiliations']).forEach(expectIn(orgs, 'affiliation', of));
+      }
+      for (const link of (t['publications'] as Loose[] | undefined) ?? [])
+        assert.equal(doiOf.get(link['id'] as string), link['doi'], `${of}: publication ${String(link['id'])}`);
     }
   });
 

@@ -25,7 +25,7 @@ import { noSourceTallies, sourceChecks, tallySourceRecord } from './source-talli
 import { VENDOR_DIR } from './reference-data.ts';
 import { assertValid, tallyPaper, validate, type Tallies, type ValidationReport } from './validation.ts';
 
-/** 1.1: the sources of the generators' registry (patents, datasets) beside the first four. */
+/** 1.1: the sources of the generators' registry (patents, datasets, clinical trials) beside the first four. */
 export const GENERATOR_VERSION = '1.1.0';
 export { DEFAULT_SEED };
 const PER_SHARD = 100_000;

@@ -15,6 +15,8 @@
  */
 import type { PublicationRecord } from '../../model/native-records.ts';
 import { NATIVE_KINDS, type SourceName } from '../../model/sources.ts';
+import { makeClinicalTrial, planClinicalTrials } from '../../sources/clinical_trials/generate.ts';
+import type { ClinicalTrialRecord } from '../../sources/clinical_trials/native.ts';
 import {
   datasetsOfPublication,
   makeStandaloneDataset,
@@ -98,8 +100,28 @@ const GENERATORS: readonly SourceGenerator[] = [
       },
     ],
   }),
-  // clinical_trials: waits for the source's declaration (src/sources/clinical_trials/model.ts
-  // in model/sources.ts); until then its shards have no table to be imported into.
+  entry<ClinicalTrialRecord>({
+    kind: 'clinical_trials',
+    afterwards: (ctx) => {
+      const plan = planClinicalTrials(ctx);
+      return { count: plan.count, make: (t) => makeClinicalTrial(ctx, plan, t) };
+    },
+    shares: [
+      {
+        name: 'trials_interventional_share',
+        has: (t) => t.study_type === 'INTERVENTIONAL',
+        target: 0.76,
+        tolerance: 0.04,
+      },
+      // 30% draw publications; a few find none of a biomedical field in their years.
+      {
+        name: 'trials_citing_papers_share',
+        has: (t) => t.publication_ids !== undefined,
+        target: 0.3,
+        tolerance: 0.05,
+      },
+    ],
+  }),
 ];
 
 /** The registered generators, in the order an import writes their kinds (`NATIVE_KINDS`). */
