@@ -22,7 +22,8 @@ function wholeNumber(name: string, code: 'DATA_BAD_SCALE' | 'DATA_BAD_SEED') {
 /** The human summary of a run. */
 export function formatManifest(m: Manifest, dir: string, seconds: number): string {
   const lines = [`generated into ${dir} in ${seconds.toFixed(1)} s (seed ${m.seed}, generator ${m.generator_version})`];
-  for (const [kind, n] of Object.entries(m.counts)) lines.push(`  ${kind.padEnd(14)} ${n.toLocaleString('en')}`);
+  const width = Math.max(14, ...Object.keys(m.counts).map((kind) => kind.length + 1));
+  for (const [kind, n] of Object.entries(m.counts)) lines.push(`  ${kind.padEnd(width)} ${n.toLocaleString('en')}`);
   lines.push(
     `validation ${m.validation.enforced ? (m.validation.passed ? 'passed' : 'FAILED') : '(reported only below 5,000 publications)'}:`,
   );
