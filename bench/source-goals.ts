@@ -4,7 +4,8 @@
  * full-text search with a facet and a 1000-record page, p50 and p99 per shape. Goals as for
  * publications: facets and filtered pages p50 ≤ 100 ms, a 1000-record page p50 ≤ 60 ms.
  *
- *   node bin/quarry.js generate --publications 1000000 --out /tmp/g1m
+ *   node bin/quarry.js generate --publications 1000000 --out /tmp/g1m \
+ *     --source-records patents=999999,clinical_trials=300000,datasets=860000
  *   node bin/quarry.js import /tmp/g1m --db /tmp/g1m.db
  *   npx tsx bench/source-goals.ts --db /tmp/g1m.db [--sources patents,datasets] [--runs 15]
  *

@@ -17,6 +17,8 @@ import { VENDOR_DIR } from '../../src/data/generate/reference-data.ts';
 import { SOURCE_GENERATORS, type SourceGenerator } from '../../src/data/generate/source-generators.ts';
 import { noSourceTallies, sourceChecks, tallySourceRecord } from '../../src/data/generate/source-tallies.ts';
 import { importFiles } from '../../src/data/import/index.ts';
+import { sourceRecordCounts } from '../../src/cli/commands/generate.ts';
+import { isQuarryError } from '../../src/errors/index.ts';
 import { NATIVE_KINDS, declaredSource } from '../../src/model/sources.ts';
 import { clinicalTrialCount } from '../../src/sources/clinical_trials/generate.ts';
 import { datasetCountOf, standaloneDatasetCount } from '../../src/sources/datasets/generate.ts';
@@ -229,5 +231,34 @@ describe('the generators registry', () => {
     // 30% of 20 records is within the sampling error of a half; of 10,000 it is not.
     assert.equal(judge(20, 6).ok, true);
     assert.equal(judge(0, 0).ok, false, 'no records: nothing shows the share');
+  });
+});
+
+describe('records per source asked of a run', () => {
+  test('a run makes the records asked of each source from the run; datasets beside papers still follow them', async () => {
+    const dir = join(work, 'asked');
+    const asked = { patents: 321, clinical_trials: 45, datasets: 67 };
+    const manifest = await generate({ publications: 600, seed: SEED, outDir: dir, threads: 0, sourceRecords: asked });
+    assert.equal(manifest.counts['patents'], 321);
+    assert.equal(manifest.counts['clinical_trials'], 45);
+    const datasets = readKind(dir, 'datasets');
+    const standalone = datasets.filter((d) => d['associated_publication_id'] === undefined).length;
+    assert.equal(standalone, 67, 'datasets without a paper');
+    assert.equal(manifest.counts['datasets'], datasets.length);
+    assert.equal(readKind(dir, 'patents').length, 321);
+  });
+
+  test('--source-records reads source=number pairs and refuses anything else with a coded error', () => {
+    const sources = ['patents', 'datasets', 'clinical_trials'];
+    assert.deepEqual(sourceRecordCounts('patents=1_000_000, clinical_trials=300000', sources), {
+      patents: 1_000_000,
+      clinical_trials: 300_000,
+    });
+    for (const bad of ['grants=10', 'patents=', 'patents=-3', 'patents=0', 'patents', 'patents=1e6'])
+      assert.throws(
+        () => sourceRecordCounts(bad, sources),
+        (e: unknown) => isQuarryError(e) && e.problems[0]?.code === 'DATA_BAD_SOURCE_RECORDS',
+        bad,
+      );
   });
 });

@@ -1,5 +1,6 @@
 /**
- * `quarry generate --publications N --out DIR [--seed S] [--data-dir DIR] [--force]`:
+ * `quarry generate --publications N --out DIR [--seed S] [--data-dir DIR] [--force]
+ * [--source-records patents=N,...]`:
  * writes the deterministic synthetic dataset (JSONL shards + manifest.json) and prints the
  * validation report. Exit code 1 when the report is out of tolerance.
  */
@@ -17,6 +18,23 @@ function wholeNumber(name: string, code: 'DATA_BAD_SCALE' | 'DATA_BAD_SEED') {
       throw QuarryError.of(code, { params: { value: `${name} ${value}` } });
     return n;
   };
+}
+
+/**
+ * The `--source-records` pairs (`patents=1000000,clinical_trials=300000`): how many records
+ * each named source's generator makes from the run, for the sources that have one.
+ */
+export function sourceRecordCounts(value: string, sources: readonly string[]): Record<string, number> {
+  const refused = (): QuarryError =>
+    QuarryError.of('DATA_BAD_SOURCE_RECORDS', { params: { value, sources: sources.join(', ') } });
+  const counts: Record<string, number> = {};
+  for (const pair of value.split(',')) {
+    const match = /^\s*([a-z_]+)\s*=\s*(\d[\d_]*)\s*$/.exec(pair);
+    const n = Number(match?.[2]?.replace(/_/g, ''));
+    if (match === null || !sources.includes(match[1] as string) || !Number.isSafeInteger(n) || n < 1) throw refused();
+    counts[match[1] as string] = n;
+  }
+  return counts;
 }
 
 /** The human summary of a run. */
@@ -43,6 +61,10 @@ export function register(program: Command): void {
       .option('--seed <s>', 'random seed', String(DEFAULT_SEED))
       .option('--data-dir <dir>', 'reference data folder (default: the vendored src/data/vendor/)')
       .option('--force', 'write into a folder that already holds generated data')
+      .option(
+        '--source-records <pairs>',
+        'records per source made from the run instead of by ratio, e.g. patents=1000000,clinical_trials=300000 (for datasets: those without a paper)',
+      )
       .option('--gzip', 'write gzip shards (.jsonl.gz, about a quarter of the size); quarry import reads them')
       .action(
         async (raw: {
@@ -52,6 +74,7 @@ export function register(program: Command): void {
           dataDir?: string;
           force?: boolean;
           gzip?: boolean;
+          sourceRecords?: string;
         }) => {
           // Loaded here, not at the top: the progress bar's modules would slow every command's start.
           const { progressBar } = await import('../../data/progress-bar.ts');
@@ -65,6 +88,14 @@ export function register(program: Command): void {
             const started = performance.now();
             // Loaded on use, so that other commands start without the generator.
             const { generate } = await import('../../data/generate/index.ts');
+            const { SOURCE_GENERATORS } = await import('../../data/generate/source-generators.ts');
+            const sourceRecords =
+              raw.sourceRecords === undefined
+                ? undefined
+                : sourceRecordCounts(
+                    raw.sourceRecords,
+                    SOURCE_GENERATORS.filter((g) => g.afterwards !== undefined).map((g) => g.kind),
+                  );
             const manifest = await generate({
               publications,
               seed,
@@ -73,6 +104,7 @@ export function register(program: Command): void {
               onProgress: (p) => bar.update(p.done, p.total, p.phase),
               enforceValidation: false,
               gzip: raw.gzip === true,
+              ...(sourceRecords === undefined ? {} : { sourceRecords }),
             });
             bar.stop();
             process.stdout.write(formatManifest(manifest, raw.out, (performance.now() - started) / 1000));

@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { QuarryError } from '../../errors/index.ts';
+import type { SourceName } from '../../model/sources.ts';
 import { setUpContext, type RunSettings } from './context-setup.ts';
 import { makeGrant } from './grants.ts';
 import { writePublicationsInThreads } from './publication-threads.ts';
@@ -54,6 +55,13 @@ export interface GenerateOptions {
    * is the same either way.
    */
   readonly threads?: number;
+  /**
+   * How many records a source's generator makes from the finished run instead of the number
+   * its scale gives (patents, clinical trials; for datasets, those without a paper): to
+   * build a database of a given size per source, as the benchmarks do. Records made beside
+   * each publication (a paper's datasets) follow the publications whatever this says.
+   */
+  readonly sourceRecords?: Readonly<Partial<Record<SourceName, number>>>;
   /** Write gzip shards (`.jsonl.gz`, see `shard-writer.ts`) instead of plain JSONL (default false). */
   readonly gzip?: boolean;
 }
@@ -188,7 +196,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
 
   // The other sources' records made from the finished context, in import order.
   for (const generator of SOURCE_GENERATORS) {
-    const later = generator.afterwards?.(ctx);
+    const later = generator.afterwards?.(ctx, options.sourceRecords?.[generator.kind]);
     if (later !== undefined) {
       report({ phase: generator.kind, done: 0, total: later.count });
       for (let k = 0; k < later.count; k++) {

@@ -55,8 +55,12 @@ export interface SourceGenerator<R extends object = object> {
    * the researcher statistics): it may read only the former.
    */
   readonly ofPublication?: (ctx: Context, i: number, publication: PublicationRecord) => readonly R[];
-  /** The records made afterwards, on the main thread, from the run's context as the first four kinds left it. */
-  readonly afterwards?: (ctx: Context) => LaterRecords<R>;
+  /**
+   * The records made afterwards, on the main thread, from the run's context as the first
+   * four kinds left it: the generator's own number for the run's scale, or `count` when the
+   * run asks for another (`GenerateOptions.sourceRecords`).
+   */
+  readonly afterwards?: (ctx: Context, count?: number) => LaterRecords<R>;
   /** Shares the validation report checks. */
   readonly shares?: readonly RecordShare<R>[];
 }
@@ -69,8 +73,8 @@ function entry<R extends object>(generator: SourceGenerator<R>): SourceGenerator
 const GENERATORS: readonly SourceGenerator[] = [
   entry<PatentRecord>({
     kind: 'patents',
-    afterwards: (ctx) => {
-      const run = planPatents(ctx);
+    afterwards: (ctx, count) => {
+      const run = planPatents(ctx, count);
       return { count: run.patents, make: (k) => makePatent(ctx, run, k) };
     },
     shares: [
@@ -87,8 +91,8 @@ const GENERATORS: readonly SourceGenerator[] = [
   entry<DatasetRecord>({
     kind: 'datasets',
     ofPublication: datasetsOfPublication,
-    afterwards: (ctx) => ({
-      count: standaloneDatasetCount(ctx.plan.publications),
+    afterwards: (ctx, count) => ({
+      count: count ?? standaloneDatasetCount(ctx.plan.publications),
       make: (k) => makeStandaloneDataset(ctx, k),
     }),
     shares: [
@@ -102,8 +106,8 @@ const GENERATORS: readonly SourceGenerator[] = [
   }),
   entry<ClinicalTrialRecord>({
     kind: 'clinical_trials',
-    afterwards: (ctx) => {
-      const plan = planClinicalTrials(ctx);
+    afterwards: (ctx, count) => {
+      const plan = planClinicalTrials(ctx, count);
       return { count: plan.count, make: (t) => makeClinicalTrial(ctx, plan, t) };
     },
     shares: [

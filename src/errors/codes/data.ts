@@ -12,6 +12,11 @@ export const DATA_CODES = {
     message: 'The seed must be a whole number from 0 to 4294967295; got {value}.',
     fix: 'Give a seed such as `--seed 20240601`, or leave it out for the default.',
   },
+  DATA_BAD_SOURCE_RECORDS: {
+    category: 'input',
+    message: '--source-records takes source=number pairs of the sources with a generator ({sources}); got {value}.',
+    fix: 'Give pairs such as `--source-records patents=1000000,clinical_trials=300000`.',
+  },
   DATA_SHARED_DATA_MISSING: {
     category: 'unavailable',
     message: 'The reference data could not be read from {dir}: {reason}',

@@ -61,9 +61,12 @@ export interface TrialPlan {
   readonly companies: readonly number[];
 }
 
-/** The plan of a run's trials, from its context. */
-export function planClinicalTrials(ctx: Pick<Context, 'plan' | 'fields' | 'orgs'>): TrialPlan {
-  const count = clinicalTrialCount(ctx.plan.publications);
+/** The plan of a run's trials, from its context: `trials` of them (default: the run's scale's number). */
+export function planClinicalTrials(
+  ctx: Pick<Context, 'plan' | 'fields' | 'orgs'>,
+  trials = clinicalTrialCount(ctx.plan.publications),
+): TrialPlan {
+  const count = Math.min(9_999_999, trials);
   const divisions = ctx.fields.divisions.flatMap((d, k) => (BIOMEDICAL.has(d.code) ? [k] : []));
   if (divisions.length === 0) throw new Error('no biomedical field in the run: trials need one');
   const companies: number[] = [];
