@@ -6,7 +6,8 @@
  */
 import type { ImportInput } from './inputs.ts';
 import type { ImportFormat } from './detect.ts';
-import { mapAndPrepare, readerFor, type MappedSource } from './read-inputs.ts';
+import type { MappedSource } from './read-batches.ts';
+import { mapAndPrepare, readerFor } from './read-inputs.ts';
 import { ROW_PREPARATIONS, type RowPreparation } from '../../store/row-preparation.ts';
 import type { NativeKind } from '../../model/native-records.ts';
 import type { NativeRecord } from '../../model/native-records.ts';

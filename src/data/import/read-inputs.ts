@@ -13,7 +13,8 @@ import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
 import type { InputCheckpoint } from '../../store/record-writer.ts';
 import { ROW_PREPARATIONS, type PreparedRecord, type RowPreparation } from '../../store/row-preparation.ts';
 import { CsvLineReader } from '../csv.ts';
-import { snapshotManifestCounts, type ImportFormat } from './detect.ts';
+import { snapshotManifestCounts } from './detect.ts';
+import type { ImportFormat } from './format-names.ts';
 import { AnzsrcReader } from './formats/anzsrc.ts';
 import { MalformedRecord, MissingColumn, type Mapped } from './formats/common.ts';
 import { CrossrefReader } from './formats/crossref.ts';
@@ -26,6 +27,15 @@ import { RorReader } from './formats/ror.ts';
 import type { ImportInput } from './inputs.ts';
 import { DEFAULT_IMPORT_LIMITS, InputRefused, LimitExceeded, type ImportLimits } from './limits.ts';
 import { jsonArrayElements, readLines, recordTooLong } from './lines.ts';
+import {
+  isTruncation,
+  prepareMapped,
+  ReadBatches,
+  Stopped,
+  type InputCounts,
+  type InputReading,
+  type MappedSource,
+} from './read-batches.ts';
 
 export type OnError = 'skip' | 'abort';
 
@@ -92,6 +102,7 @@ export type ReadSink<Row> = (event: ReadEvent<Row>) => void | Promise<void>;
 
 const isCsv = (input: ImportInput): boolean => /\.csv(\.gz)?$/i.test(input.entry ?? input.file);
 
+/** The line reader of a line format for one input. */
 export function readerFor(
   format: ImportFormat,
   input: ImportInput,
@@ -183,44 +194,6 @@ async function* sourceRecords(
   }
 }
 
-/** True for the error a gzip stream raises when its data ends early. */
-function isTruncation(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || /unexpected end of file/i.test(String(err));
-}
-
-/** What one source record becomes: its records ready for the writer, or why it cannot be used. */
-export type MappedSource<Row> =
-  | {
-      readonly rows: readonly (readonly [NativeKind, Row])[];
-      readonly removals: readonly { readonly kind: NativeKind; readonly id: string }[];
-    }
-  /** The format reader refused it (MalformedRecord). */
-  | { readonly malformed: string }
-  /** It mapped, but a record of it cannot be placed (no id). */
-  | { readonly unprepared: string };
-
-/** Prepares mapped records for the writer. */
-export function prepareMapped<Row>(
-  mapped: readonly Mapped[],
-  prepare: (kind: NativeKind, record: NativeRecord) => Row,
-): MappedSource<Row> {
-  const rows: [NativeKind, Row][] = [];
-  const removals: { kind: NativeKind; id: string }[] = [];
-  for (const m of mapped) {
-    if ('remove' in m) {
-      removals.push({ kind: m.kind, id: m.remove });
-      continue;
-    }
-    try {
-      rows.push([m.kind, prepare(m.kind, m.record)]);
-    } catch (err) {
-      return { unprepared: (err as Error).message };
-    }
-  }
-  return { rows, removals };
-}
-
 /** Maps one source record and prepares what it maps to; throws only what a bug throws. */
 export function mapAndPrepare<Row>(
   reader: FormatReader,
@@ -255,9 +228,6 @@ export interface SourceMapper {
 /** Source records mapped together: the helpers' share of a group is one task each. */
 const GROUP = 1000;
 
-/** Thrown (and caught below) once a `stop` event has been sent: the reading ends there. */
-class Stopped extends Error {}
-
 /**
  * Reads the plan's inputs and sends their records to `sink`. Returns when every input is
  * read or a `stop` was sent; throws what it did not expect (a bug in a format reader), with
@@ -271,27 +241,8 @@ export async function readInputs<P extends RowPreparation>(
 ): Promise<void> {
   type Row = PreparedRecord<P>;
   const prepare = ROW_PREPARATIONS[plan.preparation] as (kind: NativeKind, record: NativeRecord) => Row;
-  const { onError, batchSize } = plan;
-  const limits = plan.limits ?? DEFAULT_IMPORT_LIMITS;
-  let pending = new Map<NativeKind, Row[]>();
-  let removals: { kind: NativeKind; id: string }[] = [];
-  let pendingCount = 0;
-  let total = 0;
+  const batches = new ReadBatches<Row>(sink, plan.batchSize);
   let bytesBefore = 0;
-  /** Hands on every pending record and removal with the input's checkpoint. */
-  const flush = async (position: number, line: number, done: boolean): Promise<void> => {
-    const batch: BatchEvent<Row> = { type: 'batch', upserts: pending, removals, position, line, done };
-    pending = new Map();
-    removals = [];
-    pendingCount = 0;
-    await sink(batch);
-  };
-  const stop = async (problem: QuarryError): Promise<never> => {
-    await sink({ type: 'stop', problems: problem.problems });
-    throw new Stopped();
-  };
-  const note = async (problem: ImportProblem): Promise<void> => sink({ type: 'problem', problem });
-
   try {
     for (const [position, { input, format, checkpoint }] of plan.inputs.entries()) {
       if (format === undefined || checkpoint?.done === true) {
@@ -300,176 +251,181 @@ export async function readInputs<P extends RowPreparation>(
       }
       where.file = input.name;
       where.line = 0;
-      // Lines up to here are committed: they are read again (readers gather state across a
-      // file, such as OpenAlex authors) but not written again.
-      const resumeLine = checkpoint?.line ?? 0;
-      const reader = readerFor(format, input, plan.abstracts);
-      let fileRecords = 0;
-      let fileSkipped = 0;
       let lastReport = 0;
-      let lastLine = resumeLine;
-      const onBytes = (b: number): void => {
-        const now = performance.now();
-        if (now - lastReport > 200) {
-          lastReport = now;
-          void sink({ type: 'progress', done: bytesBefore + b, records: total, file: input.name });
-        }
-      };
-      /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
-      const refuse = async (problem: QuarryError, line: number): Promise<void> => {
-        if (onError === 'abort') {
-          await flush(position, lastLine, false);
-          await stop(problem);
-        }
-        await note({ file: input.name, line, message: problem.message, code: problem.code });
-      };
-      const fail = async (line: number, message: string): Promise<void> => {
-        if (line <= resumeLine) return;
-        if (onError === 'abort') {
-          await flush(position, lastLine, false);
-          await stop(
-            QuarryError.of('DATA_IMPORT_ABORTED', {
-              params: { file: input.name, line, reason: message, committed: total },
-            }),
-          );
-        }
-        fileSkipped++;
-        await note({ file: input.name, line, message });
-      };
-      /** Adds a source record's prepared records to the batch (false when they could not be prepared). */
-      const addRows = (result: MappedSource<Row>): boolean => {
-        if (!('rows' in result)) return false;
-        for (const removal of result.removals) {
-          removals.push(removal);
-          pendingCount++;
-        }
-        for (const [kind, row] of result.rows) {
-          let batch = pending.get(kind);
-          if (batch === undefined) {
-            batch = [];
-            pending.set(kind, batch);
+      const reading: InputReading<Row> = {
+        input,
+        position,
+        resumeAt: checkpoint?.line ?? 0,
+        onError: plan.onError,
+        limits: plan.limits ?? DEFAULT_IMPORT_LIMITS,
+        batches,
+        prepare,
+        onBytes: (b) => {
+          const now = performance.now();
+          if (now - lastReport > 200) {
+            lastReport = now;
+            void sink({ type: 'progress', done: bytesBefore + b, records: batches.total, file: input.name });
           }
-          batch.push(row);
-          pendingCount++;
-          total++;
-        }
-        return true;
+        },
+        where,
       };
-      /** Takes the outcome of the source record at `line`, in file order. */
-      const apply = async (line: number, result: MappedSource<Row>): Promise<void> => {
-        if ('malformed' in result) {
-          await fail(line, result.malformed);
-          return;
-        }
-        if (line <= resumeLine) {
-          fileRecords++;
-          return;
-        }
-        if ('unprepared' in result) {
-          // A record the writer cannot place (no id): as malformed as one that does not parse.
-          await fail(line, result.unprepared);
-          return;
-        }
-        fileRecords++;
-        addRows(result);
-        lastLine = line;
-        if (pendingCount >= batchSize) await flush(position, lastLine, false);
-      };
-      // A pure reader's records are mapped in groups, shared with the helper threads.
-      const shared = reader.pure === true && mapper !== undefined && mapper.helpers > 0 ? mapper : undefined;
-      let group: { source: string; line: number }[] = [];
-      const applyGroup = async (): Promise<void> => {
-        if (group.length === 0 || shared === undefined) return;
-        const items = group;
-        group = [];
-        const ways = shared.helpers + 1;
-        // Item k goes to helper k % ways - 1; this thread maps those with k % ways = 0.
-        const tasks = Array.from({ length: shared.helpers }, (_, h) =>
-          shared.map(
-            format,
-            input,
-            plan.preparation,
-            items.filter((_, k) => k % ways === h + 1).map((i) => i.source),
-          ),
-        );
-        const own = items.filter((_, k) => k % ways === 0).map((i) => mapAndPrepare(reader, i.source, prepare));
-        const theirs = (await Promise.all(tasks)) as (readonly MappedSource<Row>[])[];
-        for (let k = 0; k < items.length; k++) {
-          const slot = Math.floor(k / ways);
-          const result = k % ways === 0 ? own[slot] : theirs[(k % ways) - 1]?.[slot];
-          if (result === undefined) throw new Error(`no mapping came back for line ${items[k]?.line}`);
-          await apply((items[k] as { line: number }).line, result);
-        }
-      };
-      const at = { line: 0, blank: true };
-      // The file was refused part-way (cut short, or past a limit): it is not also empty.
-      let refused = false;
-      try {
-        for await (const item of sourceRecords(reader, input, onBytes, at, limits)) {
-          where.line = at.line;
-          if (!('source' in item)) await applyGroup(); // what was read before it comes first
-          if ('missing' in item) {
-            await refuse(
-              QuarryError.of('DATA_CSV_MISSING_COLUMN', {
-                params: {
-                  file: input.name,
-                  format: item.missing.layout,
-                  column: item.missing.column,
-                  found: item.header.join(', '),
-                },
-              }),
-              1,
-            );
-            break;
-          }
-          if ('error' in item) {
-            await fail(item.line, item.error);
-            continue;
-          }
-          if (shared !== undefined && typeof item.source === 'string') {
-            group.push({ source: item.source, line: item.line });
-            if (group.length >= GROUP) await applyGroup();
-          } else await apply(item.line, mapAndPrepare(reader, item.source, prepare));
-        }
-        await applyGroup();
-      } catch (caught) {
-        const err = caught instanceof LimitExceeded ? caught.at(input.name, at.line + 1) : caught;
-        let refusal: QuarryError;
-        let line = at.line + 1;
-        if (err instanceof InputRefused) {
-          refusal = err;
-          line = err.line;
-        } else if (!(err instanceof Stopped) && !(err instanceof QuarryError) && isTruncation(err)) {
-          refusal = QuarryError.of('DATA_FILE_TRUNCATED', {
-            params: { file: input.name, line, reason: (err as Error).message, committed: total },
-          });
-        } else throw err;
-        // Everything read before the break is kept: committed now, before the report or the stop.
-        await applyGroup();
-        await flush(position, lastLine, false);
-        refused = true;
-        await refuse(refusal, line);
-      }
-      if (at.blank && !refused && format !== 'quarry')
-        await refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
-      // One at a time: a record gathered across the file that cannot be prepared loses only itself.
-      for (const m of reader.end()) {
-        if ('remove' in m) continue;
-        const result = prepareMapped([m], prepare);
-        if (!addRows(result) && 'unprepared' in result) await fail(lastLine, result.unprepared);
-      }
-      await flush(position, lastLine, true);
-      const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
-      if (listed !== undefined && listed !== fileRecords)
-        await note({
-          file: input.name,
-          line: 0,
-          message: `the snapshot manifest lists ${listed} records for this partition; ${fileRecords} were read`,
-        });
+      const { records, skipped } = await readLineInput(reading, format, plan, mapper);
       bytesBefore += input.size;
-      await sink({ type: 'file', report: { path: input.name, format, records: fileRecords, skipped: fileSkipped } });
+      await sink({ type: 'file', report: { path: input.name, format, records, skipped } });
     }
   } catch (err) {
     if (!(err instanceof Stopped)) throw err;
   }
+}
+
+/**
+ * Reads one input of a line format: its source records, mapped here (or, for a pure reader,
+ * partly by the helper threads), each reported at its line. The checkpoint is the line of
+ * the last record added: on resume the lines up to it are read again (readers gather state
+ * across a file, such as OpenAlex authors) but not written again.
+ */
+async function readLineInput<Row>(
+  reading: InputReading<Row>,
+  format: ImportFormat,
+  plan: ReadPlan,
+  mapper: SourceMapper | undefined,
+): Promise<InputCounts> {
+  const { input, position, resumeAt: resumeLine, onError, limits, batches, prepare, onBytes, where } = reading;
+  const reader = readerFor(format, input, plan.abstracts);
+  let fileRecords = 0;
+  let fileSkipped = 0;
+  let lastLine = resumeLine;
+  /** A problem with a whole file: stops the import (every earlier record committed) or is noted. */
+  const refuse = async (problem: QuarryError, line: number): Promise<void> => {
+    if (onError === 'abort') {
+      await batches.flush(position, lastLine, false);
+      await batches.stop(problem);
+    }
+    await batches.note({ file: input.name, line, message: problem.message, code: problem.code });
+  };
+  const fail = async (line: number, message: string): Promise<void> => {
+    if (line <= resumeLine) return;
+    if (onError === 'abort') {
+      await batches.flush(position, lastLine, false);
+      await batches.stop(
+        QuarryError.of('DATA_IMPORT_ABORTED', {
+          params: { file: input.name, line, reason: message, committed: batches.total },
+        }),
+      );
+    }
+    fileSkipped++;
+    await batches.note({ file: input.name, line, message });
+  };
+  /** Takes the outcome of the source record at `line`, in file order. */
+  const apply = async (line: number, result: MappedSource<Row>): Promise<void> => {
+    if ('malformed' in result) {
+      await fail(line, result.malformed);
+      return;
+    }
+    if (line <= resumeLine) {
+      fileRecords++;
+      return;
+    }
+    if ('unprepared' in result) {
+      // A record the writer cannot place (no id): as malformed as one that does not parse.
+      await fail(line, result.unprepared);
+      return;
+    }
+    fileRecords++;
+    batches.add(result);
+    lastLine = line;
+    if (batches.full) await batches.flush(position, lastLine, false);
+  };
+  // A pure reader's records are mapped in groups, shared with the helper threads.
+  const shared = reader.pure === true && mapper !== undefined && mapper.helpers > 0 ? mapper : undefined;
+  let group: { source: string; line: number }[] = [];
+  const applyGroup = async (): Promise<void> => {
+    if (group.length === 0 || shared === undefined) return;
+    const items = group;
+    group = [];
+    const ways = shared.helpers + 1;
+    // Item k goes to helper k % ways - 1; this thread maps those with k % ways = 0.
+    const tasks = Array.from({ length: shared.helpers }, (_, h) =>
+      shared.map(
+        format,
+        input,
+        plan.preparation,
+        items.filter((_, k) => k % ways === h + 1).map((i) => i.source),
+      ),
+    );
+    const own = items.filter((_, k) => k % ways === 0).map((i) => mapAndPrepare(reader, i.source, prepare));
+    const theirs = (await Promise.all(tasks)) as (readonly MappedSource<Row>[])[];
+    for (let k = 0; k < items.length; k++) {
+      const slot = Math.floor(k / ways);
+      const result = k % ways === 0 ? own[slot] : theirs[(k % ways) - 1]?.[slot];
+      if (result === undefined) throw new Error(`no mapping came back for line ${items[k]?.line}`);
+      await apply((items[k] as { line: number }).line, result);
+    }
+  };
+  const at = { line: 0, blank: true };
+  // The file was refused part-way (cut short, or past a limit): it is not also empty.
+  let refused = false;
+  try {
+    for await (const item of sourceRecords(reader, input, onBytes, at, limits)) {
+      where.line = at.line;
+      if (!('source' in item)) await applyGroup(); // what was read before it comes first
+      if ('missing' in item) {
+        await refuse(
+          QuarryError.of('DATA_CSV_MISSING_COLUMN', {
+            params: {
+              file: input.name,
+              format: item.missing.layout,
+              column: item.missing.column,
+              found: item.header.join(', '),
+            },
+          }),
+          1,
+        );
+        break;
+      }
+      if ('error' in item) {
+        await fail(item.line, item.error);
+        continue;
+      }
+      if (shared !== undefined && typeof item.source === 'string') {
+        group.push({ source: item.source, line: item.line });
+        if (group.length >= GROUP) await applyGroup();
+      } else await apply(item.line, mapAndPrepare(reader, item.source, prepare));
+    }
+    await applyGroup();
+  } catch (caught) {
+    const err = caught instanceof LimitExceeded ? caught.at(input.name, at.line + 1) : caught;
+    let refusal: QuarryError;
+    let line = at.line + 1;
+    if (err instanceof InputRefused) {
+      refusal = err;
+      line = err.line;
+    } else if (!(err instanceof Stopped) && !(err instanceof QuarryError) && isTruncation(err)) {
+      refusal = QuarryError.of('DATA_FILE_TRUNCATED', {
+        params: { file: input.name, line, reason: (err as Error).message, committed: batches.total },
+      });
+    } else throw err;
+    // Everything read before the break is kept: committed now, before the report or the stop.
+    await applyGroup();
+    await batches.flush(position, lastLine, false);
+    refused = true;
+    await refuse(refusal, line);
+  }
+  if (at.blank && !refused && format !== 'quarry')
+    await refuse(QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } }), 1);
+  // One at a time: a record gathered across the file that cannot be prepared loses only itself.
+  for (const m of reader.end()) {
+    if ('remove' in m) continue;
+    const result = prepareMapped([m], prepare);
+    if (!batches.add(result) && 'unprepared' in result) await fail(lastLine, result.unprepared);
+  }
+  await batches.flush(position, lastLine, true);
+  const listed = format === 'openalex' ? snapshotManifestCounts(input.file).get(input.file) : undefined;
+  if (listed !== undefined && listed !== fileRecords)
+    await batches.note({
+      file: input.name,
+      line: 0,
+      message: `the snapshot manifest lists ${listed} records for this partition; ${fileRecords} were read`,
+    });
+  return { records: fileRecords, skipped: fileSkipped };
 }

@@ -9,7 +9,8 @@ import { Piscina } from 'piscina';
 import { QuarryError } from '../../errors/index.ts';
 import { workerExecArgv, workerModule } from '../../worker-module.ts';
 import type { PrepareTask } from './prepare-worker.ts';
-import { readInputs, type MappedSource, type SourceMapper } from './read-inputs.ts';
+import type { MappedSource } from './read-batches.ts';
+import { readInputs, type SourceMapper } from './read-inputs.ts';
 import { READER_YOUNG_GENERATION_MB, type ReaderMessage, type ReadTask } from './read-thread-contract.ts';
 
 /** The helper threads, started on first use. */
