@@ -1,6 +1,5 @@
 /**
- * `quarry import PATH... --db FILE|URL [--format auto|quarry|openalex|ror|crossref|nih|anzsrc]
- * [--on-error skip|abort] [--batch-size N] [--keep-unfinished] [--max-line-mb N]
+ * `quarry import PATH... --db FILE|URL [--format auto|<format>] [--on-error skip|abort] [--batch-size N] [--keep-unfinished] [--max-line-mb N]
  * [--max-decompressed-gb N] [--max-compression-ratio N]`: streams records into a record
  * database. Re-importing the same records updates them. Skipped records are listed as file:line.
  * An import that did not finish is completed with `--resume [N]` or given up with
@@ -8,7 +7,7 @@
  */
 import { Command, Option } from 'commander';
 import { QuarryError } from '../../errors/index.ts';
-import { IMPORT_FORMATS, type ImportFormat } from '../../data/import/format-names.ts';
+import { FORMAT_SUMMARIES, IMPORT_FORMATS, type ImportFormat } from '../../data/import/format-names.ts';
 import type { ImportReport } from '../../data/import/index.ts';
 import { parseLimitOption, type ImportLimits } from '../../data/import/limits.ts';
 import type { ImportRun } from '../../store/record-writer.ts';
@@ -70,18 +69,25 @@ function limitsOf(raw: ImportFlags): Partial<Record<keyof ImportLimits, number>>
   return limits;
 }
 
+/** The formats `--format` names, one a line with what each reads, for the command's help. */
+export function formatsHelp(): string {
+  const width = Math.max(...IMPORT_FORMATS.map((f) => f.length));
+  const lines = IMPORT_FORMATS.map((f) => `  ${f.padEnd(width)}  ${FORMAT_SUMMARIES[f]}`);
+  return `\nFormats (--format; without it each file's format is told by its layout):\n${lines.join('\n')}\n`;
+}
+
 export function register(program: Command): void {
   program.addCommand(
     new Command('import')
-      .description(
-        'import records (Quarry JSONL; the OpenAlex snapshot or works; the ROR dump zip or JSON; Crossref works; NIH RePORTER/ExPORTER CSV; ANZSRC FoR 2020 codes) into a record database',
-      )
+      .description('import records, of the formats listed below, into a record database')
       .argument(
         '[paths...]',
         'files or folders, told apart by their layout (a folder from `quarry generate` is read through its manifest; an OpenAlex snapshot folder partition by partition, merged ids last)',
       )
       .requiredOption('--db <file|url>', 'the database: a SQLite file (created when missing) or a postgres:// URL')
-      .addOption(new Option('--format <format>', 'source format').default('auto'))
+      .addOption(
+        new Option('--format <format>', `source format: auto, or one of ${IMPORT_FORMATS.join(', ')}`).default('auto'),
+      )
       .addOption(
         new Option('--on-error <mode>', 'on a malformed record: skip it (and list it) or abort').default('abort'),
       )
@@ -109,13 +115,16 @@ export function register(program: Command): void {
         '--keep-unfinished',
         'import even though an earlier import did not finish (it stays unfinished, and the service refuses the database until it is resumed or discarded)',
       )
+      .addHelpText('after', formatsHelp)
       .action(async (paths: string[], raw: ImportFlags) => {
         // Loaded here, not at the top: the progress bar's modules would slow every command's start.
         const { progressBar } = await import('../../data/progress-bar.ts');
         const bar = progressBar('import');
         try {
           if (raw.format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(raw.format)) {
-            throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: raw.format } });
+            throw QuarryError.of('DATA_BAD_FORMAT_OPTION', {
+              params: { value: raw.format, formats: IMPORT_FORMATS.join(', ') },
+            });
           }
           if (raw.onError !== 'skip' && raw.onError !== 'abort')
             throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: raw.onError } });

@@ -4,7 +4,10 @@
  * other entities; each oldest first, so a newer partition's version of a record wins) and
  * `merged_ids/`, a zip archive's entries (the ROR data dump, NIH ExPORTER's zipped CSV), a
  * generated shard's name, a CSV's header (NIH RePORTER/ExPORTER, ANZSRC FoR 2020, OpenAlex
- * merged ids) and, for JSON, the first record.
+ * merged ids) and, for JSON, the first record. The source folders' formats
+ * (`source-formats.ts`) add the files a folder is searched for, recognise their zip archives
+ * by the entries (before the built-in choice of entries) and their files by name and first
+ * lines (after the built-in formats).
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -16,12 +19,20 @@ import { fileInput, zipEntries, type ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import type { ImportFormat } from './format-names.ts';
+import type { FileProbe, ZipClaim } from './record-source.ts';
+import { SOURCE_IMPORT_FORMATS } from './source-formats.ts';
 export { IMPORT_FORMATS, type ImportFormat } from './format-names.ts';
 
 const DATA_FILE = /\.(jsonl|json|csv)(\.gz)?$/i;
 /** An OpenAlex snapshot partition: `works/updated_date=2024-01-31/part_000.gz`. */
 const SNAPSHOT_PART = /(?:^|[\\/])updated_date=(\d{4}-\d{2}-\d{2})[\\/]part_(\d+)\.gz$/;
 const MERGED_IDS = /(?:^|[\\/])merged_ids[\\/]/;
+
+/** True for a file (by its path) a source folder's format reads: `g_patent.tsv`, `ipgb20230404.xml`, `dois.tar.gz`. */
+const sourceFormatFile = (path: string): boolean => {
+  const name = basename(path).toLowerCase();
+  return SOURCE_IMPORT_FORMATS.some((f) => f.files?.test(name) === true);
+};
 
 /**
  * The order of an OpenAlex snapshot's entity folders: works first, so that an author's own
@@ -95,7 +106,11 @@ export function expandPaths(paths: readonly string[]): string[] {
     }
     const files = readdirSync(path, { recursive: true, encoding: 'utf8' })
       .filter(
-        (f) => (DATA_FILE.test(f) && basename(f) !== 'manifest.json') || SNAPSHOT_PART.test(f) || /\.zip$/i.test(f),
+        (f) =>
+          (DATA_FILE.test(f) && basename(f) !== 'manifest.json') ||
+          SNAPSHOT_PART.test(f) ||
+          /\.zip$/i.test(f) ||
+          sourceFormatFile(f),
       )
       .map((f) => join(path, f));
     out.push(...files.sort(byRank));
@@ -126,9 +141,11 @@ export function snapshotManifestCounts(partition: string): Map<string, number> {
 }
 
 /**
- * The inputs of `paths`: files, and for a zip archive the entries Quarry reads (the ROR
- * dump's schema-2 JSON when present, else its JSON and JSON Lines files, else its CSV files,
- * as in NIH ExPORTER's yearly zips).
+ * The inputs of `paths`: files, and for a zip archive the entries Quarry reads: those a
+ * source folder's format recognises (a USPTO week's XML; a zipped PatentsView table), or the
+ * archive whole (ClinicalTrials.gov's bulk download, read in one pass); else the ROR dump's
+ * schema-2 JSON when present, else its JSON and JSON Lines files, else its CSV files, as in
+ * NIH ExPORTER's yearly zips.
  */
 export async function expandInputs(paths: readonly string[]): Promise<ImportInput[]> {
   const out: ImportInput[] = [];
@@ -138,6 +155,15 @@ export async function expandInputs(paths: readonly string[]): Promise<ImportInpu
       continue;
     }
     const entries = await zipEntries(file);
+    const claimed = claimZip(entries.map((e) => e.name));
+    if (claimed !== undefined) {
+      const { format, claim } = claimed;
+      if ('whole' in claim) out.push({ ...fileInput(file), format });
+      else
+        for (const e of entries.filter((x) => claim.entries.includes(x.name)))
+          out.push({ name: `${file}!${e.name}`, file, entry: e.name, size: e.size, unpacked: e.unpacked, format });
+      continue;
+    }
     const data = entries.filter((e) => DATA_FILE.test(e.name) && !/\.csv(\.gz)?$/i.test(e.name));
     const v2 = data.filter((e) => /schema_v2\.json$/i.test(e.name));
     // The ROR dump also holds a CSV rendering of the same records: CSV is read only when there is no JSON.
@@ -153,10 +179,48 @@ export async function expandInputs(paths: readonly string[]): Promise<ImportInpu
   return out;
 }
 
-/** The first non-blank line of an input, or undefined for an empty one. */
-async function firstLine(input: ImportInput, limits: ImportLimits): Promise<string | undefined> {
-  for await (const { text } of readLines(input, undefined, limits)) if (text.trim() !== '') return text.trim();
+/** The first source format that recognises a zip archive by its entries, and how it reads it. */
+function claimZip(entries: readonly string[]): { format: ImportFormat; claim: ZipClaim } | undefined {
+  for (const format of SOURCE_IMPORT_FORMATS) {
+    const claim = format.claimZip?.(entries);
+    if (claim !== undefined) return { format: format.name, claim };
+  }
   return undefined;
+}
+
+/** Characters of the first lines a probe holds: enough for the opening of a pretty-printed document. */
+const HEAD_CHARS = 4096;
+
+/**
+ * What detection reads of an input: its first non-blank lines (undefined for an empty one).
+ * The first line is read within the limits (an input whose first line is past them is
+ * refused here); the lines after it only while they are of use, and a problem among them is
+ * left for the reading to report at its line.
+ */
+async function probeOf(input: ImportInput, name: string, limits: ImportLimits): Promise<FileProbe | undefined> {
+  let first: string | undefined;
+  let head = '';
+  try {
+    for await (const { text } of readLines(input, undefined, limits)) {
+      if (first === undefined) {
+        if (text.trim() === '') continue;
+        first = text.trim();
+        head = first;
+      } else head += `\n${text}`;
+      if (head.length >= HEAD_CHARS) break;
+    }
+  } catch (err) {
+    if (first === undefined) throw err;
+  }
+  if (first === undefined) return undefined;
+  let record: Record<string, unknown> | undefined;
+  try {
+    const value = JSON.parse(first) as unknown;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) record = value as Record<string, unknown>;
+  } catch {
+    // Not a JSON line: formats that read other text look at `first` and `head`.
+  }
+  return { name, first, head, ...(record === undefined ? {} : { record }) };
 }
 
 /** The format a CSV header names. */
@@ -177,27 +241,27 @@ export async function detectFormat(
   limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
 ): Promise<ImportFormat> {
   const input = typeof target === 'string' ? fileInput(target) : target;
+  if (input.format !== undefined) return input.format;
   const name = basename(input.entry ?? input.file).toLowerCase();
   const unknown = (): QuarryError => QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
-  if (!DATA_FILE.test(name) && !/^part_\d+\.gz$/.test(name)) throw unknown();
-  const first = await firstLine(input, limits);
-  if (first === undefined) throw QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } });
+  if (!DATA_FILE.test(name) && !/^part_\d+\.gz$/.test(name) && !sourceFormatFile(name)) throw unknown();
+  const probe = await probeOf(input, name, limits);
+  if (probe === undefined) throw QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } });
+  const { first } = probe;
   if (/\.csv(\.gz)?$/.test(name)) {
     const format = csvFormat(first);
     if (format === undefined) throw unknown();
     return format;
   }
-  if (/\.json(\.gz)?$/.test(name) && first.startsWith('[')) return 'ror';
-  let record: Record<string, unknown> = {};
-  try {
-    record = JSON.parse(first) as Record<string, unknown>;
-  } catch {
-    // A malformed first line: the name alone decides, below.
-  }
+  // A malformed first line: the name alone decides, below.
+  const record = probe.record ?? {};
   const id = typeof record['id'] === 'string' ? record['id'] : '';
   if ('openalex_id' in record || id.startsWith('https://openalex.org/')) return 'openalex';
   if ('DOI' in record) return 'crossref';
   if (id.startsWith('https://ror.org/') || ('names' in record && 'locations' in record)) return 'ror';
   if (/\.jsonl(\.gz)?$/.test(name) && kindOfShard(input.file) !== undefined) return 'quarry';
+  for (const format of SOURCE_IMPORT_FORMATS) if (format.detect(probe)) return format.name;
+  // A JSON array no source format recognises (a ClinicalTrials.gov download is one too): the ROR dump's.
+  if (/\.json(\.gz)?$/.test(name) && first.startsWith('[')) return 'ror';
   throw unknown();
 }

@@ -19,6 +19,7 @@ import type { ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
 import { importLimits, InputRefused, type ImportLimits } from './limits.ts';
 import { ReadingFailed, runReading } from './read-pipeline.ts';
+import { readTogether } from './read-together.ts';
 import type { FileReport, ImportProblem, OnError, ReadEvent, ReadPlan } from './read-inputs.ts';
 import { pickUnfinished, refuseBesideUnfinished } from './unfinished.ts';
 
@@ -186,13 +187,10 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
     throw QuarryError.of('DATA_BAD_ON_ERROR_OPTION', { params: { value: String(onError) } });
   const requested = request.format;
   if (requested !== 'auto' && !IMPORT_FORMATS.includes(requested))
-    throw QuarryError.of('DATA_BAD_FORMAT_OPTION', { params: { value: String(requested) } });
-  const inputs = await expandInputs(request.paths);
-  if (resuming !== undefined) {
-    const was = resuming.run.inputs.map((i) => i.name).join('\n');
-    if (was !== inputs.map((i) => i.name).join('\n'))
-      throw QuarryError.of('DATA_RESUME_INPUTS_CHANGED', { params: { db: target.name } });
-  }
+    throw QuarryError.of('DATA_BAD_FORMAT_OPTION', {
+      params: { value: String(requested), formats: IMPORT_FORMATS.join(', ') },
+    });
+  const found = await expandInputs(request.paths);
   const problems: ImportProblem[] = [];
   let skipped = 0;
   const note = (problem: ImportProblem): void => {
@@ -201,16 +199,23 @@ export async function importFiles(options: ImportOptions): Promise<ImportReport>
   };
   // An empty file, or one whose first line is past the limits, is refused up front (nothing
   // is written for a run that would abort on it).
-  const formats = new Map<ImportInput, ImportFormat>();
-  for (const input of inputs) {
+  const detected = new Map<ImportInput, ImportFormat>();
+  for (const input of found) {
     try {
-      formats.set(input, requested === 'auto' ? await detectFormat(input, limits) : requested);
+      detected.set(input, requested === 'auto' ? await detectFormat(input, limits) : requested);
     } catch (err) {
       const refused = err instanceof InputRefused || (err instanceof QuarryError && err.code === 'DATA_FILE_EMPTY');
       if (onError !== 'skip' || !refused) throw err;
       const line = err instanceof InputRefused ? err.line : 1;
       if (resuming === undefined) note({ file: input.name, line, message: err.message, code: err.code });
     }
+  }
+  // The journal names the inputs as read: PatentsView's tables as one.
+  const { inputs, formats } = readTogether(found, detected);
+  if (resuming !== undefined) {
+    const was = resuming.run.inputs.map((i) => i.name).join('\n');
+    if (was !== inputs.map((i) => i.name).join('\n'))
+      throw QuarryError.of('DATA_RESUME_INPUTS_CHANGED', { params: { db: target.name } });
   }
   const totalBytes = inputs.reduce((sum, i) => sum + (formats.has(i) ? i.size : 0), 0);
   const report = options.onProgress ?? ((): void => undefined);

@@ -8,6 +8,7 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { QuarryError } from '../../errors/index.ts';
+import type { ImportFormat } from './format-names.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import { UnpackGuard, unpackedTooFar } from './unpack-guard.ts';
 
@@ -22,6 +23,16 @@ export interface ImportInput {
   readonly size: number;
   /** An entry's uncompressed size, as the archive gives it: an entry past the limits is refused unread. */
   readonly unpacked?: number;
+  /**
+   * The format the file's layout already showed (a zip archive a source format recognised by
+   * its entries), so detection need not look again.
+   */
+  readonly format?: ImportFormat;
+  /**
+   * The files read together as this one input, for a format whose records are joined across
+   * files (PatentsView's tables): `file` is the first of them and `size` their sum.
+   */
+  readonly parts?: readonly ImportInput[];
 }
 
 /** An input for a file on disk. */

@@ -82,12 +82,16 @@ export type LimitCode = 'DATA_LINE_TOO_LONG' | 'DATA_DECOMPRESSED_TOO_LARGE' | '
 
 /** A file refused at `line` for passing a limit: the import stops there, or skips the rest of the file. */
 export class InputRefused extends QuarryError {
+  /** The file (`archive!entry`) refused, as its message names it. */
+  readonly file: string | undefined;
+
   constructor(
     code: LimitCode,
     readonly line: number,
     params: ErrorParams,
   ) {
     super(problem(code, { params }));
+    this.file = params['file'] === undefined ? undefined : String(params['file']);
   }
 }
 

@@ -5,7 +5,7 @@
  * outcome per source record, in order.
  */
 import type { ImportInput } from './inputs.ts';
-import type { ImportFormat } from './detect.ts';
+import type { LineFormat } from './format-names.ts';
 import type { MappedSource } from './read-batches.ts';
 import { mapAndPrepare, readerFor } from './read-inputs.ts';
 import { ROW_PREPARATIONS, type RowPreparation } from '../../store/row-preparation.ts';
@@ -13,7 +13,7 @@ import type { NativeKind } from '../../model/native-records.ts';
 import type { NativeRecord } from '../../model/native-records.ts';
 
 export interface PrepareTask {
-  readonly format: ImportFormat;
+  readonly format: LineFormat;
   readonly input: ImportInput;
   readonly preparation: RowPreparation;
   readonly sources: readonly string[];

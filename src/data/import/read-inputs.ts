@@ -14,7 +14,7 @@ import type { InputCheckpoint } from '../../store/record-writer.ts';
 import { ROW_PREPARATIONS, type PreparedRecord, type RowPreparation } from '../../store/row-preparation.ts';
 import { CsvLineReader } from '../csv.ts';
 import { snapshotManifestCounts } from './detect.ts';
-import type { ImportFormat } from './format-names.ts';
+import { isSourceFormat, type ImportFormat, type LineFormat } from './format-names.ts';
 import { AnzsrcReader } from './formats/anzsrc.ts';
 import { MalformedRecord, MissingColumn, type Mapped } from './formats/common.ts';
 import { CrossrefReader } from './formats/crossref.ts';
@@ -36,6 +36,7 @@ import {
   type InputReading,
   type MappedSource,
 } from './read-batches.ts';
+import { readSourceInput } from './read-record-source.ts';
 
 export type OnError = 'skip' | 'abort';
 
@@ -104,7 +105,7 @@ const isCsv = (input: ImportInput): boolean => /\.csv(\.gz)?$/i.test(input.entry
 
 /** The line reader of a line format for one input. */
 export function readerFor(
-  format: ImportFormat,
+  format: LineFormat,
   input: ImportInput,
   abstracts: ReadonlyMap<string, string>,
 ): FormatReader {
@@ -218,7 +219,7 @@ export function mapAndPrepare<Row>(
 export interface SourceMapper {
   readonly helpers: number;
   map(
-    format: ImportFormat,
+    format: LineFormat,
     input: ImportInput,
     preparation: RowPreparation,
     sources: readonly string[],
@@ -269,7 +270,9 @@ export async function readInputs<P extends RowPreparation>(
         },
         where,
       };
-      const { records, skipped } = await readLineInput(reading, format, plan, mapper);
+      const { records, skipped } = isSourceFormat(format)
+        ? await readSourceInput(reading, format)
+        : await readLineInput(reading, format, plan, mapper);
       bytesBefore += input.size;
       await sink({ type: 'file', report: { path: input.name, format, records, skipped } });
     }
@@ -286,7 +289,7 @@ export async function readInputs<P extends RowPreparation>(
  */
 async function readLineInput<Row>(
   reading: InputReading<Row>,
-  format: ImportFormat,
+  format: LineFormat,
   plan: ReadPlan,
   mapper: SourceMapper | undefined,
 ): Promise<InputCounts> {

@@ -35,16 +35,16 @@ export const DATA_CODES = {
   DATA_FILE_NOT_FOUND: {
     category: 'not_found',
     message: 'No such file or folder: {path}',
-    fix: 'Check the path; folders are searched for .jsonl, .json and .csv files (plain or .gz), .zip archives and OpenAlex snapshot partitions (updated_date=*/part_*.gz).',
+    fix: 'Check the path; folders are searched for .jsonl, .json and .csv files (plain or .gz), .zip archives, OpenAlex snapshot partitions (updated_date=*/part_*.gz), USPTO .xml files and PatentsView tables (g_*.tsv, plain or .gz).',
   },
   DATA_UNKNOWN_FORMAT: {
     category: 'input',
     message: 'Cannot tell the format of {path}.',
-    fix: 'Name it with --format quarry|openalex|ror|crossref|nih|anzsrc.',
+    fix: 'Name it with --format (`quarry import --help` lists the formats and the files each reads).',
   },
   DATA_BAD_FORMAT_OPTION: {
     category: 'input',
-    message: 'Unknown format {value}; expected auto, quarry, openalex, ror, crossref, nih or anzsrc.',
+    message: 'Unknown format {value}; expected auto or one of {formats}.',
     fix: 'Use one of the listed formats.',
   },
   DATA_BAD_ON_ERROR_OPTION: {
@@ -70,7 +70,7 @@ export const DATA_CODES = {
   DATA_ZIP_NOTHING_READABLE: {
     category: 'input',
     message: '{file} holds no file Quarry can import (entries: {entries}).',
-    fix: 'Give the ROR data dump zip (with a *_schema_v2.json file) or an NIH ExPORTER yearly zip (one CSV), or unzip the archive and import the data files in it.',
+    fix: 'Give the ROR data dump zip (with a *_schema_v2.json file), an NIH ExPORTER yearly zip (one CSV), a USPTO weekly zip (its .xml) or a zipped PatentsView table (g_*.tsv.zip), or unzip the archive and import the data files in it.',
   },
   DATA_ZIP_UNREADABLE: {
     category: 'input',

@@ -17,10 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CsvLineReader } from '../../data/csv.ts';
+import { QuarryError } from '../../errors/index.ts';
 import { MalformedRecord, MissingColumn } from '../../data/import/formats/common.ts';
 import { fileInput, zipEntries, type ImportInput } from '../../data/import/inputs.ts';
 import { readLines, recordTooLong } from '../../data/import/lines.ts';
-import { DEFAULT_IMPORT_LIMITS, LimitExceeded, type ImportLimits } from '../../data/import/limits.ts';
+import { DEFAULT_IMPORT_LIMITS, InputRefused, LimitExceeded, type ImportLimits } from '../../data/import/limits.ts';
+import type { RecordSourceReader } from '../../data/import/record-source.ts';
 import type { PatentRecord } from './native.ts';
 import { cell, patentsViewToPatent, type PatentRows, type Row } from './patentsview-map.ts';
 import { checkHeader, PATENTSVIEW_TABLES, patentsViewTable, type PatentsViewTable } from './patentsview-tables.ts';
@@ -89,10 +91,16 @@ function kept(row: Row, columns: readonly string[]): string {
 /** Rows staged per transaction: SQLite commits are the cost of a staging write. */
 const BATCH = 10_000;
 
-/** One assembled patent, or why the rows of a patent id could not make one. */
-export type StagedPatent =
-  | { readonly patentId: string; readonly record: PatentRecord }
-  | { readonly patentId: string; readonly malformed: string };
+/** Where a `g_patent` row was read: the table file (`archive.zip!entry`) and its line. */
+export interface RowPlace {
+  readonly file: string;
+  readonly line: number;
+}
+
+/** One assembled patent, or why the rows of a patent id could not make one, with where its `g_patent` row was read. */
+export type StagedPatent = { readonly patentId: string; readonly place?: RowPlace } & (
+  { readonly record: PatentRecord } | { readonly malformed: string }
+);
 
 /** The staging database of one read of the PatentsView tables (see the file comment). */
 export class PatentsViewStaging {
@@ -109,11 +117,11 @@ export class PatentsViewStaging {
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.exec(`
-      CREATE TABLE patent (patent_id TEXT PRIMARY KEY, row TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE patent (patent_id TEXT PRIMARY KEY, row TEXT NOT NULL, file TEXT, line INTEGER) WITHOUT ROWID;
       CREATE TABLE part (patent_id TEXT NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL, ord INTEGER NOT NULL,
         row TEXT NOT NULL, PRIMARY KEY (patent_id, tbl, key)) WITHOUT ROWID;
       CREATE TABLE location (location_id TEXT PRIMARY KEY, row TEXT NOT NULL) WITHOUT ROWID;`);
-    this.insertPatent = this.db.prepare('INSERT OR REPLACE INTO patent VALUES (?, ?)');
+    this.insertPatent = this.db.prepare('INSERT OR REPLACE INTO patent VALUES (?, ?, ?, ?)');
     this.insertPart = this.db.prepare('INSERT OR REPLACE INTO part VALUES (?, ?, ?, ?, ?)');
     this.insertLocation = this.db.prepare('INSERT OR REPLACE INTO location VALUES (?, ?)');
   }
@@ -123,8 +131,11 @@ export class PatentsViewStaging {
     return new PatentsViewStaging(mkdtempSync(join(parent, 'quarry-patentsview-')));
   }
 
-  /** Stages one row of `table`; MalformedRecord for a row without the id it is joined by. */
-  add(table: PatentsViewTable, row: Row): void {
+  /**
+   * Stages one row of `table` (a `g_patent` row with where it was read, for the problems of
+   * its patent); MalformedRecord for a row without the id it is joined by.
+   */
+  add(table: PatentsViewTable, row: Row, place?: RowPlace): void {
     if (!this.db.inTransaction) this.db.exec('BEGIN');
     if (table === 'g_location_disambiguated') {
       const id = cell(row, 'location_id');
@@ -133,7 +144,8 @@ export class PatentsViewStaging {
     } else {
       const patent = cell(row, 'patent_id');
       if (patent === undefined) throw new MalformedRecord(`a ${table} row without patent_id`);
-      if (table === 'g_patent') this.insertPatent.run(patent, kept(row, PATENT_COLUMNS));
+      if (table === 'g_patent')
+        this.insertPatent.run(patent, kept(row, PATENT_COLUMNS), place?.file ?? null, place?.line ?? null);
       else {
         const { key, keep } = PARTS[table];
         // `ord` keeps the file's order for the tables without a sequence column (agencies, contracts).
@@ -152,9 +164,10 @@ export class PatentsViewStaging {
   /** The patents of the staged `g_patent` rows, in patent id order, `pageSize` at a time from the database. */
   *patents(pageSize = 500): Generator<StagedPatent> {
     this.commit();
-    const page = this.db.prepare<[string, number], { patent_id: string; row: string }>(
-      'SELECT patent_id, row FROM patent WHERE patent_id > ? ORDER BY patent_id LIMIT ?',
-    );
+    const page = this.db.prepare<
+      [string, number],
+      { patent_id: string; row: string; file: string | null; line: number | null }
+    >('SELECT patent_id, row, file, line FROM patent WHERE patent_id > ? ORDER BY patent_id LIMIT ?');
     const partsOf = this.db.prepare<[string, string], { patent_id: string; tbl: string; row: string }>(
       'SELECT patent_id, tbl, row FROM part WHERE patent_id BETWEEN ? AND ? ORDER BY patent_id, tbl, ord',
     );
@@ -188,11 +201,16 @@ export class PatentsViewStaging {
           if (list === undefined) continue;
           gathered[part] = part === 'abstract' || part === 'application' ? list[0] : list;
         }
+        const at = p.file === null || p.line === null ? {} : { place: { file: p.file, line: p.line } };
         try {
-          yield { patentId: p.patent_id, record: patentsViewToPatent(gathered as unknown as PatentRows, lookUp) };
+          yield {
+            patentId: p.patent_id,
+            ...at,
+            record: patentsViewToPatent(gathered as unknown as PatentRows, lookUp),
+          };
         } catch (err) {
           if (!(err instanceof MalformedRecord)) throw err;
-          yield { patentId: p.patent_id, malformed: err.message };
+          yield { patentId: p.patent_id, ...at, malformed: err.message };
         }
       }
       after = last.patent_id;
@@ -216,39 +234,87 @@ export async function patentsViewInputs(path: string): Promise<ImportInput[]> {
 
 /** What reading the tables gives: patents, and the rows and files that could not be used. */
 export type PatentsViewItem =
-  | { readonly record: PatentRecord }
+  /** A patent, with where its `g_patent` row was read. */
+  | { readonly record: PatentRecord; readonly input: string; readonly line: number }
   | { readonly input: string; readonly line: number; readonly malformed: string }
-  /** A file refused whole: not a table Quarry reads, or without a column it needs. */
-  | { readonly input: string; readonly refused: string };
+  /** A file refused whole: not a table Quarry reads (DATA_UNKNOWN_FORMAT), or without a column it needs (DATA_CSV_MISSING_COLUMN). */
+  | { readonly input: string; readonly refused: QuarryError };
+
+export interface PatentsViewReading {
+  readonly limits?: ImportLimits;
+  /** The folder the staging database's folder is made in (default: the system's temporary folder). */
+  readonly stagingParent?: string;
+  /** Receives the bytes read from disk so far, all tables together. */
+  readonly onBytes?: (bytes: number) => void;
+}
 
 /**
  * Reads PatentsView table files (`g_*.tsv`, plain, gzip or zipped as published) in the order
- * given into a staging database, then yields the patents of the `g_patent` rows read. Past
- * `limits` it throws the import's coded `InputRefused` for the file.
+ * given into a staging database, then yields the patents of the `g_patent` rows read. A file
+ * past `limits` is refused (the import's coded `InputRefused`) at the line it reached, the
+ * rows before it kept.
  */
 export async function* readPatentsView(
   paths: readonly string[],
-  { limits = DEFAULT_IMPORT_LIMITS, stagingParent }: { limits?: ImportLimits; stagingParent?: string } = {},
+  reading: PatentsViewReading = {},
+): AsyncGenerator<PatentsViewItem> {
+  const inputs: ImportInput[] = [];
+  for (const path of paths) inputs.push(...(await patentsViewInputs(path)));
+  yield* readPatentsViewInputs(inputs, reading);
+}
+
+/** `readPatentsView` over table inputs (files, or entries of zipped tables) as the import finds them. */
+export async function* readPatentsViewInputs(
+  inputs: readonly ImportInput[],
+  { limits = DEFAULT_IMPORT_LIMITS, stagingParent, onBytes }: PatentsViewReading = {},
 ): AsyncGenerator<PatentsViewItem> {
   const staging = PatentsViewStaging.open(stagingParent);
   try {
-    for (const path of paths)
-      for (const input of await patentsViewInputs(path)) {
-        const table = patentsViewTable(input.entry ?? input.file) ?? patentsViewTable(input.file);
-        if (table === undefined) {
-          yield { input: input.name, refused: 'not one of the PatentsView tables Quarry reads' };
-          continue;
+    // The bytes of the tables read before the one being read.
+    let before = 0;
+    for (const input of inputs) {
+      const table = patentsViewTable(input.entry ?? input.file) ?? patentsViewTable(input.file);
+      if (table === undefined) yield { input: input.name, refused: notATable(input.name) };
+      else
+        try {
+          yield* stageTable(staging, table, input, limits, (bytes) => onBytes?.(before + bytes));
+        } catch (err) {
+          // A table past the limits is refused from there on; the rows before stay staged, and
+          // the other tables are read.
+          if (!(err instanceof InputRefused)) throw err;
+          yield { input: input.name, refused: err };
         }
-        yield* stageTable(staging, table, input, limits);
-      }
+      before += input.size;
+    }
     for (const p of staging.patents()) {
-      if ('record' in p) yield { record: p.record };
-      else yield { input: `g_patent patent_id ${p.patentId}`, line: 0, malformed: p.malformed };
+      const place = { input: p.place?.file ?? `g_patent patent_id ${p.patentId}`, line: p.place?.line ?? 0 };
+      if ('record' in p) yield { ...place, record: p.record };
+      else yield { ...place, malformed: p.malformed };
     }
   } finally {
     staging.close();
   }
 }
+
+const notATable = (path: string): QuarryError => QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path } });
+
+/**
+ * The import's reader of the `patentsview` format (`import-formats.ts`): every table of the
+ * import is one input (its `parts`), staged together, then the patents come out in patent
+ * id order (see the file comment).
+ */
+export const patentsViewRecordSource: RecordSourceReader = {
+  async *read(input, limits, onBytes) {
+    for await (const item of readPatentsViewInputs(input.parts ?? [input], { limits, onBytes })) {
+      if ('refused' in item) {
+        const line = item.refused instanceof InputRefused ? item.refused.line : 1;
+        yield { where: item.input, line, refused: item.refused };
+      } else if ('record' in item)
+        yield { where: item.input, line: item.line, mapped: [{ kind: 'patents', record: item.record }] };
+      else yield { where: item.input, line: item.line, malformed: item.malformed };
+    }
+  },
+};
 
 /** Stages the rows of one table file, yielding the rows and header it could not use. */
 async function* stageTable(
@@ -256,6 +322,7 @@ async function* stageTable(
   table: PatentsViewTable,
   input: ImportInput,
   limits: ImportLimits,
+  onBytes: (bytes: number) => void,
 ): AsyncGenerator<PatentsViewItem> {
   const tsv = new CsvLineReader('\t');
   let header: string[] | undefined;
@@ -263,7 +330,7 @@ async function* stageTable(
   let held = 0;
   let reached = 0;
   try {
-    for await (const { text, line } of readLines(input, undefined, limits)) {
+    for await (const { text, line } of readLines(input, onBytes, limits)) {
       reached = line;
       if (!tsv.open) {
         start = line;
@@ -280,7 +347,8 @@ async function* stageTable(
           checkHeader(table, header);
         } catch (err) {
           if (!(err instanceof MissingColumn)) throw err;
-          yield { input: input.name, refused: err.message };
+          const params = { file: input.name, format: err.layout, column: err.column, found: header.join(', ') };
+          yield { input: input.name, refused: QuarryError.of('DATA_CSV_MISSING_COLUMN', { params }) };
           return;
         }
         continue;
@@ -292,7 +360,7 @@ async function* stageTable(
       const row: Record<string, string> = {};
       header.forEach((h, k) => (row[h] = fields[k] as string));
       try {
-        staging.add(table, row);
+        staging.add(table, row, { file: input.name, line: start });
       } catch (err) {
         if (!(err instanceof MalformedRecord)) throw err;
         yield { input: input.name, line: start, malformed: err.message };

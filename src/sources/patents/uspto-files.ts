@@ -10,6 +10,7 @@ import { fileInput, zipEntries, type ImportInput } from '../../data/import/input
 import { readLines, recordTooLong, type NumberedLine } from '../../data/import/lines.ts';
 import { DEFAULT_IMPORT_LIMITS, LimitExceeded, type ImportLimits } from '../../data/import/limits.ts';
 import { MalformedRecord } from '../../data/import/formats/common.ts';
+import type { RecordSourceReader } from '../../data/import/record-source.ts';
 import type { PatentRecord } from './native.ts';
 import { mapUsptoDocument } from './uspto-xml.ts';
 
@@ -74,26 +75,43 @@ export async function* readUsptoXml(
   path: string,
   limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
 ): AsyncGenerator<UsptoItem> {
-  for (const input of await usptoInputs(path)) {
-    const at = { line: 0 };
-    const lines = (async function* () {
-      for await (const l of readLines(input, undefined, limits)) {
-        at.line = l.line;
-        yield l;
-      }
-    })();
-    try {
-      for await (const doc of usptoDocuments(lines, limits.maxLineBytes)) {
-        try {
-          yield { input: input.name, line: doc.line, record: mapUsptoDocument(doc.text) };
-        } catch (err) {
-          if (!(err instanceof MalformedRecord)) throw err;
-          yield { input: input.name, line: doc.line, malformed: err.message };
-        }
-      }
-    } catch (err) {
-      if (err instanceof LimitExceeded) throw err.at(input.name, at.line);
-      throw err;
+  for (const input of await usptoInputs(path)) yield* readUsptoInput(input, limits);
+}
+
+/** The documents of one input (an `.xml` file or zip entry) as patents; `onBytes` receives the bytes read from disk so far. */
+export async function* readUsptoInput(
+  input: ImportInput,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<UsptoItem> {
+  const at = { line: 0 };
+  const lines = (async function* () {
+    for await (const l of readLines(input, onBytes, limits)) {
+      at.line = l.line;
+      yield l;
     }
+  })();
+  try {
+    for await (const doc of usptoDocuments(lines, limits.maxLineBytes)) {
+      try {
+        yield { input: input.name, line: doc.line, record: mapUsptoDocument(doc.text) };
+      } catch (err) {
+        if (!(err instanceof MalformedRecord)) throw err;
+        yield { input: input.name, line: doc.line, malformed: err.message };
+      }
+    }
+  } catch (err) {
+    if (err instanceof LimitExceeded) throw err.at(input.name, at.line);
+    throw err;
   }
 }
+
+/** The import's reader of the `uspto` format (`import-formats.ts`): one input, an `.xml` file or zip entry. */
+export const usptoRecordSource: RecordSourceReader = {
+  async *read(input, limits, onBytes) {
+    for await (const item of readUsptoInput(input, limits, onBytes))
+      yield 'record' in item
+        ? { line: item.line, mapped: [{ kind: 'patents', record: item.record }] }
+        : { line: item.line, malformed: item.malformed };
+  },
+};

@@ -143,8 +143,8 @@ describe('reading', () => {
     const patent = join(TABLES, 'g_patent.tsv');
     const items = await read([patent, zipped, join(TABLES, 'g_cpc_current.tsv'), other]);
     assert.deepEqual(
-      items.filter((i) => 'refused' in i),
-      [{ input: other, refused: 'not one of the PatentsView tables Quarry reads' }],
+      items.flatMap((i) => ('refused' in i ? [[i.input, i.refused.code]] : [])),
+      [[other, 'DATA_UNKNOWN_FORMAT']],
     );
     assert.deepEqual(recordsOf(items).find((p) => p.id === 'US-D967598-S1')!.cpc, ['A23L35/00']);
   });
@@ -166,11 +166,13 @@ describe('reading', () => {
     const items = await read(readdirSync(dir).map((f) => join(dir, f)));
     const inventors = join(dir, 'g_inventor_disambiguated.tsv');
     assert.deepEqual(
-      items.filter((i) => !('record' in i)),
+      items
+        .filter((i) => !('record' in i))
+        .map((i) => ('refused' in i ? { input: i.input, refused: i.refused.message } : i)),
       [
         {
           input: join(dir, 'g_cpc_current.tsv'),
-          refused: 'the PatentsView g_cpc_current header has no cpc_group column',
+          refused: `${join(dir, 'g_cpc_current.tsv')}:1: the PatentsView g_cpc_current header has no cpc_group column (found: patent_id, cpc_sequence).`,
         },
         { input: inventors, line: 2, malformed: 'a g_inventor_disambiguated row without patent_id' },
         { input: inventors, line: 3, malformed: 'expected 5 fields, found 4' },

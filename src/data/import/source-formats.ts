@@ -1,0 +1,12 @@
+/**
+ * The import formats that source folders declare (`src/sources/<name>/import-formats.ts`,
+ * record sources: `record-source.ts`), in the order detection asks them, after the built-in
+ * line formats. A source with an import format of its own adds its list here: `--format`,
+ * `quarry import --help`, the search of folders, the detection of files and zip archives and
+ * the reading all take it from this list.
+ */
+import { patentImportFormats } from '../../sources/patents/import-formats.ts';
+
+export const SOURCE_IMPORT_FORMATS = [...patentImportFormats] as const;
+
+export type SourceFormatName = (typeof SOURCE_IMPORT_FORMATS)[number]['name'];
