@@ -5,8 +5,9 @@
  * `quarry import --help`, the search of folders, the detection of files and zip archives and
  * the reading all take it from this list.
  */
+import { datasetImportFormats } from '../../sources/datasets/import-formats.ts';
 import { patentImportFormats } from '../../sources/patents/import-formats.ts';
 
-export const SOURCE_IMPORT_FORMATS = [...patentImportFormats] as const;
+export const SOURCE_IMPORT_FORMATS = [...patentImportFormats, ...datasetImportFormats] as const;
 
 export type SourceFormatName = (typeof SOURCE_IMPORT_FORMATS)[number]['name'];

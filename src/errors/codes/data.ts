@@ -35,7 +35,7 @@ export const DATA_CODES = {
   DATA_FILE_NOT_FOUND: {
     category: 'not_found',
     message: 'No such file or folder: {path}',
-    fix: 'Check the path; folders are searched for .jsonl, .json and .csv files (plain or .gz), .zip archives, OpenAlex snapshot partitions (updated_date=*/part_*.gz), USPTO .xml files and PatentsView tables (g_*.tsv, plain or .gz).',
+    fix: 'Check the path; folders are searched for .jsonl, .json and .csv files (plain or .gz), .zip archives, OpenAlex snapshot partitions (updated_date=*/part_*.gz), USPTO .xml files, PatentsView tables (g_*.tsv, plain or .gz) and DataCite Public Data File tars (.tar, .tar.gz, .tgz).',
   },
   DATA_UNKNOWN_FORMAT: {
     category: 'input',

@@ -19,7 +19,8 @@ import { createGunzip } from 'node:zlib';
 import tarStream from 'tar-stream';
 import { QuarryError } from '../../errors/index.ts';
 import { MalformedRecord } from '../../data/import/formats/common.ts';
-import { fileInput, openInput } from '../../data/import/inputs.ts';
+import { fileInput, openInput, type ImportInput } from '../../data/import/inputs.ts';
+import type { RecordSourceReader } from '../../data/import/record-source.ts';
 import { DEFAULT_IMPORT_LIMITS, LimitExceeded, type ImportLimits } from '../../data/import/limits.ts';
 import { readLines, recordTooLong, splitLines } from '../../data/import/lines.ts';
 import { UnpackGuard } from '../../data/import/unpack-guard.ts';
@@ -200,8 +201,13 @@ export async function* tarJsonLines(
  * The text of a file held whole (a REST API answer), plain or gzip, within the import's
  * limits: a file past `maxLineBytes` is refused as a record spanning lines would be.
  */
-export async function wholeText(file: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Promise<string> {
-  const stream = await openInput(fileInput(file), undefined, limits);
+export async function wholeText(
+  target: string | ImportInput,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+  onBytes?: (bytes: number) => void,
+): Promise<string> {
+  const input = typeof target === 'string' ? fileInput(target) : target;
+  const stream = await openInput(input, onBytes, limits);
   const parts: Buffer[] = [];
   let bytes = 0;
   try {
@@ -211,7 +217,7 @@ export async function wholeText(file: string, limits: ImportLimits = DEFAULT_IMP
       parts.push(chunk);
     }
   } catch (err) {
-    if (err instanceof LimitExceeded) throw err.at(file, 1);
+    if (err instanceof LimitExceeded) throw err.at(input.name, 1);
     throw err;
   } finally {
     stream.destroy();
@@ -219,22 +225,30 @@ export async function wholeText(file: string, limits: ImportLimits = DEFAULT_IMP
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** One source record of a file: where it is, and the dataset it maps to or why it cannot. */
-export type DataciteSourceRecord =
-  | { readonly where: string; readonly line: number; readonly record: DatasetRecord }
-  | { readonly where: string; readonly line: number; readonly malformed: string };
+/**
+ * One source record of a file: where it is (for an item of an API page, line 1 and its
+ * position in the page, from 1), and the dataset it maps to or why it cannot.
+ */
+export type DataciteSourceRecord = { readonly where: string; readonly line: number; readonly item?: number } & (
+  { readonly record: DatasetRecord } | { readonly malformed: string }
+);
 
 /**
  * The datasets of a DataCite file of the given layout, in file order, with where each came
- * from (`file`, or `file!entry` in a tar; the line, or for an API page the item's position).
+ * from (`file`, or `file!entry` in a tar; the line, and for an API page the item's position).
  * Records of other resource types are passed over; a record that cannot be mapped is given
  * as `malformed` (the MalformedRecord's message), for the importer to report or stop at.
+ * `onBytes` receives the bytes read from disk so far. A tar is read from a file on disk,
+ * the other layouts also from a zip entry.
  */
 export async function* dataciteDatasets(
-  file: string,
+  target: string | ImportInput,
   layout: DataciteLayout,
   limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+  onBytes?: (bytes: number) => void,
 ): AsyncGenerator<DataciteSourceRecord> {
+  const input = typeof target === 'string' ? fileInput(target) : target;
+  const file = input.name;
   const mapLine = (where: string, line: number, text: string): DataciteSourceRecord | undefined => {
     try {
       const record = mapDataciteLine(text);
@@ -247,7 +261,7 @@ export async function* dataciteDatasets(
   if (layout === 'api-page') {
     let page;
     try {
-      page = dataciteApiPage(await wholeText(file, limits));
+      page = dataciteApiPage(await wholeText(input, limits, onBytes));
     } catch (err) {
       if (!(err instanceof MalformedRecord)) throw err;
       yield { where: file, line: 1, malformed: err.message };
@@ -256,10 +270,10 @@ export async function* dataciteDatasets(
     for (const [k, item] of page.items.entries()) {
       if (!isDataset(item.attributes)) continue;
       try {
-        yield { where: file, line: k + 1, record: dataciteToDataset(item) };
+        yield { where: file, line: 1, item: k + 1, record: dataciteToDataset(item) };
       } catch (err) {
         if (!(err instanceof MalformedRecord)) throw err;
-        yield { where: file, line: k + 1, malformed: err.message };
+        yield { where: file, line: 1, item: k + 1, malformed: err.message };
       }
     }
     return;
@@ -267,11 +281,11 @@ export async function* dataciteDatasets(
   const lines =
     layout === 'jsonl'
       ? (async function* () {
-          for await (const { text, line } of readLines(file, undefined, limits))
+          for await (const { text, line } of readLines(input, onBytes, limits))
             if (text.trim() !== '') yield { where: file, line, text };
         })()
       : (async function* () {
-          for await (const { entry, line, text } of tarJsonLines(file, limits))
+          for await (const { entry, line, text } of tarJsonLines(input.file, limits, onBytes))
             yield { where: `${file}!${entry}`, line, text };
         })();
   for await (const { where, line, text } of lines) {
@@ -279,3 +293,23 @@ export async function* dataciteDatasets(
     if (mapped !== undefined) yield mapped;
   }
 }
+
+/**
+ * The import's reader of the `datacite` format (`import-formats.ts`), the layout told by the
+ * file's name. An item of an API page that cannot be used is reported at the page's line 1
+ * with its position in the page.
+ */
+export const dataciteRecordSource: RecordSourceReader = {
+  async *read(input, limits, onBytes) {
+    const layout = dataciteLayoutOf(input.entry ?? input.file) ?? 'jsonl';
+    for await (const r of dataciteDatasets(input, layout, limits, onBytes)) {
+      const place = { where: r.where, line: r.line };
+      if ('record' in r) yield { ...place, mapped: [{ kind: 'datasets', record: r.record }] };
+      else
+        yield {
+          ...place,
+          malformed: r.item === undefined ? r.malformed : `item ${r.item} of the page: ${r.malformed}`,
+        };
+    }
+  },
+};

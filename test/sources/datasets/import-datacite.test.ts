@@ -8,8 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import tarStream from 'tar-stream';
 import { MalformedRecord } from '../../../src/data/import/formats/common.ts';
 import { InputRefused } from '../../../src/data/import/limits.ts';
@@ -30,57 +29,10 @@ import {
   type DataciteLayout,
 } from '../../../src/sources/datasets/import-datacite-files.ts';
 import type { DatasetRecord } from '../../../src/sources/datasets/native.ts';
-
-/** A raw record of the samples, read as it comes (deep JSON). */
-type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const DATA = fileURLToPath(new URL('../../fixtures/data/datasets/', import.meta.url));
-const REST = join(DATA, 'datacite_rest_api_dois.jsonl.gz');
-const PUBLIC_DATA_FILE = join(DATA, 'datacite_public_data_file_sample.tar.gz');
-const PAGE = join(DATA, 'datacite_api_page.json');
+import { PAGE, PUBLIC_DATA_FILE, publicDataLines, REST, restItems, typed, type Raw } from './raw-samples.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'quarry-datacite-'));
 after(() => rmSync(work, { recursive: true, force: true }));
-
-/** The REST sample's items, as written. */
-const restItems: Raw[] = gunzipSync(readFileSync(REST))
-  .toString('utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as Raw);
-
-/**
- * The files of a tar (ustar, as the sample is written) by name, read here without the
- * importer's tar reader: 512-byte headers, the name at 0..100 (prefix at 345..500), the
- * size in octal at 124..136, the type at 156, content padded to 512 bytes.
- */
-function tarFiles(tar: Buffer): Map<string, string> {
-  const out = new Map<string, string>();
-  for (let at = 0; at + 512 <= tar.length;) {
-    const header = tar.subarray(at, at + 512);
-    if (header.every((b) => b === 0)) break;
-    const text = (from: number, to: number): string => header.toString('utf8', from, to).replace(/\0.*$/s, '');
-    const size = parseInt(text(124, 136).trim() || '0', 8);
-    const prefix = text(345, 500);
-    const name = prefix === '' ? text(0, 100) : `${prefix}/${text(0, 100)}`;
-    if (text(156, 157) === '0' || text(156, 157) === '') out.set(name, tar.toString('utf8', at + 512, at + 512 + size));
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return out;
-}
-
-/** The Public Data File sample's lines, parsed, read without the importer's tar reader. */
-const publicDataLines: Raw[] = [...tarFiles(gunzipSync(readFileSync(PUBLIC_DATA_FILE))).entries()]
-  .filter(([name]) => name.endsWith('.jsonl'))
-  .flatMap(([, body]) =>
-    body
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Raw),
-  );
-
-const typed = (attributes: Raw): string | undefined =>
-  attributes['types']?.['resourceTypeGeneral'] as string | undefined;
 
 async function datasetsOf(file: string, layout: DataciteLayout): Promise<DatasetRecord[]> {
   const out: DatasetRecord[] = [];
