@@ -1,7 +1,8 @@
 /**
  * The names of the import formats, apart from their readers, so that the command line can
  * list them without loading the readers (and the zip reader they use): the line formats read
- * by `formats/` and the source folders' formats (`source-formats.ts`, whose readers load on use).
+ * by `formats/` and the source folders' formats (`source-formats.ts`; their readers are in
+ * `source-readers.ts`).
  */
 import { SOURCE_IMPORT_FORMATS, type SourceFormatName } from './source-formats.ts';
 

@@ -12,19 +12,12 @@
 import { QuarryError } from '../../errors/index.ts';
 import { InputRefused, LimitExceeded } from './limits.ts';
 import { isTruncation, prepareMapped, Stopped, type InputCounts, type InputReading } from './read-batches.ts';
-import type { RecordSourceReader } from './record-source.ts';
-import { SOURCE_IMPORT_FORMATS, type SourceFormatName } from './source-formats.ts';
-
-/** The reader of a source format, loaded on first use. */
-async function readerOf(format: SourceFormatName): Promise<RecordSourceReader> {
-  const declared = SOURCE_IMPORT_FORMATS.find((f) => f.name === format);
-  if (declared === undefined) throw new Error(`no source format is named ${format}`);
-  return declared.load();
-}
+import type { SourceFormatName } from './source-formats.ts';
+import { SOURCE_READERS } from './source-readers.ts';
 
 export async function readSourceInput<Row>(reading: InputReading<Row>, format: SourceFormatName): Promise<InputCounts> {
   const { input, position, resumeAt, onError, limits, batches, prepare, onBytes, where } = reading;
-  const reader = await readerOf(format);
+  const reader = SOURCE_READERS[format];
   let records = 0;
   let skipped = 0;
   /** Items read so far. */

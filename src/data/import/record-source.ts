@@ -6,10 +6,11 @@
  * tables joined across files (PatentsView), entries of a tar or a zip read in one pass
  * (DataCite's Public Data File, ClinicalTrials.gov's bulk zip), pages held whole.
  *
- * A source folder declares each of its import formats here (`SourceImportFormat`: its name,
- * how its files are recognised, and its reader, loaded on first use) and lists them in
- * `source-formats.ts`; the importer (`read-inputs.ts`) reads them beside the line formats,
- * with the same batches, checkpoints, progress, problems and refusals.
+ * A source folder declares each of its import formats (`SourceImportFormat`: its name and
+ * how its files are recognised, in a module that loads no reader, for the command line and
+ * detection) and lists them in `source-formats.ts`; its readers go in `source-readers.ts`.
+ * The importer (`read-inputs.ts`) reads them beside the line formats, with the same batches,
+ * checkpoints, progress, problems and refusals.
  *
  * Resuming: an input is read again from its start and its items are counted in the order
  * they come; the journal's checkpoint of such an input (its `line`) is the number of items
@@ -93,8 +94,6 @@ export interface SourceImportFormat<Name extends string = string> {
    * `parts`): PatentsView's tables, which are joined across files.
    */
   readonly together?: boolean;
-  /** Its reader, loaded on first use: `quarry --help` and detection load none of them. */
-  load(): Promise<RecordSourceReader>;
 }
 
 /** Declares a source import format, keeping its name's literal type for `ImportFormat`. */

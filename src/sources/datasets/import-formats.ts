@@ -1,6 +1,7 @@
 /**
- * The import format of datasets (registered in `data/import/source-formats.ts`): DataCite
- * DOI metadata, its records typed Dataset (`import-datacite-files.ts` reads the files):
+ * The import format of datasets (registered in `data/import/source-formats.ts`, its reader
+ * in `data/import/source-readers.ts`): DataCite DOI metadata, its records typed Dataset
+ * (`import-datacite-files.ts` reads the files):
  *
  * - the Public Data File, a `.tar`, `.tar.gz` or `.tgz` of `<prefix>/part_N.jsonl(.gz)`,
  *   recognised by name (no other format Quarry reads is a tar);
@@ -47,7 +48,6 @@ export const dataciteFormat = defineImportFormat({
     'DataCite DOI metadata, the records typed Dataset: the Public Data File (.tar.gz), JSON Lines of REST API items, or a REST API page (.json)',
   files: /\.(tar|tar\.gz|tgz)$/,
   detect,
-  load: async () => (await import('./import-datacite-files.ts')).dataciteRecordSource,
 });
 
 export const datasetImportFormats = [dataciteFormat] as const;

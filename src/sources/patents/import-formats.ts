@@ -1,6 +1,6 @@
 /**
- * The import formats of patents (registered in `data/import/source-formats.ts`): how their
- * files are recognised, and their readers, loaded on first use.
+ * The import formats of patents (registered in `data/import/source-formats.ts`, their readers
+ * in `data/import/source-readers.ts`): how their files are recognised.
  *
  * - `uspto`: USPTO patent XML, the weekly zips as published (`ipgb20221025_wk43.zip`: its
  *   `.xml` entries, the list and report passed over) or an `.xml` file; recognised by the
@@ -27,7 +27,6 @@ export const usptoFormat = defineImportFormat({
     const xml = entries.filter((e) => /\.xml$/i.test(e));
     return xml.length > 0 && !entries.some((e) => /\.(jsonl?|csv|tsv)(\.gz)?$/i.test(e)) ? { entries: xml } : undefined;
   },
-  load: async () => (await import('./uspto-files.ts')).usptoRecordSource,
 });
 
 /** A PatentsView table file (`g_patent.tsv`, `g_cpc_current.tsv.gz`), by name. */
@@ -41,7 +40,6 @@ export const patentsViewFormat = defineImportFormat({
   detect: (probe: FileProbe) => isTable(probe.name),
   claimZip: (entries) => (entries.length > 0 && entries.every(isTable) ? { entries } : undefined),
   together: true,
-  load: async () => (await import('./patentsview-staging.ts')).patentsViewRecordSource,
 });
 
 export const patentImportFormats = [usptoFormat, patentsViewFormat] as const;

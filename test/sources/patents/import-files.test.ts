@@ -246,6 +246,18 @@ describe('PatentsView tables', () => {
   });
 });
 
+test('read in the reading thread, the weeks and the tables give what they give in this one', async () => {
+  for (const paths of [WEEKS, [TABLES]]) {
+    const here = freshDb();
+    const there = freshDb();
+    const a = await importFiles({ paths, open: recordWriterFor(here), readInWorker: false });
+    const b = await importFiles({ paths, open: recordWriterFor(there), readInWorker: true });
+    assert.deepEqual(b.records, a.records);
+    assert.deepEqual(b.files, a.files);
+    assert.deepEqual(tableCounts(there), tableCounts(here));
+  }
+});
+
 describe('USPTO weekly grant zips into PostgreSQL', { timeout: 120_000 }, () => {
   let pgDb: TestPgDatabase;
   before(async () => {
