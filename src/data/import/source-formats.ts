@@ -6,9 +6,14 @@
  * --help`, the search of folders, the detection of files and zip archives and the reading
  * all take them from there.
  */
+import { clinicalTrialImportFormats } from '../../sources/clinical_trials/import-formats.ts';
 import { datasetImportFormats } from '../../sources/datasets/import-formats.ts';
 import { patentImportFormats } from '../../sources/patents/import-formats.ts';
 
-export const SOURCE_IMPORT_FORMATS = [...patentImportFormats, ...datasetImportFormats] as const;
+export const SOURCE_IMPORT_FORMATS = [
+  ...patentImportFormats,
+  ...datasetImportFormats,
+  ...clinicalTrialImportFormats,
+] as const;
 
 export type SourceFormatName = (typeof SOURCE_IMPORT_FORMATS)[number]['name'];

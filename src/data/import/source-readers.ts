@@ -5,6 +5,7 @@
  * to list the formats; and imported statically, since the import's reading thread, run from
  * the TypeScript sources, cannot load a module with `import()`.
  */
+import { ctgovRecordSource } from '../../sources/clinical_trials/import-ctgov-files.ts';
 import { dataciteRecordSource } from '../../sources/datasets/import-datacite-files.ts';
 import { patentsViewRecordSource } from '../../sources/patents/patentsview-staging.ts';
 import { usptoRecordSource } from '../../sources/patents/uspto-files.ts';
@@ -15,4 +16,5 @@ export const SOURCE_READERS: Readonly<Record<SourceFormatName, RecordSourceReade
   uspto: usptoRecordSource,
   patentsview: patentsViewRecordSource,
   datacite: dataciteRecordSource,
+  ctgov: ctgovRecordSource,
 };

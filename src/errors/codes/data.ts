@@ -70,7 +70,7 @@ export const DATA_CODES = {
   DATA_ZIP_NOTHING_READABLE: {
     category: 'input',
     message: '{file} holds no file Quarry can import (entries: {entries}).',
-    fix: 'Give the ROR data dump zip (with a *_schema_v2.json file), an NIH ExPORTER yearly zip (one CSV), a USPTO weekly zip (its .xml) or a zipped PatentsView table (g_*.tsv.zip), or unzip the archive and import the data files in it.',
+    fix: 'Give the ROR data dump zip (with a *_schema_v2.json file), an NIH ExPORTER yearly zip (one CSV), a USPTO weekly zip (its .xml), a zipped PatentsView table (g_*.tsv.zip) or the ClinicalTrials.gov bulk download (ctg-studies.json.zip), or unzip the archive and import the data files in it.',
   },
   DATA_ZIP_UNREADABLE: {
     category: 'input',

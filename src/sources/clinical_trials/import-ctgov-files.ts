@@ -17,6 +17,7 @@ import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { MalformedRecord } from '../../data/import/formats/common.ts';
 import { fileInput, type ImportInput } from '../../data/import/inputs.ts';
+import type { RecordSourceReader } from '../../data/import/record-source.ts';
 import { DEFAULT_IMPORT_LIMITS, LimitExceeded, limitParams, type ImportLimits } from '../../data/import/limits.ts';
 import { jsonArrayElements, readLines, type NumberedLine } from '../../data/import/lines.ts';
 import { unpackedTooFar } from '../../data/import/unpack-guard.ts';
@@ -257,3 +258,23 @@ export async function* readCtgovStudies(
   const documents = isZip(input) ? zipDocuments(input, limits, onBytes) : fileDocuments(input, limits, onBytes);
   for await (const doc of documents) yield* readDocument(doc);
 }
+
+/**
+ * The import's reader of the `ctgov` format (`import-formats.ts`): an input is a file, a zip
+ * entry, or the bulk zip whole. A study of a page that cannot be used is reported at the
+ * page's line with its place in the page.
+ */
+export const ctgovRecordSource: RecordSourceReader = {
+  async *read(input, limits, onBytes) {
+    for await (const s of readCtgovStudies(input, limits, onBytes)) {
+      const { name, line, index } = s.place;
+      if ('record' in s) yield { where: name, line, mapped: [{ kind: 'clinical_trials', record: s.record }] };
+      else
+        yield {
+          where: name,
+          line,
+          malformed: index === undefined ? s.malformed : `study ${index + 1} of the page: ${s.malformed}`,
+        };
+    }
+  },
+};
