@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { strFromU8, unzipSync } from 'fflate';
+import { IMPORT_FORMATS } from '../../src/data/import/format-names.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/quarry.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'quarry-cli-data-'));
@@ -46,4 +48,19 @@ test('bad arguments are coded errors with exit code 1', () => {
   assert.ok(onError.stderr.includes('DATA_BAD_ON_ERROR_OPTION'), onError.stderr);
   const format = quarry('import', work, '--db', join(work, 'y.db'), '--format', 'xml');
   assert.ok(format.stderr.includes('DATA_BAD_FORMAT_OPTION'), format.stderr);
+});
+
+test('quarry import reads a dump of a source folder without --format; --help lists every format', () => {
+  const week = fileURLToPath(new URL('../fixtures/data/patents/ipgb20230404_wk14.zip', import.meta.url));
+  const xml = Object.entries(unzipSync(readFileSync(week))).filter(([name]) => name.endsWith('.xml'));
+  const documents = xml.reduce((n, [, bytes]) => n + strFromU8(bytes).split('<?xml ').length - 1, 0);
+  const imported = quarry('import', week, '--db', join(work, 'patents.db'));
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stdout, new RegExp(`^  patents\\s+${documents}$`, 'm'));
+  const help = quarry('import', '--help');
+  assert.equal(help.status, 0, help.stderr);
+  for (const format of IMPORT_FORMATS) assert.match(help.stdout, new RegExp(`^  ${format} +\\S`, 'm'), format);
+  const unknown = quarry('import', week, '--db', join(work, 'patents.db'), '--format', 'xml');
+  assert.equal(unknown.status, 1);
+  assert.ok(unknown.stderr.includes(`expected auto or one of ${IMPORT_FORMATS.join(', ')}`), unknown.stderr);
 });

@@ -227,11 +227,22 @@ describe('PatentsView tables', () => {
     assert.match(skip.problems[1]!.message, /without patent_id/);
     assert.deepEqual(skip.records, { patents });
     const db = freshDb();
-    await assert.rejects(importFiles({ paths: [dir], open: recordWriterFor(db) }), {
-      code: 'DATA_CSV_MISSING_COLUMN',
-      message: new RegExp(`^${cpc}:1: the PatentsView g_cpc_current header has no cpc_group column`),
-    });
+    // The staging database goes under TMPDIR, and away when the import stops.
+    const staging = join(work, 'staging');
+    mkdirSync(staging);
+    const tmp = process.env['TMPDIR'];
+    process.env['TMPDIR'] = staging;
+    try {
+      await assert.rejects(importFiles({ paths: [dir], open: recordWriterFor(db) }), {
+        code: 'DATA_CSV_MISSING_COLUMN',
+        message: new RegExp(`^${cpc}:1: the PatentsView g_cpc_current header has no cpc_group column`),
+      });
+    } finally {
+      if (tmp === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = tmp;
+    }
     assert.equal(count(db, 'patents'), 0, 'the patents come out after every table is read');
+    assert.deepEqual(readdirSync(staging), []);
   });
 
   test('an import of the tables killed part-way is completed by --resume', { timeout: 120_000 }, async () => {
