@@ -22,6 +22,7 @@ export type ImportRunState = 'running' | 'done' | 'stopped' | 'discarded';
 export interface InputCheckpoint {
   readonly position: number;
   readonly name: string;
+  /** How far the input is committed: its lines, or for a dump read as documents (a record source), its records. */
   readonly line: number;
   readonly done: boolean;
 }
@@ -99,7 +100,7 @@ export interface RecordTarget<P extends RowPreparation = RowPreparation> {
 /**
  * One line saying how far each unfinished run got, for errors and /readyz.
  *
- * @example describeUnfinished([run]) // 'import 2 started 2025-05-01T10:00:00.000Z did not finish (0 of 1 inputs complete, a.jsonl committed to line 300)'
+ * @example describeUnfinished([run]) // 'import 2 started 2025-05-01T10:00:00.000Z did not finish (0 of 1 inputs complete, a.jsonl committed to line or record 300)'
  */
 export function describeUnfinished(runs: readonly ImportRun[]): string {
   return runs.map(describeRun).join('; and ');
@@ -109,6 +110,6 @@ function describeRun(run: ImportRun): string {
   const done = run.inputs.filter((i) => i.done).length;
   const current = run.inputs.find((i) => !i.done);
   return `import ${run.id} started ${run.startedAt} did not finish (${done} of ${run.inputs.length} inputs complete${
-    current === undefined ? '' : `, ${current.name} committed to line ${current.line}`
+    current === undefined ? '' : `, ${current.name} committed to line or record ${current.line}`
   })`;
 }
