@@ -1,7 +1,8 @@
 /**
  * Prints, for each real sample in `test/fixtures/data/`, the records the file holds (counted
  * here, apart from the importer: lines, JSON array elements, CSV rows, a snapshot folder's
- * manifest) against what an import of it read, wrote per kind and left in the database.
+ * manifest, XML documents, DataCite records typed Dataset) against what an import of it
+ * read, wrote per kind and left in the database.
  *
  *   npx tsx scripts/fixture-counts.ts
  */
@@ -17,7 +18,19 @@ import { importFiles } from '../src/data/import/index.ts';
 
 const DATA = fileURLToPath(new URL('../test/fixtures/data/', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'quarry-fixture-counts-'));
-const nonBlank = (text: string): number => text.split('\n').filter((l) => l.trim() !== '').length;
+const lines = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
+const nonBlank = (text: string): number => lines(text).length;
+/** A file's text, gunzipped when it is gzip. */
+const readText = (path: string): string =>
+  (path.endsWith('.gz') ? gunzipSync(readFileSync(path)) : readFileSync(path)).toString('utf8');
+type Row = Record<string, unknown>;
+/** A JSON object (parsed from text when given text), or an empty one. */
+const obj = (v: unknown): Row => {
+  const value: unknown = typeof v === 'string' ? JSON.parse(v) : v;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : {};
+};
+/** A DataCite record's attributes say Dataset. */
+const isDataset = (attributes: Row): boolean => obj(attributes['types'])['resourceTypeGeneral'] === 'Dataset';
 
 /** Records of a snapshot entity folder: the manifest's total, checked against the partitions' lines. */
 function snapshotFolder(entity: string): number {
@@ -104,6 +117,51 @@ const samples: Sample[] = [
     path: join(DATA, 'anzsrc_for_2020/for2020_codes.csv'),
     inFile: () => nonBlank(readFileSync(join(DATA, 'anzsrc_for_2020/for2020_codes.csv'), 'utf8')) - 1,
     tables: ['categories'],
+  },
+  ...['ipgb20221025_wk43.zip', 'ipgb20230404_wk14.zip'].map((week) => ({
+    name: `patents/${week}`,
+    path: join(DATA, 'patents', week),
+    // The XML documents of its .xml entries, each opening with its declaration.
+    inFile: () =>
+      Object.entries(unzipSync(readFileSync(join(DATA, 'patents', week))))
+        .filter(([name]) => name.endsWith('.xml'))
+        .reduce((n, [, bytes]) => n + strFromU8(bytes).split('<?xml ').length - 1, 0),
+    tables: ['patents'],
+  })),
+  {
+    name: 'patents/patentsview/ (12 tables)',
+    path: join(DATA, 'patents/patentsview'),
+    inFile: () => nonBlank(readFileSync(join(DATA, 'patents/patentsview/g_patent.tsv'), 'utf8')) - 1,
+    tables: ['patents'],
+  },
+  ...(
+    [
+      ['datacite_rest_api_dois.jsonl.gz', (text: string) => lines(text).map((l) => obj(obj(l)['attributes']))],
+      ['datacite_api_page.json', (text: string) => (obj(text)['data'] as Row[]).map((d) => obj(d['attributes']))],
+    ] as const
+  ).map(([file, attributes]) => ({
+    name: `datasets/${file} (typed Dataset)`,
+    path: join(DATA, 'datasets', file),
+    inFile: () => attributes(readText(join(DATA, 'datasets', file))).filter(isDataset).length,
+    tables: ['datasets'],
+  })),
+  {
+    name: 'datasets/datacite_public_data_file_sample.tar.gz (typed Dataset)',
+    path: join(DATA, 'datasets/datacite_public_data_file_sample.tar.gz'),
+    // The JSON lines of the tar's entries, found by their opening brace (the tar's headers hold none).
+    inFile: () =>
+      lines(readText(join(DATA, 'datasets/datacite_public_data_file_sample.tar.gz')))
+        .map((l) => l.slice(l.indexOf('{"')))
+        .filter((l) => l.startsWith('{"'))
+        .map((l) => obj(l))
+        .filter(isDataset).length,
+    tables: ['datasets'],
+  },
+  {
+    name: 'clinical_trials/ctgov_v2_studies.jsonl.gz',
+    path: join(DATA, 'clinical_trials/ctgov_v2_studies.jsonl.gz'),
+    inFile: () => nonBlank(readText(join(DATA, 'clinical_trials/ctgov_v2_studies.jsonl.gz'))),
+    tables: ['clinical_trials'],
   },
 ];
 
