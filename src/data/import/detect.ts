@@ -253,7 +253,7 @@ export async function detectFormat(
     if (format === undefined) throw unknown();
     return format;
   }
-  // A malformed first line: the name alone decides, below.
+  // A first line that is no JSON object: the name and the source formats decide, below.
   const record = probe.record ?? {};
   const id = typeof record['id'] === 'string' ? record['id'] : '';
   if ('openalex_id' in record || id.startsWith('https://openalex.org/')) return 'openalex';

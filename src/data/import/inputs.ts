@@ -1,7 +1,8 @@
 /**
  * What an import reads: a file on disk (plain or gzip), or one entry of a zip archive (the
- * ROR data dump is published as a zip of JSON). Zip archives are read with yauzl, which
- * reads the central directory at the end of the file and streams one entry at a time.
+ * ROR data dump is published as a zip of JSON); for a source folder's format also a zip read
+ * whole by its reader, or files read together (`parts`). Zip archives are read with yauzl,
+ * which reads the central directory at the end of the file and streams one entry at a time.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { pipeline, type Readable, type Transform } from 'node:stream';

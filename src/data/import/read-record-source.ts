@@ -15,6 +15,7 @@ import { isTruncation, prepareMapped, Stopped, type InputCounts, type InputReadi
 import type { SourceFormatName } from './source-formats.ts';
 import { SOURCE_READERS } from './source-readers.ts';
 
+/** Reads one input of a record source into the batches; returns its records read and skipped. */
 export async function readSourceInput<Row>(reading: InputReading<Row>, format: SourceFormatName): Promise<InputCounts> {
   const { input, position, resumeAt, onError, limits, batches, prepare, onBytes, where } = reading;
   const reader = SOURCE_READERS[format];
