@@ -1,16 +1,30 @@
+import { SOURCE_NAMES } from '../model/types.ts';
 import type { FunctionDescriptor } from './types.ts';
 
-/**
- * Sources of the hosted service that this deployment does not hold (spec/dsl.md §8). A
- * query naming one fails with category `unsupported`, not as an unknown name.
- */
-export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set([
+/** Every source of the hosted service's current schema (spec/schema-2026.md §7), held or not. */
+export const HOSTED_SOURCES = [
+  'publications',
+  'grants',
+  'researchers',
+  'organizations',
+  'patents',
+  'datasets',
+  'clinical_trials',
   'policy_documents',
   'reports',
   'source_titles',
   'funder_groups',
   'research_org_groups',
-]);
+] as const;
+
+/**
+ * Sources of the hosted service that this deployment does not hold (spec/dsl.md §8): the
+ * hosted ones the registry does not declare, so a source added there leaves this list by
+ * itself. A query naming one fails with category `unsupported`, not as an unknown name.
+ */
+export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set(
+  HOSTED_SOURCES.filter((name) => !(SOURCE_NAMES as readonly string[]).includes(name)),
+);
 
 /**
  * Search indexes of the current hosted schema (spec/schema-2026.md §3) over text this
