@@ -246,6 +246,11 @@ describe('records per source asked of a run', () => {
     assert.equal(standalone, 67, 'datasets without a paper');
     assert.equal(manifest.counts['datasets'], datasets.length);
     assert.equal(readKind(dir, 'patents').length, 321);
+    // The datasets' share with a paper follows from the run's own numbers: not judged here;
+    // a share that holds whatever the number (patents in the US) still is.
+    const checks = manifest.validation.checks.map((c) => c.name);
+    assert.ok(!checks.includes('datasets_with_paper_share'));
+    assert.ok(checks.includes('patents_us_share'));
   });
 
   test('--source-records reads source=number pairs and refuses anything else with a coded error', () => {

@@ -214,7 +214,10 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     counts[generator.kind] = out.total;
   }
 
-  const validation = validate(tallies, sourceChecks(SOURCE_GENERATORS, sourceTallies));
+  const validation = validate(
+    tallies,
+    sourceChecks(SOURCE_GENERATORS, sourceTallies, new Set(Object.keys(options.sourceRecords ?? {}))),
+  );
   const manifest: Manifest = {
     generator: 'quarry',
     generator_version: GENERATOR_VERSION,

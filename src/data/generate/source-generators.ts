@@ -38,6 +38,12 @@ export interface RecordShare<R extends object = object> {
   readonly has: (record: R) => boolean;
   readonly target: number;
   readonly tolerance: number;
+  /**
+   * The share follows from how many records the generator makes for the run's scale (a
+   * paper's datasets against those without one), so it is not judged when the run asks the
+   * source for another number (`GenerateOptions.sourceRecords`).
+   */
+  readonly atRunScale?: true;
 }
 
 /** The records made once the first four kinds are written: how many, and record k of them. */
@@ -101,6 +107,7 @@ const GENERATORS: readonly SourceGenerator[] = [
         has: (d) => d.associated_publication_id !== undefined,
         target: 0.3,
         tolerance: 0.05,
+        atRunScale: true,
       },
     ],
   }),

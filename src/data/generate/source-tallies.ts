@@ -50,14 +50,21 @@ export function mergeSourceTallies(into: SourceTallies, from: SourceTallies): vo
  * of a share of that many records, so a small run (30 trials beside 5,000 papers) is judged
  * on what its size can show; with no records the share is NaN, out of tolerance.
  */
-export function sourceChecks(generators: readonly SourceGenerator[], tallies: SourceTallies): Check[] {
+export function sourceChecks(
+  generators: readonly SourceGenerator[],
+  tallies: SourceTallies,
+  asked: ReadonlySet<string> = new Set(),
+): Check[] {
   return generators.flatMap((g) =>
-    (g.shares ?? []).map((share, k) => {
+    (g.shares ?? []).flatMap((share, k) => {
+      // A share set by the mix of records beside papers and from the run holds only at the
+      // run's own numbers: not judged when the run asked the source for another.
+      if (share.atRunScale === true && asked.has(g.kind)) return [];
       const t = tallies[g.kind];
       const n = t?.records ?? 0;
       const value = n === 0 ? NaN : (t?.hits[k] ?? 0) / n;
       const slack = share.tolerance + (n === 0 ? 0 : 4 * Math.sqrt((share.target * (1 - share.target)) / n));
-      return check(share.name, value, Math.max(0, share.target - slack), Math.min(1, share.target + slack));
+      return [check(share.name, value, Math.max(0, share.target - slack), Math.min(1, share.target + slack))];
     }),
   );
 }
