@@ -115,11 +115,16 @@ export type FieldAccess =
  * @example accessField(sqliteDialect, pubs, { name: 'research_orgs', subfield: 'id', type: 'entity', multi: true, entity: 'organizations' })
  *   // { kind: 'multi', from: '"publication_orgs" l', correlate: 'l."record" = s."rowid"', value: 'l."org_id"' }
  */
-export function accessField(dialect: Dialect, source: SourceLayout, field: PlanField): FieldAccess {
+export function accessField(
+  dialect: Dialect,
+  source: SourceLayout,
+  field: PlanField,
+  options: AccessOptions = {},
+): FieldAccess {
   const s = SOURCE_ALIAS;
   const key = `${s}.${ident(source.key)}`;
   const sub = field.subfield;
-  const link = source.links[field.name];
+  const link = source.links[field.name] ?? idLink(source, field, options);
   if (link !== undefined) {
     const value = `l.${ident(link.valueColumn)}`;
     const fixed =
@@ -245,6 +250,9 @@ export function accessField(dialect: Dialect, source: SourceLayout, field: PlanF
   // One entity the document holds as an object (a dataset's `associated_publication: {id,
   // doi}`): the entity is its id, as where a column holds it, so a facet groups by the id and
   // `= "pub.1"` tests it (the object's JSON text otherwise); a link with no id has none.
+  const idColumn = field.entity === undefined ? undefined : source.idColumns?.[field.name];
+  if (idColumn !== undefined && (sub === undefined || sub === 'id'))
+    return { kind: 'scalar', expr: sourceColumn(dialect, source, s, idColumn) };
   if (field.entity !== undefined && sub === undefined)
     return { kind: 'scalar', expr: dialect.jsonValue(doc, field.name, 'id') };
   return { kind: 'scalar', expr: dialect.jsonValue(doc, field.name, sub) };
@@ -271,6 +279,22 @@ function entitySubfield(
     // One row per linked entity and item: two organizations may both be a `Company`.
     repeats: true,
   };
+}
+
+/** What a field is read for, where that changes where it is read. */
+export interface AccessOptions {
+  /** For `is empty` and `count(...)`: every value the record holds, ids or not. */
+  readonly presence?: boolean;
+}
+
+/**
+ * The link table holding the ids of a field's objects (`SourceLayout.idLinks`), for a test
+ * of their ids or a facet; undefined for their other sub-fields and for presence and counts,
+ * which read the objects themselves.
+ */
+export function idLink(source: SourceLayout, field: PlanField, options: AccessOptions = {}): LinkLayout | undefined {
+  if (options.presence === true || (field.subfield !== undefined && field.subfield !== 'id')) return undefined;
+  return source.idLinks?.[field.name];
 }
 
 /** The text of the record document of `s` (unpacked, where the store packs it). */

@@ -89,7 +89,7 @@ export function compileFacet(
     ...(display === undefined ? {} : { display }),
     ...(records === undefined ? {} : { records }),
   });
-  const link = source.links[output.field];
+  const link = source.links[output.field] ?? source.idLinks?.[output.field];
   // The store keeps a count per value of this column (`year`), or per entity of linked
   // records (researchers' `n_publications`): a whole-source count facet reads it instead of
   // passing over the source.

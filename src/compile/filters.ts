@@ -68,7 +68,7 @@ export function compileFilter(
         readsCountPerRecord(filter, options),
       );
       if (counted !== undefined) return frag(counted);
-      const access = accessField(dialect, source, filter.field);
+      const access = accessField(dialect, source, filter.field, { presence: true });
       const test =
         access.kind === 'scalar'
           ? frag(scalarBlank(dialect, access))
@@ -87,7 +87,7 @@ export function compileFilter(
         readsCountPerRecord(filter, options),
       );
       if (counted !== undefined) return frag(counted, [filter.value]);
-      const access = accessField(dialect, source, filter.field);
+      const access = accessField(dialect, source, filter.field, { presence: true });
       // Alone, one grouped pass over the link table beats a count per record; combined with
       // other conditions, counting only the records those leave is cheaper.
       if (options.alone === true && access.kind === 'multi' && access.keyed !== undefined) {
@@ -336,7 +336,7 @@ function linkValueTest(source: SourceLayout, f: FilterPlan): boolean {
   if (f.kind === 'compare' && f.op === '!=') return false;
   if (f.field.type === 'json') return false;
   if (f.field.subfield !== undefined && f.field.subfield !== 'id') return false;
-  return source.links[f.field.name] !== undefined;
+  return source.links[f.field.name] !== undefined || source.idLinks?.[f.field.name] !== undefined;
 }
 
 /**

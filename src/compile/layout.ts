@@ -99,8 +99,21 @@ export interface SourceLayout {
   readonly apart?: Readonly<Record<string, string>>;
   /** Scalar field → column. */
   readonly columns: Readonly<Record<string, string>>;
+  /**
+   * One entity the document holds as an object whose id a column also keeps (a dataset's
+   * `associated_publication` → `associated_publication_id`): field → column. Filters and
+   * facets read the indexed column; pages still show the document's object.
+   */
+  readonly idColumns?: Readonly<Record<string, string>>;
   /** Multi-value or entity field → link table. */
   readonly links: Readonly<Record<string, LinkLayout>>;
+  /**
+   * Entities the document holds as objects whose ids a link table holds too (patents'
+   * `publications`, in the table of `publication_ids`): field → that table. Tests of their
+   * ids and facets read it; presence and counts still read the objects, some of which name
+   * no held record (only a DOI or PMID).
+   */
+  readonly idLinks?: Readonly<Record<string, LinkLayout>>;
   /** Entity fields with one value (`journal`) kept as an id column, with the entity table. */
   readonly entityColumns: Readonly<
     Record<

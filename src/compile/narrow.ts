@@ -5,6 +5,7 @@
  * stored link count. Record pages always read the wide rows (they return the document).
  */
 import { indicatorField } from './aggregates.ts';
+import { idLink, type AccessOptions } from './access.ts';
 import type { SourceLayout } from './layout.ts';
 import type { FacetOutput, FilterPlan, OrderPlan, PlanField, SearchPlan } from './plan.ts';
 
@@ -81,11 +82,11 @@ function enteredThroughLinks(source: SourceLayout, filter: FilterPlan): boolean 
     case 'or':
       return filter.items.length > 0 && filter.items.every((f) => enteredThroughLinks(source, f));
     case 'compare':
-      return filter.op !== '!=' && source.links[filter.field.name] !== undefined;
+      return filter.op !== '!=' && (source.links[filter.field.name] ?? idLink(source, filter.field)) !== undefined;
     case 'in':
-    case 'words':
-      return source.links[filter.field.name] !== undefined;
     case 'range':
+      return (source.links[filter.field.name] ?? idLink(source, filter.field)) !== undefined;
+    case 'words':
       return source.links[filter.field.name] !== undefined;
     case 'not':
     case 'empty':
@@ -100,8 +101,8 @@ function fundingServed(view: SourceLayout, currency: string): boolean {
   return amount !== undefined && view.columns.start_year !== undefined && view.links.active_year !== undefined;
 }
 
-function fieldServed(view: SourceLayout, field: PlanField): boolean {
-  if (view.links[field.name] !== undefined) return true;
+function fieldServed(view: SourceLayout, field: PlanField, options: AccessOptions = {}): boolean {
+  if (view.links[field.name] !== undefined || idLink(view, field, options) !== undefined) return true;
   if (field.multi) return false;
   const sub = field.subfield;
   if (view.columns[sub === undefined ? field.name : `${field.name}.${sub}`] !== undefined) return true;
@@ -120,9 +121,10 @@ function filterServed(view: SourceLayout, filter: FilterPlan): boolean {
     case 'in':
     case 'range':
     case 'words':
+      return fieldServed(view, filter.field);
     case 'empty':
     case 'count':
-      return fieldServed(view, filter.field);
+      return fieldServed(view, filter.field, { presence: true });
   }
 }
 

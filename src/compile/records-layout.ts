@@ -247,6 +247,15 @@ function sourceLayout(name: SourceName): SourceLayout {
     const layout = entityColumn(spec);
     return layout === undefined ? [] : [[field, layout] as const];
   });
+  const idLinks = LINK_TABLES.filter((l) => l.owner === name).flatMap((l) => {
+    const field = 'field' in l.holds ? l.holds.idsOf : undefined;
+    if (field === undefined || !fieldTypes.has(field)) return [];
+    const layout = linkFields(l, fieldTypes)[0]?.[1];
+    return layout === undefined ? [] : [[field, layout] as const];
+  });
+  const idColumns = (table.resolvedIds ?? []).flatMap((r) =>
+    r.object !== undefined && fieldTypes.has(r.object) ? [[r.object, r.column] as const] : [],
+  );
   const fts = fullText(name);
   const narrow = table.narrow;
   const narrowColumns = narrow?.columns.filter((c) => fieldTypes.has(c)) ?? [];
@@ -258,7 +267,9 @@ function sourceLayout(name: SourceName): SourceLayout {
     ...(table.packedText === undefined ? {} : { packed: table.packedText }),
     ...(table.keptApart === undefined ? {} : { apart: table.keptApart }),
     columns: Object.fromEntries(columns.map((c) => [c, c])),
+    ...(idColumns.length === 0 ? {} : { idColumns: Object.fromEntries(idColumns) }),
     links: Object.fromEntries(links.filter(([field]) => fieldTypes.has(field))),
+    ...(idLinks.length === 0 ? {} : { idLinks: Object.fromEntries(idLinks) }),
     entityColumns: Object.fromEntries(entityColumns),
     ...(fts === undefined ? {} : { fts }),
     ...(narrow === undefined

@@ -127,6 +127,13 @@ export type LinkHolds =
        * `n_publications`): a facet over the whole source reads it instead of grouping links.
        */
       readonly countedIn?: string;
+      /**
+       * A field of entities the document holds as objects whose ids the table holds too
+       * (patents' `publications`: the table holds `publication_ids` and the ids of those
+       * objects, one set): filters and facets of that field by id read the table, not the
+       * documents; its other sub-fields (`publications.doi`) stay in the document.
+       */
+      readonly idsOf?: string;
     }
   | {
       readonly discriminator: string;

@@ -182,7 +182,7 @@ export const clinicalTrials = defineSource({
         key: [t('publication_id')],
         extra: [],
         reverse: ['publication_id'],
-        holds: { field: 'publication_ids' },
+        holds: { field: 'publication_ids', idsOf: 'publications' },
       },
       {
         table: 'clinical_trial_categories',

@@ -202,7 +202,7 @@ export const patents = defineSource({
         key: [t('publication_id')],
         extra: [],
         reverse: ['publication_id'],
-        holds: { field: 'publication_ids' },
+        holds: { field: 'publication_ids', idsOf: 'publications' },
       },
       {
         table: 'patent_categories',
