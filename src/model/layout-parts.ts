@@ -44,6 +44,16 @@ export const RESEARCH_ORGANIZATION_FIELDS = {
 /** Read through the funders: their countries. */
 export const FUNDER_FIELDS = { funder_countries: 'country_code' } as const;
 
+/**
+ * Read through a grant's funders: their countries, and (spec/schema-2026.md §7.2, since 2.6)
+ * their cities and states, keyed as the research organizations' are.
+ */
+export const FUNDER_ORGANIZATION_FIELDS = {
+  ...FUNDER_FIELDS,
+  funder_org_cities: ['city_id', 'city_name'],
+  funder_org_states: 'state_code',
+} as const;
+
 /** What a `<owner>_categories` table holds: each `category_<scheme>` field, told apart by `scheme`. */
 export const byScheme: LinkHolds = {
   discriminator: 'scheme',

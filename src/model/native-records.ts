@@ -96,6 +96,12 @@ export interface CategoryFields {
 }
 
 /** A publication (article, chapter, book, proceeding, preprint, monograph, ...). */
+/** One identifier of a grant (`project_numbers`): what kind of number it is, and the number. */
+export interface ProjectNumber {
+  readonly label: string;
+  readonly value: string;
+}
+
 export interface PublicationRecord extends CategoryFields {
   /** `pub.19` + 8 digits when generated; importers keep a stable id from the source. */
   readonly id: string;
@@ -151,6 +157,12 @@ export interface PublicationRecord extends CategoryFields {
   readonly book_title?: string;
   readonly book_series_title?: string;
   readonly proceedings_title?: string;
+  /** ISBNs of the book or volume, digits only (a chapter carries its book's). */
+  readonly isbn?: readonly string[];
+  /** Editors of the book or proceedings volume as printed, names joined by `; `. */
+  readonly editors?: string;
+  /** The funding statement as printed (the `funding` search index). */
+  readonly funding_section?: string;
   readonly linkout?: string;
 }
 
@@ -184,6 +196,8 @@ export interface GrantRecord extends CategoryFields {
   readonly research_orgs: readonly string[];
   readonly grant_number?: string;
   readonly foa_number?: string;
+  /** Identifiers of the grant as its sources give them (NIH: the project number and the core project number). */
+  readonly project_numbers?: readonly ProjectNumber[];
   /** The funding organization's display data, when a source gives it without a record. */
   readonly funding_org_name?: string;
   readonly funding_org_acronym?: string;

@@ -82,6 +82,9 @@ const BEYOND_SPEC_TABLES: Partial<
     // The current schema (spec/schema-2026.md §7.1), beyond the 2022 tables.
     category_for_2020: { type: 'categories', filter: true, facet: true, multi: true },
     document_type: { type: 'string', filter: true, facet: true, multi: false },
+    editors: { type: 'string', filter: true, facet: false, multi: false },
+    funding_section: { type: 'string', filter: true, facet: false, multi: false },
+    isbn: { type: 'string', filter: true, facet: false, multi: true },
     score: SCORE,
   },
   // The current schema (spec/schema-2026.md §7.2), beyond the 2022 tables.
@@ -89,16 +92,23 @@ const BEYOND_SPEC_TABLES: Partial<
     active_status: { type: 'string', filter: true, facet: true, multi: false },
     category_for_2020: { type: 'categories', filter: true, facet: true, multi: true },
     funder_org_acronym: { type: 'string', filter: true, facet: true, multi: false },
+    funder_org_cities: { type: 'cities', filter: true, facet: true, multi: true },
     funder_org_countries: { type: 'countries', filter: true, facet: true, multi: true },
     funder_org_name: { type: 'string', filter: true, facet: true, multi: false },
+    funder_org_states: { type: 'states', filter: true, facet: true, multi: true },
     funder_orgs: { type: 'organizations', filter: true, facet: true, multi: true },
     funding_cny: { type: 'float', filter: true, facet: false, multi: false },
     funding_schemes: { type: 'string', filter: true, facet: false, multi: true },
     keywords: { type: 'string', filter: true, facet: true, multi: true },
+    project_numbers: { type: 'json', filter: true, facet: false, multi: false },
     score: SCORE,
   },
   researchers: { score: SCORE },
-  organizations: { score: SCORE },
+  organizations: {
+    // The current schema (spec/schema-2026.md §7.4), beyond the 2022 tables.
+    country_code: { type: 'string', filter: true, facet: true, multi: false },
+    score: SCORE,
+  },
 };
 
 describe('version 2 schema equals spec/data-model.md', () => {

@@ -4,7 +4,7 @@
  */
 import {
   CONCEPT_NAMES,
-  FUNDER_FIELDS,
+  FUNDER_ORGANIZATION_FIELDS,
   RESEARCH_ORGANIZATION_FIELDS,
   byFieldCode,
   byScheme,
@@ -49,6 +49,8 @@ const FIELDS = {
     ['end_date', 'date', 'f', 'End date (YYYY-MM-DD).'],
     ['foa_number', 'string', 'f', 'Funding opportunity announcement number.'],
     ['funder_countries', 'countries', 'fcm', 'Countries of the funders.'],
+    ['funder_org_cities', 'cities', 'fcm', 'Cities of the funding organizations.'],
+    ['funder_org_states', 'states', 'fcm', 'States of the funding organizations.'],
     ['funders', 'organizations', 'fcm', 'Funding organizations.'],
     ['funding_aud', 'float', 'f', 'Funding amount in AUD.'],
     ['funding_cad', 'float', 'f', 'Funding amount in CAD.'],
@@ -72,6 +74,12 @@ const FIELDS = {
     ['language_title', 'string', 'fc', 'Language of the title.'],
     ['linkout', 'string', '', "Link to the grant at the funder's site."],
     ['original_title', 'string', '', 'Title in the original language.'],
+    [
+      'project_numbers',
+      'json',
+      'f',
+      'Grant identifiers as the funder or aggregator gives them: objects with `label` and `value`.',
+    ],
     ['research_org_cities', 'cities', 'fcm', 'Cities of the research organizations.'],
     ['research_org_countries', 'countries', 'fcm', 'Countries of the research organizations.'],
     ['research_org_names', 'string', 'fm', 'Names of the research organizations.'],
@@ -243,6 +251,9 @@ export const grants = defineSource({
     investigators:
       'Returned objects contain: `first_name`, `middle_name`, `last_name`, `role` (e.g. PI, Co-PI), `researcher_id` ' +
       'and `affiliations` (each with `id`, `name`, `city`, `city_id`, `country`, `country_code`, `state`, `state_code`).',
+    project_numbers:
+      'A list of objects with `label` (what kind of number: `project_number`, `core_project_number`, ' +
+      "or the funder's own name for it) and `value` (the number as the source gives it).",
   },
   storage: {
     table: {
@@ -323,7 +334,7 @@ export const grants = defineSource({
         extra: [],
         reverse: ['org_id'],
         holds: { field: 'funders', countedIn: 'n_funded_grants' },
-        readThrough: FUNDER_FIELDS,
+        readThrough: FUNDER_ORGANIZATION_FIELDS,
       },
       {
         table: 'grant_categories',

@@ -16,6 +16,7 @@ const FIELDS = {
     ['acronym', 'string', 'f', 'Acronym.'],
     ['city_name', 'string', 'fc', 'City.'],
     ['cnrs_ids', 'string', 'fm', 'CNRS identifiers.'],
+    ['country_code', 'string', 'fc', 'Country, as its ISO 3166-1 alpha-2 (GeoNames) code.'],
     ['country_name', 'string', 'fc', 'Country.'],
     ['dimensions_url', 'string', '', 'Link to the record on the web.'],
     ['established', 'integer', 'f', 'Year established.'],

@@ -65,10 +65,13 @@ const FIELDS = {
       'Document type predicted from the content and metadata (research_article, review_article, ...).',
     ],
     ['doi', 'string', 'f', 'Digital Object Identifier.'],
+    ['editors', 'string', 'f', 'Editors of the book or proceedings volume, as printed (names joined by "; ").'],
     ['field_citation_ratio', 'float', 'f', 'Citations relative to publications of the same field and year.'],
     ['funder_countries', 'countries', 'fcm', 'Countries of the funders.'],
+    ['funding_section', 'string', 'f', 'Funding statement, as printed in the publication.'],
     ['funders', 'organizations', 'fcm', 'Organizations that funded the work.'],
     ['id', 'string', 'f', 'Quarry publication identifier.'],
+    ['isbn', 'string', 'fm', 'ISBNs of the book or volume.'],
     ['issn', 'string', 'fm', 'ISSNs of the journal.'],
     ['issue', 'string', 'f', 'Journal issue.'],
     ['journal', 'journals', 'fc', 'The journal.'],
@@ -188,7 +191,7 @@ const FIELDS = {
     {
       name: 'book',
       description: 'Book and proceedings fields.',
-      fields: ['book_doi', 'book_title', 'book_series_title', 'proceedings_title'],
+      fields: ['book_doi', 'book_title', 'book_series_title', 'proceedings_title', 'isbn', 'editors'],
     },
     {
       name: 'categories',
