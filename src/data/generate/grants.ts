@@ -163,6 +163,7 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
     active_status: endDate > ACTIVE_AFTER ? 'Active' : 'Closed',
     keywords: record.concepts.slice(0, 3),
     funding_schemes: [`${div.ref.name.replace(/^\d+ /, '')} research grants`],
+    project_numbers: [{ label: 'grant_number', value: record.grant_number }],
   };
 }
 

@@ -310,6 +310,9 @@ export function makePublication(ctx: Context, i: number, year: number, start: Pa
   } else if (type === 'chapter' || type === 'book' || type === 'monograph') {
     record['book_title'] = ctx.text.title(div.code, topics.slice(1), r);
     record['publisher'] = PUBLISHERS[Math.floor(r.next() * PUBLISHERS.length)];
+    // From streams of their own, so the draws of every other field keep their values.
+    record['isbn'] = [syntheticIsbn(i)];
+    record['editors'] = editorsOf(ctx, i);
   } else if (type === 'proceeding') {
     record['proceedings_title'] = `Proceedings of the ${year} Conference on ${div.ref.name.replace(/^\d+ /, '')}`;
   } else if (type === 'preprint' && PHYSICAL.has(div.code)) {
@@ -347,7 +350,34 @@ export function makePublication(ctx: Context, i: number, year: number, start: Pa
     record['acknowledgements'] =
       `This work was supported by ${names.join(' and ')} (${grants.map((g) => grantNumberOf(ctx, g)).join(', ')}).`;
   }
+  // Every supported publication states its funding (no draw: derived from the grants drawn above).
+  if (grants.length > 0) {
+    const statements = grants.map((g) => {
+      const funder = org(ctx.grantFunder[g] as number);
+      return `${funder.name} (grant ${grantNumberOf(ctx, g)})`;
+    });
+    record['funding_section'] = `Funding: this research was funded by ${statements.join('; ')}.`;
+  }
   return record as unknown as PublicationRecord;
+}
+
+/**
+ * A valid ISBN-13 of the 979-8 range for publication index `i` (unique per index), with its
+ * check digit.
+ */
+export function syntheticIsbn(i: number): string {
+  const body = `9798${String(i % 1_000_000_000).padStart(9, '0')}`;
+  const sum = [...body].reduce((n, digit, k) => n + Number(digit) * (k % 2 === 0 ? 1 : 3), 0);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/** One to three editors of a book or chapter, `First Last` joined by `; `, from the publication's own stream. */
+function editorsOf(ctx: Context, i: number): string {
+  const e = ctx.random.draws('publication', i, 'editors');
+  const count = e.int(1, 3);
+  const names: string[] = [];
+  for (let k = 0; k < count; k++) names.push(`${e.pick(ctx.names.first)} ${e.pick(ctx.names.last)}`);
+  return names.join('; ');
 }
 
 function grantNumberOf(ctx: Context, g: number): string {

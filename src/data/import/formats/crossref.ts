@@ -33,6 +33,29 @@ function dateParts(v: unknown): number[] | undefined {
   return parts.length > 0 ? parts : undefined;
 }
 
+/**
+ * The work's ISBNs, digits (and a final X) only, each once: `isbn-type` where the work gives
+ * it, else `ISBN` (a chapter carries its book's).
+ */
+function isbns(w: Readonly<Record<string, unknown>>): string[] {
+  const typed = arr(w['isbn-type']).map((t) => obj(t)['value']);
+  const given = typed.length > 0 ? typed : arr(w['ISBN']);
+  const digits = given
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.replace(/[^0-9Xx]/g, '').toUpperCase())
+    .filter((v) => v.length === 10 || v.length === 13);
+  return [...new Set(digits)];
+}
+
+/** The work's editors as printed, `Given Family` (or an organization's name), joined by `; `. */
+function editors(w: Readonly<Record<string, unknown>>): string | undefined {
+  const names = arr(w['editor'])
+    .map(obj)
+    .map((e) => [str(e['given']), str(e['family'])].filter((p) => p !== undefined).join(' ') || str(e['name']))
+    .filter((n): n is string => n !== undefined && n !== '');
+  return names.length === 0 ? undefined : names.join('; ');
+}
+
 /** Maps one Crossref work (parsed) to a publication. */
 export function crossrefToPublication(w: Readonly<Record<string, unknown>>): PublicationRecord {
   const doi = bareDoi(w['DOI']);
@@ -82,6 +105,8 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
   const licensed = arr(w['license']).length > 0;
   const pubType = TYPES[type] ?? type;
   const subjects = arr(w['subject']).filter((s): s is string => typeof s === 'string');
+  const isbn = isbns(w);
+  const editorNames = editors(w);
   return {
     id: `doi:${doi}`,
     title,
@@ -99,6 +124,8 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
     ...(str(w['page']) === undefined ? {} : { pages: str(w['page']) as string }),
     ...(str(w['publisher']) === undefined ? {} : { publisher: str(w['publisher']) as string }),
     ...(issn.length === 0 ? {} : { issn }),
+    ...(isbn.length === 0 ? {} : { isbn }),
+    ...(editorNames === undefined ? {} : { editors: editorNames }),
     authors,
     research_orgs: [],
     funders,

@@ -10,7 +10,8 @@
  *   NUMBER`; ExPORTER publishes each year's file zipped (`RePORTER_PRJ_C_FY2023.zip`), and
  *   the zip is read as it is.
  */
-import type { GrantRecord, Investigator } from '../../../model/native-records.ts';
+import type { GrantRecord, Investigator, ProjectNumber } from '../../../model/native-records.ts';
+import { nihProjectNumber } from '../../../sources/clinical_trials/nih-project-number.ts';
 import { MalformedRecord, MissingColumn, type Mapped } from './common.ts';
 import type { FormatReader } from './reader.ts';
 
@@ -62,6 +63,21 @@ export function exporterDate(text: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * A grant's `project_numbers`: its full project number, and the core project number that
+ * names the project across its years (`CORE_PROJECT_NUM` where the file gives it, else read
+ * from the full number).
+ */
+export function nihProjectNumbers(project: string, core?: string): ProjectNumber[] {
+  const coreNumber = core?.trim() || nihProjectNumber(project)?.core;
+  return [
+    { label: 'project_number', value: project },
+    ...(coreNumber === undefined || coreNumber === project
+      ? []
+      : [{ label: 'core_project_number', value: coreNumber }]),
+  ];
+}
+
 /** Maps one award-action or project-output row (by header name) to a grant. */
 export function nihToGrant(row: Readonly<Record<string, string>>): GrantRecord {
   const project = (row['project_number'] ?? row['project_num'] ?? '').trim();
@@ -85,6 +101,7 @@ export function nihToGrant(row: Readonly<Record<string, string>>): GrantRecord {
     investigators: [],
     research_orgs: [],
     grant_number: project,
+    project_numbers: nihProjectNumbers(project),
     ...(row['award_type'] === undefined ? {} : { foa_number: `type ${row['award_type'].trim()}` }),
     ...(activity === undefined ? {} : { funding_schemes: [activity] }),
     funding_org_name: 'National Institutes of Health',
@@ -152,6 +169,7 @@ export function exporterToGrant(row: Readonly<Record<string, string>>, abstract?
     investigators: investigators(row['PI_NAMEs'], org),
     research_orgs: [],
     grant_number: project,
+    project_numbers: nihProjectNumbers(project, row['CORE_PROJECT_NUM']),
     ...(foa === undefined || foa === '' ? {} : { foa_number: foa }),
     ...(keywords.length === 0 ? {} : { keywords }),
     ...(schemes.length === 0 ? {} : { funding_schemes: schemes }),
