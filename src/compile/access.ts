@@ -150,8 +150,12 @@ export function accessField(
       // The entities' value, through the link rows; rows whose entity has none are no value
       // (the test is in the join, so `is empty` and counts see only real values).
       const read = throughValue(through, 't');
-      const entities = `${ident(through.table)} t`;
-      const rows = `${ident(link.table)} l JOIN ${entities} ON t.${ident(through.idColumn)} = ${value} AND ${read} IS NOT NULL`;
+      const listed = throughListJoin(through, 't');
+      const entities = `${ident(through.table)} t${listed}`;
+      const rows =
+        listed === ''
+          ? `${ident(link.table)} l JOIN ${entities} ON t.${ident(through.idColumn)} = ${value} AND ${read} IS NOT NULL`
+          : `${ident(link.table)} l JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = ${value}${listed} AND ${read} IS NOT NULL`;
       const entityKeyed = (from: string, shown: string) => ({
         ...keyed,
         entity: {
@@ -303,6 +307,21 @@ export function documentText(dialect: Dialect, source: SourceLayout): string {
 }
 
 /**
+ * The join that reads a list of the entity row aliased `alias` (`LinkLayout.through.list`),
+ * aliased `<alias>v`, after that row's own join; empty when the value is a column of the row.
+ *
+ * @example throughListJoin({ ..., list: { table: 'organization_values', ownerColumn: 'organization_pk', entityKey: 'pk', valueColumn: 'value', field: '17' } }, 't')
+ *   // ' JOIN "organization_values" tv ON tv."organization_pk" = t."pk" AND tv."field" = \'17\''
+ */
+export function throughListJoin(through: NonNullable<LinkLayout['through']>, alias: string): string {
+  const list = through.list;
+  if (list === undefined) return '';
+  const v = `${alias}v`;
+  const field = list.field === undefined ? '' : ` AND ${v}.${ident('field')} = ${literal(list.field)}`;
+  return ` JOIN ${ident(list.table)} ${v} ON ${v}.${ident(list.ownerColumn)} = ${alias}.${ident(list.entityKey)}${field}`;
+}
+
+/**
  * The value a link reads through its entities (`LinkLayout.through`) on the entity row
  * aliased `alias`: its column, or the first non-NULL of its columns.
  *
@@ -310,6 +329,7 @@ export function documentText(dialect: Dialect, source: SourceLayout): string {
  *   // 'coalesce(t."city_id", t."city_name")'
  */
 export function throughValue(through: NonNullable<LinkLayout['through']>, alias: string): string {
+  if (through.list !== undefined) return `${alias}v.${ident(through.list.valueColumn)}`;
   const columns = through.columns.map((c) => `${alias}.${ident(c)}`);
   return columns.length === 1 ? (columns[0] as string) : `coalesce(${columns.join(', ')})`;
 }

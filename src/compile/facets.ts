@@ -5,7 +5,7 @@
  * the rows kept.
  */
 import type { FacetOutput } from './plan.ts';
-import { accessField, SOURCE_ALIAS, throughValue } from './access.ts';
+import { accessField, SOURCE_ALIAS, throughListJoin, throughValue } from './access.ts';
 import { indicatorAggregation, indicatorSql } from './aggregates.ts';
 import type { ColumnCondition } from './column-conditions.ts';
 import type { Dialect } from './dialect.ts';
@@ -52,7 +52,13 @@ export interface ColumnarFacetPlan {
      * The values are read through the entities the link rows name (`LinkLayout.through`):
      * `value` on their row, aliased `t`, joined by `table.idColumn = valueColumn`.
      */
-    readonly through?: { readonly table: string; readonly idColumn: string; readonly value: string };
+    readonly through?: {
+      readonly table: string;
+      readonly idColumn: string;
+      readonly value: string;
+      /** Joins after the entity row's own, aliased from `t` (`throughListJoin`): '' unless the value is a list of the entity. */
+      readonly join: string;
+    };
   };
   /** The table (and its key column) that holds the indicator columns, one row per record. */
   readonly columns: { readonly table: string; readonly key: string };
@@ -195,6 +201,7 @@ function columnarPlan(
               table: link.through.table,
               idColumn: link.through.idColumn,
               value: throughValue(link.through, 't'),
+              join: throughListJoin(link.through, 't'),
             },
           }),
     },

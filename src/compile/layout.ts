@@ -58,6 +58,12 @@ export interface LinkLayout {
      * link rows of a record never name one value twice and need no de-duplication.
      */
     readonly vocabulary?: boolean;
+    /**
+     * The values are a list of each entity kept in a link table of the entity's table
+     * (`research_org_types`: the organizations' `types` in `organization_values`), read by
+     * one more join on the entity row's key; `columns` is then empty.
+     */
+    readonly list?: EntityList;
   };
 }
 

@@ -125,6 +125,14 @@ function postingsOf(link: LinkTableSpec, postings: PostingListsSpec): NonNullabl
   return postings;
 }
 
+/** The list field `name` of the entities of `table`, which link table `link` reads a field through. */
+function entityListOf(link: LinkTableSpec, table: string, name: string): EntityList {
+  const list = entityLists(table, [name])[name];
+  if (list === undefined)
+    throw new Error(`link table ${link.table} reads ${name} of ${table}, which keeps no such list`);
+  return list;
+}
+
 /** The schema fields of one link table, each with how to read it. */
 function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>): [string, LinkLayout][] {
   const valueColumn = link.key[link.key.length - 1]?.name;
@@ -167,13 +175,17 @@ function linkFields(link: LinkTableSpec, fieldTypes: ReadonlyMap<string, string>
       holds.countedIn,
     );
     const owner = held[1].entity;
-    const through = Object.entries(link.readThrough ?? {}).map(([field, columns]): [string, LinkLayout] => {
+    const through = Object.entries(link.readThrough ?? {}).map(([field, how]): [string, LinkLayout] => {
       if (owner === undefined) throw new Error(`link table ${link.table} reads ${field} through no entity table`);
-      const read = {
-        table: owner.table,
-        idColumn: owner.idColumn,
-        columns: typeof columns === 'string' ? [columns] : [...columns],
-      };
+      const read =
+        typeof how === 'object' && 'list' in how
+          ? {
+              table: owner.table,
+              idColumn: owner.idColumn,
+              columns: [],
+              list: entityListOf(link, owner.table, how.list),
+            }
+          : { table: owner.table, idColumn: owner.idColumn, columns: typeof how === 'string' ? [how] : [...how] };
       // With the carried columns: a filter beside a year test reads one index range per
       // organization. (Key sets and pages cut from the link index take no value read through
       // entities: `linkKeySet` leaves entity-keyed access alone.)

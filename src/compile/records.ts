@@ -5,7 +5,7 @@
  * else comes from the record's JSON document.
  */
 import type { OrderPlan, RecordsOutput } from './plan.ts';
-import { accessField, SOURCE_ALIAS, sourceColumn, throughValue } from './access.ts';
+import { accessField, SOURCE_ALIAS, sourceColumn, throughListJoin, throughValue } from './access.ts';
 import type { Dialect, FullTextMatch } from './dialect.ts';
 import { displayColumns } from './display.ts';
 import type { LinkLayout, StorageLayout, SourceLayout } from './layout.ts';
@@ -315,7 +315,7 @@ function throughStep(
     ...(entityKind === undefined || display === undefined ? {} : { entity: entityKind }),
     sqlPrefix:
       `SELECT ${through.vocabulary === true ? '' : 'DISTINCT '}${l}.${ident(link.recordColumn)} AS __key, ${read} AS id${cols.length > 0 ? ', ' : ''}${cols.join(', ')}` +
-      ` FROM ${ident(link.table)} ${l} JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = ${l}.${ident(link.valueColumn)}${named}` +
+      ` FROM ${ident(link.table)} ${l} JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = ${l}.${ident(link.valueColumn)}${throughListJoin(through, 't')}${named}` +
       ` WHERE ${read} IS NOT NULL AND ${l}.${ident(link.recordColumn)} IN `,
     sqlSuffix: ' ORDER BY 1, 2',
   };

@@ -41,6 +41,13 @@ export const RESEARCH_ORGANIZATION_FIELDS = {
   research_org_names: 'name',
 } as const;
 
+/**
+ * Read through the research organizations of a publication or grant (spec/schema-2026.md
+ * §7.1, §7.2): their types, every type of every organization, from the organizations'
+ * `types` list.
+ */
+export const RESEARCH_ORGANIZATION_TYPES = { research_org_types: { list: 'types' } } as const;
+
 /** Read through the funders: their countries. */
 export const FUNDER_FIELDS = { funder_countries: 'country_code' } as const;
 

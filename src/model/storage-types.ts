@@ -7,6 +7,14 @@
  */
 import type { EntityName } from './types.ts';
 
+/**
+ * How a field is read through a link's entities (`LinkTableDecl.readThrough`): the entity
+ * table's column, columns whose first non-NULL one holds the value, or `{ list }`: a list
+ * field of the entity kept in a link table of its own (`{ list: 'types' }`, the
+ * organizations' types in `organization_values`), every value of every linked entity.
+ */
+export type ReadThrough = string | readonly string[] | { readonly list: string };
+
 /** `any` keeps each value's own type (integers stay integers): used for mixed-type value lists. */
 export type ColumnType = 'text' | 'integer' | 'real' | 'any';
 
@@ -51,7 +59,7 @@ export interface LinkTableDecl {
    * 10 (SQLite) and 8 (PostgreSQL): 12.8M rows and 590 MiB at 1M publications, each a copy
    * of one of 28,000 organizations' columns.
    */
-  readonly readThrough?: Readonly<Record<string, string | readonly string[]>>;
+  readonly readThrough?: Readonly<Record<string, ReadThrough>>;
   /**
    * The value (the last key column) is the integer id of a row of a vocabulary table that
    * holds the text once (`concept_names`), instead of the text in every link row and again in

@@ -85,6 +85,7 @@ const BEYOND_SPEC_TABLES: Partial<
     editors: { type: 'string', filter: true, facet: false, multi: false },
     funding_section: { type: 'string', filter: true, facet: false, multi: false },
     isbn: { type: 'string', filter: true, facet: false, multi: true },
+    research_org_types: { type: 'string', filter: true, facet: true, multi: true },
     score: SCORE,
   },
   // The current schema (spec/schema-2026.md §7.2), beyond the 2022 tables.
@@ -101,6 +102,7 @@ const BEYOND_SPEC_TABLES: Partial<
     funding_schemes: { type: 'string', filter: true, facet: false, multi: true },
     keywords: { type: 'string', filter: true, facet: true, multi: true },
     project_numbers: { type: 'json', filter: true, facet: false, multi: false },
+    research_org_types: { type: 'string', filter: true, facet: true, multi: true },
     score: SCORE,
   },
   researchers: { score: SCORE },

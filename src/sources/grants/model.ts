@@ -6,6 +6,7 @@ import {
   CONCEPT_NAMES,
   FUNDER_ORGANIZATION_FIELDS,
   RESEARCH_ORGANIZATION_FIELDS,
+  RESEARCH_ORGANIZATION_TYPES,
   byFieldCode,
   byScheme,
   categoryKey,
@@ -84,6 +85,7 @@ const FIELDS = {
     ['research_org_countries', 'countries', 'fcm', 'Countries of the research organizations.'],
     ['research_org_names', 'string', 'fm', 'Names of the research organizations.'],
     ['research_org_state_codes', 'states', 'fcm', 'States of the research organizations.'],
+    ['research_org_types', 'string', 'fcm', 'Types of the research organizations (Education, Healthcare, ...).'],
     ['research_orgs', 'organizations', 'fcm', 'Distinct organizations of the investigators’ affiliations.'],
     ['researchers', 'researchers', 'fcm', 'Distinct identified researchers among the investigators.'],
     [
@@ -326,7 +328,7 @@ export const grants = defineSource({
         extra: [],
         reverse: ['org_id'],
         holds: { field: 'research_orgs', countedIn: 'n_grants' },
-        readThrough: RESEARCH_ORGANIZATION_FIELDS,
+        readThrough: { ...RESEARCH_ORGANIZATION_FIELDS, ...RESEARCH_ORGANIZATION_TYPES },
       },
       {
         table: 'grant_funders',

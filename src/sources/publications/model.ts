@@ -7,6 +7,7 @@ import {
   CONCEPT_NAMES,
   FUNDER_FIELDS,
   RESEARCH_ORGANIZATION_FIELDS,
+  RESEARCH_ORGANIZATION_TYPES,
   byFieldCode,
   byScheme,
   categoryKey,
@@ -95,6 +96,7 @@ const FIELDS = {
     ['research_org_names', 'string', 'fm', 'Names of the research organizations.'],
     ['research_org_state_codes', 'states', 'fcm', 'States of the research organizations.'],
     ['research_org_state_names', 'string', 'm', 'State names of the research organizations.'],
+    ['research_org_types', 'string', 'fcm', 'Types of the research organizations (Education, Healthcare, ...).'],
     ['research_orgs', 'organizations', 'fcm', 'Distinct organizations of the authors’ affiliations.'],
     ['researchers', 'researchers', 'fcm', 'Distinct identified researchers among the authors.'],
     ['resulting_publication_doi', 'string', 'f', 'DOI of the publication a preprint resulted in.'],
@@ -352,7 +354,7 @@ export const publications = defineSource({
         extra: [],
         reverse: ['org_id'],
         holds: { field: 'research_orgs', countedIn: 'n_publications' },
-        readThrough: RESEARCH_ORGANIZATION_FIELDS,
+        readThrough: { ...RESEARCH_ORGANIZATION_FIELDS, ...RESEARCH_ORGANIZATION_TYPES },
         // `year` (records migration 6): organization + year filters read one index range;
         // `date` (migration 9): a page newest first is cut from that index before any record row.
         ownerColumns: ['year', 'date'],

@@ -162,7 +162,7 @@ export class ColumnarFacets {
         through === undefined
           ? `SELECT ${ident(spec.valueColumn)}, CAST(group_concat(${record}) AS BLOB) FROM ${table}${where} GROUP BY 1 ORDER BY 1`
           : `SELECT ${through.value}, CAST(group_concat(DISTINCT l.${record}) AS BLOB) FROM ${table} l` +
-            ` JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = l.${ident(spec.valueColumn)}` +
+            ` JOIN ${ident(through.table)} t ON t.${ident(through.idColumn)} = l.${ident(spec.valueColumn)}${through.join}` +
             ` WHERE ${through.value} IS NOT NULL GROUP BY 1 ORDER BY 1`;
       const read = this.#db.prepare(groupsSql).raw();
       const groups = read.iterate(...params) as Iterable<[unknown, Uint8Array | null]>;
