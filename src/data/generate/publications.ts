@@ -362,11 +362,11 @@ export function makePublication(ctx: Context, i: number, year: number, start: Pa
 }
 
 /**
- * A valid ISBN-13 of the 979-8 range for publication index `i` (unique per index), with its
- * check digit.
+ * A valid ISBN-13 of the 979-8 range for publication index `i` (unique below 100M
+ * publications): `9798`, eight digits of the index, the check digit.
  */
 export function syntheticIsbn(i: number): string {
-  const body = `9798${String(i % 1_000_000_000).padStart(9, '0')}`;
+  const body = `9798${String(i % 100_000_000).padStart(8, '0')}`;
   const sum = [...body].reduce((n, digit, k) => n + Number(digit) * (k % 2 === 0 ? 1 : 3), 0);
   return `${body}${(10 - (sum % 10)) % 10}`;
 }
