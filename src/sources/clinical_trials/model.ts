@@ -120,8 +120,9 @@ export const clinicalTrials = defineSource({
         r('altmetric'),
       ],
       indexes: [['start_date', 'id'], ['overall_status'], ['study_type']],
-      // No value counts nor per-year tables: trials are about 0.6% of the publications'
-      // number, so grouping them is cheap.
+      // No per-year tables: trials are far fewer than publications. The participants' facet
+      // reads its counts (150 ms grouping 300k trials otherwise); the others group fast.
+      valueCounts: { study_participants: 'clinical_trial_study_participants_counts' },
       narrow: {
         table: 'clinical_trials_narrow',
         columns: [

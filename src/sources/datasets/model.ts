@@ -120,7 +120,13 @@ export const datasets = defineSource({
           object: 'associated_publication',
         },
       ],
-      valueCounts: { year: 'dataset_year_counts' },
+      // Whole-source facets of these read their counts (at 1M datasets, 110-490 ms otherwise).
+      valueCounts: {
+        year: 'dataset_year_counts',
+        language_title: 'dataset_language_title_counts',
+        language_desc: 'dataset_language_desc_counts',
+        license_name: 'dataset_license_name_counts',
+      },
       narrow: {
         table: 'datasets_narrow',
         columns: ['id', 'year', 'date', 'journal_id', 'repository_id', 'license_name', 'language_title'],

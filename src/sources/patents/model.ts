@@ -133,7 +133,15 @@ export const patents = defineSource({
         ['times_cited'],
         ['application_number'],
       ],
-      valueCounts: { year: 'patent_year_counts', publication_year: 'patent_publication_year_counts' },
+      // Whole-source facets of these read their counts (at 1M patents, 200-300 ms grouping
+      // the narrow rows otherwise); family_id, about one family per two patents, does not.
+      valueCounts: {
+        year: 'patent_year_counts',
+        publication_year: 'patent_publication_year_counts',
+        priority_year: 'patent_priority_year_counts',
+        family_count: 'patent_family_count_counts',
+        times_cited: 'patent_times_cited_counts',
+      },
       narrow: {
         table: 'patents_narrow',
         columns: [
