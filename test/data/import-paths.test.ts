@@ -1,7 +1,8 @@
 // What a folder's manifest or an archive names stays inside it: a `manifest.json` naming
 // `../`, an absolute path or a link out of its folder is refused with a code (before, the
 // import opened `../../etc/passwd` and quoted its first line in the report), and a zip
-// naming an entry outside itself is refused with a code, not an internal error.
+// naming an entry outside itself is refused with a code, not an internal error; so is a
+// manifest that cannot be read.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,23 @@ describe('what a manifest or an archive names stays inside it', () => {
     writeFileSync(join(inside, 'publications.jsonl'), readFileSync(join(outside, 'publications.jsonl')));
     const report = await importFiles({ paths: [inside], open: recordWriterFor(freshDb()) });
     assert.equal(report.records.publications, 1);
+  });
+
+  test('a manifest that is not JSON, or whose shards are no list of files, is refused with a code', async () => {
+    for (const [name, text, reason] of [
+      ['truncated', '{"shards": [{"file": "pub', /JSON/],
+      ['not-a-list', '{"shards": "publications.jsonl"}', /not a list of files/],
+    ] as const) {
+      const dir = join(work, `manifest-${name}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'manifest.json'), text);
+      await assert.rejects(importFiles({ paths: [dir], open: recordWriterFor(freshDb()) }), (err: Error) => {
+        assert.equal((err as { code?: string }).code, 'DATA_MANIFEST_UNREADABLE');
+        assert.match(err.message, reason);
+        assert.ok(err.message.startsWith(`${join(dir, 'manifest.json')} is not a manifest`), err.message);
+        return true;
+      });
+    }
   });
 
   test('a zip naming an entry outside itself is refused with a code', async () => {

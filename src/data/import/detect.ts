@@ -84,6 +84,22 @@ function manifestFile(folder: string, manifest: string, file: unknown): string {
   return path;
 }
 
+/** The shards a generated folder's `manifest.json` lists, or DATA_MANIFEST_UNREADABLE. */
+function manifestShards(manifest: string): { file: unknown; kind: string }[] {
+  const unreadable = (reason: string): QuarryError =>
+    QuarryError.of('DATA_MANIFEST_UNREADABLE', { params: { manifest, reason } });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(manifest, 'utf8'));
+  } catch (err) {
+    throw unreadable((err as Error).message);
+  }
+  const shards = (parsed as { shards?: unknown } | null)?.shards ?? [];
+  if (!Array.isArray(shards) || !shards.every((s) => typeof s === 'object' && s !== null))
+    throw unreadable('`shards` is not a list of files and their kinds');
+  return shards.map((s: { file?: unknown; kind?: unknown }) => ({ file: s.file, kind: String(s.kind) }));
+}
+
 /** The files named by `paths`: files as given, folders searched (a manifest's shards in kind order). */
 export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
@@ -95,11 +111,11 @@ export function expandPaths(paths: readonly string[]): string[] {
     }
     const manifest = join(path, 'manifest.json');
     if (existsSync(manifest)) {
-      const shards =
-        (JSON.parse(readFileSync(manifest, 'utf8')) as { shards?: { file: string; kind: string }[] }).shards ?? [];
+      const shards = manifestShards(manifest);
       const ordered = [...shards].sort(
         (a, b) =>
-          NATIVE_KINDS.indexOf(a.kind as never) - NATIVE_KINDS.indexOf(b.kind as never) || (a.file < b.file ? -1 : 1),
+          NATIVE_KINDS.indexOf(a.kind as never) - NATIVE_KINDS.indexOf(b.kind as never) ||
+          (String(a.file) < String(b.file) ? -1 : 1),
       );
       out.push(...ordered.map((s) => manifestFile(path, manifest, s.file)));
       continue;

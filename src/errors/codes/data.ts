@@ -164,6 +164,11 @@ export const DATA_CODES = {
       '{file}:{line}: it unpacks to {unpacked} from {packed}, more than {limit} (raise it with {option}); the file is read no further.',
     fix: 'Compressed JSON and CSV unpack to 2 to 15 times their size; far more is the mark of a decompression bomb: check where the file came from. If the data are really that repetitive, raise the limit with `quarry import --max-compression-ratio N`. Records before the line stay imported; with --on-error skip the other files are read.',
   },
+  DATA_MANIFEST_UNREADABLE: {
+    category: 'input',
+    message: '{manifest} is not a manifest Quarry can read: {reason}',
+    fix: 'A folder with a manifest.json is read as `quarry generate` wrote it: a JSON object whose `shards` list each file and its kind. Restore the file, or name the files to import on the command line.',
+  },
   DATA_MANIFEST_PATH_OUTSIDE: {
     category: 'input',
     message: '{manifest} names {path}, which is not a file inside its folder {dir}.',
