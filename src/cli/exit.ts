@@ -38,8 +38,8 @@ export function setErrorFormat(format: ErrorFormat): void {
 
 /**
  * Prints an error as one line of JSON in the shape of the service's error body
- * (`{"errors":{"query":{"header","details","code","line","column"}}}`), plus every problem
- * with its own code and position under `problems`.
+ * (`{"errors":{"query":{"header","details","code","line","column"}},"error":{"message"}}`), plus
+ * every problem with its own code and position under `problems`.
  */
 export function writeErrorJson(error: QuarryError): void {
   const body = renderErrorBody(error);
@@ -48,7 +48,9 @@ export function writeErrorJson(error: QuarryError): void {
     message: p.message,
     ...(p.position ? { line: p.position.line, column: p.position.column } : {}),
   }));
-  process.stderr.write(`${JSON.stringify({ errors: { query: { ...body.errors.query, problems } } })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ errors: { query: { ...body.errors.query, problems } }, error: body.error })}\n`,
+  );
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { ErrorCategory } from './categories.ts';
 import { type QuarryError } from './quarry-error.ts';
 
-/** The protocol's error body (spec/protocol.md §4); clients parse `errors.query.header` and `details`. */
+/**
+ * The protocol's error body (spec/protocol.md §4). Clients parse `errors.query.header` and
+ * `details`; the hosted service also echoes the query text there as `query`. Some clients
+ * read only a top-level `error.message`, so it repeats the reason in one string.
+ */
 export interface ErrorBody {
   readonly errors: {
     readonly query: {
@@ -10,8 +14,21 @@ export interface ErrorBody {
       readonly code: string;
       readonly line?: number;
       readonly column?: number;
+      /** The query text the user sent, when the request got as far as reading it. */
+      readonly query?: string;
     };
   };
+  readonly error: { readonly message: string };
+}
+
+export interface RenderOptions {
+  /** Query errors under DSL version 1 keep the v1 headers. */
+  readonly dslVersion?: 1 | 2;
+  /**
+   * The query text to echo. Only the DSL text of a query request belongs here: never a
+   * login body, an API key or a token (authentication failures must not echo them).
+   */
+  readonly queryText?: string | null;
 }
 
 const QUERY_CATEGORIES: ReadonlySet<ErrorCategory> = new Set(['syntax', 'semantic', 'unsupported', 'budget']);
@@ -46,12 +63,15 @@ export function isQueryCategory(category: ErrorCategory): boolean {
 /**
  * Renders an error as the protocol's body. Query errors under DSL version 2 use the header
  * `N QueryError found`; version 1 keeps `Syntax Error` / `Semantic Error` (spec/dsl.md §7).
+ * `error.message` holds the details, one per line, so a client that prints only it still
+ * says why.
  *
  * @example
- * renderErrorBody(err, { dslVersion: 2 })
- * // {"errors":{"query":{"header":"1 QueryError found","details":["..."],"code":"DSL_...","line":1,"column":8}}}
+ * renderErrorBody(err, { dslVersion: 2, queryText: 'search publications return years' })
+ * // {"errors":{"query":{"header":"1 QueryError found","details":["..."],"code":"SCHEMA_...","line":1,"column":28,
+ * //   "query":"search publications return years"}},"error":{"message":"..."}}
  */
-export function renderErrorBody(error: QuarryError, options: { dslVersion?: 1 | 2 } = {}): ErrorBody {
+export function renderErrorBody(error: QuarryError, options: RenderOptions = {}): ErrorBody {
   const category = error.category;
   const first = error.first;
   const header =
@@ -68,7 +88,9 @@ export function renderErrorBody(error: QuarryError, options: { dslVersion?: 1 | 
         details,
         code: first.code,
         ...(first.position ? { line: first.position.line, column: first.position.column } : {}),
+        ...(typeof options.queryText === 'string' ? { query: options.queryText } : {}),
       },
     },
+    error: { message: details.join('\n') },
   };
 }

@@ -159,6 +159,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorateRequest('dslVersion', 2);
   app.decorateRequest('principal', null);
+  app.decorateRequest('queryText', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

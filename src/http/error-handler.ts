@@ -94,5 +94,5 @@ export function sendError(quarryError: QuarryError, request: FastifyRequest, rep
   return reply
     .status(status)
     .type('application/json; charset=utf-8')
-    .send(renderErrorBody(quarryError, { dslVersion: request.dslVersion }));
+    .send(renderErrorBody(quarryError, { dslVersion: request.dslVersion, queryText: request.queryText }));
 }

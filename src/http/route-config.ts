@@ -16,5 +16,10 @@ declare module 'fastify' {
     /** The DSL version the request runs under; error bodies are rendered for it. */
     dslVersion: DslVersion;
     principal: Principal | null;
+    /**
+     * The DSL text of a query request once it has been read, echoed in its error body;
+     * null before then and on every other route (login bodies and keys are never echoed).
+     */
+    queryText: string | null;
   }
 }

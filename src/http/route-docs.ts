@@ -12,8 +12,8 @@ export const ERROR_BODY_SCHEMA = {
   $id: 'ErrorBody',
   type: 'object',
   description:
-    'Every non-2xx answer. Clients print `header` and `details`; `code` is stable (listed at /docs/errors); query errors add `line` and `column`.',
-  required: ['errors'],
+    'Every non-2xx answer. Clients print `header` and `details`; `code` is stable (listed at /docs/errors); query errors add `line` and `column`, and `query` echoes the query text. `error.message` repeats the details in one string for clients that read only it.',
+  required: ['errors', 'error'],
   properties: {
     errors: {
       type: 'object',
@@ -36,7 +36,23 @@ export const ERROR_BODY_SCHEMA = {
             code: { type: 'string', description: 'The stable error code', examples: ['SCHEMA_UNKNOWN_FIELD'] },
             line: { type: 'integer', minimum: 1, description: 'Query errors: the line of the mistake' },
             column: { type: 'integer', minimum: 1, description: 'Query errors: the column of the mistake' },
+            query: {
+              type: 'string',
+              description: 'The query text as sent, once the request got as far as reading it',
+              examples: ['search publications return publications[id + titel]'],
+            },
           },
+        },
+      },
+    },
+    error: {
+      type: 'object',
+      required: ['message'],
+      properties: {
+        message: {
+          type: 'string',
+          description: 'The details in one string (one per line), for clients that print only this',
+          examples: ["Field 'titel' is not a field of 'publications'. Did you mean 'title'? (line 1, column 41)"],
         },
       },
     },

@@ -70,6 +70,7 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
     await enforceLimit(ctx, request, reply, options.rule, principal);
     ctx.accounts.recordUsage(principal.accountId, { requests: 1 });
     const text = textOf(request);
+    request.queryText = text;
     let outcome: QueryOutcome;
     try {
       outcome = await runWithDeadline(ctx, request, reply, text, dslVersion, principal);

@@ -114,7 +114,7 @@ export async function webPlugin(app: FastifyInstance, options: WebPluginOptions)
       return reply
         .status(status)
         .type('application/json; charset=utf-8')
-        .send(renderErrorBody(quarryError, { dslVersion: request.dslVersion }));
+        .send(renderErrorBody(quarryError, { dslVersion: request.dslVersion, queryText: request.queryText }));
     }
     if (quarryError.code === 'WEB_SIGN_IN_REQUIRED' && request.method === 'GET') return signInRedirect(request, reply);
     if (

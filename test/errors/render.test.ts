@@ -30,6 +30,21 @@ describe('error rendering', () => {
     assert.equal('line' in body.errors.query, false);
   });
 
+  test('the query text is echoed only when given, and error.message joins the details', () => {
+    const err = new QuarryError([
+      problem('SCHEMA_UNKNOWN_FIELD', { params: { name: 'titel', source: 'publications', hint: '' } }),
+      problem('SCHEMA_UNKNOWN_FIELD', { params: { name: 'yeer', source: 'publications', hint: '' } }),
+    ]);
+    const echoed = renderErrorBody(err, { dslVersion: 2, queryText: 'search publications return publications[titel]' });
+    assert.equal(echoed.errors.query.query, 'search publications return publications[titel]');
+    assert.equal(echoed.errors.query.details.length, 2);
+    assert.equal(echoed.error.message, echoed.errors.query.details.join('\n'));
+    assert.match(echoed.error.message, /titel[^\n]*\n[^\n]*yeer/);
+    const silent = renderErrorBody(err, { dslVersion: 2 });
+    assert.equal('query' in silent.errors.query, false);
+    assert.equal(renderErrorBody(err, { dslVersion: 2, queryText: null }).errors.query.query, undefined);
+  });
+
   test('a positioned problem prints the query line with a caret', () => {
     const p = problem('INTERNAL', {
       span: { start: 7, end: 11 },

@@ -4,7 +4,9 @@ import { ERROR_CATEGORIES } from '../../src/errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../src/http/status.ts';
 import { jwtToken, opaqueToken, testApp, type TestApp } from './helpers/app.ts';
 
-// spec/protocol.md §4: every non-2xx response has {"errors":{"query":{"header","details",...}}}.
+// spec/protocol.md §4: every non-2xx response has {"errors":{"query":{"header","details",...}}};
+// like the hosted service it echoes the query text in errors.query.query, and a top-level
+// error.message repeats the details for clients that print only that.
 describe('error bodies and statuses', () => {
   let t: TestApp;
   let jwt: string;
@@ -26,13 +28,18 @@ describe('error bodies and statuses', () => {
   ) => t.app.inject({ method: 'POST', url, headers: { authorization, 'content-type': 'text/plain' }, payload });
 
   function assertShape(body: unknown): asserts body is {
-    errors: { query: { header: string; details: string[]; code: string; line?: number; column?: number } };
+    errors: {
+      query: { header: string; details: string[]; code: string; line?: number; column?: number; query?: string };
+    };
+    error: { message: string };
   } {
     const q = (body as { errors?: { query?: { header?: unknown; details?: unknown } } }).errors?.query;
     assert.ok(q, 'errors.query is present');
     assert.equal(typeof q.header, 'string');
     assert.ok(Array.isArray(q.details) && q.details.length > 0 && q.details.every((d) => typeof d === 'string'));
-    assert.deepEqual(Object.keys(body as object), ['errors']);
+    assert.deepEqual(Object.keys(body as object), ['errors', 'error']);
+    assert.deepEqual(Object.keys((body as { error: object }).error), ['message']);
+    assert.equal((body as { error: { message: unknown } }).error.message, q.details.join('\n'));
   }
 
   test('the category map covers every category with the statuses of the spec', () => {
@@ -82,6 +89,69 @@ describe('error bodies and statuses', () => {
       assert.equal(body.errors.query.line, 1);
       assert.equal(body.errors.query.column, 46);
     }
+  });
+
+  test('a query error echoes the query text as sent and gives the reason in error.message, on every query endpoint', async () => {
+    const query = 'search publications\n  return publications[id + titel]\n';
+    for (const url of ['/api/dsl/v1', '/api/dsl/v2', '/api/dsl', '/api/dsl.json', '/v2/api/query', '/v3/api/query']) {
+      const res = await ask(url, query);
+      assert.equal(res.statusCode, 400, url);
+      const body = res.json();
+      assertShape(body);
+      assert.equal(body.errors.query.query, query, url);
+      assert.equal(body.errors.query.code, 'SCHEMA_UNKNOWN_FIELD', url);
+      assert.match(body.error.message, /'titel'.*Did you mean 'title'\?/, url);
+    }
+  });
+
+  test('a JSON body echoes its query member, not the JSON around it', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/dsl/v2',
+      headers: { authorization: `JWT ${jwt}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ query: 'search publications return publications[titel]' }),
+    });
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assertShape(body);
+    assert.equal(body.errors.query.query, 'search publications return publications[titel]');
+  });
+
+  test('errors raised after the query was read echo it too (timeout, internal)', async () => {
+    for (const query of [
+      'search publications for "SLOW" return publications',
+      'search publications for "CRASH" return publications',
+    ]) {
+      const res = await ask('/v3/api/query', query);
+      const body = res.json();
+      assertShape(body);
+      assert.equal(body.errors.query.query, query);
+    }
+  });
+
+  test('authentication failures echo neither the query nor the key or token', async () => {
+    const badToken = await ask('/v2/api/query', 'search publications return years', 'Bearer not-a-real-token-4242');
+    assert.equal(badToken.statusCode, 403);
+    assertShape(badToken.json());
+    assert.equal('query' in badToken.json().errors.query, false);
+    assert.ok(!badToken.body.includes('not-a-real-token-4242'));
+
+    const badKey = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ key: 'qry_wrong_key_4242', username: '', password: '' }),
+    });
+    assert.equal(badKey.statusCode, 401);
+    assertShape(badKey.json());
+    assert.equal('query' in badKey.json().errors.query, false);
+    assert.ok(!badKey.body.includes('qry_wrong_key_4242'));
+
+    const badApiKey = await t.app.inject({ method: 'GET', url: '/v2/token?api_key=qry_wrong_key_4343' });
+    assert.equal(badApiKey.statusCode, 401);
+    assertShape(badApiKey.json());
+    assert.equal('query' in badApiKey.json().errors.query, false);
+    assert.ok(!badApiKey.body.includes('qry_wrong_key_4343'));
   });
 
   test('auth errors: 401 and 403 bodies', async () => {

@@ -119,11 +119,12 @@ function parseResponse(bytes: Buffer) {
   };
 }
 
-/** The protocol's error body (spec/protocol.md §4) with the given code and header, nothing else. */
+/** The protocol's error body (spec/protocol.md §4) with the given code and header, and its one-string message. */
 export function assertErrorBody(body: unknown, code: string, header: string): void {
   const query = (body as { errors?: { query?: Record<string, unknown> } }).errors?.query;
   assert.ok(query, `errors.query in ${JSON.stringify(body)}`);
-  assert.deepEqual(Object.keys(body as object), ['errors']);
+  assert.deepEqual(Object.keys(body as object), ['errors', 'error']);
+  assert.equal((body as { error?: { message?: unknown } }).error?.message, (query.details as string[]).join('\n'));
   assert.equal(query.code, code);
   assert.equal(query.header, header);
   assert.ok(Array.isArray(query.details) && query.details.length > 0);
