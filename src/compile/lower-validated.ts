@@ -105,9 +105,23 @@ function lowerFilter(filter: ValidatedFilter): FilterPlan {
   }
 }
 
+/**
+ * Fields whose values are publications' author objects (spec/schema-2026.md §6.4). Other
+ * sources' `authors` (datasets: `{name, orcid}`) have shapes of their own.
+ */
+const AUTHOR_OBJECT_FIELDS: ReadonlySet<string> = new Set(['publications.authors']);
+
 function returnedField(field: FieldDescriptor): ReturnedFieldPlan {
   const derivation = field.deprecated?.derivation;
-  return { key: field.name, field: storedName(field), ...(derivation === undefined ? {} : { derivation }) };
+  const stored = storedName(field);
+  return {
+    key: field.name,
+    field: stored,
+    ...(derivation === undefined ? {} : { derivation }),
+    ...(derivation === undefined && AUTHOR_OBJECT_FIELDS.has(`${field.source}.${stored}`)
+      ? { objects: 'authors' as const }
+      : {}),
+  };
 }
 
 /** A facet's field list: the entity's record fields by id, or the display keys shown. */

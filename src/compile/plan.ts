@@ -70,6 +70,11 @@ export interface ReturnedFieldPlan {
    * one list inside a list (version 1's `author_affiliations`).
    */
   readonly derivation?: 'first-level' | 'affiliations-of-authors';
+  /**
+   * `authors`: the value is a list of publications' author objects, answered with every key
+   * the hosted service sends (engine/author-objects.ts).
+   */
+  readonly objects?: 'authors';
 }
 
 /** The searched source's own records, one page of them. */

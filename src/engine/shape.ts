@@ -6,6 +6,7 @@
  */
 import type { PerYearOutput, FacetOutput, RecordsOutput, ReturnedFieldPlan, SearchPlan } from '../compile/plan.ts';
 import type { QueryResult } from './types.ts';
+import { completeAuthors } from './author-objects.ts';
 
 export type Row = Readonly<Record<string, unknown>>;
 
@@ -82,7 +83,8 @@ export function pickFields(record: Row, fields: readonly ReturnedFieldPlan[]): R
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = record[f.field];
-    const v = f.derivation === undefined ? raw : derive(raw, f.derivation);
+    const v =
+      f.derivation !== undefined ? derive(raw, f.derivation) : f.objects === 'authors' ? completeAuthors(raw, 2) : raw;
     if (v !== undefined && v !== null) out[f.key] = v;
   }
   return out;
@@ -101,15 +103,10 @@ function derive(value: unknown, derivation: NonNullable<ReturnedFieldPlan['deriv
         return /^\d{2}(\s|$)/.test(name) || /^\d{2}$/.test(id);
       });
     case 'affiliations-of-authors':
-      // The hosted service's v1 shape: one list holding the author objects (without the
-      // later `corresponding` and `raw_affiliation`), which dimcli's authors dataframe reads.
-      return [
-        value.map((a: unknown): unknown => {
-          if (a === null || typeof a !== 'object') return a;
-          const { corresponding: _c, raw_affiliation: _r, ...author } = a as Record<string, unknown>;
-          return author;
-        }),
-      ];
+      // The hosted service's v1 shape: one list holding the author objects with the v1 keys
+      // (without the later `corresponding` and `raw_affiliation`), which dimcli's authors
+      // dataframe reads.
+      return [completeAuthors(value, 1)];
   }
 }
 

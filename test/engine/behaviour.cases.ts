@@ -699,14 +699,28 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       );
       const first = records(r).find((x) => x.id === 'pub.1900000001') as Rec;
       assert.deepEqual(first.FOR, [{ id: '80003', name: 'Biomedical' }]);
-      // Version 1's author_affiliations: one list holding the author objects (hosted shape).
+      // Version 1's author_affiliations: one list holding the author objects with every v1
+      // key of the hosted service ("" for a missing text, null for a missing affiliation value).
       assert.deepEqual(first.author_affiliations, [
         [
           {
             first_name: 'Ana',
             last_name: 'Silva',
+            orcid: '',
+            current_organization_id: '',
             researcher_id: 'ur.0900000001.01',
-            affiliations: [{ id: 'grid.900001.a' }],
+            affiliations: [
+              {
+                id: 'grid.900001.a',
+                name: null,
+                city: null,
+                city_id: null,
+                country: null,
+                country_code: null,
+                state: null,
+                state_code: null,
+              },
+            ],
           },
         ],
       ]);

@@ -230,7 +230,8 @@ const AUTHORS =
   'Returned objects contain: `first_name`, `last_name`, `corresponding`, `orcid`, `current_organization_id`, ' +
   '`researcher_id`, `affiliations` and `raw_affiliation` (the affiliation strings as printed). Each of ' +
   '`affiliations` contains: `id` (organization id), `name`, `city`, `city_id` (GeoNames id, a number), `country`, ' +
-  '`country_code`, `state`, `state_code` and `raw_affiliation`. Missing values are left out. ' +
+  '`country_code`, `state`, `state_code` and `raw_affiliation`. Every key is present: a missing text is `""`, ' +
+  'a missing list `[]`, a missing affiliation value `null`. ' +
   '`current_organization_id` is deprecated in the hosted service and kept here for its clients.';
 
 /** The stored codes of `publication_values` fields (`SourceStorage.valueFieldCodes`). */

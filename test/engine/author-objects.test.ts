@@ -1,0 +1,203 @@
+// Publications' author objects carry every key the hosted service sends, whatever the record
+// holds (spec/schema-2026.md §6.4): the key sets are read from the hosted service's real
+// answers (test/fixtures/spec/sample-results/), and the answers of SQLite (facets from
+// memory and in SQL) and PostgreSQL are compared with them. Missing author-level texts are
+// "" and missing affiliation values null, as there; held values come back unchanged.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
+import { SqliteQueryContext } from '../../src/engine/backends/sqlite/query-context.ts';
+import { prepareQuery } from '../../src/engine/run-query.ts';
+import type { QueryEngine } from '../../src/engine/types.ts';
+import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
+import { createTestPgDatabase, writePgRecords, type TestPgDatabase } from '../fixtures/pg-db.ts';
+
+type Obj = Record<string, unknown>;
+const SAMPLES = new URL('../fixtures/spec/sample-results/', import.meta.url);
+const sample = (name: string): Obj => JSON.parse(readFileSync(new URL(name, SAMPLES), 'utf8')) as Obj;
+
+/** The union of the keys of some objects, sorted. */
+const keysOf = (objects: readonly Obj[]): string[] => [...new Set(objects.flatMap((o) => Object.keys(o)))].sort();
+
+/** Version 2: the author object shown in `describe schema`'s long description of `authors`. */
+function hostedV2(): { author: string[]; affiliation: string[] } {
+  const schema = sample('14_describe_schema_authors_field_v2.json') as {
+    result_excerpt: { sources: { publications: { fields: { authors: { long_description: string } } } } };
+  };
+  const text = schema.result_excerpt.sources.publications.fields.authors.long_description;
+  const example = JSON.parse(text.slice(text.indexOf('{', text.indexOf('code-block:: json')))) as Obj;
+  return { author: keysOf([example]), affiliation: keysOf(example.affiliations as Obj[]) };
+}
+
+/** Version 1: every author object of a real `author_affiliations` answer. */
+function hostedV1(): { author: string[]; affiliation: string[] } {
+  const answer = sample('08_publications_in_authors_v1_author_affiliations.json') as {
+    result_excerpt: { publications: Array<{ author_affiliations: Obj[][] }> };
+  };
+  const authors = answer.result_excerpt.publications.flatMap((p) => p.author_affiliations.flat());
+  return { author: keysOf(authors), affiliation: keysOf(authors.flatMap((a) => a.affiliations as Obj[])) };
+}
+
+const V2 = hostedV2();
+const V1 = hostedV1();
+
+const FULL_AFFILIATION = {
+  raw_affiliation: 'Saarland University, Saarbrücken, Germany',
+  id: 'grid.1',
+  name: 'Saarland University',
+  city: 'Saarbrücken',
+  city_id: 2842647,
+  country: 'Germany',
+  country_code: 'DE',
+  state: 'Saarland',
+  state_code: 'DE-SL',
+};
+
+const PUBLICATIONS = [
+  {
+    id: 'pub.1',
+    title: 'Three kinds of author',
+    type: 'article',
+    year: 2021,
+    authors: [
+      // Everything held.
+      {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        researcher_id: 'ur.01',
+        orcid: '0000-0002-1825-0097',
+        corresponding: true,
+        current_organization_id: 'grid.1',
+        affiliations: [FULL_AFFILIATION],
+        raw_affiliation: [FULL_AFFILIATION.raw_affiliation],
+      },
+      // A name only, as importers write authors they cannot identify.
+      { first_name: 'Bo', last_name: 'Li', affiliations: [] },
+      // An affiliation known by its name alone, as in the hosted service's own answers.
+      { first_name: 'Carl M', last_name: 'Bender', affiliations: [{ name: 'Washington University in St. LouisUSA' }] },
+    ],
+  },
+  { id: 'pub.2', title: 'No authors', type: 'article', year: 2022 },
+];
+
+type Run = (query: string, dslVersion: 1 | 2) => Promise<Obj>;
+
+const recordsOf = (answer: Obj): Obj[] =>
+  [...((answer.publications ?? []) as Obj[])].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+
+function assertValueForms(author: Obj, affiliationKeys: readonly string[]): void {
+  for (const [key, value] of Object.entries(author)) {
+    if (key === 'affiliations' || key === 'raw_affiliation') assert.ok(Array.isArray(value), `${key} is a list`);
+    // `corresponding` is true for the corresponding author, "" otherwise.
+    else if (key === 'corresponding') assert.ok(value === true || value === '', `corresponding ${String(value)}`);
+    else assert.equal(typeof value, 'string', `${key} is a string`);
+  }
+  for (const affiliation of author.affiliations as Obj[]) {
+    assert.deepEqual(Object.keys(affiliation).sort(), [...affiliationKeys]);
+    for (const [key, value] of Object.entries(affiliation)) {
+      const form = key === 'city_id' ? 'number' : 'string';
+      assert.ok(value === null || typeof value === form, `affiliation ${key} is a ${form} or null: ${String(value)}`);
+    }
+  }
+}
+
+function authorTests(run: () => Run): void {
+  test('the hosted samples give both versions their keys', () => {
+    // Guards the parsing above: the samples name the keys the documentation names.
+    assert.ok(V2.author.includes('corresponding') && V2.author.includes('raw_affiliation'));
+    assert.ok(!V1.author.includes('corresponding') && !V1.author.includes('raw_affiliation'));
+    assert.ok(V2.affiliation.includes('raw_affiliation') && !V1.affiliation.includes('raw_affiliation'));
+  });
+
+  test('v2 authors: every author and affiliation has the hosted keys, with their value forms', async () => {
+    const [pub1, pub2] = recordsOf(await run()('search publications return publications[id + authors]', 2));
+    const authors = pub1?.authors as Obj[];
+    assert.equal(authors.length, 3);
+    for (const author of authors) {
+      assert.deepEqual(Object.keys(author).sort(), V2.author);
+      assertValueForms(author, V2.affiliation);
+    }
+    // What the record holds comes back as held; what it lacks is "" (author) or null (affiliation).
+    assert.deepEqual(authors[0], PUBLICATIONS[0]!.authors?.[0]);
+    assert.deepEqual(authors[1], {
+      first_name: 'Bo',
+      last_name: 'Li',
+      corresponding: '',
+      orcid: '',
+      current_organization_id: '',
+      researcher_id: '',
+      affiliations: [],
+      raw_affiliation: [],
+    });
+    assert.deepEqual((authors[2]?.affiliations as Obj[])[0], {
+      ...Object.fromEntries(V2.affiliation.map((k) => [k, null])),
+      name: 'Washington University in St. LouisUSA',
+    });
+    // A publication without authors has no `authors` key, as absent values are left out.
+    assert.deepEqual(pub2, { id: 'pub.2' });
+  });
+
+  test('v2 unnest(authors): every row has the same author columns', async () => {
+    const rows = (await run()('search publications where id = "pub.1" return publications[id + unnest(authors)]', 2))
+      .publications as Obj[];
+    assert.equal(rows.length, 3);
+    const expected = ['id', ...V2.author.map((k) => `authors.${k}`)].sort();
+    for (const row of rows) assert.deepEqual(Object.keys(row).sort(), expected);
+  });
+
+  test('v1 author_affiliations: one list of authors with the hosted v1 keys', async () => {
+    const [pub1] = recordsOf(await run()('search publications return publications[id + author_affiliations]', 1));
+    const lists = pub1?.author_affiliations as Obj[][];
+    assert.equal(lists.length, 1);
+    const authors = lists[0]!;
+    assert.deepEqual(
+      authors.map((a) => a.last_name),
+      ['Lovelace', 'Li', 'Bender'],
+    );
+    for (const author of authors) {
+      assert.deepEqual(Object.keys(author).sort(), V1.author);
+      assertValueForms(author, V1.affiliation);
+    }
+    const { raw_affiliation: _raw, ...v1Affiliation } = FULL_AFFILIATION;
+    assert.deepEqual((authors[0]?.affiliations as Obj[])[0], v1Affiliation);
+    assert.equal(authors[0]?.orcid, '0000-0002-1825-0097');
+    assert.equal(authors[1]?.researcher_id, '');
+  });
+}
+
+function sqliteRun(ctx: SqliteQueryContext): Run {
+  return (query, dslVersion) => {
+    const prepared = prepareQuery(query, { dslVersion });
+    return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+  };
+}
+
+describe('author objects: SQLite', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'quarry-author-objects-')), 'records.db');
+  const store = openRecordStore(path, { mmapMb: 0, cacheMb: 16 });
+  store.upsert('publications', PUBLICATIONS);
+  store.finish({ optimize: false, analyze: false });
+  after(() => store.close());
+
+  describe('facets from memory', () => authorTests(() => sqliteRun(new SqliteQueryContext(store.db))));
+  describe('facets in SQL', () => authorTests(() => sqliteRun(new SqliteQueryContext(store.db, { columnar: false }))));
+});
+
+describe('author objects: PostgreSQL', { timeout: 120_000 }, () => {
+  let db: TestPgDatabase;
+  let engine: QueryEngine;
+  before(async () => {
+    db = await createTestPgDatabase('authorobjects');
+    await writePgRecords(db.url, [['publications', PUBLICATIONS]]);
+    engine = createPostgresEngine({ url: db.url });
+  });
+  after(async () => {
+    await engine?.close();
+    await db?.drop();
+  });
+
+  authorTests(() => async (q, dslVersion) => (await engine.run(q, { dslVersion })).result);
+});
