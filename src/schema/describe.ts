@@ -10,10 +10,14 @@ import type { DslVersion, EntityDescriptor, EntityName, Schema, SourceDescriptor
 import { validate } from './validate.ts';
 import type { ValidatedDescribe } from './validated.ts';
 
-/** What `describe version` answers for each language version. */
+/**
+ * What `describe version` answers for each language version. Version 2 serves the schema of
+ * the hosted service's January 2026 `describe schema` (spec/schema-2026.md: DSL 2.14), so
+ * it names that release, and clients that check the release for a feature see it.
+ */
 export const VERSION_INFO: Record<DslVersion, { readonly release: string; readonly version: string }> = {
   1: { release: '1.x', version: '1.0.0' },
-  2: { release: '2.0', version: '2.0.0' },
+  2: { release: '2.14', version: '2.14.0' },
 };
 
 interface FieldDoc {
@@ -104,7 +108,7 @@ function describeSchema(schema: Schema, sources?: readonly SourceName[]): Record
 /**
  * Answers a validated describe query.
  *
- * @example describe({ kind: 'describe', dslVersion: 2, target: 'version' }) // { release: '2.0', version: '2.0.0' }
+ * @example describe({ kind: 'describe', dslVersion: 2, target: 'version' }) // { release: '2.14', version: '2.14.0' }
  */
 export function describe(query: ValidatedDescribe): Record<string, unknown> {
   const schema = schemaFor(query.dslVersion);

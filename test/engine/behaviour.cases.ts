@@ -730,7 +730,7 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
   },
   {
     query: 'describe version',
-    check: (r) => assert.deepEqual(r, { release: '2.0', version: '2.0.0' }),
+    check: (r) => assert.deepEqual(r, { release: '2.14', version: '2.14.0' }),
   },
   {
     query: 'describe source publications',

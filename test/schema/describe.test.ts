@@ -26,7 +26,8 @@ type FieldDocs = Record<
 
 suite('describe', () => {
   test('describe version', () => {
-    assert.deepEqual(run('describe version'), { release: '2.0', version: '2.0.0' });
+    // Version 2 serves the 2026 schema, DSL release 2.14 (spec/schema-2026.md).
+    assert.deepEqual(run('describe version'), { release: '2.14', version: '2.14.0' });
     assert.deepEqual(run('describe version', 1), { release: '1.x', version: '1.0.0' });
   });
 

@@ -319,7 +319,7 @@ describe('the console endpoint', () => {
     assert.equal(res.status, 410);
     assert.equal(JSON.parse(res.text).errors.query.code, 'SERVICE_VERSION_REMOVED');
     const v2 = await client.postJson('/console/api/query', { query: 'describe version', version: 2 });
-    assert.deepEqual(JSON.parse(v2.text), { release: '2.0', version: '2.0.0' });
+    assert.deepEqual(JSON.parse(v2.text), { release: '2.14', version: '2.14.0' });
   });
 
   test('a pending account is told at sign-in that it is not activated, and gets no session', async () => {
