@@ -111,16 +111,25 @@ function lowerFilter(filter: ValidatedFilter): FilterPlan {
  */
 const AUTHOR_OBJECT_FIELDS: ReadonlySet<string> = new Set(['publications.authors']);
 
+/** Version 1's `open_access_categories` answered objects, not the v2 strings it reads. */
+const OPEN_ACCESS_CATEGORY_FIELDS: ReadonlySet<string> = new Set(['publications.open_access_categories']);
+
+function objectsOf(field: FieldDescriptor, stored: string): ReturnedFieldPlan['objects'] {
+  if (field.deprecated?.derivation !== undefined) return undefined;
+  if (AUTHOR_OBJECT_FIELDS.has(`${field.source}.${stored}`)) return 'authors';
+  if (OPEN_ACCESS_CATEGORY_FIELDS.has(`${field.source}.${field.name}`)) return 'open-access-categories';
+  return undefined;
+}
+
 function returnedField(field: FieldDescriptor): ReturnedFieldPlan {
   const derivation = field.deprecated?.derivation;
   const stored = storedName(field);
+  const objects = objectsOf(field, stored);
   return {
     key: field.name,
     field: stored,
     ...(derivation === undefined ? {} : { derivation }),
-    ...(derivation === undefined && AUTHOR_OBJECT_FIELDS.has(`${field.source}.${stored}`)
-      ? { objects: 'authors' as const }
-      : {}),
+    ...(objects === undefined ? {} : { objects }),
   };
 }
 

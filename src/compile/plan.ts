@@ -72,9 +72,10 @@ export interface ReturnedFieldPlan {
   readonly derivation?: 'first-level' | 'affiliations-of-authors';
   /**
    * `authors`: the value is a list of publications' author objects, answered with every key
-   * the hosted service sends (engine/author-objects.ts).
+   * the hosted service sends (engine/author-objects.ts). `open-access-categories`: version
+   * 1's objects for the held open access values (engine/open-access-categories.ts).
    */
-  readonly objects?: 'authors';
+  readonly objects?: 'authors' | 'open-access-categories';
 }
 
 /** The searched source's own records, one page of them. */

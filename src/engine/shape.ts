@@ -7,6 +7,7 @@
 import type { PerYearOutput, FacetOutput, RecordsOutput, ReturnedFieldPlan, SearchPlan } from '../compile/plan.ts';
 import type { QueryResult } from './types.ts';
 import { completeAuthors } from './author-objects.ts';
+import { openAccessCategories } from './open-access-categories.ts';
 
 export type Row = Readonly<Record<string, unknown>>;
 
@@ -84,7 +85,13 @@ export function pickFields(record: Row, fields: readonly ReturnedFieldPlan[]): R
   for (const f of fields) {
     const raw = record[f.field];
     const v =
-      f.derivation !== undefined ? derive(raw, f.derivation) : f.objects === 'authors' ? completeAuthors(raw, 2) : raw;
+      f.derivation !== undefined
+        ? derive(raw, f.derivation)
+        : f.objects === 'authors'
+          ? completeAuthors(raw, 2)
+          : f.objects === 'open-access-categories'
+            ? openAccessCategories(raw)
+            : raw;
     if (v !== undefined && v !== null) out[f.key] = v;
   }
   return out;

@@ -18,6 +18,7 @@ import type {
   SourceDescriptor,
   SourceName,
 } from './types.ts';
+import { V1_BASICS_NAMES } from './version-1-answers.ts';
 
 function isEntityType(type: string): type is EntityName {
   return ENTITIES.has(type as EntityName);
@@ -80,8 +81,13 @@ function buildSource(name: SourceName, version: DslVersion): SourceDescriptor {
   ];
   const removed = version === 1 ? table.removedInV2.map((r) => fieldFrom(name, r.row, deprecationOf(r))) : [];
   const fields = [...current, ...removed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const v1Names = version === 1 ? (V1_BASICS_NAMES[name] ?? {}) : {};
   const fieldsets: FieldsetDescriptor[] = table.fieldsets.map((fs) =>
-    Object.freeze({ name: fs.name, description: fs.description, fields: Object.freeze([...fs.fields]) }),
+    Object.freeze({
+      name: fs.name,
+      description: fs.description,
+      fields: Object.freeze(fs.name === 'basics' ? fs.fields.map((f) => v1Names[f] ?? f) : [...fs.fields]),
+    }),
   );
   if (version === 1) {
     const hasExtras = table.fieldsets.some((fs) => fs.name === 'extras');

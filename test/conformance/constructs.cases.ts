@@ -114,6 +114,13 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     fixture: 'v1-all-fieldset',
     version: 1,
   },
+  // Version 1's default return held author_affiliations (the hosted v1 answer), unwarned.
+  {
+    construct: 'v1 names',
+    query: 'search publications where id = "pub.1900000002" return publications',
+    fixture: 'v1-default-return',
+    version: 1,
+  },
   {
     construct: 'v1 names',
     query: 'search publications return publications[id + author_affiliations]',

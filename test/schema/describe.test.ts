@@ -126,9 +126,16 @@ suite('describe', () => {
   });
 
   test('describe source publications (version 1 leaves deprecated fields and [all] out)', () => {
-    const v1 = run('describe source publications', 1) as { fields: FieldDocs; fieldsets: string[] };
-    const v2 = run('describe source publications', 2) as { fields: FieldDocs; fieldsets: string[] };
+    type Described = { fields: FieldDocs; fieldsets: string[]; fieldset_fields: Record<string, string[]> };
+    const { fieldset_fields: v1Sets, ...v1 } = run('describe source publications', 1) as Described;
+    const { fieldset_fields: v2Sets, ...v2 } = run('describe source publications', 2) as Described;
     assert.deepEqual(v1, v2);
+    // Version 1's basics held author_affiliations where version 2's hold authors (the hosted v1 answers).
+    assert.deepEqual(v1Sets, {
+      ...v2Sets,
+      basics: v2Sets.basics?.map((f) => (f === 'authors' ? 'author_affiliations' : f)),
+    });
+    assert.ok(v1Sets.basics?.includes('author_affiliations'));
     assert.equal(v1.fields.FOR, undefined);
     assert.ok(!v1.fieldsets.includes('all'));
     assert.ok(schemaFor(1).fieldsBySource.get('publications')?.get('FOR'), 'still accepted by version 1');

@@ -1,5 +1,6 @@
 import type { ValidationContext, ValidationRule } from '../context.ts';
 import { resolveFieldset } from '../resolve.ts';
+import { V1_ALL_WARNINGS } from '../version-1-answers.ts';
 
 /**
  * Rule `removed-field`: fields and the `all` fieldset that version 2 removed
@@ -20,10 +21,18 @@ export const removedFieldRule: ValidationRule = {
           continue;
         }
         if (fieldset !== undefined) {
-          // Version 1's `[all]` holds the deprecated fields too; each one gets its warning.
-          for (const name of fieldset.fieldset.fields) {
-            const field = ctx.schema.fieldsBySource.get(ctx.source.name)?.get(name);
-            if (field?.deprecated !== undefined) ctx.warn(deprecationWarning(name, field.deprecated.replacement));
+          // Version 1's `[all]` warns as the hosted v1 did; other fieldsets (v1 `basics`
+          // holds `author_affiliations`) warn for nothing, as there.
+          if (fieldset.fieldset.deprecated !== undefined) {
+            const hosted = V1_ALL_WARNINGS[ctx.source.name];
+            if (hosted !== undefined) {
+              for (const w of hosted) ctx.warn(deprecationWarning(w.name, w.replacement));
+            } else {
+              for (const name of fieldset.fieldset.fields) {
+                const field = ctx.schema.fieldsBySource.get(ctx.source.name)?.get(name);
+                if (field?.deprecated !== undefined) ctx.warn(deprecationWarning(name, field.deprecated.replacement));
+              }
+            }
           }
           continue;
         }
