@@ -70,7 +70,7 @@ describe('client against the real service (short token lifetime, low rate limit)
   test('describe: version and a source, typed', async () => {
     const client = connect({ url: server.url, key: server.key }, { family: 'auth', dslVersion: 2 });
     const version = await client.describe('version');
-    assert.equal(version.release, '2.0');
+    assert.equal(version.release, '2.14');
     const schema = await client.describe('schema');
     assert.ok(schema.sources.publications?.fields.year);
     assert.equal(schema.sources.publications?.fields.year?.is_facet, true);
