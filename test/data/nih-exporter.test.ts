@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -98,4 +99,31 @@ test('zipped ExPORTER years import without --format; OPPORTUNITY NUMBER is the F
   } finally {
     conn.close();
   }
+});
+
+test('a truncated abstracts file is refused with its coded error, the projects beside it imported', async () => {
+  const { csv, awards } = projectRows(6);
+  const dir = join(work, 'truncated');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'RePORTER_PRJ_C_FY2024.csv'), csv);
+  const abstracts = [
+    'APPLICATION_ID,ABSTRACT_TEXT',
+    ...Array.from({ length: 2000 }, (_, k) => `${10900000 + k},"An abstract about cells, number ${k}."`),
+  ].join('\r\n');
+  const gz = gzipSync(Buffer.from(abstracts));
+  writeFileSync(join(dir, 'RePORTER_PRJABS_C_FY2024.csv.gz'), gz.subarray(0, Math.floor(gz.length / 2)));
+
+  const report = await importFiles({
+    paths: [dir],
+    open: recordWriterFor(join(work, 'truncated.db')),
+    onError: 'skip',
+  });
+  assert.deepEqual(
+    report.problems.map((p) => p.code),
+    ['DATA_FILE_TRUNCATED'],
+  );
+  assert.equal(report.records.grants, new Set(awards.map((a) => a.project)).size);
+  await assert.rejects(importFiles({ paths: [dir], open: recordWriterFor(join(work, 'truncated-abort.db')) }), {
+    code: 'DATA_FILE_TRUNCATED',
+  });
 });

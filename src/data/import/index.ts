@@ -19,6 +19,7 @@ import type { ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
 import { importLimits, InputRefused, type ImportLimits } from './limits.ts';
 import { ReadingFailed, runReading } from './read-pipeline.ts';
+import { isTruncation } from './read-batches.ts';
 import { readTogether } from './read-together.ts';
 import type { FileReport, ImportProblem, OnError, ReadEvent, ReadPlan } from './read-inputs.ts';
 import { pickUnfinished, refuseBesideUnfinished } from './unfinished.ts';
@@ -94,7 +95,8 @@ export const WORKER_THRESHOLD_BYTES = 8 * 2 ** 20;
 
 /**
  * ExPORTER abstracts by APPLICATION_ID, from the NIH inputs whose header is the abstracts
- * layout. A file past the limits is read up to there: the main pass refuses it.
+ * layout. A file past the limits, or cut short (a truncated gzip), is read up to there: the
+ * main pass refuses it with its coded error, as `onError` says.
  */
 async function readNihAbstracts(inputs: readonly ImportInput[], limits: ImportLimits): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -102,7 +104,7 @@ async function readNihAbstracts(inputs: readonly ImportInput[], limits: ImportLi
     try {
       await readNihAbstractsOf(input, limits, out);
     } catch (err) {
-      if (!(err instanceof InputRefused)) throw err;
+      if (!(err instanceof InputRefused) && !isTruncation(err)) throw err;
     }
   }
   return out;
