@@ -5,7 +5,7 @@
  * `<patent-application-publication>`, grants v2.4/v2.5 `<PATDOC>`) name every element
  * differently and are refused with a message saying so (`UnsupportedDocument`).
  *
- * What comes from where (spec/schema-2026.md §7.5; ../shared/data/wave3/patents/README.md):
+ * What comes from where (spec/schema-2026.md §7.5; test/fixtures/data/patents/README.md):
  * - `id` from `publication-reference` (country, number, kind), `publication_date` its date;
  *   a grant's `granted_date` is the same date.
  * - `application_number`, `date` (filing) from `application-reference`; `priority_date` the
