@@ -3,29 +3,44 @@ import { bodyText } from './utf8.ts';
 
 /**
  * The query text of a request body. Clients send the DSL raw under any Content-Type (or
- * none); a JSON body `{"query": "..."}` is accepted too. Only a JSON object with a string
- * `query` member is unwrapped: anything else is taken as the DSL itself. A body of bytes
- * that are not UTF-8 is refused with the offset of the first bad byte.
+ * none); a JSON body `{"query": "..."}` is accepted too, under any Content-Type, since some
+ * clients send JSON as text/plain. DSL text never starts with `{`, so a body that parses as a
+ * JSON object is a JSON body: its string `query` member is the query, and one without it is
+ * refused without being echoed (such a body may carry a key beside the query, and the error
+ * body echoes the query text). A body of bytes that are not UTF-8 is refused with the offset
+ * of the first bad byte.
  *
- * @example queryTextOf('search grants return grants', 'application/x-www-form-urlencoded') // 'search grants return grants'
- * @example queryTextOf('{"query": "describe version"}', 'application/json') // 'describe version'
+ * @example queryTextOf('search grants return grants', 65536) // 'search grants return grants'
+ * @example queryTextOf('{"query": "describe version"}', 65536) // 'describe version'
  */
-export function queryTextOf(body: unknown, contentType: string | undefined, maxBytes: number): string {
+export function queryTextOf(body: unknown, maxBytes: number): string {
   let text = bodyText(body);
-  if (contentType?.toLowerCase().includes('json') && text.trimStart().startsWith('{')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { query?: unknown }).query === 'string') {
-        text = (parsed as { query: string }).query;
-      }
-    } catch {
-      // Not JSON after all: the raw body is the query.
+  const object = jsonObjectOf(text);
+  if (object !== undefined) {
+    if (typeof object.query !== 'string') {
+      throw QuarryError.of('SERVICE_BAD_REQUEST', {
+        params: { detail: 'a JSON body must carry the DSL text as a string member "query"' },
+      });
     }
+    text = object.query;
   }
   const size = Buffer.byteLength(text, 'utf8');
   if (size > maxBytes) throw QuarryError.of('SERVICE_QUERY_TOO_LARGE', { params: { size, max: maxBytes } });
   if (text.trim() === '') throw QuarryError.of('SERVICE_QUERY_EMPTY');
   return text;
+}
+
+/** The body as a JSON object when it is one (not an array, not a scalar), else undefined. */
+function jsonObjectOf(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined; // Not JSON after all: the raw body is the query.
+  }
 }
 
 /**

@@ -139,7 +139,7 @@ export function queryBody(examples: Readonly<Record<string, { summary: string; v
           type: 'string',
           maxLength: 65536,
           description:
-            'The query text (UTF-8). Read raw under any Content-Type; `application/json` `{"query": "..."}` is accepted too.',
+            'The query text (UTF-8). Read raw under any Content-Type; a JSON object `{"query": "..."}` is accepted too (under any Content-Type).',
           'x-examples': examples,
         },
       },

@@ -45,10 +45,7 @@ export interface QueryRouteOptions {
  */
 export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
   const principalOf = options.principal ?? ((request: FastifyRequest) => authenticate(ctx, request, options.family));
-  const textOf =
-    options.text ??
-    ((request: FastifyRequest) =>
-      queryTextOf(request.body, request.headers['content-type'], ctx.config.query.maxBytes));
+  const textOf = options.text ?? ((request: FastifyRequest) => queryTextOf(request.body, ctx.config.query.maxBytes));
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const started = performance.now();
     let dslVersion: DslVersion = 2;

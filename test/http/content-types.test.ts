@@ -30,6 +30,12 @@ describe('query bodies under every content type', () => {
       payload: JSON.stringify({ query: QUERY }),
       expected: QUERY,
     },
+    {
+      name: 'text/plain {"query": ...} (a JSON body under a plain content type)',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify({ query: QUERY }),
+      expected: QUERY,
+    },
     { name: 'application/octet-stream', headers: { 'content-type': 'application/octet-stream' }, payload: QUERY },
   ];
 

@@ -117,6 +117,41 @@ describe('error bodies and statuses', () => {
     assert.equal(body.errors.query.query, 'search publications return publications[titel]');
   });
 
+  test('a JSON body sent without a JSON content type is unwrapped too: the key beside the query is never echoed', async () => {
+    const key = 'qry_secret_key_beside_the_query_5151';
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/dsl/v2',
+        headers: { authorization: `JWT ${jwt}`, ...(contentType ? { 'content-type': contentType } : {}) },
+        payload: JSON.stringify({ query: 'search publications return publications[titel]', api_key: key }),
+      });
+      assert.equal(res.statusCode, 400, String(contentType));
+      const body = res.json();
+      assertShape(body);
+      assert.equal(body.errors.query.code, 'SCHEMA_UNKNOWN_FIELD');
+      assert.equal(body.errors.query.query, 'search publications return publications[titel]');
+      assert.ok(!res.body.includes(key), String(contentType));
+    }
+  });
+
+  test('a JSON object without a string query member is refused and not echoed', async () => {
+    const key = 'qry_secret_key_without_query_5252';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v3/api/query',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'text/plain' },
+      payload: JSON.stringify({ q: 'search publications return publications', key }),
+    });
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assertShape(body);
+    assert.equal(body.errors.query.code, 'SERVICE_BAD_REQUEST');
+    assert.match(body.error.message, /string member "query"/);
+    assert.equal('query' in body.errors.query, false);
+    assert.ok(!res.body.includes(key));
+  });
+
   test('errors raised after the query was read echo it too (timeout, internal)', async () => {
     for (const query of [
       'search publications for "SLOW" return publications',

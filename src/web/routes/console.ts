@@ -49,7 +49,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: WebContext): void {
       text: (request) => {
         const { query } = bodyOf(request);
         if (typeof query !== 'string') throw QuarryError.of('SERVICE_QUERY_EMPTY');
-        return queryTextOf(query, 'text/plain', ctx.config.query.maxBytes);
+        return queryTextOf(query, ctx.config.query.maxBytes);
       },
     }),
   );
