@@ -196,6 +196,8 @@ export interface GrantRecord extends CategoryFields {
   readonly research_orgs: readonly string[];
   readonly grant_number?: string;
   readonly foa_number?: string;
+  /** The day the record was added to the index (YYYY-MM-DD). */
+  readonly date_inserted?: string;
   /** Identifiers of the grant as its sources give them (NIH: the project number and the core project number). */
   readonly project_numbers?: readonly ProjectNumber[];
   /** The funding organization's display data, when a source gives it without a record. */
@@ -275,6 +277,12 @@ export interface OrganizationRecord {
   readonly organization_related_ids?: readonly string[];
   readonly linkout?: readonly string[];
   readonly wikipedia_url?: string;
+  /** Registry ids: CNRS units, UK providers (UKPRN, HESA, UCAS), OrgRef. */
+  readonly cnrs_ids?: readonly string[];
+  readonly ukprn_ids?: readonly string[];
+  readonly hesa_ids?: readonly string[];
+  readonly ucas_ids?: readonly string[];
+  readonly orgref_ids?: readonly string[];
 }
 
 /** A journal (the `journals` entity of `publications.journal`). */

@@ -259,9 +259,23 @@ describe('generator at 1k', () => {
     assert.ok(orgs.every((o) => o.types.every((t) => /^[A-Z][a-z]+$/.test(t))));
   });
 
-  test('categories are the real FoR 2020 divisions and groups', () => {
-    const cats = readKind<{ id: string; name: string; scheme: string }>(a, 'categories');
+  test('categories are the real FoR 2020 divisions and groups, and the published labels of the other schemes', () => {
+    const all = readKind<{ id: string; name: string; scheme: string }>(a, 'categories');
+    const cats = all.filter((c) => c.scheme === 'for');
     assert.equal(cats.length, 23 + 213);
+    const count = (scheme: string) => all.filter((c) => c.scheme === scheme).length;
+    assert.deepEqual(
+      [count('sdg'), count('uoa'), count('hra'), count('bra'), count('hrcs_hc'), count('hrcs_rac')],
+      [17, 34, 4, 4, 21, 48],
+    );
+    assert.ok(all.some((c) => c.scheme === 'sdg' && c.id === '40007' && c.name === '7 Affordable and Clean Energy'));
+    assert.ok(all.some((c) => c.scheme === 'uoa' && c.id === '30012' && c.name === 'B12 Engineering'));
+    assert.ok(all.some((c) => c.scheme === 'hrcs_hc' && c.id === '911' && c.name === 'Cancer'));
+    assert.ok(
+      all.some(
+        (c) => c.scheme === 'hrcs_rac' && c.id === '10201' && c.name === '2.1 Biological and endogenous factors',
+      ),
+    );
     assert.ok(cats.some((c) => c.id === '4611' && c.name === '4611 Machine learning'));
     assert.ok(cats.some((c) => c.id === '46' && c.name === '46 Information and Computing Sciences'));
   });

@@ -8,6 +8,9 @@ import { Weighted, zipfWeights } from './distributions.ts';
 import { affiliation, noteOrganization, type Context } from './context.ts';
 import { grantId, researcherId, syntheticOrcid } from './ids.ts';
 import { GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex } from './plan.ts';
+import type { Draws } from './prng.ts';
+import { classifyBeyondFor } from './category-schemes.ts';
+import { insertedDate } from './inserted-date.ts';
 
 const EURO = new Set([
   'AT',
@@ -102,7 +105,6 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
   const mu = 12.6 + 0.6 * random.draws('funder', funderIndex, 'scale').normal();
   const usd = Math.round(Math.exp(mu + 1.0 * r.normal()));
   const currency = currencyOf(funder.country_code);
-  const rate = PER_USD[currency];
   const duration = r.int(1, 5);
   const month = r.int(1, 12);
   const startDate = `${year}-${String(month).padStart(2, '0')}-01`;
@@ -144,7 +146,6 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
     abstract: ctx.text.abstract(div.code, topics, r, r.int(120, 320)),
     funders: [funder.id],
     funding_usd: usd,
-    ...(rate === undefined ? {} : { [`funding_${currency.toLowerCase()}`]: Math.round(usd * rate) }),
     funding_currency: currency,
     start_date: startDate,
     end_date: endDate,
@@ -157,14 +158,51 @@ export function makeGrant(ctx: Context, g: number): GrantRecord {
     category_for: [div.ref, ...groups],
     concepts: ctx.text.concepts(div.code, topics, r, r.int(3, 8)),
   };
-  // Current-schema fields, derived from what was drawn above so earlier output keeps its values.
+  // Current-schema fields, derived from what was drawn above so earlier output keeps its
+  // values; the few that draw use streams of their own (`extras`, `schemes`).
+  const extras = random.draws('grant', g, 'extras');
+  const site = funder.linkout?.find((url) => !url.includes('wikipedia.org'));
+  const foa = foaNumber(funder, year, extras);
   return {
     ...record,
+    // Every grant's amount in each currency the schema lists, at fixed synthetic rates.
+    ...Object.fromEntries(
+      Object.entries(PER_USD).map(([code, perUsd]) => [`funding_${code.toLowerCase()}`, Math.round(usd * perUsd)]),
+    ),
     active_status: endDate > ACTIVE_AFTER ? 'Active' : 'Closed',
     keywords: record.concepts.slice(0, 3),
     funding_schemes: [`${div.ref.name.replace(/^\d+ /, '')} research grants`],
     project_numbers: [{ label: 'grant_number', value: record.grant_number }],
+    concepts_scores: record.concepts.map((concept, k) => ({
+      concept,
+      relevance: Math.round((0.95 - (k * 0.6) / record.concepts.length) * 1000) / 1000,
+    })),
+    // Titles are written in English: the original title is the title.
+    original_title: record.title,
+    language_title: 'en',
+    date_inserted: insertedDate(extras, startDate, year),
+    ...(site === undefined
+      ? {}
+      : { linkout: `${site.replace(/\/$/, '')}/funded/${encodeURIComponent(record.grant_number)}` }),
+    ...(foa === undefined ? {} : { foa_number: foa }),
+    ...classifyBeyondFor(div.code, random.draws('grant', g, 'schemes')),
   };
+}
+
+const NIH_INSTITUTES = ['CA', 'AI', 'HL', 'GM', 'MH', 'NS', 'DK', 'AG', 'DA', 'ES'];
+
+/**
+ * The funding opportunity announcement of a US federal grant, in the forms the funders
+ * publish: an NSF solicitation (`NSF 21-583`) or, for health funders, an NIH-style
+ * announcement (`PA-20-185`, `RFA-CA-21-004`). Other funders have none.
+ */
+export function foaNumber(funder: OrganizationRecord, year: number, r: Draws): string | undefined {
+  if (funder.country_code !== 'US' || !funder.types.some((t) => /government/i.test(t))) return undefined;
+  const yy = String((year - 1) % 100).padStart(2, '0');
+  if (/science foundation|^division of|^directorate for/i.test(funder.name)) return `NSF ${yy}-${r.int(500, 620)}`;
+  if (!/health|national institute|cancer|medic|disease|drug|nursing|mental/i.test(funder.name)) return undefined;
+  if (r.chance(0.6)) return `PA-${yy}-${String(r.int(1, 320)).padStart(3, '0')}`;
+  return `RFA-${r.pick(NIH_INSTITUTES)}-${yy}-${String(r.int(1, 30)).padStart(3, '0')}`;
 }
 
 /** The id of researcher index r. */

@@ -25,6 +25,7 @@ import { makeBesidePublication, SOURCE_GENERATORS } from './source-generators.ts
 import { noSourceTallies, sourceChecks, tallySourceRecord } from './source-tallies.ts';
 import { VENDOR_DIR } from './reference-data.ts';
 import { assertValid, tallyPaper, validate, type Tallies, type ValidationReport } from './validation.ts';
+import { SCHEME_CATEGORIES } from './category-schemes.ts';
 
 /** 1.1: the sources of the generators' registry (patents, datasets, clinical trials) beside the first four. */
 export const GENERATOR_VERSION = '1.1.0';
@@ -108,7 +109,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     shards.push(...w.close());
     counts[kind] = w.total;
   };
-  writeAll('categories', fields.categories);
+  writeAll('categories', [...fields.categories, ...SCHEME_CATEGORIES]);
   writeAll('organizations', orgs.records);
   writeAll('journals', journals.records);
 

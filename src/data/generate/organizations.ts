@@ -6,6 +6,7 @@
 import type { OrganizationRecord } from '../../model/native-records.ts';
 import { Weighted, zipfWeights } from './distributions.ts';
 import { organizationId } from './ids.ts';
+import { organizationExtras } from './organization-extras.ts';
 import type { Plan } from './plan.ts';
 import { shuffledWith, type RandomSource } from './prng.ts';
 import { organizationDescription, type RorOrganization } from '../ror-organization.ts';
@@ -65,14 +66,19 @@ export function buildOrganizations(plan: Plan, ror: readonly RorOrganization[], 
   const zipf = zipfWeights(plan.organizations, 0.9);
   for (let k = 0; k < plan.organizations; k++) {
     const org = researchPool[k % researchPool.length] as RorOrganization;
-    records.push(toRecord(k, org, Math.floor(k / researchPool.length)));
+    const cycle = Math.floor(k / researchPool.length);
+    records.push({ ...toRecord(k, org, cycle), ...organizationExtras(k, org, cycle, random) });
     const typeWeight = Math.max(...org.types.map((t) => TYPE_WEIGHT[t] ?? 0.3));
     weights[k] = (zipf[k] as number) * typeWeight;
   }
   const pool = funderPool.length > 0 ? funderPool : researchPool;
   for (let k = 0; k < plan.funders; k++) {
     const org = pool[k % pool.length] as RorOrganization;
-    const rec = toRecord(plan.organizations + k, org, Math.floor(k / pool.length));
+    const cycle = Math.floor(k / pool.length);
+    const rec = {
+      ...toRecord(plan.organizations + k, org, cycle),
+      ...organizationExtras(plan.organizations + k, org, cycle, random),
+    };
     records.push(rec.types.includes('Funder') ? rec : { ...rec, types: [...rec.types, 'Funder'] });
   }
   return { records, research: new Weighted(weights), firstFunder: plan.organizations };

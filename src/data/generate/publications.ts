@@ -26,6 +26,8 @@ import {
 } from './ids.ts';
 import { identifiedSlots } from './people.ts';
 import { PUBLISHERS } from './journals.ts';
+import { classifyBeyondFor } from './category-schemes.ts';
+import { publicationExtras } from './publication-extras.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex } from './plan.ts';
 
 /** Share of papers without a FoR classification. */
@@ -358,6 +360,23 @@ export function makePublication(ctx: Context, i: number, year: number, start: Pa
     });
     record['funding_section'] = `Funding: this research was funded by ${statements.join('; ')}.`;
   }
+  // The other classification schemes, for classified papers, from a stream of their own.
+  if (categories.length > 0)
+    Object.assign(record, classifyBeyondFor(div.code, ctx.random.draws('publication', i, 'schemes')));
+  const journalTitle = (record['journal'] as { title?: string } | undefined)?.title;
+  Object.assign(
+    record,
+    publicationExtras(ctx, {
+      index: i,
+      type,
+      date,
+      year,
+      fieldName: div.ref.name.replace(/^\d+ /, ''),
+      ...(journalTitle === undefined ? {} : { journalTitle }),
+      biomedical,
+      openAccess: oa[0] === 'oa_all',
+    }),
+  );
   return record as unknown as PublicationRecord;
 }
 

@@ -26,5 +26,17 @@ export function makeResearcher(ctx: Context, r: number): ResearcherRecord {
     total_publications: stats.publications[r] as number,
     total_grants: stats.grants[r] as number,
     obsolete: 0,
+    ...(holdsNihProfile(ctx, r) ? { nih_ppid: String(1_000_000 + ((r * 7_919) % 14_000_000)) } : {}),
   };
+}
+
+/**
+ * Does researcher r have an NIH PI profile: most grant holders whose current organization is
+ * in the United States (drawn from a stream of its own).
+ */
+function holdsNihProfile(ctx: Context, r: number): boolean {
+  const current = ctx.stats.currentOrg[r] as number;
+  if (current < 0 || (ctx.stats.grants[r] as number) === 0) return false;
+  const country = (ctx.orgs.records[current] as { country_code?: string }).country_code;
+  return country === 'US' && ctx.random.uniform('researcher', r, 'nih_ppid') < 0.7;
 }

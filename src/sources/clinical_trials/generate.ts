@@ -20,12 +20,13 @@
  *   (161 of 536), mostly 1-3, of the same fields, published from 8 years before the start to
  *   3 after; 6% name grants of those fields that started in the five years before.
  */
-import { Weighted } from '../../data/generate/distributions.ts';
+import { lomax, Weighted } from '../../data/generate/distributions.ts';
 import { affiliation, type Context } from '../../data/generate/context.ts';
 import { BIOMEDICAL } from '../../data/generate/fields.ts';
 import { grantId, publicationDoi, publicationId, researcherId } from '../../data/generate/ids.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex, yearStarts } from '../../data/generate/plan.ts';
 import type { Draws } from '../../data/generate/prng.ts';
+import { classifyBeyondFor } from '../../data/generate/category-schemes.ts';
 import type { NamedRef, OrganizationRecord } from '../../model/native-records.ts';
 import { CTGOV_REGISTRY, phaseOf } from './import-ctgov.ts';
 import type {
@@ -375,7 +376,16 @@ export function makeClinicalTrial(ctx: Context, plan: TrialPlan, t: number): Cli
     // Registered up to half a year before the start (synthetic ids have no registry page to link to).
     date_inserted: daysBefore(start, r.int(0, 180)),
     category_for: categories,
+    ...trialAttention(ctx, t, year),
+    ...classifyBeyondFor(div.code, random.draws('clinical_trial', t, 'schemes'), { sdg: false, uoa: false }),
   };
+}
+
+/** The Altmetric score of trials mentioned online: about two in five registered since 2011. */
+function trialAttention(ctx: Context, t: number, year: number): { altmetric?: number } {
+  const a = ctx.random.draws('clinical_trial', t, 'attention');
+  if (year < 2011 || !a.chance(0.4)) return {};
+  return { altmetric: Math.round(lomax(a.next(), 1.5) * 8 * 10) / 10 };
 }
 
 /** An acronym from a title's capitalised words (`Outcomes of Early Surgery` -> `OES`), 2 to 6 letters. */

@@ -29,8 +29,10 @@ import { hasOrcid } from '../../data/generate/grants.ts';
 import { publicationDigits, researcherId, syntheticOrcid } from '../../data/generate/ids.ts';
 import { LAST_YEAR } from '../../data/generate/plan.ts';
 import type { Draws } from '../../data/generate/prng.ts';
+import { classifyBeyondFor } from '../../data/generate/category-schemes.ts';
+import { insertedDate } from '../../data/generate/inserted-date.ts';
 import type { Affiliation, OrganizationRecord, PublicationRecord } from '../../model/native-records.ts';
-import type { DatasetAuthor, DatasetRecord, DatasetRepository } from './native.ts';
+import type { DatasetAuthor, DatasetCategoryFields, DatasetRecord, DatasetRepository } from './native.ts';
 
 /** Divisions whose papers deposit data most: 31 biology, 32 biomedicine, 34 chemistry, 37 earth, 41 environment, 42 health, 51 physics. */
 const DATA_HEAVY = new Set(['31', '32', '34', '37', '41', '42', '51']);
@@ -216,6 +218,10 @@ export function datasetsOfPublication(ctx: Context, i: number, pub: PublicationR
       ...(pub.supporting_grant_ids.length === 0 ? {} : { associated_grant_ids: pub.supporting_grant_ids }),
       ...(pub.journal === undefined ? {} : { journal: pub.journal }),
       ...(pub.category_for === undefined ? {} : { category_for: pub.category_for }),
+      // The paper's other classifications (datasets carry no units of assessment).
+      ...categoriesOfPaper(pub),
+      ...(description === undefined ? {} : { language_desc: 'en' }),
+      date_inserted: insertedDate(ctx.random.draws('publication', i, `dataset${j}-extras`), date, year),
     });
   }
   return out;
@@ -296,5 +302,19 @@ export function makeStandaloneDataset(ctx: Context, k: number): DatasetRecord {
     ...(r.chance(0.7) ? { language_title: 'en' } : {}),
     ...deposit(r, doi, title, home),
     ...(groups.length === 0 ? {} : { category_for: groups }),
+    ...(groups.length === 0
+      ? {}
+      : classifyBeyondFor(div.code, ctx.random.draws('dataset', k, 'schemes'), { sdg: true, uoa: false })),
+    ...(description === undefined ? {} : { language_desc: 'en' }),
+    date_inserted: insertedDate(ctx.random.draws('dataset', k, 'extras'), date, year),
   };
+}
+
+/** The classifications beside FoR a dataset takes from its paper: all but `category_uoa`. */
+function categoriesOfPaper(pub: PublicationRecord): DatasetCategoryFields {
+  return Object.fromEntries(
+    Object.entries(pub).filter(
+      ([key]) => key.startsWith('category_') && key !== 'category_for' && key !== 'category_uoa',
+    ),
+  );
 }

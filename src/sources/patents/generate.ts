@@ -38,6 +38,8 @@ import { Weighted } from '../../data/generate/distributions.ts';
 import { grantId, publicationDoi, publicationId, researcherId } from '../../data/generate/ids.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex, yearStarts } from '../../data/generate/plan.ts';
 import type { Draws } from '../../data/generate/prng.ts';
+import { classifyBeyondFor } from '../../data/generate/category-schemes.ts';
+import { insertedDate } from '../../data/generate/inserted-date.ts';
 import type { PatentInventor, PatentRecord, PublicationLink } from './native.ts';
 
 /** The most patents a run makes: the generated numbers below have six digits for the index. */
@@ -397,6 +399,11 @@ export function makePatent(ctx: Context, run: PatentRun, k: number): PatentRecor
         }
       : {}),
     category_for: [division.ref, r.pick(division.groups)],
+    // Generated patents keep their first owners: the current assignees are the original ones.
+    current_assignee_names: assignee === undefined ? [] : [assignee.name],
+    current_assignees: assigneeOrgs,
+    date_inserted: insertedDate(ctx.random.draws('patent', k, 'extras'), published, year),
+    ...classifyBeyondFor(division.code, ctx.random.draws('patent', k, 'schemes'), { sdg: false, uoa: false }),
   };
 }
 
