@@ -9,9 +9,10 @@
 // written into it as SQL literals (a JavaScript number as SQLite received it, a REAL; a
 // buffer as a blob). Statements that change nothing are left out: those SQLite calls
 // read-only (SELECT, reading PRAGMAs, BEGIN and COMMIT), found by preparing each on a second
-// database that replays the others. The result is
-// `src/store/sqlite/migrations/records/NNNN-<slug>.sql`, which the driver runs instead of the
-// function on a database new to the set (docs/storage.md, "Migrations are frozen").
+// database that replays the others. The result is the migration's file
+// (`src/store/sqlite/migrations/records/NNNN-<slug>.sql`, or the same name in a source's
+// `migrations/sqlite/`), which the driver runs instead of the function on a database new to
+// the set (docs/storage.md, "Migrations are frozen").
 //
 // Versions 1–19 were frozen this way from the functions as they were when their files were
 // made (version 1 from the DDL builder it had; it needs no upgrade). A migration whose
@@ -21,7 +22,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { registerPostingFunctions } from '../src/store/sqlite/posting-lists.ts';
 import { RECORD_MIGRATIONS } from '../src/store/sqlite/records-schema.ts';
-import { frozenMigrationHeader, RECORD_MIGRATIONS_DIR } from '../src/store/sqlite/frozen-migrations.ts';
+import { frozenMigrationHeader } from '../src/store/sqlite/frozen-migrations.ts';
 
 /** What one statement of a migration was, as run. */
 type Ran = { readonly sql: string } | { readonly source: string; readonly args: readonly unknown[] };
@@ -125,7 +126,7 @@ for (const m of RECORD_MIGRATIONS) {
     m.upgrade(db);
     const statements = writes(replay, take());
     const text = frozenMigrationHeader(m, statements.length) + statements.map((s) => `${s};\n`).join('');
-    const file = new URL(m.file, RECORD_MIGRATIONS_DIR);
+    const file = m.path;
     if (!check) {
       writeFileSync(file, text);
       console.log(`wrote ${file.pathname} (${statements.length} statements)`);

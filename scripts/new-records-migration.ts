@@ -2,21 +2,26 @@
 // the frozen migrations do not make yet: a new source's tables, link tables, full text, narrow
 // and value-count tables, and new indexes.
 //
-//   npx tsx scripts/new-records-migration.ts "patents: their table, link tables, full text and narrow table"
+//   npx tsx scripts/new-records-migration.ts --source patents "patents: their table, link tables, full text and narrow table"
+//   npx tsx scripts/new-records-migration.ts "value counts for the facets of patents, datasets and trials"
 //
 // The name is what `schema_migrations` records (one line). For each engine the script brings a
 // new database through every frozen migration, compares it with one built from the declared
 // layout (`declaredRecordSchemaSql`, `declaredPgRecordSchemaSql`), and writes the declared
 // statements of the objects the migrated one lacks, in declared order, as
-// `src/store/<engine>/migrations/records/NNNN-<slug>.sql`. A table both hold in different forms
+// `src/sources/<name>/migrations/<engine>/NNNN-<slug>.sql` with `--source <name>` (the tables
+// of that source alone), else `src/store/<engine>/migrations/records/NNNN-<slug>.sql` (tables
+// of no source, or of several). NNNN is the next number of the engine's one sequence across
+// the store's folder and every source's. A table both hold in different forms
 // (a column added to an old table) is not something a CREATE statement can mend: the script
 // names it and writes nothing, and that migration is written by hand (docs/storage.md,
 // "Migrations are frozen"). PostgreSQL is the server at QUARRY_TEST_PG (default
 // postgres://postgres@127.0.0.1:5432); its two scratch databases are dropped afterwards.
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { frozenHeader, slugOf } from '../src/store/migration-files.ts';
+import { frozenHeader, slugOf, SOURCES_DIR, type MigrationEngine } from '../src/store/migration-files.ts';
 import { declaredPgRecordSchemaSql } from '../src/store/postgres/declared-schema.ts';
 import { declaredRecordSchemaSql } from '../src/store/sqlite/declared-schema.ts';
 import { RECORD_MIGRATIONS_DIR } from '../src/store/sqlite/frozen-migrations.ts';
@@ -27,10 +32,33 @@ import { listMigrations, MIGRATIONS_DIR } from '../src/store/postgres/migrate.ts
 import { applyRecordMigrations, createTestPgDatabase } from '../test/fixtures/pg-db.ts';
 import { pgSchemaShape, shapeDifferences, sqliteSchemaShape } from '../test/fixtures/schema-shape.ts';
 
-const name = process.argv.slice(2).join(' ').trim();
+const USAGE =
+  'usage: npx tsx scripts/new-records-migration.ts [--source <name>] "<what the migration makes, one line>"';
+const { values, positionals } = (() => {
+  try {
+    return parseArgs({ options: { source: { type: 'string' } }, allowPositionals: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+const name = positionals.join(' ').trim();
 if (name === '' || name.includes('\n')) {
-  console.error('usage: npx tsx scripts/new-records-migration.ts "<what the migration makes, one line>"');
+  console.error(USAGE);
   process.exit(2);
+}
+const source = values.source;
+if (source !== undefined && !existsSync(new URL(`${source}/`, SOURCES_DIR))) {
+  console.error(`no source folder src/sources/${source}/\n${USAGE}`);
+  process.exit(2);
+}
+
+/** Where an engine's new migration goes: the source's folder (made when new), or the store's. */
+function targetDir(engine: MigrationEngine, storeDir: URL): URL {
+  if (source === undefined) return storeDir;
+  const dir = new URL(`${source}/migrations/${engine}/`, SOURCES_DIR);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** The object a CREATE statement makes: `CREATE [VIRTUAL] TABLE|VIEW|[UNIQUE] INDEX [IF NOT EXISTS] <name>`. */
@@ -82,6 +110,11 @@ function rerunnable(statement: string): string {
   return statement.replace(/^(\s*CREATE\s+(?:VIRTUAL\s+)?TABLE\s+)(?!IF\s+NOT\s+EXISTS\b)/i, '$1IF NOT EXISTS ');
 }
 
+/** The highest version of a set (every folder of it), 0 for none. */
+function lastVersion(migrations: readonly { readonly version: number }[]): number {
+  return Math.max(0, ...migrations.map((m) => m.version));
+}
+
 function writeMigration(dir: URL, version: number, statements: readonly string[], engine: string): void {
   const file = new URL(`${String(version).padStart(4, '0')}-${slugOf(name)}.sql`, dir);
   const header = frozenHeader(name, [
@@ -107,7 +140,8 @@ function sqlite(): void {
     'SQLite',
   );
   if (missing.length === 0) console.log('SQLite: the frozen migrations already make the declared layout');
-  else writeMigration(RECORD_MIGRATIONS_DIR, RECORD_MIGRATIONS.length + 1, missing, 'SQLite');
+  else
+    writeMigration(targetDir('sqlite', RECORD_MIGRATIONS_DIR), lastVersion(RECORD_MIGRATIONS) + 1, missing, 'SQLite');
 }
 
 async function postgres(): Promise<void> {
@@ -140,9 +174,9 @@ async function postgres(): Promise<void> {
       shapeDifferences(await pgSchemaShape(migrated.url), await pgSchemaShape(declared.url)),
       'PostgreSQL',
     );
-    const version = (listMigrations({ sets: ['records'] }).get('records') ?? []).length + 1;
+    const version = lastVersion(listMigrations({ sets: ['records'] }).get('records') ?? []) + 1;
     if (missing.length === 0) console.log('PostgreSQL: the frozen migrations already make the declared layout');
-    else writeMigration(new URL('records/', MIGRATIONS_DIR), version, missing, 'PostgreSQL');
+    else writeMigration(targetDir('postgres', new URL('records/', MIGRATIONS_DIR)), version, missing, 'PostgreSQL');
   } finally {
     await migrated.drop();
     await declared.drop();

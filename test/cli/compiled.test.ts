@@ -18,6 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { RECORD_MIGRATIONS } from '../../src/store/sqlite/records-schema.ts';
 import { tinyDatabase } from '../engine/fixtures/tiny-db.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -158,6 +160,27 @@ describe('the compiled command', { timeout: 120_000 }, () => {
     );
     assert.equal(query.status, 0, query.stderr);
     assert.deepEqual((JSON.parse(query.stdout) as { publications: unknown[] }).publications, [{ id: 'pub.1' }]);
+    // Every records migration ran, those the source folders hold (src/sources/<name>/migrations/) too.
+    const made = new Database(db, { readonly: true });
+    try {
+      const versions = made
+        .prepare("SELECT version FROM schema_migrations WHERE migration_set = 'records' ORDER BY version")
+        .pluck()
+        .all();
+      assert.deepEqual(
+        versions,
+        RECORD_MIGRATIONS.map((m) => m.version),
+      );
+      const tables = made
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('patents', 'datasets', 'clinical_trials')",
+        )
+        .pluck()
+        .all();
+      assert.deepEqual([...tables].sort(), ['clinical_trials', 'datasets', 'patents']);
+    } finally {
+      made.close();
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 });

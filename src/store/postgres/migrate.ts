@@ -10,7 +10,8 @@
  * under the name its first line gives (`-- name: ...`), else its file name's words; a `.ts`
  * file exports `default async function up(client: pg.PoolClient)` for what SQL alone cannot
  * express. The `records` files are the statements the code once generated from the storage
- * layout, frozen (docs/storage.md, "Migrations are frozen"). A list in code can be given too
+ * layout, frozen (docs/storage.md, "Migrations are frozen"); a source's own are in its folder,
+ * `src/sources/<name>/migrations/postgres/`, numbered in the set's one sequence. A list in code can be given too
  * (`code`), as tests do to apply a set only up to a version.
  * Each migration runs in its own transaction, so a failed one leaves nothing of itself.
  * Applied versions are recorded in `schema_migrations` (migration_set, version, name,
@@ -26,7 +27,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
 import { packageFile } from '../../package-root.ts';
-import { migrationFiles, migrationName } from '../migration-files.ts';
+import { migrationFilesOf, migrationName, SOURCES_DIR, sourceMigrationDirs } from '../migration-files.ts';
 
 /** Found from the package root: compiled, this module lives in a bundle chunk under dist/. */
 export const MIGRATIONS_DIR = pathToFileURL(packageFile('src/store/postgres/migrations/'));
@@ -44,24 +45,30 @@ export interface MigrationStep {
   readonly name: string;
 }
 
+/** The set whose migrations source folders hold too. */
+const SOURCE_SET = 'records';
+
 /**
- * The file-defined sets (all, or those named in `sets`), each as its ordered list. Throws
- * when a set's numbers are not 1, 2, 3, ...
+ * The file-defined sets (all, or those named in `sets`), each as its ordered list: the files
+ * of `<dir>/<set>/`, and for `records` those of the source folders too (`sourcesDir`; with
+ * the default `dir`, `src/sources/`). Throws when a set's numbers are not 1, 2, 3, ... or two
+ * files hold one number.
  */
 export function listMigrations(
-  options: { sets?: readonly string[]; dir?: URL } = {},
+  options: { sets?: readonly string[]; dir?: URL; sourcesDir?: URL } = {},
 ): Map<string, readonly PgMigration[]> {
   const dir = options.dir ?? MIGRATIONS_DIR;
+  const sourcesDir = options.sourcesDir ?? (options.dir === undefined ? SOURCES_DIR : undefined);
   const sets = readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && (options.sets === undefined || options.sets.includes(e.name)))
     .map((e) => e.name)
     .sort();
   const out = new Map<string, readonly PgMigration[]>();
   for (const set of sets) {
-    const setDir = new URL(`${set}/`, dir);
-    const migrations = migrationFiles(setDir, ['sql', 'ts', 'js']).map(({ version, file: f, slug }): PgMigration => {
-      const file = new URL(f, setDir);
-      if (!f.endsWith('.sql'))
+    const dirs = [new URL(`${set}/`, dir)];
+    if (set === SOURCE_SET && sourcesDir !== undefined) dirs.push(...sourceMigrationDirs('postgres', sourcesDir));
+    const migrations = migrationFilesOf(dirs, ['sql', 'ts', 'js']).map(({ version, path: file, slug }): PgMigration => {
+      if (!file.pathname.endsWith('.sql'))
         return { version, name: migrationName('', slug), up: (client) => runModule(file, client) };
       const sql = readFileSync(file, 'utf8');
       return { version, name: migrationName(sql, slug), up: [sql] };

@@ -1,31 +1,40 @@
 /**
- * The SQLite record store's migrations as files: `migrations/records/NNNN-<slug>.sql`, each
- * the statements its migration ran on a new database, recorded once
- * (scripts/freeze-sqlite-migrations.ts) and never edited, so a later change of the storage
- * layout (a new source, a new table) cannot change what an old migration makes.
+ * The SQLite record store's migrations as files: `migrations/records/NNNN-<slug>.sql` here and
+ * `src/sources/<name>/migrations/sqlite/NNNN-<slug>.sql` in a source's folder (one sequence of
+ * numbers across them: `../migration-files.ts`), each the statements its migration ran on a
+ * new database, recorded once (scripts/freeze-sqlite-migrations.ts,
+ * scripts/new-records-migration.ts) and never edited, so a later change of the storage layout
+ * (a new source, a new table) cannot change what an old migration makes.
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import { packageFile } from '../../package-root.ts';
-import { frozenHeader, migrationFiles, migrationNameOf } from '../migration-files.ts';
+import { frozenHeader, migrationFilesOf, migrationNameOf, sourceMigrationDirs } from '../migration-files.ts';
 import type { FrozenMigration } from './migrate.ts';
 
 /** Found from the package root: compiled, this module lives in a bundle chunk under dist/. */
 export const RECORD_MIGRATIONS_DIR = pathToFileURL(packageFile('src/store/sqlite/migrations/records/'));
 
+/** The folders of the records migrations: the store's own, then every source folder's that has one. */
+export function recordMigrationDirs(): URL[] {
+  return [RECORD_MIGRATIONS_DIR, ...sourceMigrationDirs('sqlite')];
+}
+
 /** A records migration and the file holding its frozen statements. */
 export interface FileMigration extends FrozenMigration {
   readonly file: string;
+  /** The file itself, in whichever folder holds it. */
+  readonly path: URL;
 }
 
 /**
- * The migrations of a folder of frozen files, with the upgrade steps of those that have one
- * (by version) and `functions` for every one. Only the names are read now (the files' first
- * lines); the statements when a migration runs.
+ * The migrations of folders of frozen files, one sequence of numbers across them, with the
+ * upgrade steps of those that have one (by version) and `functions` for every one. Only the
+ * names are read now (the files' first lines); the statements when a migration runs.
  */
 export function frozenMigrations(
-  dir: URL,
+  dirs: readonly URL[],
   {
     upgrades = {},
     functions,
@@ -34,14 +43,14 @@ export function frozenMigrations(
     readonly functions?: (db: Database) => void;
   } = {},
 ): FileMigration[] {
-  const files = migrationFiles(dir, ['sql']);
-  const migrations = files.map(({ version, file, slug }): FileMigration => {
-    const path = new URL(file, dir);
+  const files = migrationFilesOf(dirs, ['sql']);
+  const migrations = files.map(({ version, file, slug, path }): FileMigration => {
     const upgrade = upgrades[version];
     return {
       version,
       name: migrationNameOf(path, slug),
       file,
+      path,
       sql: () => readFileSync(path, 'utf8'),
       ...(upgrade === undefined ? {} : { upgrade }),
       ...(functions === undefined ? {} : { functions }),
@@ -49,7 +58,9 @@ export function frozenMigrations(
   });
   for (const version of Object.keys(upgrades).map(Number))
     if (!files.some((f) => f.version === version))
-      throw new Error(`an upgrade step for records migration ${version}, which has no file in ${dir.pathname}`);
+      throw new Error(
+        `an upgrade step for records migration ${version}, which has no file in ${dirs.map((d) => d.pathname).join(' or ')}`,
+      );
   return migrations;
 }
 

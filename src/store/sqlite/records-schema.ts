@@ -21,7 +21,7 @@ import {
   type RecordKind,
 } from '../../model/storage.ts';
 import type { Database } from 'better-sqlite3';
-import { frozenMigrations, RECORD_MIGRATIONS_DIR, type FileMigration } from './frozen-migrations.ts';
+import { frozenMigrations, recordMigrationDirs, type FileMigration } from './frozen-migrations.ts';
 import { narrowTableSql, narrowTables, refreshNarrowTables } from './narrow-tables.ts';
 import { keepListsByRecord, rebuildPostings, registerPostingFunctions } from './posting-lists.ts';
 import { perYearTablesSql, rebuildPerYearTables, refreshFundingByYear } from './per-year-tables.ts';
@@ -420,12 +420,13 @@ const LEGACY_UPGRADES: Readonly<Record<number, (db: Database) => void>> = {
 };
 
 /**
- * The record store's migrations (set `records`): the frozen files of
- * `migrations/records/`, with the upgrade steps above for 2–19. Add a version as a new file
- * (and an upgrade step only where rows held must be transformed); never edit an old one.
+ * The record store's migrations (set `records`): the frozen files of `migrations/records/`
+ * and of the source folders (`src/sources/<name>/migrations/sqlite/`), with the upgrade steps
+ * above for 2–19. Add a version as a new file (and an upgrade step only where rows held must
+ * be transformed); never edit an old one.
  * Every one may call the posting lists' functions (16–18 do: the lists and their views).
  */
-export const RECORD_MIGRATIONS: readonly FileMigration[] = frozenMigrations(RECORD_MIGRATIONS_DIR, {
+export const RECORD_MIGRATIONS: readonly FileMigration[] = frozenMigrations(recordMigrationDirs(), {
   upgrades: LEGACY_UPGRADES,
   functions: registerPostingFunctions,
 });
