@@ -1,8 +1,8 @@
 /**
  * What a source declares about itself, in one place (`src/sources/<name>/model.ts`): its
  * field table, its storage (table, link tables, full-text table, `<owner>_values` codes),
- * how a record of it becomes rows, and its entity kind when fields of other sources hold
- * its records. The registry (`model/sources.ts`) lists the declarations; the schema, both
+ * how a record of it becomes rows, its entity kind when fields of other sources hold its
+ * records, and the names of the outside formats it is imported from. The registry (`model/sources.ts`) lists the declarations; the schema, both
  * stores' DDL and rows, the compiler's layout, `describe` and the client's record types
  * are derived from them. `defineSource` checks a declaration as it is made.
  */
@@ -51,6 +51,7 @@ export interface SourceDeclaration<
   Name extends string = string,
   Links extends string = string,
   Fields extends SourceTable = SourceTable,
+  Formats extends string = string,
 > {
   /** The name queries use, and the record kind (`publications`). */
   readonly name: Name;
@@ -74,6 +75,14 @@ export interface SourceDeclaration<
    * enough for the store to place the record. The native importer refuses a record without.
    */
   readonly requiredFields?: readonly (readonly [field: string, type: 'string' | 'number'])[];
+  /**
+   * The outside formats its records are imported from, each its `--format` name and a summary
+   * for `quarry import --help` (the files it reads, as published), in the order detection asks
+   * them. Only the names: how files are recognised and read is the data layer's, in the
+   * source's `data.ts` (listed in `src/data/sources.ts`), so the command line lists the
+   * formats without loading a reader.
+   */
+  readonly importFormats?: Readonly<Record<Formats, string>>;
 }
 
 /**
@@ -83,9 +92,12 @@ export interface SourceDeclaration<
  *
  * @example export const patents = defineSource({ name: 'patents', singular: 'patent', ... });
  */
-export function defineSource<const Name extends string, const Links extends string, const Fields extends SourceTable>(
-  declaration: SourceDeclaration<Name, Links, Fields>,
-): SourceDeclaration<Name, Links, Fields> {
+export function defineSource<
+  const Name extends string,
+  const Links extends string,
+  const Fields extends SourceTable,
+  const Formats extends string = never,
+>(declaration: SourceDeclaration<Name, Links, Fields, Formats>): SourceDeclaration<Name, Links, Fields, Formats> {
   const { name, singular, storage, rows } = declaration;
   const problem = (what: string): Error => new Error(`source ${name}: ${what}`);
   if ((storage.fullText === undefined) !== (rows.fullText === undefined))

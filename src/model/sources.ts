@@ -3,7 +3,9 @@
  * (`src/sources/<name>/model.ts`, see `model/source-module.ts`). Everything that lists the
  * sources derives from `SOURCE_MODULES`: their names, the schema's field tables, the
  * storage layout (`storage.ts`), the record kinds an import writes and their order, the
- * client's record types. Adding a source is a module and a line here.
+ * client's record types, the names of the import formats. Adding a source is a module and a
+ * line here (and, for a source with a generator or import formats, a line in
+ * `src/data/sources.ts`).
  */
 import { clinicalTrials } from '../sources/clinical_trials/model.ts';
 import { datasets } from '../sources/datasets/model.ts';
@@ -32,6 +34,38 @@ export type SourceModule = (typeof SOURCE_MODULES)[number];
 /** The sources Quarry holds. */
 export type SourceName = SourceModule['name'];
 export const SOURCE_NAMES: readonly SourceName[] = SOURCE_MODULES.map((m) => m.name);
+
+/** The `--format` names of the outside formats a source is imported from (`importFormats`). */
+export type ImportFormatOf<S extends SourceModule> = S extends { readonly importFormats?: infer F }
+  ? keyof NonNullable<F> & string
+  : never;
+
+/** The `--format` names of every source's outside formats. */
+export type SourceFormatName = ImportFormatOf<SourceModule>;
+
+/**
+ * Every source's outside formats, in registry order and each source's own: the order detection
+ * asks them in. Names and summaries only (the command line lists them); how they are
+ * recognised and read is the data layer's (`src/data/sources.ts`).
+ */
+export const SOURCE_FORMAT_NAMES: readonly {
+  readonly kind: SourceName;
+  readonly name: SourceFormatName;
+  readonly summary: string;
+}[] = SOURCE_MODULES.flatMap((source) =>
+  Object.entries<string>((source as SourceDeclaration).importFormats ?? {}).map(([name, summary]) => ({
+    kind: source.name,
+    name: name as SourceFormatName,
+    summary,
+  })),
+);
+{
+  const seen = new Set<string>();
+  for (const { kind, name } of SOURCE_FORMAT_NAMES) {
+    if (seen.has(name)) throw new Error(`source ${kind}: import format ${name} is declared by another source too`);
+    seen.add(name);
+  }
+}
 
 /** The declarations, as their general type. */
 export const DECLARED_SOURCES: readonly SourceDeclaration[] = SOURCE_MODULES;

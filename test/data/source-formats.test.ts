@@ -11,8 +11,7 @@ import { detectFormat, expandInputs } from '../../src/data/import/detect.ts';
 import { FORMAT_SUMMARIES, IMPORT_FORMATS, LINE_FORMATS } from '../../src/data/import/format-names.ts';
 import type { ImportInput } from '../../src/data/import/inputs.ts';
 import { readTogether, togetherName } from '../../src/data/import/read-together.ts';
-import { SOURCE_IMPORT_FORMATS } from '../../src/data/import/source-formats.ts';
-import { SOURCE_READERS } from '../../src/data/import/source-readers.ts';
+import { SOURCE_IMPORT_FORMATS, SOURCE_READERS } from '../../src/data/import/source-formats.ts';
 
 const DATA = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
 

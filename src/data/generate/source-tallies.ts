@@ -3,7 +3,7 @@
  * they are made (a publication thread tallies the records it makes beside its papers, the
  * main thread merges them), and the validation checks of their stated shares.
  */
-import type { SourceGenerator } from './source-generators.ts';
+import type { SourceGenerator } from './source-generator.ts';
 import { check, type Check } from './validation.ts';
 
 /** One source's records: how many, and how many have each of its shares (in `shares` order). */

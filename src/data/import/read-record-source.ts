@@ -12,8 +12,7 @@
 import { QuarryError } from '../../errors/index.ts';
 import { InputRefused, LimitExceeded } from './limits.ts';
 import { isTruncation, prepareMapped, Stopped, type InputCounts, type InputReading } from './read-batches.ts';
-import type { SourceFormatName } from './source-formats.ts';
-import { SOURCE_READERS } from './source-readers.ts';
+import { SOURCE_READERS, type SourceFormatName } from './source-formats.ts';
 
 /** Reads one input of a record source into the batches; returns its records read and skipped. */
 export async function readSourceInput<Row>(reading: InputReading<Row>, format: SourceFormatName): Promise<InputCounts> {

@@ -6,9 +6,10 @@
  * tables joined across files (PatentsView), entries of a tar or a zip read in one pass
  * (DataCite's Public Data File, ClinicalTrials.gov's bulk zip), pages held whole.
  *
- * A source folder declares each of its import formats (`SourceImportFormat`: its name and
- * how its files are recognised, in a module that loads no reader, for the command line and
- * detection) and lists them in `source-formats.ts`; its readers go in `source-readers.ts`.
+ * A source names each of its import formats in its declaration (`importFormats` of
+ * `src/sources/<name>/model.ts`, with the summary the command line shows), and its `data.ts`
+ * gives each one's recognition (`FormatRecognition`) and reader, listed once in
+ * `src/data/sources.ts`; `source-formats.ts` gathers them (`SourceImportFormat`).
  * The importer (`read-inputs.ts`) reads them beside the line formats, with the same batches,
  * checkpoints, progress, problems and refusals.
  *
@@ -78,11 +79,11 @@ export interface FileProbe {
 /** How a source format reads a zip archive it recognises: the archive as one input, or some entries, each an input. */
 export type ZipClaim = { readonly whole: true } | { readonly entries: readonly string[] };
 
-/** One import format of a source folder: what `--format <name>` names and detection recognises. */
-export interface SourceImportFormat<Name extends string = string> {
-  readonly name: Name;
-  /** For `quarry import --help`: the files it reads, as published. */
-  readonly summary: string;
+/**
+ * How a source's import format recognises its files: what a folder is searched for, which file
+ * and which zip archive is of the format, and whether its files are read together.
+ */
+export interface FormatRecognition {
   /** Names of files (base names, lower case) a folder is searched for, beside the JSON, CSV and zip files. */
   readonly files?: RegExp;
   /** True when the file (not a zip) is of this format. Formats are asked in registry order, after the built-in ones. */
@@ -96,9 +97,14 @@ export interface SourceImportFormat<Name extends string = string> {
   readonly together?: boolean;
 }
 
-/** Declares a source import format, keeping its name's literal type for `ImportFormat`. */
-export function defineImportFormat<const Name extends string>(
-  format: SourceImportFormat<Name>,
-): SourceImportFormat<Name> {
-  return format;
+/** An import format as a source's `data.ts` gives it: its recognition and its reader. */
+export interface FormatParts extends FormatRecognition {
+  readonly reader: RecordSourceReader;
+}
+
+/** One import format of a source folder: what `--format <name>` names, detection recognises and the importer reads. */
+export interface SourceImportFormat<Name extends string = string> extends FormatParts {
+  readonly name: Name;
+  /** For `quarry import --help`: the files it reads, as published (the source's `importFormats`). */
+  readonly summary: string;
 }

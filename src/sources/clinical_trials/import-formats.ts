@@ -1,7 +1,7 @@
 /**
- * The import format of clinical trials (registered in `data/import/source-formats.ts`, its
- * reader in `data/import/source-readers.ts`): ClinicalTrials.gov API v2 studies in each shape the registry publishes
- * (`import-ctgov-files.ts` reads them):
+ * How the files of clinical trials' import format are recognised (named in `model.ts`;
+ * recognition and reader go together in `data.ts`): ClinicalTrials.gov API v2 studies in each
+ * shape the registry publishes (`import-ctgov-files.ts` reads them):
  *
  * - the bulk download `ctg-studies.json.zip`, recognised by its `NCTnnnnnnnn.json` entries
  *   and read whole, in one pass (its 600,000 entries read one by one would each read the
@@ -11,7 +11,7 @@
  *   opening of the first study (`protocolSection` and its `identificationModule`), on one
  *   line or pretty-printed.
  */
-import { defineImportFormat, type FileProbe } from '../../data/import/record-source.ts';
+import type { FileProbe, FormatRecognition } from '../../data/import/record-source.ts';
 
 /** A study file of the bulk download: `35/NCT02252835.json`. */
 const STUDY_ENTRY = /(?:^|\/)NCT\d{8}\.json$/i;
@@ -29,12 +29,7 @@ function detect(probe: FileProbe): boolean {
   return STUDY_OPENING.test(probe.head);
 }
 
-export const ctgovFormat = defineImportFormat({
-  name: 'ctgov',
-  summary:
-    'ClinicalTrials.gov API v2 studies: the bulk ctg-studies.json.zip, API pages, the JSON download, or JSON Lines of studies',
+export const ctgovFormat: FormatRecognition = {
   detect,
   claimZip: (entries) => (entries.some((e) => STUDY_ENTRY.test(e)) ? { whole: true } : undefined),
-});
-
-export const clinicalTrialImportFormats = [ctgovFormat] as const;
+};

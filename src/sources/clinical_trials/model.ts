@@ -91,6 +91,10 @@ export const clinicalTrials = defineSource({
   fieldTable: CLINICAL_TRIALS,
   longDescriptions: CLINICAL_TRIALS_LONG_DESCRIPTIONS,
   requiredFields: [['title', 'string']],
+  importFormats: {
+    ctgov:
+      'ClinicalTrials.gov API v2 studies: the bulk ctg-studies.json.zip, API pages, the JSON download, or JSON Lines of studies',
+  },
   storage: {
     table: {
       table: 'clinical_trials',

@@ -1,6 +1,6 @@
 /**
- * The import format of datasets (registered in `data/import/source-formats.ts`, its reader
- * in `data/import/source-readers.ts`): DataCite DOI metadata, its records typed Dataset
+ * How the files of datasets' import format are recognised (named in `model.ts`; recognition
+ * and reader go together in `data.ts`): DataCite DOI metadata, its records typed Dataset
  * (`import-datacite-files.ts` reads the files):
  *
  * - the Public Data File, a `.tar`, `.tar.gz` or `.tgz` of `<prefix>/part_N.jsonl(.gz)`,
@@ -10,7 +10,7 @@
  * - a REST API answer saved as a `.json` file (`{"data": [...], "included", "links", "meta"}`,
  *   or `data` one DOI item), recognised by its `data`.
  */
-import { defineImportFormat, type FileProbe } from '../../data/import/record-source.ts';
+import type { FileProbe, FormatRecognition } from '../../data/import/record-source.ts';
 
 type Loose = Readonly<Record<string, unknown>>;
 const isObject = (v: unknown): v is Loose => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -42,12 +42,7 @@ function detect(probe: FileProbe): boolean {
   return /^\{\s*"data"\s*:\s*[[{]\s*\{?\s*"id"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"dois"/.test(probe.head);
 }
 
-export const dataciteFormat = defineImportFormat({
-  name: 'datacite',
-  summary:
-    'DataCite DOI metadata, the records typed Dataset: the Public Data File (.tar.gz), JSON Lines of REST API items, or a REST API page (.json)',
+export const dataciteFormat: FormatRecognition = {
   files: /\.(tar|tar\.gz|tgz)$/,
   detect,
-});
-
-export const datasetImportFormats = [dataciteFormat] as const;
+};

@@ -61,6 +61,10 @@ export const datasets = defineSource({
     ['title', 'string'],
     ['year', 'number'],
   ],
+  importFormats: {
+    datacite:
+      'DataCite DOI metadata, the records typed Dataset: the Public Data File (.tar.gz), JSON Lines of REST API items, or a REST API page (.json)',
+  },
   storage: {
     table: {
       table: 'datasets',

@@ -91,6 +91,10 @@ export const patents = defineSource({
     ['title', 'string'],
     ['publication_date', 'string'],
   ],
+  importFormats: {
+    uspto: 'USPTO patent XML: weekly grant or application zips (ipgb*.zip, ipg*.zip, ipa*.zip) or .xml files',
+    patentsview: 'PatentsView bulk tables (g_patent.tsv and the others, plain, .gz or .zip), read together',
+  },
   storage: {
     table: {
       table: 'patents',
