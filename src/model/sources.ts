@@ -9,10 +9,12 @@
  */
 import { clinicalTrials } from '../sources/clinical_trials/model.ts';
 import { datasets } from '../sources/datasets/model.ts';
+import { funderGroups } from '../sources/funder_groups/model.ts';
 import { grants } from '../sources/grants/model.ts';
 import { organizations } from '../sources/organizations/model.ts';
 import { patents } from '../sources/patents/model.ts';
 import { publications } from '../sources/publications/model.ts';
+import { researchOrgGroups } from '../sources/research_org_groups/model.ts';
 import { researchers } from '../sources/researchers/model.ts';
 import type { SourceTable } from './field-table.ts';
 import type { SourceDeclaration } from './source-module.ts';
@@ -26,6 +28,8 @@ export const SOURCE_MODULES = [
   patents,
   datasets,
   clinicalTrials,
+  funderGroups,
+  researchOrgGroups,
 ] as const;
 
 /** A source's declaration, as the registry holds it. */
