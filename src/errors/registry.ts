@@ -4,6 +4,7 @@ import { COMMON_CODES } from './codes/common.ts';
 import { DATA_CODES } from './codes/data.ts';
 import { DSL_CODES } from './codes/dsl.ts';
 import { ENGINE_CODES } from './codes/engine.ts';
+import { GROUP_CODES } from './codes/groups.ts';
 import { SCHEMA_CODES } from './codes/schema.ts';
 import { SERVICE_CODES } from './codes/service.ts';
 import { WEB_CODES } from './codes/web.ts';
@@ -21,6 +22,7 @@ export const ERROR_CODES = {
   ...SERVICE_CODES,
   ...WEB_CODES,
   ...DATA_CODES,
+  ...GROUP_CODES,
   ...CLIENT_CODES,
 } as const;
 
@@ -38,6 +40,7 @@ export const CODE_AREAS: ReadonlyArray<{
   { area: 'Service, accounts and authentication', codes: SERVICE_CODES },
   { area: 'Web pages', codes: WEB_CODES },
   { area: 'Data generation and import', codes: DATA_CODES },
+  { area: 'Organization groups', codes: GROUP_CODES },
   { area: 'Client and command line', codes: CLIENT_CODES },
 ];
 
