@@ -12,6 +12,7 @@ import { register as registerLoginCode } from './commands/login-code.ts';
 import { register as registerBackup } from './commands/backup.ts';
 import { register as registerMigrate } from './commands/migrate.ts';
 import { register as registerJwtSecret } from './commands/jwt-secret.ts';
+import { register as registerGroups } from './commands/groups.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -31,4 +32,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerBackup,
   registerMigrate,
   registerJwtSecret,
+  registerGroups,
 ];

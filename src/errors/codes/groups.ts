@@ -26,6 +26,11 @@ export const GROUP_CODES = {
     message: '{file} is not a list of organization ids Quarry can read: {reason}',
     fix: 'Give a JSON array of ids (or an object with an `organization_ids` array), or a CSV file with one id per line in its first column (a first line `id` or `organization_id` is a header).',
   },
+  GROUP_MEMBERS_OPTION: {
+    category: 'input',
+    message: 'Give the members one way: exactly one of {options}.',
+    fix: 'Name a members file (`--members orgs.csv`) or an organization whose descendants join it with it (`--organization https://ror.org/...`).',
+  },
   GROUP_NO_MEMBERS: {
     category: 'input',
     message: 'The group {id} would have no member organizations.',
