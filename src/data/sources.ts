@@ -8,10 +8,18 @@
 import { SOURCE_FORMAT_NAMES, SOURCE_NAMES } from '../model/sources.ts';
 import { clinicalTrialData } from '../sources/clinical_trials/data.ts';
 import { datasetData } from '../sources/datasets/data.ts';
+import { funderGroupData } from '../sources/funder_groups/data.ts';
 import { patentData } from '../sources/patents/data.ts';
+import { researchOrgGroupData } from '../sources/research_org_groups/data.ts';
 import type { SourceData } from './source-data.ts';
 
-const LISTED: readonly SourceData[] = [patentData, datasetData, clinicalTrialData];
+const LISTED: readonly SourceData[] = [
+  patentData,
+  datasetData,
+  clinicalTrialData,
+  funderGroupData,
+  researchOrgGroupData,
+];
 
 /**
  * The listed sources' parts, in registry order. Throws at load for a source listed twice and
