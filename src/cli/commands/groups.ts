@@ -2,14 +2,14 @@
  * `quarry groups define|list|remove`: the named sets of organizations queried as the
  * `funder_groups` and `research_org_groups` sources. A group's members come from a file (JSON
  * or CSV of organization ids) or from one organization and all its descendants in the
- * parent/child hierarchy the organizations hold (ROR's relationships). Groups are records of
- * their source, so queries see a change at once; imports leave them in place.
+ * parent/child hierarchy the organizations hold (ROR's relationships). The admin page does
+ * the same through the same `GroupAdministration`. Groups are records of their source, so
+ * queries see a change at once, and imports leave them in place.
  */
 import type { Command } from 'commander';
-import type { LocalQueries, recordWriterFor } from '../../backends.ts';
-import type * as Groups from '../../data/groups/index.ts';
 import { loadConfig } from '../../config.ts';
 import { QuarryError } from '../../errors/index.ts';
+import type { GroupAdministration } from '../../store/organization-groups.ts';
 import { exitWithError } from '../exit.ts';
 import { DB_OPTION_HELP } from './admin-store.ts';
 
@@ -20,33 +20,22 @@ interface DbFlags {
 
 type DefineFlags = DbFlags & { name: string; id?: string; members?: string; organization?: string };
 
-/** The database `--db` (or the configuration) names, as every administration command reads it. */
-function databaseOf(flags: DbFlags): string {
-  return loadConfig({
+/** Runs `work` with the groups of the database `--db` (or the configuration) names; closes it. */
+async function withGroups<T>(flags: DbFlags, work: (groups: GroupAdministration) => Promise<T>): Promise<T> {
+  const database = loadConfig({
     file: flags.config,
     env: process.env,
     overrides: flags.db === undefined ? {} : { database: flags.db },
   }).database;
-}
-
-/** Runs `work` with the group modules and in-process queries on the database; closes them. */
-async function withGroups<T>(
-  flags: DbFlags,
-  work: (
-    tools: typeof Groups & {
-      readonly queries: LocalQueries;
-      readonly database: string;
-      readonly recordWriterFor: typeof recordWriterFor;
-    },
-  ) => Promise<T>,
-): Promise<T> {
-  const database = databaseOf(flags);
   // Loaded on use: the database drivers would slow the start of every other command.
-  const [backends, groups] = await Promise.all([import('../../backends.ts'), import('../../data/groups/index.ts')]);
+  const [backends, { groupAdministration }] = await Promise.all([
+    import('../../backends.ts'),
+    import('../../data/groups/index.ts'),
+  ]);
   // Opening the queries first refuses a SQLite file that does not exist before anything is written.
   const queries = await backends.openLocalQueries(database, 2);
   try {
-    return await work({ ...groups, queries, database, recordWriterFor: backends.recordWriterFor });
+    return await work(groupAdministration({ target: () => backends.recordWriterFor(database), queries }));
   } finally {
     await queries.close();
   }
@@ -68,23 +57,22 @@ export function register(program: Command): void {
       .option('--id <id>', 'its id (default: made from the name, e.g. "Military schools" → military-schools)')
       .option('--members <file>', 'a JSON array of organization ids, or CSV with an id per line in its first column')
       .option('--organization <id>', 'an organization: the group is it and all its descendants'),
-  ).action(async (sourceName: string, flags: DefineFlags) => {
+  ).action(async (source: string, flags: DefineFlags) => {
     try {
-      const saved = await withGroups(flags, async (g) => {
-        const source = g.groupSource(sourceName);
-        if ((flags.members === undefined) === (flags.organization === undefined))
-          throw QuarryError.of('GROUP_MEMBERS_OPTION', { params: { options: '--members FILE, --organization ID' } });
-        const members =
-          flags.members !== undefined
-            ? await g.readMembersFile(flags.members)
-            : await g.organizationWithDescendants(g.queries, flags.organization ?? '');
-        const group = g.checkedGroup({ id: flags.id, name: flags.name, organizationIds: members });
-        await g.saveGroup(g.recordWriterFor(g.database), source, group);
-        return { source, group };
-      });
-      const n = saved.group.organization_ids.length;
+      const membersText = await membersOf(source, flags);
+      const saved = await withGroups(flags, (g) =>
+        g.define({
+          source,
+          name: flags.name,
+          id: flags.id,
+          membersText,
+          membersFrom: flags.members,
+          organization: flags.organization,
+        }),
+      );
+      const n = saved.organization_ids.length;
       process.stdout.write(
-        `Saved ${saved.source} ${saved.group.id} "${saved.group.name}": ${n} organization${n === 1 ? '' : 's'}\n`,
+        `Saved ${saved.source} ${saved.id} "${saved.name}": ${n} organization${n === 1 ? '' : 's'}\n`,
       );
     } catch (error) {
       exitWithError(error);
@@ -97,15 +85,9 @@ export function register(program: Command): void {
       .description('list the groups, by source and name (one per line, or JSON with --json)')
       .argument('[source]', 'funder_groups or research_org_groups (default: both)')
       .option('--json', 'print a JSON array of {source, id, name, organization_ids}'),
-  ).action(async (sourceName: string | undefined, flags: DbFlags & { json?: boolean }) => {
+  ).action(async (source: string | undefined, flags: DbFlags & { json?: boolean }) => {
     try {
-      const listed = await withGroups(flags, async (g) => {
-        const sources = sourceName === undefined ? g.GROUP_SOURCES : [g.groupSource(sourceName)];
-        const out = [];
-        for (const source of sources)
-          for (const group of await g.listGroups(g.queries, source)) out.push({ source, ...group });
-        return out;
-      });
+      const listed = await withGroups(flags, (g) => g.list(source));
       if (flags.json === true) process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
       else {
         for (const g of listed)
@@ -123,16 +105,24 @@ export function register(program: Command): void {
       .description('remove a group')
       .argument('<source>', 'funder_groups or research_org_groups')
       .argument('<id>', 'the id of the group'),
-  ).action(async (sourceName: string, id: string, flags: DbFlags) => {
+  ).action(async (source: string, id: string, flags: DbFlags) => {
     try {
-      const source = await withGroups(flags, async (g) => {
-        const source = g.groupSource(sourceName);
-        await g.removeGroup(g.recordWriterFor(g.database), source, id);
-        return source;
-      });
+      await withGroups(flags, (g) => g.remove(source, id));
       process.stdout.write(`Removed ${source} ${id}\n`);
     } catch (error) {
       exitWithError(error);
     }
   });
+}
+
+/**
+ * The members file's text, read before the database opens; a wrong source or a wrong choice
+ * of member options is told before a missing file.
+ */
+async function membersOf(source: string, flags: DefineFlags): Promise<string | undefined> {
+  const { groupSource, readMembersText } = await import('../../data/groups/index.ts');
+  groupSource(source);
+  if ((flags.members === undefined) === (flags.organization === undefined))
+    throw QuarryError.of('GROUP_MEMBERS_OPTION', { params: { options: '--members FILE, --organization ID' } });
+  return flags.members === undefined ? undefined : readMembersText(flags.members);
 }

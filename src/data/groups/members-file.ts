@@ -50,15 +50,13 @@ export function parseMembers(text: string, file: string): string[] {
   return present;
 }
 
-/** The organization ids the file at `path` lists. */
-export async function readMembersFile(path: string): Promise<string[]> {
-  let text: string;
+/** The text of the members file at `path` (parsed by `parseMembers`); a missing file is DATA_FILE_NOT_FOUND. */
+export async function readMembersText(path: string): Promise<string> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw QuarryError.of('DATA_FILE_NOT_FOUND', { params: { path } });
     throw error;
   }
-  return parseMembers(text, path);
 }

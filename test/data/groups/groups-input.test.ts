@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { checkedGroup, groupSource, idFromName, MAX_GROUP_MEMBERS } from '../../../src/data/groups/group-sources.ts';
-import { parseMembers, readMembersFile } from '../../../src/data/groups/members-file.ts';
+import { parseMembers, readMembersText } from '../../../src/data/groups/members-file.ts';
 import { isQuarryError } from '../../../src/errors/index.ts';
 
 const coded = (code: string) => (e: unknown) => isQuarryError(e) && e.code === code;
@@ -52,8 +52,8 @@ describe('the members file', () => {
   test('reads a file, and names a missing one with DATA_FILE_NOT_FOUND', async () => {
     const path = join(dir, 'members.csv');
     writeFileSync(path, `organization_id\n${ids.join('\n')}\n`);
-    assert.deepEqual(await readMembersFile(path), ids);
-    await assert.rejects(readMembersFile(join(dir, 'absent.csv')), coded('DATA_FILE_NOT_FOUND'));
+    assert.deepEqual(parseMembers(await readMembersText(path), path), ids);
+    await assert.rejects(readMembersText(join(dir, 'absent.csv')), coded('DATA_FILE_NOT_FOUND'));
   });
 });
 
