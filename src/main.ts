@@ -14,6 +14,7 @@ import { buildDemoDatabase } from './data/demo.ts';
 import { build, type WebPlugin } from './http/app.ts';
 import { restrictToOwner } from './owner-only.ts';
 import { webPlugin } from './web/plugin.ts';
+import { groupAdministration } from './data/groups/index.ts';
 
 export interface RunningService {
   /** The base URL it listens on, e.g. `http://127.0.0.1:8080`. */
@@ -50,6 +51,10 @@ export async function startService(
       webStore: backends.webStore,
       loginCodes: backends.loginCodes,
       recordsNotReady: backends.recordsNotReady,
+      groups: groupAdministration({
+        target: () => recordWriterFor(config.database),
+        queries: { post: async (text) => (await backends.engine.run(text, { dslVersion: 2 })).result },
+      }),
       ...(options.web ? { web: options.web } : {}),
     });
     if (backends.upgraded.length > 0)

@@ -11,6 +11,7 @@ import { packageVersion } from '../package-root.ts';
 import { RateLimiter } from '../ratelimit/limiter.ts';
 import type { RateLimitStore } from '../store/rate-limits.ts';
 import type { TokenStore } from '../store/tokens.ts';
+import type { GroupAdministration } from '../store/organization-groups.ts';
 import type { LoginCodeStore, WebStore } from '../store/web.ts';
 import type { ServiceContext } from './context.ts';
 import { AllowedMethods } from './allowed-methods.ts';
@@ -40,6 +41,8 @@ export interface WebPluginOptions {
   readonly service: ServiceContext;
   readonly webStore: WebStore;
   readonly loginCodes: LoginCodeStore;
+  /** The organization groups the admin pages define; without it they offer none. */
+  readonly groups?: GroupAdministration;
 }
 
 /** The web pages (API home at `/`, account section, console): a plugin from `src/web/`. */
@@ -62,6 +65,8 @@ export interface AppDeps {
   readonly logger?: false | { readonly level?: string; readonly stream?: NodeJS.WritableStream };
   /** Registered when given and `config.web.enabled`. */
   readonly web?: WebPlugin;
+  /** The organization groups, for the web pages' administration (`/admin/groups`). */
+  readonly groups?: GroupAdministration;
   /** Why the record database must not be served now (an import that did not finish), or undefined. */
   readonly recordsNotReady?: () => string | undefined;
 }
@@ -215,6 +220,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
       service: ctx,
       webStore: deps.webStore,
       loginCodes: deps.loginCodes ?? deps.webStore,
+      ...(deps.groups ? { groups: deps.groups } : {}),
     });
   }
 

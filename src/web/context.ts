@@ -9,6 +9,7 @@ import type { LoginCodeStore, WebStore } from '../store/web.ts';
 import type { Assets } from './assets.ts';
 import type { PageContext } from './layout.ts';
 import { cookieOptions } from './session.ts';
+import type { GroupAdministration } from '../store/organization-groups.ts';
 
 export interface WebContext {
   readonly accounts: AccountService;
@@ -20,6 +21,8 @@ export interface WebContext {
   /** The API's context: its query handler and rate limiter serve the pages too. */
   readonly service: ServiceContext;
   readonly assets: Assets;
+  /** The organization groups `/admin/groups` defines; absent, the page is not offered. */
+  readonly groups?: GroupAdministration;
 }
 
 /** The page context of a request: who is signed in, a fresh CSRF token, asset URLs. */

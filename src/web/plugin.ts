@@ -27,6 +27,7 @@ import { errorBox, page } from './layout.ts';
 import { html } from './html.ts';
 import { accountRoutes, signInRedirect } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { groupRoutes } from './routes/groups.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { homeRoutes } from './routes/home.ts';
 import { keyRoutes } from './routes/keys.ts';
@@ -65,7 +66,17 @@ export async function webPlugin(app: FastifyInstance, options: WebPluginOptions)
   const { accounts, config, engine, clock, service, loginCodes } = options;
   const store = options.webStore;
   const assets = await loadAssets();
-  const ctx: WebContext = { accounts, config, engine, clock, store, loginCodes, assets, service };
+  const ctx: WebContext = {
+    accounts,
+    config,
+    engine,
+    clock,
+    store,
+    loginCodes,
+    assets,
+    service,
+    ...(options.groups ? { groups: options.groups } : {}),
+  };
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
@@ -152,4 +163,5 @@ ${errorBox(quarryError)}
   accountRoutes(app, ctx);
   consoleRoutes(app, ctx);
   adminRoutes(app, ctx);
+  groupRoutes(app, ctx);
 }

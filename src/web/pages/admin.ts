@@ -28,6 +28,8 @@ export interface AdminData {
   readonly filter: AccountFilter;
   readonly error?: QuarryError;
   readonly notice?: string;
+  /** The organization groups have a page of their own (`/admin/groups`). */
+  readonly offersGroups?: boolean;
   /** A login code just issued, shown once. */
   readonly loginCode?: { readonly email: string; readonly code: string; readonly expiresAt: string };
 }
@@ -133,6 +135,7 @@ ${
   <span id="code-copy-status" role="status" class="muted"></span></div>
 </div>`
 }
+${data.offersGroups && html`<p><a href="/admin/groups">Organization groups</a>: the funder and research organization groups queries search.</p>`}
 <p>${data.accounts.length} account${data.accounts.length === 1 ? '' : 's'}, ${pending} waiting for activation. Accounts move pending → active ⇄ suspended; only active accounts can sign in (suspending one signs it out everywhere), and only they get login codes. The command line (<code>quarry accounts ...</code>) can also create and close accounts.</p>
 <form method="get" action="/admin" class="card account-filter" role="search" aria-label="Find accounts">
   <div><label for="account-search">Address or name contains</label>

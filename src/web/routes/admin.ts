@@ -13,7 +13,8 @@ import { didYouMean } from '../../schema/suggest.ts';
 import { requireAccount } from '../session.ts';
 import { signInRedirect } from './account.ts';
 
-function requireAdmin(request: FastifyRequest): Account {
+/** The signed-in account, when it is an administrator's; WEB_ADMIN_REQUIRED otherwise. */
+export function requireAdmin(request: FastifyRequest): Account {
   const account = requireAccount(request);
   if (!request.web.isAdmin) throw QuarryError.of('WEB_ADMIN_REQUIRED');
   return account;
@@ -30,6 +31,7 @@ async function sendAdmin(
     adminIds: await ctx.store.adminIds(),
     selfId: request.web.account?.id ?? -1,
     filter: accountFilterOf(request.query as Record<string, unknown>),
+    offersGroups: ctx.groups !== undefined,
     ...extra,
   };
   const status = extra.error ? STATUS_BY_CATEGORY[extra.error.category] : 200;

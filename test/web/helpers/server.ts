@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from '../../../src/accounts/service.ts';
-import { openServiceBackends } from '../../../src/backends.ts';
+import { openServiceBackends, recordWriterFor } from '../../../src/backends.ts';
+import { groupAdministration } from '../../../src/data/groups/index.ts';
 import { loadConfig, type DeepPartial, type QuarryConfig } from '../../../src/config.ts';
 import type { QueryEngine } from '../../../src/engine/types.ts';
 import { build } from '../../../src/http/app.ts';
@@ -65,6 +66,11 @@ export async function startWebServer(options: { config?: DeepPartial<QuarryConfi
     loginCodes: backends.loginCodes,
     logger: false,
     web: webPlugin,
+    // As the composition root gives it (src/main.ts): /admin/groups writes to this database.
+    groups: groupAdministration({
+      target: () => recordWriterFor(db),
+      queries: { post: async (text) => (await engine.run(text, { dslVersion: 2 })).result },
+    }),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
