@@ -220,6 +220,7 @@ function fixtures(): void {
   writeText(join(FIXTURES, 'ror/ror_v2_sample.json'), JSON.stringify(kept, null, 1) + '\n');
   const latest = lines(gunzipSync(readFileSync(src('ror/ror_v2_latest.jsonl.gz'))).toString('utf8')).slice(0, 20);
   writeText(join(FIXTURES, 'ror/ror_v2_latest.jsonl.gz'), gzipSync(latest.join('\n') + '\n', { level: 9 }));
+  writeText(join(FIXTURES, 'ror/ror_v2_hierarchy.jsonl'), rorTrees(src('ror/ror_v2_latest.jsonl.gz')));
   const crossref = lines(readFileSync(src('crossref/works.jsonl'), 'utf8')).slice(0, 40);
   writeText(join(FIXTURES, 'crossref/works.jsonl'), crossref.join('\n') + '\n');
   const awards = lines(readFileSync(src('nih_reporter/nih_awards_2021-11_to_2025-02.csv'), 'utf8')).slice(0, 201);
@@ -243,3 +244,32 @@ writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.personNames), personNames());
 writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.organizations), organizations());
 writeGzipJson(join(VENDOR_DIR, VENDOR_FILES.textModel), buildTextModel(SOURCE));
 fixtures();
+
+/**
+ * Whole parent/child trees of ROR records for the organization groups' hierarchy tests: the
+ * Department of Space (India) and the Estado-Maior-General das Forças Armadas (Portugal) with
+ * every held descendant, then the second parent of the one school that has two (Força Aérea
+ * Portuguesa) alone, each record once, unchanged, as JSON Lines.
+ */
+function rorTrees(dump: string): string {
+  const byId = new Map<string, Loose>();
+  for (const line of lines(gunzipSync(readFileSync(dump)).toString('utf8'))) {
+    const record = JSON.parse(line) as Loose;
+    byId.set(record['id'] as string, record);
+  }
+  const related = (record: Loose, type: string): string[] =>
+    ((record['relationships'] ?? []) as Loose[]).filter((r) => r['type'] === type).map((r) => r['id'] as string);
+  const out: Loose[] = [];
+  const seen = new Set<string>();
+  const add = (id: string, withChildren: boolean): void => {
+    const record = byId.get(id);
+    if (record === undefined || seen.has(id)) return;
+    seen.add(id);
+    out.push(record);
+    if (withChildren) for (const child of related(record, 'child')) add(child, true);
+  };
+  for (const root of ['https://ror.org/000kjq947', 'https://ror.org/000xab928']) add(root, true);
+  // Alone: its other children stay out, so a group made from it names ids that are not held.
+  add('https://ror.org/05yksqt98', false);
+  return out.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
