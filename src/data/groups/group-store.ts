@@ -35,8 +35,9 @@ async function writeBatch(
       { position: 0, line: batch.upserts.length + batch.removals.length, done: true },
     );
     await writer.end(run, 'done');
-    // Derived data and the data epoch the result cache keys on.
-    await writer.finish();
+    // No finish(): groups have no derived data, and it would derive every source's again
+    // (minutes at a million records). The commit's transaction already gave the data a new
+    // epoch, which the SQLite result cache keys on, so queries see the change at once.
     return removed[kind] ?? 0;
   } finally {
     await writer.close();
