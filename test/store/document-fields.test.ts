@@ -152,6 +152,8 @@ function recordsOf(dir: string): [NativeKind, Loose[]][] {
     ['patents', readRecords(PATENT_FIXTURE, 'patents', 100)],
     ['datasets', datasetsOf(publications)],
     ['clinical_trials', trialsOf(publications)],
+    ['funder_groups', readRecords(dir, 'funder_groups', 100)],
+    ['research_org_groups', readRecords(dir, 'research_org_groups', 100)],
   ];
 }
 
