@@ -141,7 +141,8 @@ for (const dslVersion of [1, 2] as const) {
           );
         }
         const facet: string | undefined = source.fields.find((f) => f.isFacet && f.deprecated === undefined)?.name;
-        assert.ok(facet !== undefined);
+        // The organization groups have no facet: their `count` indicator has nothing to aggregate over.
+        if (facet === undefined) return;
         for (const ind of source.indicators) {
           const text: string = `search ${source.name} return ${facet} aggregate ${ind.name} sort by ${ind.name}`;
           assert.equal(outcome(text, dslVersion), 'ok', text);
