@@ -1,4 +1,5 @@
 import type { ErrorCategory } from '../errors/index.ts';
+import { isQuarryClientError } from '../client/errors.ts';
 import { formatWithCaret, isQuarryError, QuarryError, renderErrorBody } from '../errors/index.ts';
 
 /** Exit codes by error category; docs/errors.md lists the same table. */
@@ -37,12 +38,20 @@ export function setErrorFormat(format: ErrorFormat): void {
 }
 
 /**
+ * The query text an error's positions count in: the one the service echoed (or the client
+ * sent) for a service's refusal, else the text given.
+ */
+export function queryTextOfError(error: unknown, sent?: string): string | undefined {
+  return (isQuarryClientError(error) ? error.query : undefined) ?? sent;
+}
+
+/**
  * Prints an error as one line of JSON in the shape of the service's error body
- * (`{"errors":{"query":{"header","details","code","line","column"}},"error":{"message"}}`), plus
- * every problem with its own code and position under `problems`.
+ * (`{"errors":{"query":{"header","details","code","line","column","query"}},"error":{"message"}}`),
+ * plus every problem with its own code and position under `problems`.
  */
 export function writeErrorJson(error: QuarryError): void {
-  const body = renderErrorBody(error);
+  const body = renderErrorBody(error, { queryText: queryTextOfError(error) ?? null });
   const problems = error.problems.map((p) => ({
     code: p.code,
     message: p.message,
@@ -72,8 +81,9 @@ export function exitWithError(error: unknown, queryText?: string): void {
     return;
   }
   if (isQuarryError(error)) {
+    const text = queryTextOfError(error, queryText);
     for (const p of error.problems) {
-      process.stderr.write(`${queryText === undefined ? `${p.message} [${p.code}]` : formatWithCaret(queryText, p)}\n`);
+      process.stderr.write(`${text === undefined ? `${p.message} [${p.code}]` : formatWithCaret(text, p)}\n`);
     }
     process.exitCode = EXIT_CODES[error.category];
     return;

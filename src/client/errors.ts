@@ -17,6 +17,13 @@ export interface ServerError {
   readonly code?: string;
   readonly line?: number;
   readonly column?: number;
+  /** The top-level `error.message`, when the service sent one (the reason in one string). */
+  readonly message?: string;
+  /**
+   * The query text the service echoed in `errors.query.query`: what it read, so what its
+   * line and column count in (the hosted service and Quarry echo it; older servers do not).
+   */
+  readonly query?: string;
 }
 
 /**
@@ -60,6 +67,23 @@ export class QuarryClientError extends QuarryError {
     return this.server?.column ?? this.first.position?.column;
   }
 
+  /**
+   * The query text the positions of the problems count in: the service's echo when it sent
+   * one, else the text the client sent; undefined for errors that are not about a query.
+   */
+  get query(): string | undefined {
+    return this.server?.query ?? this.#sentQuery;
+  }
+
+  /** The text the client sent, remembered so a caret can be drawn under it. */
+  #sentQuery: string | undefined;
+
+  /** This error, remembering the query text the client sent (when the service echoed none). */
+  aboutQuery(text: string | undefined): this {
+    this.#sentQuery = text;
+    return this;
+  }
+
   /** A client-side condition (no service body), with the registry's message. */
   static client(
     code: ErrorCode,
@@ -77,7 +101,12 @@ export function isQuarryClientError(value: unknown): value is QuarryClientError 
 
 /**
  * Reads the protocol's error body; undefined when the text is not one (an HTML page from a
- * proxy, an empty body, ...).
+ * proxy, an empty body, ...). `errors.query.header`/`details` are the protocol's; the echoed
+ * `errors.query.query` and a top-level `error.message` are read when present, and a body
+ * with only `error.message` still says why (its lines become the details).
+ *
+ * @example parseErrorBody(400, '{"error":{"message":"Unknown field"}}')
+ * // { status: 400, header: 'HTTP 400', details: ['Unknown field'], message: 'Unknown field' }
  */
 export function parseErrorBody(status: number, text: string): ServerError | undefined {
   let body: unknown;
@@ -86,17 +115,26 @@ export function parseErrorBody(status: number, text: string): ServerError | unde
   } catch {
     return undefined;
   }
-  const query = (body as { errors?: { query?: unknown } } | null)?.errors?.query;
-  if (typeof query !== 'object' || query === null) return undefined;
-  const q = query as Record<string, unknown>;
-  const details = Array.isArray(q.details) ? q.details.filter((d): d is string => typeof d === 'string') : [];
+  if (typeof body !== 'object' || body === null) return undefined;
+  const query = (body as { errors?: { query?: unknown } }).errors?.query;
+  const topMessage = (body as { error?: { message?: unknown } }).error?.message;
+  const message = typeof topMessage === 'string' && topMessage.trim() !== '' ? topMessage : undefined;
+  const q: Record<string, unknown> | undefined =
+    typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : undefined;
+  if (q === undefined && message === undefined) return undefined;
+  const header = typeof q?.header === 'string' ? q.header : `HTTP ${status}`;
+  const listed = Array.isArray(q?.details) ? q.details.filter((d): d is string => typeof d === 'string') : [];
+  const fromMessage = message?.split('\n').filter((line) => line.trim() !== '') ?? [];
+  const details = listed.length > 0 ? listed : fromMessage.length > 0 ? fromMessage : [header];
   return {
     status,
-    header: typeof q.header === 'string' ? q.header : `HTTP ${status}`,
-    details: details.length > 0 ? details : [typeof q.header === 'string' ? q.header : `HTTP ${status}`],
-    ...(typeof q.code === 'string' ? { code: q.code } : {}),
-    ...(Number.isInteger(q.line) ? { line: q.line as number } : {}),
-    ...(Number.isInteger(q.column) ? { column: q.column as number } : {}),
+    header,
+    details,
+    ...(typeof q?.code === 'string' ? { code: q.code } : {}),
+    ...(Number.isInteger(q?.line) ? { line: q?.line as number } : {}),
+    ...(Number.isInteger(q?.column) ? { column: q?.column as number } : {}),
+    ...(message !== undefined ? { message } : {}),
+    ...(typeof q?.query === 'string' ? { query: q.query } : {}),
   };
 }
 
@@ -114,11 +152,18 @@ function fallbackCode(status: number): ErrorCode {
 }
 
 /**
- * The error for a service's refusal. With the query text, the first problem gets a span
- * from the body's line and column, so the CLI can put a caret under it.
+ * The error for a service's refusal. The first problem gets a span from the body's line and
+ * column, counted in the query the service echoed (what it read) or else in the text the
+ * client sent, so the CLI can put a caret under it; the error's `query` is that text.
  */
 export function errorFromServer(server: ServerError, queryText?: string, extra: ErrorParams = {}): QuarryClientError {
   const code = knownCode(server.code);
+  const positionText = server.query ?? queryText;
+  const located = (problem: Problem): Problem => {
+    if (server.line === undefined || server.column === undefined || positionText === undefined) return problem;
+    const span = spanAt(positionText, server.line, server.column);
+    return span === undefined ? problem : { ...problem, span, position: { line: server.line, column: server.column } };
+  };
   if (code === undefined) {
     const params = {
       status: server.status,
@@ -127,18 +172,15 @@ export function errorFromServer(server: ServerError, queryText?: string, extra: 
       attempts: 1,
       ...extra,
     };
-    return QuarryClientError.client(fallbackCode(server.status), params, server);
+    const fallback = fallbackCode(server.status);
+    const problem = located({ code: fallback, message: formatMessage(definitionOf(fallback).message, params) });
+    return new QuarryClientError(problem, server).aboutQuery(queryText);
   }
   const problems: Problem[] = server.details.map((detail, i) => {
-    const message = detail.replace(/\s*\(line \d+, column \d+\)$/, '');
-    if (i > 0 || server.line === undefined || server.column === undefined || queryText === undefined)
-      return { code, message };
-    const span = spanAt(queryText, server.line, server.column);
-    return span === undefined
-      ? { code, message }
-      : { code, message, span, position: { line: server.line, column: server.column } };
+    const problem = { code, message: detail.replace(/\s*\(line \d+, column \d+\)$/, '') };
+    return i === 0 ? located(problem) : problem;
   });
-  return new QuarryClientError(problems, server);
+  return new QuarryClientError(problems, server).aboutQuery(queryText);
 }
 
 /**

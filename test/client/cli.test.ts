@@ -129,6 +129,19 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       assert.match(none.stderr, /CLIENT_NO_PROFILE/);
     });
 
+    test('a query sent as a JSON body: the caret is drawn in the query the service echoed', async () => {
+      const text = 'search publications return publications[id + titel]';
+      const run = await quarry(['query', JSON.stringify({ query: text })], { env });
+      assert.equal(run.status, 2);
+      assert.match(
+        run.stderr,
+        /\[SCHEMA_UNKNOWN_FIELD\]\n {2}1 \| search publications return publications\[id \+ titel\]\n {4}\| {46}\^{5}/,
+      );
+      const json = await quarry(['query', '--error-format', 'json', JSON.stringify({ query: text })], { env });
+      assert.equal(json.status, 2);
+      assert.equal(JSON.parse(json.stderr).errors.query.query, text);
+    });
+
     test('$QUARRY_URL with $QUARRY_KEY, and $QUARRY_PROFILE, choose the service; flags win over them', async () => {
       const text = 'search publications where year = 2010 return publications[id] sort by id asc limit 2';
       const byUrl = await quarry(['query', '--family', 'token', text], {

@@ -67,6 +67,34 @@ describe('client against the real service (short token lifetime, low rate limit)
     });
   });
 
+  test("the service's echo and error.message reach the error; the caret is drawn in the echoed query", async () => {
+    const client = connect({ url: server.url, key: server.key }, { family: 'auth' });
+    const text = 'search publications\nreturn publications[id + titel]';
+    // Sent as text, the echo is that text.
+    const plain = await client.query(text).then(
+      () => assert.fail('the query should be refused'),
+      (error: unknown) => error as QuarryClientError,
+    );
+    assert.equal(plain.server?.query, text);
+    assert.equal(plain.query, text);
+    assert.equal(plain.server?.message, plain.server?.details.join('\n'));
+    assert.match(plain.server?.message ?? '', /'titel'.*Did you mean 'title'\?/);
+    // Sent as a JSON body, the service reads (and counts positions in) the query member: the
+    // caret belongs under the echo, not under the JSON the client sent.
+    const wrapped = await client.query(JSON.stringify({ query: text })).then(
+      () => assert.fail('the query should be refused'),
+      (error: unknown) => error as QuarryClientError,
+    );
+    assert.equal(wrapped.code, 'SCHEMA_UNKNOWN_FIELD');
+    assert.equal(wrapped.query, text);
+    assert.equal(wrapped.line, 2);
+    assert.equal(wrapped.column, 26);
+    assert.match(
+      formatWithCaret(wrapped.query ?? '', wrapped.first),
+      /2 \| return publications\[id \+ titel\]\n\s+\| {26}\^{5}/,
+    );
+  });
+
   test('describe: version and a source, typed', async () => {
     const client = connect({ url: server.url, key: server.key }, { family: 'auth', dslVersion: 2 });
     const version = await client.describe('version');

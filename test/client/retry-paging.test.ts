@@ -363,6 +363,49 @@ describe('query errors', () => {
     assert.match(error.details[0] ?? '', /Did you mean 'title'\?/);
     const shown = formatWithCaret(text, error.first);
     assert.match(shown, /\n {2}1 \| search publications return publications\[titel\]\n {4}\| {41}\^{5}$/);
+    // A service that echoes nothing (header and details only): positions count in the text sent.
+    assert.equal(error.server?.query, undefined);
+    assert.equal(error.server?.message, undefined);
+    assert.equal(error.query, text);
+  });
+
+  test('a refusal with an unknown code, line, column and an echo points into the echoed query', async () => {
+    const echoed = 'search publications\n  return publications[id + wrong_field]';
+    double.script.push({
+      status: 400,
+      body: JSON.stringify({
+        errors: {
+          query: {
+            header: '1 QueryError found',
+            details: ["Field 'wrong_field' is not known. (line 2, column 28)"],
+            code: 'NEWER_SERVICE_CODE',
+            line: 2,
+            column: 28,
+            query: echoed,
+          },
+        },
+        error: { message: "Field 'wrong_field' is not known. (line 2, column 28)" },
+      }),
+    });
+    const { c } = client();
+    const error = await rejection(c.query('search publications return publications[id + wrong_field]'));
+    assert.equal(error.code, 'CLIENT_QUERY_REJECTED');
+    assert.equal(error.query, echoed);
+    assert.deepEqual(error.first.position, { line: 2, column: 28 });
+    assert.match(
+      formatWithCaret(error.query ?? '', error.first),
+      /\n {2}2 \| {3}return publications\[id \+ wrong_field\]\n {4}\| {28}\^{11}$/,
+    );
+  });
+
+  test('a body with only error.message still gives the reason', async () => {
+    double.script.push({ status: 400, body: JSON.stringify({ error: { message: 'Unknown source: pubs.' } }) });
+    const { c } = client();
+    const error = await rejection(c.query('search pubs return pubs'));
+    assert.equal(error.code, 'CLIENT_QUERY_REJECTED');
+    assert.deepEqual(error.details, ['Unknown source: pubs.']);
+    assert.match(error.message, /Unknown source: pubs\./);
+    assert.equal(error.query, 'search pubs return pubs');
   });
 
   test('a refusal with a code Quarry does not know keeps the server text under a client code', async () => {

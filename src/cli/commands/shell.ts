@@ -15,7 +15,7 @@ import { profilePath } from '../../client/profiles.ts';
 import type { DescribedSchema, DescribedSource } from '../../client/records.ts';
 import { complete, completionWords, QueryBuffer } from '../../client/shell-input.ts';
 import { formatWithCaret, isQuarryError } from '../../errors/index.ts';
-import { exitWithError } from '../exit.ts';
+import { exitWithError, queryTextOfError } from '../exit.ts';
 import { clientFromFlags, formatResult, type ConnectionFlags } from './query-remote.ts';
 
 const HELP = `Type a query and end it with ';' or a blank line, e.g.
@@ -80,7 +80,8 @@ export async function runShell(
   io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; terminal: boolean },
 ): Promise<void> {
   const print = (text: string) => io.output.write(text.endsWith('\n') ? text : `${text}\n`);
-  const showError = (error: unknown, text?: string) => {
+  const showError = (error: unknown, sent?: string) => {
+    const text = queryTextOfError(error, sent);
     if (isQuarryError(error))
       print(
         error.problems
