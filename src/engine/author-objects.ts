@@ -4,7 +4,9 @@
  * from the first author, or read a key without checking, see the same objects as there.
  * The hosted service writes a missing author-level text as `""` (`orcid`, `researcher_id`,
  * `current_organization_id`, `corresponding`) and a missing affiliation value as `null`
- * (`state`, `state_code`); lists are empty rather than missing.
+ * (`state`, `state_code`); lists are empty rather than missing. Two author values are text
+ * there whatever they hold: `orcid` is the printed form of a list (`"['0000-0001-8223-3200']"`,
+ * spec/sample-results 03 and 08) and `corresponding` is `"true"` or `""`.
  */
 
 /** Keys of an author object in version 2 (`authors`), in the hosted service's order. */
@@ -76,9 +78,26 @@ function completeAffiliation(value: unknown, keys: readonly string[]): unknown {
 }
 
 /**
+ * An author's ORCID iDs as the hosted service writes them: the printed form of a list, the
+ * one way its answers give `orcid` (`"['0000-0001-8223-3200']"`), and `""` for none. A value
+ * already in that form (a record copied from the hosted service) is kept.
+ *
+ * @example hostedOrcid('0000-0002-1825-0097') // "['0000-0002-1825-0097']"
+ * @example hostedOrcid(undefined) // ""
+ */
+export function hostedOrcid(held: unknown): string {
+  const ids = (Array.isArray(held) ? held : [held]).filter(
+    (id): id is string => typeof id === 'string' && id.trim() !== '',
+  );
+  if (ids.length === 1 && /^\[.*\]$/.test(ids[0] as string)) return ids[0] as string;
+  return ids.length === 0 ? '' : `[${ids.map((id) => `'${id.trim()}'`).join(', ')}]`;
+}
+
+/**
  * One author object with exactly the keys of its version, in their order. Values the
- * record holds are kept as they are; what it lacks is `""`, `[]` for lists and `null`
- * inside affiliations. Keys of other versions (or unknown ones) are dropped.
+ * record holds are kept as they are, but for `orcid` and `corresponding`, which take the
+ * hosted text forms; what it lacks is `""`, `[]` for lists and `null` inside affiliations.
+ * Keys of other versions (or unknown ones) are dropped.
  *
  * @example completeAuthor({ first_name: 'Ada', last_name: 'Byron', affiliations: [{ id: 'grid.1', name: 'X' }] }, 1)
  * // { first_name: 'Ada', last_name: 'Byron', orcid: '', current_organization_id: '', researcher_id: '',
@@ -95,8 +114,11 @@ export function completeAuthor(value: unknown, dslVersion: 1 | 2): unknown {
       out[key] = Array.isArray(held) ? held.map((a: unknown) => completeAffiliation(a, shape.affiliation)) : [];
     } else if (LIST_KEYS.has(key)) {
       out[key] = Array.isArray(held) ? held : [];
+    } else if (key === 'orcid') {
+      out[key] = hostedOrcid(held);
+    } else if (key === 'corresponding') {
+      out[key] = held === true || held === 'true' ? 'true' : '';
     } else {
-      // `corresponding` is `true` for the corresponding author; the hosted service writes "" otherwise.
       out[key] = held === undefined || held === null || held === false ? '' : held;
     }
   }

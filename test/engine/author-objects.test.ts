@@ -44,6 +44,52 @@ function hostedV1(): { author: string[]; affiliation: string[] } {
 const V2 = hostedV2();
 const V1 = hostedV1();
 
+/** Every author object of the samples: the v2 example and the authors of two v1 answers. */
+function hostedAuthors(): Obj[] {
+  const schema = sample('14_describe_schema_authors_field_v2.json') as {
+    result_excerpt: { sources: { publications: { fields: { authors: { long_description: string } } } } };
+  };
+  const text = schema.result_excerpt.sources.publications.fields.authors.long_description;
+  const v2 = JSON.parse(text.slice(text.indexOf('{', text.indexOf('code-block:: json')))) as Obj;
+  const v1 = [
+    '08_publications_in_authors_v1_author_affiliations.json',
+    '03_publications_all_fieldset_with_warnings_v1.json',
+  ]
+    .map((name) => sample(name) as { result_excerpt: { publications: Array<{ author_affiliations?: Obj[][] }> } })
+    .flatMap((answer) => answer.result_excerpt.publications.flatMap((p) => (p.author_affiliations ?? []).flat()));
+  return [v2, ...v1];
+}
+
+/** A value's JSON type: what a client that reads the key without checking depends on. */
+const jsonType = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value);
+
+/** The JSON types each key's values take in the samples, for author and affiliation keys. */
+function hostedTypes(): { author: Map<string, Set<string>>; affiliation: Map<string, Set<string>> } {
+  const author = new Map<string, Set<string>>();
+  const affiliation = new Map<string, Set<string>>();
+  const note = (into: Map<string, Set<string>>, object: Obj) => {
+    for (const [key, value] of Object.entries(object)) {
+      if (!into.has(key)) into.set(key, new Set());
+      into.get(key)?.add(jsonType(value));
+    }
+  };
+  for (const a of hostedAuthors()) {
+    note(author, a);
+    for (const affiliation_ of a.affiliations as Obj[]) note(affiliation, affiliation_);
+  }
+  return { author, affiliation };
+}
+
+const HOSTED_TYPES = hostedTypes();
+
+/** The hosted service's non-empty `orcid` values, as written in the samples. */
+const HOSTED_ORCIDS = hostedAuthors()
+  .map((a) => a.orcid)
+  .filter((o): o is string => typeof o === 'string' && o !== '');
+
+/** The printed form of a list of ids, the one form the samples give a non-empty `orcid`. */
+const PRINTED_LIST = /^\['[^']+'(, '[^']+')*\]$/;
+
 const FULL_AFFILIATION = {
   raw_affiliation: 'Saarland University, Saarbrücken, Germany',
   id: 'grid.1',
@@ -91,8 +137,8 @@ const recordsOf = (answer: Obj): Obj[] =>
 function assertValueForms(author: Obj, affiliationKeys: readonly string[]): void {
   for (const [key, value] of Object.entries(author)) {
     if (key === 'affiliations' || key === 'raw_affiliation') assert.ok(Array.isArray(value), `${key} is a list`);
-    // `corresponding` is true for the corresponding author, "" otherwise.
-    else if (key === 'corresponding') assert.ok(value === true || value === '', `corresponding ${String(value)}`);
+    // `corresponding` is "true" for the corresponding author, "" otherwise.
+    else if (key === 'corresponding') assert.ok(value === 'true' || value === '', `corresponding ${String(value)}`);
     else assert.equal(typeof value, 'string', `${key} is a string`);
   }
   for (const affiliation of author.affiliations as Obj[]) {
@@ -104,7 +150,47 @@ function assertValueForms(author: Obj, affiliationKeys: readonly string[]): void
   }
 }
 
+/**
+ * Our author objects against the samples' value types, key by key: an affiliation value the
+ * data lacks is null, as the samples write the ones the hosted service lacks (`state`).
+ */
+function assertHostedTypes(author: Obj): void {
+  for (const [key, value] of Object.entries(author)) {
+    const seen = HOSTED_TYPES.author.get(key);
+    assert.ok(seen?.has(jsonType(value)), `author ${key}: ${jsonType(value)}, samples: ${[...(seen ?? [])].join('|')}`);
+  }
+  for (const affiliation of author.affiliations as Obj[]) {
+    for (const [key, value] of Object.entries(affiliation)) {
+      const seen = HOSTED_TYPES.affiliation.get(key);
+      assert.ok(
+        value === null || seen?.has(jsonType(value)),
+        `affiliation ${key}: ${jsonType(value)}, samples: ${[...(seen ?? [])].join('|')}`,
+      );
+    }
+  }
+  if (author.orcid !== '') assert.match(String(author.orcid), PRINTED_LIST);
+}
+
 function authorTests(run: () => Run): void {
+  test('author values take the value types of the hosted samples (orcid a printed list, corresponding text)', async () => {
+    // Guards the reading above: the samples write orcid as text, a non-empty one as a printed list.
+    assert.deepEqual([...(HOSTED_TYPES.author.get('orcid') ?? [])], ['string']);
+    assert.deepEqual([...(HOSTED_TYPES.author.get('corresponding') ?? [])], ['string']);
+    assert.ok(HOSTED_ORCIDS.length > 0 && HOSTED_ORCIDS.every((o) => PRINTED_LIST.test(o)));
+    for (const dslVersion of [1, 2] as const) {
+      const query =
+        dslVersion === 2
+          ? 'search publications where id = "pub.1" return publications[id + authors]'
+          : 'search publications where id = "pub.1" return publications[id + author_affiliations]';
+      const [pub1] = recordsOf(await run()(query, dslVersion));
+      const authors = dslVersion === 2 ? (pub1?.authors as Obj[]) : (pub1?.author_affiliations as Obj[][])[0]!;
+      assert.equal(authors.length, 3);
+      for (const author of authors) assertHostedTypes(author);
+      assert.equal(authors[0]?.orcid, "['0000-0002-1825-0097']", `v${dslVersion}`);
+      assert.equal(authors[1]?.orcid, '', `v${dslVersion}`);
+    }
+  });
+
   test('the hosted samples give both versions their keys', () => {
     // Guards the parsing above: the samples name the keys the documentation names.
     assert.ok(V2.author.includes('corresponding') && V2.author.includes('raw_affiliation'));
@@ -120,8 +206,13 @@ function authorTests(run: () => Run): void {
       assert.deepEqual(Object.keys(author).sort(), V2.author);
       assertValueForms(author, V2.affiliation);
     }
-    // What the record holds comes back as held; what it lacks is "" (author) or null (affiliation).
-    assert.deepEqual(authors[0], PUBLICATIONS[0]!.authors?.[0]);
+    // What the record holds comes back as held, orcid and corresponding in their hosted text
+    // forms; what it lacks is "" (author) or null (affiliation).
+    assert.deepEqual(authors[0], {
+      ...PUBLICATIONS[0]!.authors?.[0],
+      orcid: "['0000-0002-1825-0097']",
+      corresponding: 'true',
+    });
     assert.deepEqual(authors[1], {
       first_name: 'Bo',
       last_name: 'Li',
@@ -163,7 +254,7 @@ function authorTests(run: () => Run): void {
     }
     const { raw_affiliation: _raw, ...v1Affiliation } = FULL_AFFILIATION;
     assert.deepEqual((authors[0]?.affiliations as Obj[])[0], v1Affiliation);
-    assert.equal(authors[0]?.orcid, '0000-0002-1825-0097');
+    assert.equal(authors[0]?.orcid, "['0000-0002-1825-0097']");
     assert.equal(authors[1]?.researcher_id, '');
   });
 }
