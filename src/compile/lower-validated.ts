@@ -11,6 +11,7 @@ import type {
   ValidatedReturn,
   ValidatedSearch,
 } from '../schema/validated.ts';
+import { heldOpenAccessValue } from '../schema/open-access-v1.ts';
 import { lowerFullText, lowerSearchFunction } from './lower-fulltext.ts';
 import type {
   FacetOutput,
@@ -81,11 +82,20 @@ function lowerFilter(filter: ValidatedFilter): FilterPlan {
     case 'not':
       return { kind: 'not', item: lowerFilter(filter.operand) };
     case 'compare':
-      return { kind: 'compare', field: targetField(filter.target), op: filter.op, value: filter.value };
+      return {
+        kind: 'compare',
+        field: targetField(filter.target),
+        op: filter.op,
+        value: heldValue(filter.target, filter.value),
+      };
     case 'words':
       return { kind: 'words', field: targetField(filter.target), words: filter.words };
     case 'in':
-      return { kind: 'in', field: targetField(filter.target), values: filter.values };
+      return {
+        kind: 'in',
+        field: targetField(filter.target),
+        values: filter.values.map((v) => heldValue(filter.target, v)),
+      };
     case 'range':
       return { kind: 'range', field: targetField(filter.target), low: filter.low, high: filter.high };
     case 'empty':
@@ -114,10 +124,23 @@ const AUTHOR_OBJECT_FIELDS: ReadonlySet<string> = new Set(['publications.authors
 /** Version 1's `open_access_categories` answered objects, not the v2 strings it reads. */
 const OPEN_ACCESS_CATEGORY_FIELDS: ReadonlySet<string> = new Set(['publications.open_access_categories']);
 
+const isOpenAccessCategories = (field: FieldDescriptor): boolean =>
+  OPEN_ACCESS_CATEGORY_FIELDS.has(`${field.source}.${field.name}`);
+
+/**
+ * The held value a filter compares with: version 1's `open_access_categories` (or its `.id`)
+ * names categories by the v1 ids (`gold_bronze`), the data holds the v2 ones (`bronze`).
+ */
+function heldValue<V>(target: FilterTarget, value: V): V {
+  if (!isOpenAccessCategories(target.field) || typeof value !== 'string') return value;
+  if (target.subfield !== undefined && target.subfield.name !== 'id') return value;
+  return heldOpenAccessValue(value) as V;
+}
+
 function objectsOf(field: FieldDescriptor, stored: string): ReturnedFieldPlan['objects'] {
   if (field.deprecated?.derivation !== undefined) return undefined;
   if (AUTHOR_OBJECT_FIELDS.has(`${field.source}.${stored}`)) return 'authors';
-  if (OPEN_ACCESS_CATEGORY_FIELDS.has(`${field.source}.${field.name}`)) return 'open-access-categories';
+  if (isOpenAccessCategories(field)) return 'open-access-categories';
   return undefined;
 }
 
@@ -177,6 +200,7 @@ function lowerReturn(ret: ValidatedReturn): OutputPlan {
         field: storedName(ret.field),
         ...(ret.entity === undefined ? {} : { entity: ret.entity.name }),
         ...facetFieldList(ret),
+        ...(isOpenAccessCategories(ret.field) ? { objects: 'open-access-categories' as const } : {}),
         valueType: ret.facetKind === 'entity' ? 'entity' : ret.idType,
         multi: ret.field.isMultivalue,
         indicators: ret.indicators.filter((i): i is Indicator => i !== 'count'),

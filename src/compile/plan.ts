@@ -132,6 +132,8 @@ export interface FacetOutput {
   };
   /** A field list over another entity (`return category_for[name]`): the display keys shown. */
   readonly displayKeys?: readonly string[];
+  /** `open-access-categories`: version 1's facet rows by the v1 ids (engine/open-access-categories.ts). */
+  readonly objects?: 'open-access-categories';
   /** Value type of the id for value facets (integer for `year`). */
   readonly valueType: PlanFieldType;
   readonly multi: boolean;

@@ -1,33 +1,9 @@
 /**
- * Version 1's `open_access_categories`: objects `{id, name, description}` (the hosted v1
- * answer in spec/sample-results 03), read from the held version-2 `open_access` values.
- * The v1 ids and names come from the hosted schema's `open_access` entity (schema-2026.md
- * §6); descriptions the samples do not give are the hosted 2025 texts of the v2 values.
- * `green` keeps its own id: the held data does not say which version of the copy a
- * repository holds, which v1's `green_sub`/`green_acc`/`green_pub` would claim.
+ * Version 1's `open_access_categories` in answers: objects `{id, name, description}` for
+ * records (the hosted v1 answer in spec/sample-results 03) and facet rows by the v1 ids,
+ * read from the held version-2 `open_access` values (schema/open-access-v1.ts).
  */
-export interface OpenAccessCategory {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-}
-
-const BY_V2_VALUE: Readonly<Record<string, OpenAccessCategory>> = {
-  oa_all: { id: 'oa_all', name: 'All OA', description: 'Article is freely available' },
-  bronze: {
-    id: 'gold_bronze',
-    name: 'Bronze',
-    description: 'Freely available on publisher page, but without an open licence',
-  },
-  gold: { id: 'gold_pure', name: 'Pure Gold', description: 'Publication published in a full OA journal' },
-  hybrid: {
-    id: 'gold_hybrid',
-    name: 'Hybrid',
-    description: 'Publication freely available under an open licence in a paid-access journal',
-  },
-  green: { id: 'green', name: 'Green', description: 'Free copy of the publication available in an OA repository' },
-  closed: { id: 'closed', name: 'Closed', description: 'No freely available copy has been identified' },
-};
+import { V1_OPEN_ACCESS_BY_HELD } from '../schema/open-access-v1.ts';
 
 /**
  * @example openAccessCategories(['oa_all', 'bronze'])
@@ -36,6 +12,38 @@ const BY_V2_VALUE: Readonly<Record<string, OpenAccessCategory>> = {
 export function openAccessCategories(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
   return value.map((v: unknown) =>
-    typeof v === 'string' ? (BY_V2_VALUE[v] ?? { id: v, name: v, description: null }) : v,
+    typeof v === 'string' ? (V1_OPEN_ACCESS_BY_HELD[v] ?? { id: v, name: v, description: null }) : v,
   );
+}
+
+/**
+ * A facet row of `open_access_categories` by its v1 id, with the entity's display field
+ * `name` after the count, as the hosted service's entity facet rows are written.
+ *
+ * @example openAccessFacetRow({ id: 'bronze', count: 3 }) // { id: 'gold_bronze', count: 3, name: 'Bronze' }
+ */
+export function openAccessFacetRow(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const category = typeof row.id === 'string' ? V1_OPEN_ACCESS_BY_HELD[row.id] : undefined;
+  if (category === undefined) return { ...row };
+  const { id: _held, count, ...rest } = row;
+  return { id: category.id, count, ...rest, name: category.name };
+}
+
+/**
+ * A facet's rows by the v1 ids (`openAccessFacetRow`), rows of equal `sortBy` value again in
+ * the order of their (v1) ids, as facet ties are ordered.
+ */
+export function openAccessFacetRows(
+  rows: readonly Readonly<Record<string, unknown>>[],
+  sortBy: string,
+): Record<string, unknown>[] {
+  const out = rows.map(openAccessFacetRow);
+  const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.id).localeCompare(String(b.id));
+  for (let start = 0; start < out.length;) {
+    let end = start + 1;
+    while (end < out.length && out[end]?.[sortBy] === out[start]?.[sortBy]) end++;
+    out.splice(start, end - start, ...out.slice(start, end).sort(byId));
+    start = end;
+  }
+  return out;
 }

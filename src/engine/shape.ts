@@ -7,7 +7,7 @@
 import type { PerYearOutput, FacetOutput, RecordsOutput, ReturnedFieldPlan, SearchPlan } from '../compile/plan.ts';
 import type { QueryResult } from './types.ts';
 import { completeAuthors } from './author-objects.ts';
-import { openAccessCategories } from './open-access-categories.ts';
+import { openAccessCategories, openAccessFacetRows } from './open-access-categories.ts';
 
 export type Row = Readonly<Record<string, unknown>>;
 
@@ -49,7 +49,13 @@ export function shapeResult(executed: ExecutedSearch): QueryResult {
   let paging: RecordsOutput | undefined;
   for (const item of executed.results) {
     const value =
-      'records' in item ? shapeRecords(item) : 'values' in item ? { ...item.values } : item.rows.map((r) => ({ ...r }));
+      'records' in item
+        ? shapeRecords(item)
+        : 'values' in item
+          ? { ...item.values }
+          : item.output.objects === 'open-access-categories'
+            ? openAccessFacetRows(item.rows, item.output.sortBy)
+            : item.rows.map((r) => ({ ...r }));
     const { key, group } = item.output;
     if (group === undefined) {
       result[key] = value;

@@ -13,10 +13,11 @@ import type { ValidatedDescribe } from './validated.ts';
 /**
  * What `describe version` answers for each language version. Version 2 serves the schema of
  * the hosted service's January 2026 `describe schema` (spec/schema-2026.md: DSL 2.14), so
- * it names that release, and clients that check the release for a feature see it.
+ * it names that release, and clients that check the release for a feature see it. Version 1
+ * names the hosted v1's last release, 1.31 (its documentation's last v1 version, 1.31.0).
  */
 export const VERSION_INFO: Record<DslVersion, { readonly release: string; readonly version: string }> = {
-  1: { release: '1.x', version: '1.0.0' },
+  1: { release: '1.31', version: '1.31.0' },
   2: { release: '2.14', version: '2.14.0' },
 };
 

@@ -7,6 +7,7 @@ import { assertNever, type DescribeQuery, type FunctionCallQuery, type Query } f
 import { definitionOf, problem, QuarryError, type Problem } from '../errors/index.ts';
 import { isSourceName, schemaFor } from './build.ts';
 import { ValidationContext, type ValidateOptions } from './context.ts';
+import { withDeprecatedKeyWarnings } from './deprecated-keys.ts';
 import { entitledTo } from './entitlements.ts';
 import { lowerSearch } from './lower.ts';
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS, UNSUPPORTED_SOURCES } from './offered.ts';
@@ -48,7 +49,8 @@ export function validate(ast: Query, options: ValidateOptions): ValidationResult
       const ctx = new ValidationContext(schema, ast, checked.source, collectReferences(ast, checked.source), options);
       for (const rule of SEARCH_RULES) rule.check(ctx);
       if (ctx.problems.length > 0) throw queryError(ordered(ctx.problems, options.maxProblems ?? DEFAULT_MAX_PROBLEMS));
-      return { query: lowerSearch(schema, checked.source, ast, ctx.warnings), warnings: ctx.warnings };
+      const query = withDeprecatedKeyWarnings(lowerSearch(schema, checked.source, ast, ctx.warnings));
+      return { query, warnings: query.warnings };
     }
     default:
       return assertNever(ast);

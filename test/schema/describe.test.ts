@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe as suite, test } from 'node:test';
 import { parse } from '../../src/dsl/index.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
@@ -24,11 +25,21 @@ type FieldDocs = Record<
   }
 >;
 
+/** The opening of spec/schema-2026.md, copied into the fixtures. */
+const SPEC_OPENING = readFileSync(new URL('../fixtures/spec/schema-2026-versions.md', import.meta.url), 'utf8');
+
 suite('describe', () => {
   test('describe version', () => {
     // Version 2 serves the 2026 schema, DSL release 2.14 (spec/schema-2026.md).
     assert.deepEqual(run('describe version'), { release: '2.14', version: '2.14.0' });
-    assert.deepEqual(run('describe version', 1), { release: '1.x', version: '1.0.0' });
+  });
+
+  test('describe version under version 1 names the hosted v1 release the spec cites', () => {
+    // The spec's sources cite the hosted documentation of the last v1 release (S5).
+    const cited = [...SPEC_OPENING.matchAll(/\b(1)\.(\d+)\.(\d+)\b/g)].map((m) => [Number(m[2]), m[0]] as const);
+    assert.ok(cited.length > 0, 'the fixture cites a v1 release');
+    const [minor, version] = cited.reduce((a, b) => (b[0] > a[0] ? b : a));
+    assert.deepEqual(run('describe version', 1), { release: `1.${minor}`, version });
   });
 
   test('describe schema', () => {
