@@ -85,8 +85,10 @@ export interface EntityLayout {
 export interface FtsLayout {
   /** The FTS5 table; its rowid is the source table's `key`. */
   readonly table: string;
-  /** Search index → FTS5 columns it covers (`null`: all columns). */
+  /** Search index → FTS5 columns it covers (`null`: all columns of its table). */
   readonly indexes: Readonly<Record<string, readonly string[] | null>>;
+  /** Search index → the FTS5 table it reads when not `table` (columns kept apart), keyed alike. */
+  readonly tables?: Readonly<Record<string, string>>;
 }
 
 export interface SourceLayout {

@@ -10,6 +10,7 @@ import {
   CORPUS_CURRENCIES,
   ENTITY_TABLES,
   FULLTEXT_TABLES,
+  fullTextTables,
   LINK_TABLES,
   PLACE_TABLES,
   SOURCE_TABLES,
@@ -213,13 +214,25 @@ function entityColumn(spec: EntityColumnSpec): SourceLayout['entityColumns'][str
 function fullText(kind: RecordKind): FtsLayout | undefined {
   const spec = FULLTEXT_TABLES.find((f) => f.owner === kind);
   if (spec === undefined) return undefined;
-  const all = spec.columns.join(' ');
+  const tableOf = (cols: readonly string[]) =>
+    fullTextTables(spec).find((t) => cols.every((c) => t.columns.includes(c))) ??
+    (() => {
+      throw new Error(`full-text index of ${kind} over columns of two tables: ${cols.join(', ')}`);
+    })();
+  const apart = Object.entries(spec.indexes).flatMap(([index, cols]) => {
+    const table = tableOf(cols).table;
+    return table === spec.table ? [] : [[index, table] as const];
+  });
   return {
     table: spec.table,
-    // An index over every column needs no column filter.
+    // An index over every column of its table needs no column filter.
     indexes: Object.fromEntries(
-      Object.entries(spec.indexes).map(([index, cols]) => [index, cols.join(' ') === all ? null : cols]),
+      Object.entries(spec.indexes).map(([index, cols]) => [
+        index,
+        cols.join(' ') === tableOf(cols).columns.join(' ') ? null : cols,
+      ]),
     ),
+    ...(apart.length === 0 ? {} : { tables: Object.fromEntries(apart) }),
   };
 }
 

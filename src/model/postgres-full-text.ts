@@ -15,6 +15,11 @@ export type WeightLabel = (typeof LABELS)[number];
 export interface PgVectorColumn {
   readonly column: string;
   readonly parts: readonly { readonly text: string; readonly label: WeightLabel }[];
+  /**
+   * A vector of columns kept apart (`FullTextDecl.apart`): added to a table that existed, so
+   * it sits after `doc`, where `ALTER TABLE ... ADD COLUMN` put it.
+   */
+  readonly added?: true;
 }
 
 /** Where a search index reads: a vector column, restricted to labels (absent: every label). */
@@ -52,8 +57,13 @@ function derive(spec: FullTextSpec): PgFullText {
       continue;
     }
     const column = `${MAIN_VECTOR}_${columns.join('_')}`;
+    const added = columns.some((c) => spec.apart?.columns.includes(c) === true);
     if (!vectors.some((v) => v.column === column))
-      vectors.push({ column, parts: columns.map((text) => ({ text, label: 'D' as const })) });
+      vectors.push({
+        column,
+        parts: columns.map((text) => ({ text, label: 'D' as const })),
+        ...(added ? { added: true as const } : {}),
+      });
     indexes[index] = { column };
   }
   return { owner: spec.owner, vectors, indexes };

@@ -282,6 +282,14 @@ export interface SourceTableDecl {
 export interface FullTextDecl {
   readonly table: string;
   readonly columns: readonly string[];
+  /**
+   * Full-text columns kept in a contentless FTS5 table of their own, keyed alike: columns added
+   * to a source whose table exists. FTS5 cannot add a column to a table, and a contentless one
+   * cannot give its texts back to rebuild it, so they go beside it (a records migration makes
+   * the table and fills it from the records held). A search index reads one table: its columns
+   * are all in `columns` or all here. PostgreSQL gives each index of them a vector column.
+   */
+  readonly apart?: { readonly table: string; readonly columns: readonly string[] };
   /** Search index name (spec/data-model.md) -> the FTS columns it searches. */
   readonly indexes: Readonly<Record<string, readonly string[]>>;
 }

@@ -57,6 +57,18 @@ export interface FullTextSpec extends FullTextDecl {
   readonly owner: RecordKind;
 }
 
+/** Every full-text column of a source, in the order its `rows.fullText` hook gives the texts. */
+export function fullTextColumns(spec: FullTextDecl): readonly string[] {
+  return [...spec.columns, ...(spec.apart?.columns ?? [])];
+}
+
+/** The FTS5 tables of a source's full text: its table, then the one of the columns kept apart. */
+export function fullTextTables(
+  spec: FullTextDecl,
+): readonly { readonly table: string; readonly columns: readonly string[] }[] {
+  return [{ table: spec.table, columns: spec.columns }, ...(spec.apart === undefined ? [] : [spec.apart])];
+}
+
 /** The sources' tables (`SourceStorage.table`), each with its kind. */
 const DECLARED_TABLES = Object.fromEntries(
   DECLARED_SOURCES.map((source) => [source.name, { kind: source.name as RecordKind, ...source.storage.table }]),

@@ -28,12 +28,10 @@ export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set(
 
 /**
  * Search indexes of the current hosted schema (spec/schema-2026.md §3) over text this
- * deployment does not hold: publications' `funding` (the funding section) and the
- * `raw_affiliations` strings. `in <one of them>` fails with category `unsupported`, not as
- * an unknown index.
+ * deployment does not hold: grants' `raw_affiliations` strings. `in <one of them>` fails
+ * with category `unsupported`, not as an unknown index.
  */
 export const UNSUPPORTED_INDEXES: Readonly<Partial<Record<string, readonly string[]>>> = {
-  publications: ['funding', 'raw_affiliations'],
   grants: ['raw_affiliations'],
 };
 

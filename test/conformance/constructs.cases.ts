@@ -297,7 +297,7 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
   { construct: 'describe entity', query: 'describe entity categories', fixture: 'describe-entity-categories' },
   {
     construct: 'search index not offered',
-    query: 'search publications in raw_affiliations for "paris" return publications',
+    query: 'search grants in raw_affiliations for "paris" return grants',
     fixture: 'search-index-raw-affiliations-not-offered',
   },
   // Result shapes: organization and researcher facet rows, nested researchers, city ids as numbers.

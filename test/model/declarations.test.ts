@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { defineSource, type SourceDeclaration } from '../../src/model/source-module.ts';
 import { DECLARED_SOURCES } from '../../src/model/sources.ts';
-import { VALUE_FIELD_CODES, writtenValueFields, type RecordKind } from '../../src/model/storage.ts';
+import { VALUE_FIELD_CODES, fullTextColumns, writtenValueFields, type RecordKind } from '../../src/model/storage.ts';
 import { recordToRows } from '../../src/store/rows.ts';
 
 for (const source of DECLARED_SOURCES) {
@@ -46,8 +46,16 @@ for (const source of DECLARED_SOURCES) {
       assert.deepEqual(Object.keys(fullText.indexes).sort(), [...indexes].sort());
       for (const [index, columns] of Object.entries(fullText.indexes)) {
         assert.ok(columns.length > 0, index);
-        for (const column of columns) assert.ok(fullText.columns.includes(column), `${index}: ${column}`);
+        // Each index reads one table: its columns are all the table's, or all kept apart.
+        const inTable = columns.filter((c) => fullText.columns.includes(c));
+        const apart = columns.filter((c) => fullText.apart?.columns.includes(c) === true);
+        assert.ok(
+          inTable.length === columns.length || apart.length === columns.length,
+          `${index}: ${columns.join(', ')}`,
+        );
       }
+      const apart = fullText.apart?.columns ?? [];
+      for (const column of apart) assert.ok(!fullText.columns.includes(column), `${column} is in one table only`);
     });
 
     test("its values codes are the layout's, in the order the store writes them", () => {
@@ -64,7 +72,10 @@ for (const source of DECLARED_SOURCES) {
           storage.links.map((l) => l.table),
         );
         assert.equal(made.columns.length, storage.table.columns.length);
-        assert.equal(made.fullText?.length, storage.fullText?.columns.length);
+        assert.equal(
+          made.fullText?.length,
+          storage.fullText === undefined ? undefined : fullTextColumns(storage.fullText).length,
+        );
         for (const [table, linkRows] of made.links) {
           const width = storage.links.find((l) => l.table === table)!.key.length;
           for (const row of linkRows) assert.equal(row.length, width, table);

@@ -113,6 +113,11 @@ const BEYOND_SPEC_TABLES: Partial<
   },
 };
 
+/** Search indexes of the current schema (spec/schema-2026.md §3) beyond the 2022 lists. */
+const INDEXES_BEYOND_SPEC: Partial<Record<SourceName, readonly string[]>> = {
+  publications: ['funding', 'raw_affiliations'],
+};
+
 describe('version 2 schema equals spec/data-model.md', () => {
   const schema = schemaFor(2);
   for (const name of SOURCES) {
@@ -135,7 +140,10 @@ describe('version 2 schema equals spec/data-model.md', () => {
       const source = schema.sources.get(name);
       assert.ok(source);
       assert.deepEqual(source.fieldsets.map((fs) => fs.name).sort(), [...spec.fieldsets].sort());
-      assert.deepEqual(source.searchIndexes.map((ix) => ix.name).sort(), [...spec.indexes].sort());
+      assert.deepEqual(
+        source.searchIndexes.map((ix) => ix.name).sort(),
+        [...spec.indexes, ...(INDEXES_BEYOND_SPEC[name] ?? [])].sort(),
+      );
       assert.deepEqual(source.indicators.map((ix) => ix.name).sort(), [...spec.indicators].sort());
     });
   }

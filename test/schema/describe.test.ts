@@ -72,15 +72,17 @@ suite('describe', () => {
       'pages',
       'authors',
     ]);
-    // The current schema's search fields in its order, less those over text not held (funding, raw_affiliations).
+    // The current schema's search fields, in its order.
     assert.deepEqual(pubs.search_fields, [
       'full_data_exact',
       'title_only',
       'terms',
       'authors',
+      'funding',
       'acknowledgements',
       'title_abstract_only',
       'concepts',
+      'raw_affiliations',
       'full_data',
     ]);
     assert.deepEqual(Object.keys(pubs.metrics).sort(), [

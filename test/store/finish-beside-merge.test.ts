@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { FULLTEXT_TABLES, listedLinks, postingLinks } from '../../src/model/storage.ts';
+import { FULLTEXT_TABLES, fullTextTables, listedLinks, postingLinks } from '../../src/model/storage.ts';
 import { batchedInsert, ROWS_PER_STATEMENT } from '../../src/store/sqlite/batched-insert.ts';
 import { startFullTextMerge } from '../../src/store/sqlite/full-text-merge.ts';
 import { refreshCitationsGrouped } from '../../src/store/sqlite/per-year-tables.ts';
@@ -159,7 +159,9 @@ describe('finish() beside the full-text merge', () => {
     db.exec(
       "CREATE VIRTUAL TABLE publications_fts USING fts5(title, abstract, acknowledgements, concepts, authors, content='')",
     );
-    for (const name of FULLTEXT_TABLES.map((f) => f.table).filter((t) => t !== 'publications_fts'))
+    for (const name of FULLTEXT_TABLES.flatMap(fullTextTables)
+      .map((f) => f.table)
+      .filter((t) => t !== 'publications_fts'))
       db.exec(`CREATE VIRTUAL TABLE ${name} USING fts5(a, b, c, d, content='')`);
     db.prepare('INSERT INTO publications_fts (rowid, title) VALUES (1, ?)').run('graphene');
     assert.deepEqual(startFullTextMerge(db, { cacheKib: 1024 }).wait(), { on: 'this connection' });

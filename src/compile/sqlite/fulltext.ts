@@ -1,5 +1,6 @@
 /**
- * SQLite's full text: one contentless FTS5 table per source (rowid = the record key), the
+ * SQLite's full text: one contentless FTS5 table per source (rowid = the record key; columns
+ * added later sit in a second one, read by the indexes over them), the
  * MATCH string built by the one escaping function in `fts5.ts`, bm25 for relevance, and
  * the fts5vocab table for wildcard patterns.
  */
@@ -15,23 +16,31 @@ function ftsOf(source: SourceLayout): NonNullable<SourceLayout['fts']> {
   return fts;
 }
 
+/** The FTS5 table a match reads: the index's own table (columns kept apart), else the source's. */
+function tableOf(source: SourceLayout, match: FullTextMatch): string {
+  return (match.kind === 'match' || match.kind === 'except' ? match.table : undefined) ?? ftsOf(source).table;
+}
+
 export const sqliteFullText: FullTextDialect = {
   match(source, plan, options): FullTextMatch {
     const fts = ftsOf(source);
     const columns = fts.indexes[plan.index];
     if (columns === undefined) throw new Error(`unknown full-text index ${plan.index}`);
+    const table = fts.tables?.[plan.index];
     const m = toFts5Match(plan.expr, {
       ...(columns === null ? {} : { columns }),
-      expandPattern: (glob) => options.expandPattern(`${fts.table}_vocab`, glob),
+      expandPattern: (glob) => options.expandPattern(`${table ?? fts.table}_vocab`, glob),
     });
-    return m.kind === 'match' || m.kind === 'except' ? { kind: m.kind, query: m.match } : m;
+    return m.kind === 'match' || m.kind === 'except'
+      ? { kind: m.kind, query: m.match, ...(table === undefined ? {} : { table }) }
+      : m;
   },
 
   /** `s."pk" IN (SELECT rowid FROM "publications_fts" WHERE "publications_fts" MATCH ?)`. */
   restriction(source, match) {
-    const fts = ftsOf(source);
+    const table = tableOf(source, match);
     const key = `${SOURCE_ALIAS}.${ident(source.key)}`;
-    const sub = `SELECT rowid FROM ${ident(fts.table)} WHERE ${ident(fts.table)} MATCH ?`;
+    const sub = `SELECT rowid FROM ${ident(table)} WHERE ${ident(table)} MATCH ?`;
     switch (match.kind) {
       case 'match':
         return frag(`${key} IN (${sub})`, [match.query]);
@@ -50,7 +59,7 @@ export const sqliteFullText: FullTextDialect = {
    * filter's key set to FTS5 as rowid constraints (one MATCH per key).
    */
   ranked(source, match, filter) {
-    const f = ident(ftsOf(source).table);
+    const f = ident(tableOf(source, match));
     const s = SOURCE_ALIAS;
     const restrict =
       filter === undefined
@@ -68,12 +77,12 @@ export const sqliteFullText: FullTextDialect = {
 
   /** Every FTS row is a record (rowid = key): count the matches without touching the records. */
   countMatches(source, match) {
-    const f = ident(ftsOf(source).table);
+    const f = ident(tableOf(source, match));
     return frag(`SELECT count(*) AS n FROM ${f} WHERE ${f} MATCH ?`, [match.query]);
   },
   // The FTS rowid is the record key: no lookup of each match's row.
   matchingKeys(source, match) {
-    const f = ident(ftsOf(source).table);
+    const f = ident(tableOf(source, match));
     return frag(`SELECT rowid AS k FROM ${f} WHERE ${f} MATCH ?`, [match.query]);
   },
 };

@@ -206,9 +206,11 @@ const FIELDS = {
     { name: 'title_only', description: 'Titles.' },
     { name: 'terms', description: 'Extracted terms and concepts.' },
     { name: 'authors', description: 'Author names, matched as phrases in either order.', personNames: true },
+    { name: 'funding', description: 'Funding sections and the names of the funders.' },
     { name: 'acknowledgements', description: 'Acknowledgements sections.' },
     { name: 'title_abstract_only', description: 'Titles and abstracts.' },
     { name: 'concepts', description: 'Extracted concepts.' },
+    { name: 'raw_affiliations', description: "The authors' affiliations as printed." },
     { name: 'full_data', description: 'All text fields (the default).' },
   ],
   defaultIndex: 'full_data',
@@ -249,6 +251,49 @@ const VALUE_FIELD_CODES = {
  * 14 characters (`pub.1912345678`) in every row and again in the reverse index.
  */
 const CITED_IDS: InternedValues = { table: 'cited_ids', column: 'cited_id', replaced: 'cited_id' };
+
+/** Distinct non-empty texts joined for one full-text column. */
+const joined = (texts: readonly string[]): string => [...new Set(texts.filter((t) => t !== ''))].join(' ; ');
+
+/** The names of the organizations a list gives as objects (ids alone name none). */
+const namesOf = (organizations: unknown): string[] =>
+  list(organizations).flatMap((o) =>
+    o !== null && typeof o === 'object' ? [text((o as Record<string, unknown>)['name'])] : [],
+  );
+
+/**
+ * The `funding` index's text: the funding section as printed, and the names of the funders
+ * the record gives (its supporting grants are ids, no text to search).
+ *
+ * @example fundingText({ funding_section: 'Funded by NSF (grant 123).', funders: [{ id: 'grid.1', name: 'NSF' }] })
+ * // 'Funded by NSF (grant 123). ; NSF'
+ */
+export function fundingText(record: Record<string, unknown>): string {
+  return joined([text(record['funding_section']), ...namesOf(record['funders'])]);
+}
+
+/**
+ * The `raw_affiliations` index's text: each author's affiliation strings as printed, or,
+ * for an affiliation without one, its name as the record writes it.
+ *
+ * @example rawAffiliationsText({ authors: [{ raw_affiliation: ['Dept. of X, Univ. Y, Oslo'], affiliations: [] }] })
+ * // 'Dept. of X, Univ. Y, Oslo'
+ */
+export function rawAffiliationsText(record: Record<string, unknown>): string {
+  const texts: string[] = [];
+  for (const author of list(record['authors'])) {
+    if (author === null || typeof author !== 'object') continue;
+    const a = author as Record<string, unknown>;
+    const printed = list(a['raw_affiliation']).map(text);
+    texts.push(...printed);
+    for (const affiliation of list(a['affiliations'])) {
+      if (affiliation === null || typeof affiliation !== 'object') continue;
+      const f = affiliation as Record<string, unknown>;
+      texts.push(text(f['raw_affiliation']) || (printed.length === 0 ? text(f['name']) : ''));
+    }
+  }
+  return joined(texts);
+}
 
 export const publications = defineSource({
   name: 'publications',
@@ -423,7 +468,13 @@ export const publications = defineSource({
         concepts: ['concepts'],
         authors: ['authors'],
         acknowledgements: ['acknowledgements'],
+        funding: ['funding'],
+        raw_affiliations: ['raw_affiliations'],
       },
+      // The `funding` and `raw_affiliations` indexes came after the table (records migration
+      // 24, PostgreSQL 16, which fill them from the records held); `full_data` keeps to the
+      // columns it had.
+      apart: { table: 'publications_fts_apart', columns: ['funding', 'raw_affiliations'] },
     },
     valueFieldCodes: VALUE_FIELD_CODES,
   },
@@ -447,6 +498,8 @@ export const publications = defineSource({
       text(record['acknowledgements']),
       [...conceptTexts(record), ...list(record['mesh_terms']).map(text)].join(' ; '),
       joinNames(list(record['authors']).map(personName)),
+      fundingText(record),
+      rawAffiliationsText(record),
     ],
     columnFallbacks: {
       journal_id: (record) => idOf(record['journal']),

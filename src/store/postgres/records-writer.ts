@@ -24,6 +24,7 @@ import { indexWords } from '../../model/index-words.ts';
 import { PG_NAME_GAP_WORD, pgFullTextOf, type PgFullText } from '../../model/postgres-full-text.ts';
 import {
   FULLTEXT_TABLES,
+  fullTextColumns,
   LINK_TABLES,
   type LinkTableSpec,
   NAME_GAP,
@@ -124,7 +125,8 @@ interface KindPlan {
 function planFor(kind: RecordKind): KindPlan {
   const spec = SOURCE_TABLES[kind];
   const fullText = pgFullTextOf(kind);
-  const textColumns = FULLTEXT_TABLES.find((f) => f.owner === kind)?.columns ?? [];
+  const text = FULLTEXT_TABLES.find((f) => f.owner === kind);
+  const textColumns = text === undefined ? [] : fullTextColumns(text);
   const stage = `stage_${kind}`;
   const cols = spec.columns.map((c) => c.name);
   const vectors = (fullText?.vectors ?? []).map((v) => ({

@@ -8,6 +8,7 @@
 import {
   FTS_TOKENIZER,
   FULLTEXT_TABLES,
+  fullTextTables,
   LINK_TABLES,
   PLACE_TABLES,
   SOURCE_TABLES,
@@ -63,7 +64,7 @@ function linkSql(link: LinkTableSpec): string[] {
 }
 
 function fullTextSql(): string[] {
-  return FULLTEXT_TABLES.flatMap((f) => [
+  return FULLTEXT_TABLES.flatMap(fullTextTables).flatMap((f) => [
     // Contentless: the text lives in the source tables; FTS holds only the index, keyed by pk.
     `CREATE VIRTUAL TABLE ${f.table} USING fts5(${f.columns.join(', ')}, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}')`,
     // The vocabulary, for expanding wildcard patterns (`ital?`, `*est`) into real tokens.

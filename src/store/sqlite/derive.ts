@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import {
   FULLTEXT_TABLES,
+  fullTextTables,
   LINK_TABLES,
   namedEntityTables,
   postingLinks,
@@ -299,7 +300,7 @@ function deriveSteps(
 export function setFullTextMerging(db: Database, on: boolean): void {
   // Literals, not bound values: FTS5 refuses bound values for these commands.
   const settings = on ? { automerge: 4, crisismerge: 16 } : { automerge: 0, crisismerge: 4000 };
-  for (const f of FULLTEXT_TABLES) {
+  for (const f of FULLTEXT_TABLES.flatMap(fullTextTables)) {
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('automerge', ${settings.automerge})`);
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('crisismerge', ${settings.crisismerge})`);
     db.exec(`INSERT INTO ${f.table} (${f.table}, rank) VALUES ('hashsize', ${64 * 1024 * 1024})`);

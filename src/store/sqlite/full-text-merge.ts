@@ -19,7 +19,7 @@
 import type { Database } from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { FULLTEXT_TABLES } from '../../model/storage.ts';
+import { FULLTEXT_TABLES, fullTextTables } from '../../model/storage.ts';
 import { packageFile } from '../../package-root.ts';
 
 /**
@@ -89,7 +89,7 @@ export interface FullTextMerge {
 
 /** The statements that merge every full-text index. */
 function fullTextMergeSql(): string[] {
-  return FULLTEXT_TABLES.map((f) => `INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
+  return FULLTEXT_TABLES.flatMap(fullTextTables).map((f) => `INSERT INTO ${f.table} (${f.table}) VALUES ('optimize')`);
 }
 
 export function startFullTextMerge(

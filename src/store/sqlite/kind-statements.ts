@@ -6,6 +6,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import {
   FULLTEXT_TABLES,
+  fullTextTables,
   LINK_TABLES,
   SOURCE_TABLES,
   ownerKey,
@@ -27,8 +28,10 @@ export interface KindStatements {
   readonly deleteLinks: readonly Statement<[number]>[];
   /** Per link table: its insert (`LinkInsert`). */
   readonly insertLinks: ReadonlyMap<string, LinkInsert>;
-  readonly deleteText?: Statement<[number]>;
-  readonly insertText?: Statement<SqlValue[]>;
+  /** Per full-text table of the kind (its own, then the columns kept apart): the delete by rowid. */
+  readonly deleteText?: readonly Statement<[number]>[];
+  /** Per full-text table, the insert of a record's texts of its columns (`count` of them). */
+  readonly insertText?: readonly { readonly statement: Statement<SqlValue[]>; readonly count: number }[];
   /** Where the values of the row's own columns sit in the record's columns (the others are kept apart). */
   readonly rowColumns: readonly number[];
   /** The columns kept in a table of their own (`SourceTableSpec.keptApart`), each with where its value sits. */
@@ -107,10 +110,13 @@ export function prepareKindStatements(
     ...(text === undefined
       ? {}
       : {
-          deleteText: db.prepare(`DELETE FROM ${text.table} WHERE rowid = ?`),
-          insertText: db.prepare<SqlValue[]>(
-            `INSERT INTO ${text.table} (rowid, ${text.columns.join(', ')}) VALUES (?, ${text.columns.map(() => '?').join(', ')})`,
-          ),
+          deleteText: fullTextTables(text).map((f) => db.prepare<[number]>(`DELETE FROM ${f.table} WHERE rowid = ?`)),
+          insertText: fullTextTables(text).map((f) => ({
+            statement: db.prepare<SqlValue[]>(
+              `INSERT INTO ${f.table} (rowid, ${f.columns.join(', ')}) VALUES (?, ${f.columns.map(() => '?').join(', ')})`,
+            ),
+            count: f.columns.length,
+          })),
         }),
   };
 }

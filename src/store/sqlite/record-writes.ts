@@ -99,8 +99,13 @@ export function recordWrites(
     }
     for (const postings of s.postings) postings.flush();
     if (s.insertText === undefined || s.deleteText === undefined) return;
-    for (const pk of replaced) s.deleteText.run(pk);
-    for (const [pk, text] of texts) s.insertText.run(pk, ...text);
+    for (const pk of replaced) for (const del of s.deleteText) del.run(pk);
+    // The hook gives the texts of every full-text table of the kind, in table order.
+    let start = 0;
+    for (const { statement, count } of s.insertText) {
+      for (const [pk, text] of texts) statement.run(pk, ...text.slice(start, start + count));
+      start += count;
+    }
   });
 
   return {
@@ -130,7 +135,7 @@ export function recordWrites(
           for (const postings of s.postings) postings.before(found.pk);
           for (const del of s.deleteLinks) del.run(found.pk);
           for (const postings of s.postings) postings.removed(found.pk);
-          s.deleteText?.run(found.pk);
+          for (const del of s.deleteText ?? []) del.run(found.pk);
           for (const { remove } of s.apart) remove.run(found.pk);
           // Its narrow row too: facets and counts read it.
           deleteNarrow?.run(found.pk);

@@ -32,6 +32,7 @@ import {
   SHIPPED_DICTIONARIES_V3,
   TEXT_DICTIONARIES_SQL,
   readShippedDictionaries,
+  registerUnpackText,
   storeDictionaries,
 } from './text-dictionaries.ts';
 
@@ -424,9 +425,13 @@ const LEGACY_UPGRADES: Readonly<Record<number, (db: Database) => void>> = {
  * and of the source folders (`src/sources/<name>/migrations/sqlite/`), with the upgrade steps
  * above for 2–19. Add a version as a new file (and an upgrade step only where rows held must
  * be transformed); never edit an old one.
- * Every one may call the posting lists' functions (16–18 do: the lists and their views).
+ * Every one may call the posting lists' functions (16–18 do: the lists and their views) and,
+ * once the text dictionaries are held (5), `unpack_text` (26 reads the documents held).
  */
 export const RECORD_MIGRATIONS: readonly FileMigration[] = frozenMigrations(recordMigrationDirs(), {
   upgrades: LEGACY_UPGRADES,
-  functions: registerPostingFunctions,
+  functions: (db) => {
+    registerPostingFunctions(db);
+    registerUnpackText(db);
+  },
 });

@@ -11,7 +11,14 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { FULLTEXT_TABLES, LINK_TABLES, RECORD_KINDS, SOURCE_TABLES, type RecordKind } from '../../model/storage.ts';
+import {
+  FULLTEXT_TABLES,
+  LINK_TABLES,
+  RECORD_KINDS,
+  SOURCE_TABLES,
+  fullTextTables,
+  type RecordKind,
+} from '../../model/storage.ts';
 import { setUpBulkLoad, type BulkLoad } from './bulk-load.ts';
 import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, type FinishOptions, type FinishReport } from './derive.ts';
@@ -148,7 +155,7 @@ function countRows(db: Database.Database): Record<string, number> {
   const tables = [
     ...RECORD_KINDS.map((k) => SOURCE_TABLES[k].table),
     ...LINK_TABLES.map((l) => l.table),
-    ...FULLTEXT_TABLES.map((f) => f.table),
+    ...FULLTEXT_TABLES.flatMap(fullTextTables).map((f) => f.table),
     'countries',
     'cities',
     'states',
