@@ -14,6 +14,7 @@ import { grants } from '../sources/grants/model.ts';
 import { organizations } from '../sources/organizations/model.ts';
 import { patents } from '../sources/patents/model.ts';
 import { publications } from '../sources/publications/model.ts';
+import { reports } from '../sources/reports/model.ts';
 import { researchOrgGroups } from '../sources/research_org_groups/model.ts';
 import { researchers } from '../sources/researchers/model.ts';
 import type { SourceTable } from './field-table.ts';
@@ -28,6 +29,7 @@ export const SOURCE_MODULES = [
   patents,
   datasets,
   clinicalTrials,
+  reports,
   funderGroups,
   researchOrgGroups,
 ] as const;
