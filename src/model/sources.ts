@@ -13,6 +13,7 @@ import { funderGroups } from '../sources/funder_groups/model.ts';
 import { grants } from '../sources/grants/model.ts';
 import { organizations } from '../sources/organizations/model.ts';
 import { patents } from '../sources/patents/model.ts';
+import { policyDocuments } from '../sources/policy_documents/model.ts';
 import { publications } from '../sources/publications/model.ts';
 import { reports } from '../sources/reports/model.ts';
 import { researchOrgGroups } from '../sources/research_org_groups/model.ts';
@@ -29,6 +30,7 @@ export const SOURCE_MODULES = [
   patents,
   datasets,
   clinicalTrials,
+  policyDocuments,
   reports,
   funderGroups,
   researchOrgGroups,
