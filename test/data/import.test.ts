@@ -13,7 +13,7 @@ import { rorToOrganization } from '../../src/data/import/formats/ror.ts';
 import { CsvLineReader, parseCsvLine } from '../../src/data/csv.ts';
 import { fileURLToPath } from 'node:url';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
-import type { PublicationRecord } from '../../src/model/native-records.ts';
+import type { ReportRecord } from '../../src/sources/reports/native.ts';
 import { demoDataDir } from '../fixtures/demo-db.ts';
 import { readFileSync } from 'node:fs';
 import { recordWriterFor } from '../../src/backends.ts';
@@ -42,11 +42,13 @@ function counts(db: string): Record<string, number> {
 }
 
 describe('readers map the real samples', () => {
-  test('OpenAlex flat and raw works give the same publication', () => {
+  test('an OpenAlex flat work typed report becomes a report with the work’s fields', () => {
     const flat = readFileSync(join(DATA, 'openalex/works_flat.jsonl'), 'utf8').split('\n')[0]!;
+    assert.equal((JSON.parse(flat) as { type: string }).type, 'report');
     const [mapped] = new OpenAlexReader().map(flat);
-    const pub = (mapped as { record: PublicationRecord }).record;
-    assert.equal(mapped!.kind, 'publications');
+    const pub = (mapped as { record: ReportRecord }).record;
+    // Its publisher is unknown (the work names no source): a report, not a policy document.
+    assert.equal(mapped!.kind, 'reports');
     assert.equal(pub.id, 'W100927044');
     assert.equal(pub.title, 'Financing Biodiversity Conservation');
     assert.equal(pub.year, 2000);
@@ -147,13 +149,16 @@ describe('readers map the real samples', () => {
       ),
     );
     authors.delete(null);
-    assert.deepEqual([ror, flat.length, crossref, authors.size], [32, 40, 40, 69]);
+    // Works typed report are reports (their publishers unknown: none is a policy document).
+    const flatReports = flat.filter((l) => (JSON.parse(l) as { type: string }).type === 'report').length;
+    assert.deepEqual([ror, flat.length, crossref, authors.size, flatReports], [32, 40, 40, 69, 1]);
     assert.deepEqual(report.records, {
       organizations: ror,
-      publications: flat.length + crossref,
+      publications: flat.length - flatReports + crossref,
       researchers: authors.size,
+      reports: flatReports,
     });
-    const [pub] = rows(db, "SELECT title, year FROM publications WHERE id = 'W100927044'");
+    const [pub] = rows(db, "SELECT title, year FROM reports WHERE id = 'W100927044'");
     assert.deepEqual(pub, { title: 'Financing Biodiversity Conservation', year: 2000 });
     // Affiliations keyed by ROR URL join the organizations imported from ROR.
     const [linked] = rows(
@@ -165,7 +170,12 @@ describe('readers map the real samples', () => {
     );
     const pairs = new Set(
       flat.flatMap((l) => {
-        const w = JSON.parse(l) as { openalex_id: string; authors: { institutions: { ror: string | null }[] }[] };
+        const w = JSON.parse(l) as {
+          openalex_id: string;
+          type: string;
+          authors: { institutions: { ror: string | null }[] }[];
+        };
+        if (w.type === 'report') return [];
         return w.authors.flatMap((a) =>
           a.institutions
             .map((i) => `https://ror.org/${i.ror}`)

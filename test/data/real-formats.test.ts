@@ -45,21 +45,27 @@ describe('OpenAlex snapshot', () => {
     const db = freshDb();
     const report = await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
     assert.equal(works.length, manifest.meta.record_count);
-    assert.equal(report.records.publications, works.length);
+    // A work typed report is a report (the one here names no publisher: not a policy document).
+    const reportWorks = works.filter((w) => w['type'] === 'report');
+    assert.equal(reportWorks.length, 1);
+    const papers = works.filter((w) => w['type'] !== 'report');
+    assert.equal(report.records.publications, papers.length);
+    assert.equal(report.records['reports'], reportWorks.length);
     assert.deepEqual(report.problems, []);
     assert.ok(report.files.every((f) => f.format === 'openalex' && /updated_date=.*part_000\.gz$/.test(f.path)));
-    assert.equal(count(db, 'publications'), new Set(works.map((w) => shortId(w['id']))).size);
-    const first = works[0]!;
+    assert.equal(count(db, 'publications'), new Set(papers.map((w) => shortId(w['id']))).size);
+    assert.equal(count(db, 'reports'), reportWorks.length);
+    const first = papers[0]!;
     const [row] = query(db, 'SELECT title, year FROM publications WHERE id = ?', shortId(first['id']));
     assert.deepEqual(row, { title: first['title'], year: first['publication_year'] });
     // Every identified author of every work is linked to its publication.
-    const authorships = works.reduce(
+    const authorships = papers.reduce(
       (n, w) => n + new Set((w['authorships'] as Row[]).map((a) => (a['author'] as Row)['id']).filter((id) => id)).size,
       0,
     );
     assert.equal(count(db, 'publication_researchers'), authorships);
     // Authors keep the affiliation strings as printed (raw_affiliation), where the work has them.
-    const printed = works.find((w) =>
+    const printed = papers.find((w) =>
       (w['authorships'] as Row[]).some(
         (a) => ((a['raw_affiliation_strings'] as string[] | undefined) ?? []).length > 0,
       ),

@@ -5,7 +5,7 @@
  * keeps: its publisher, its keywords, its identifiers and its link.
  */
 import type { PublicationRecord } from '../../model/native-records.ts';
-import type { NamedOrganization, ReportRecord } from './native.ts';
+import type { NamedOrganization, ReportFunder, ReportRecord } from './native.ts';
 
 /** What a report keeps of its work beside the publication's fields. */
 export interface ReportExtras {
@@ -17,6 +17,8 @@ export interface ReportExtras {
   readonly externalIds?: Readonly<Record<string, string>>;
   /** The report's landing page. */
   readonly linkout?: string;
+  /** The funders as the source names them, with their awards. */
+  readonly funders?: readonly ReportFunder[];
 }
 
 /**
@@ -42,6 +44,7 @@ export function reportFromWork(work: PublicationRecord, extras: ReportExtras): R
     ...(publisher?.id === undefined ? {} : { publisher_orgs: [publisher.id] }),
     ...(publisher === undefined ? {} : { publisher_details: [publisher] }),
     ...(work.funders.length === 0 ? {} : { funder_orgs: work.funders }),
+    ...(extras.funders === undefined || extras.funders.length === 0 ? {} : { funder_details: extras.funders }),
     ...(work.concepts.length === 0 ? {} : { concepts: work.concepts }),
     ...(work.concepts_scores === undefined || work.concepts_scores.length === 0
       ? {}

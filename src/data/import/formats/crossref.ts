@@ -12,10 +12,15 @@ import {
   num,
   obj,
   parseObject,
+  rorUrl,
   str,
   type Mapped,
 } from './common.ts';
+import { reportOrPolicyDocument, type WorkPublisher } from '../../../sources/policy_documents/publisher-rule.ts';
 import type { FormatReader } from './reader.ts';
+
+/** The Crossref types of reports (a report, a part of one, a series of them). */
+const REPORT_TYPES: ReadonlySet<string> = new Set(['report', 'report-component', 'report-series']);
 
 const TYPES: Readonly<Record<string, string>> = {
   'journal-article': 'article',
@@ -139,12 +144,59 @@ export function crossrefToPublication(w: Readonly<Record<string, unknown>>): Pub
   };
 }
 
+/**
+ * The publisher of a Crossref report: the first `institution` its deposit names (reports
+ * name the issuing institution there), with its ROR id when given; else the `publisher`
+ * (the Crossref member) by name only. Crossref gives no organization types.
+ */
+function crossrefPublisher(w: Readonly<Record<string, unknown>>): WorkPublisher | undefined {
+  const institution = arr(w['institution'])
+    .map(obj)
+    .find((i) => str(i['name']) !== undefined);
+  if (institution !== undefined) {
+    const ror = arr(institution['id'])
+      .map(obj)
+      .find((id) => str(id['id-type'])?.toUpperCase() === 'ROR');
+    const id = ror === undefined ? undefined : rorUrl(ror['id']);
+    return { name: str(institution['name']) as string, ...(id === undefined ? {} : { id }) };
+  }
+  const member = str(w['publisher']);
+  return member === undefined ? undefined : { name: member };
+}
+
+/** A Crossref work typed as a report: a policy document or a report (`publisher-rule.ts`). */
+function crossrefReport(w: Readonly<Record<string, unknown>>, publication: PublicationRecord): Mapped {
+  const linkout = str(obj(obj(w['resource'])['primary'])['URL']) ?? str(w['URL']);
+  const keywords = arr(w['subject']).filter((s): s is string => typeof s === 'string');
+  const funders = arr(w['funder'])
+    .map(obj)
+    .filter((f) => str(f['name']) !== undefined)
+    .map((f) => {
+      const id = bareDoi(f['DOI']);
+      const award = arr(f['award']).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
+      return {
+        name: str(f['name']) as string,
+        ...(id === undefined ? {} : { id: `doi:${id}` }),
+        ...(award.length === 0 ? {} : { award }),
+      };
+    });
+  return reportOrPolicyDocument(publication, crossrefPublisher(w), {
+    keywords,
+    funders,
+    externalIds: { doi: publication.doi as string },
+    ...(linkout === undefined ? {} : { linkout }),
+  });
+}
+
 export class CrossrefReader implements FormatReader {
   readonly container = 'jsonl' as const;
   readonly pure = true;
 
   map(source: string | Readonly<Record<string, string>>): Mapped[] {
-    return [{ kind: 'publications', record: crossrefToPublication(parseObject(source as string)) }];
+    const work = parseObject(source as string);
+    const publication = crossrefToPublication(work);
+    if (REPORT_TYPES.has(str(work['type']) ?? '')) return [crossrefReport(work, publication)];
+    return [{ kind: 'publications', record: publication }];
   }
 
   end(): Mapped[] {

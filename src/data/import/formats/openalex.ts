@@ -20,6 +20,7 @@ import {
   str,
   type Mapped,
 } from './common.ts';
+import { reportOrPolicyDocument, type WorkPublisher } from '../../../sources/policy_documents/publisher-rule.ts';
 import { entityOf, mapOpenAlexEntity } from './openalex-entities.ts';
 import type { FormatReader } from './reader.ts';
 
@@ -73,6 +74,8 @@ export class OpenAlexReader implements FormatReader {
 
     const authors: Author[] = [];
     const orgs: string[] = [];
+    // The institutions the authorships name, by OpenAlex id: what the work says of its publisher.
+    const institutions = new Map<string, WorkPublisher>();
     const rawAuthors = flat ? arr(w['authors']) : arr(w['authorships']);
     for (const a of rawAuthors.map(obj)) {
       const person = flat ? a : obj(a['author']);
@@ -90,6 +93,15 @@ export class OpenAlexReader implements FormatReader {
           ...(country === undefined ? {} : { country_code: country }),
         });
         if (ror !== undefined && !orgs.includes(ror)) orgs.push(ror);
+        const instId = openAlexId(flat ? inst['openalex_id'] : inst['id']);
+        const instType = str(inst['type']);
+        if (instId !== undefined)
+          institutions.set(instId, {
+            ...(ror === undefined ? {} : { id: ror }),
+            ...(instName === '' ? {} : { name: instName }),
+            ...(instType === undefined ? {} : { types: [instType] }),
+            ...(country === undefined ? {} : { country_code: country }),
+          });
       }
       const { first_name, last_name } = splitName(name);
       const raw = arr(a['raw_affiliation_strings'])
@@ -169,7 +181,50 @@ export class OpenAlexReader implements FormatReader {
       open_access: oa['is_oa'] === true ? ['oa_all', ...(status === undefined ? [] : [status])] : ['closed'],
       ...(fwci === undefined ? {} : { field_citation_ratio: fwci }),
     };
+    if (type === 'report') return [this.report(w, publication, source, institutions)];
     return [{ kind: 'publications', record: publication }];
+  }
+
+  /**
+   * A work typed `report`: a policy document when its publisher is a government or
+   * intergovernmental body (`sources/policy_documents/publisher-rule.ts`), else a report. The
+   * publisher is the host organization of the primary location's source; what the work says
+   * of it (ROR id, type, country) comes from the authorships naming the same institution.
+   */
+  private report(
+    w: Readonly<Record<string, unknown>>,
+    publication: PublicationRecord,
+    source: Readonly<Record<string, unknown>>,
+    institutions: ReadonlyMap<string, WorkPublisher>,
+  ): Mapped {
+    const hostId = openAlexId(source['host_organization']);
+    const hostName = str(source['host_organization_name']);
+    const known = hostId === undefined ? undefined : institutions.get(hostId);
+    const publisher: WorkPublisher | undefined =
+      hostId === undefined && hostName === undefined
+        ? undefined
+        : {
+            ...known,
+            // An institution OpenAlex knows no ROR id of is keyed by its OpenAlex id, as organizations are.
+            ...(known?.id === undefined && hostId?.startsWith('I') === true ? { id: hostId } : {}),
+            ...(hostName === undefined ? {} : { name: hostName }),
+          };
+    const externalIds = Object.fromEntries(
+      Object.entries(obj(w['ids']))
+        .map(([kind, value]) => [kind, kind === 'doi' ? bareDoi(value) : openAlexId(value)] as const)
+        .filter((entry): entry is readonly [string, string] => entry[1] !== undefined),
+    );
+    const keywords = arr(w['keywords'])
+      .map((k) => (typeof k === 'string' ? k : str(obj(k)['display_name'])))
+      .filter((k): k is string => k !== undefined);
+    const linkout =
+      str(obj(w['primary_location'])['landing_page_url']) ??
+      (publication.doi === undefined ? undefined : `https://doi.org/${publication.doi}`);
+    return reportOrPolicyDocument(publication, publisher, {
+      keywords,
+      externalIds,
+      ...(linkout === undefined ? {} : { linkout }),
+    });
   }
 
   end(): Mapped[] {
