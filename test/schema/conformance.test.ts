@@ -5,6 +5,7 @@ import { parse } from '../../src/dsl/index.ts';
 import { checkCorpus, checkQuery, matchesReason } from '../../src/schema/corpus-check.ts';
 import { isQuarryError } from '../../src/errors/index.ts';
 import { validate } from '../../src/schema/index.ts';
+import { SOURCE_NAMES } from '../../src/model/sources.ts';
 
 // Every real query of the conformance file (conformance/queries.txt, copied from the protocol's shared conformance set)
 // either validates, or is reported as unsupported with the right reason, or - when marked
@@ -80,10 +81,15 @@ describe('expected-error reasons', () => {
       checkQuery({ query: 'search publications return titel', line: 1 }, { dslVersion: 2 }).outcome,
       'failed',
     );
-    assert.equal(
-      checkQuery({ query: 'search policy_documents return policy_documents', line: 1 }, { dslVersion: 2 }).outcome,
-      'unsupported',
+    // A source of spec/dsl.md §8 not held (the first, as sources are added).
+    const notHeld = ['funder_groups', 'research_org_groups', 'source_titles'].find(
+      (name) => !(SOURCE_NAMES as readonly string[]).includes(name),
     );
+    if (notHeld !== undefined)
+      assert.equal(
+        checkQuery({ query: `search ${notHeld} return ${notHeld}`, line: 1 }, { dslVersion: 2 }).outcome,
+        'unsupported',
+      );
     assert.equal(
       checkQuery({ query: 'search publications return publications limit', line: 1 }, { dslVersion: 2 }).outcome,
       'failed',
