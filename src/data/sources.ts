@@ -10,6 +10,8 @@ import { clinicalTrialData } from '../sources/clinical_trials/data.ts';
 import { datasetData } from '../sources/datasets/data.ts';
 import { funderGroupData } from '../sources/funder_groups/data.ts';
 import { patentData } from '../sources/patents/data.ts';
+import { policyDocumentData } from '../sources/policy_documents/data.ts';
+import { reportData } from '../sources/reports/data.ts';
 import { researchOrgGroupData } from '../sources/research_org_groups/data.ts';
 import type { SourceData } from './source-data.ts';
 
@@ -17,6 +19,8 @@ const LISTED: readonly SourceData[] = [
   patentData,
   datasetData,
   clinicalTrialData,
+  policyDocumentData,
+  reportData,
   funderGroupData,
   researchOrgGroupData,
 ];

@@ -152,6 +152,8 @@ function recordsOf(dir: string): [NativeKind, Loose[]][] {
     ['patents', readRecords(PATENT_FIXTURE, 'patents', 100)],
     ['datasets', datasetsOf(publications)],
     ['clinical_trials', trialsOf(publications)],
+    ['policy_documents', readRecords(dir, 'policy_documents', 200)],
+    ['reports', readRecords(dir, 'reports', 200)],
     ['funder_groups', readRecords(dir, 'funder_groups', 100)],
     ['research_org_groups', readRecords(dir, 'research_org_groups', 100)],
   ];
