@@ -54,7 +54,7 @@ describe('quarry check', () => {
         '  where titel = "x"',
         'return publications',
         '---',
-        'search policy_documents return policy_documents',
+        'extract_concepts("malaria in children")',
         '',
       ].join('\n'),
     );
@@ -100,7 +100,7 @@ describe('quarry check', () => {
   });
 
   test('several files add up', () => {
-    const a = file('a.txt', 'search grants return grants\n---\nsearch policy_documents return policy_documents\n');
+    const a = file('a.txt', 'search grants return grants\n---\nextract_concepts("malaria in children")\n');
     const b = file('b.txt', 'describe schema\n');
     const r = check([a, b]);
     assert.equal(r.failed, 0);
