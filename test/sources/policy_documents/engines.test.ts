@@ -160,7 +160,7 @@ function shown(query: string, expected: unknown, answer: Record<string, unknown>
   if (/return policy_documents\[id\]/.test(query))
     return ((answer['policy_documents'] ?? []) as Row[]).map((r) => r['id'] as string).sort();
   const key = /return ([a-z_0-9]+)/.exec(query)?.[1] as string;
-  return (answer[key] ?? []);
+  return answer[key] ?? [];
 }
 
 type Run = (query: string) => Promise<Record<string, unknown>>;

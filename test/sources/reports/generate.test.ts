@@ -90,7 +90,10 @@ describe('generated reports and policy documents', async () => {
     for (const p of a.policies) {
       const publisher = orgs.get(p.publisher_org!);
       assert.ok(publisher, `${p.id}: publisher ${p.publisher_org}`);
-      assert.ok(publisher.types.some((t) => t.toLowerCase() === 'government'), `${p.id}: ${publisher.types.join(',')}`);
+      assert.ok(
+        publisher.types.some((t) => t.toLowerCase() === 'government'),
+        `${p.id}: ${publisher.types.join(',')}`,
+      );
       assert.equal(p.publisher_org_name, publisher.name);
       assert.equal(p.publisher_org_country, publisher.country_code);
       assert.equal(p.publisher_org_state, publisher.state_code);
