@@ -1,5 +1,5 @@
 -- name: reports: the reports source's tables
--- Records migration 24 (SQLite): written by scripts/new-records-migration.ts from the declared layout.
+-- Records migration 27 (SQLite): written by scripts/new-records-migration.ts from the declared layout.
 -- Never edit it; a change of the layout is a new migration (docs/storage.md).
 CREATE TABLE IF NOT EXISTS reports (
   pk INTEGER PRIMARY KEY,

@@ -1,5 +1,5 @@
 -- name: policy_documents: the policy documents source's tables
--- Records migration 25 (SQLite): written by scripts/new-records-migration.ts from the declared layout.
+-- Records migration 28 (SQLite): written by scripts/new-records-migration.ts from the declared layout.
 -- Never edit it; a change of the layout is a new migration (docs/storage.md).
 CREATE TABLE IF NOT EXISTS policy_documents (
   pk INTEGER PRIMARY KEY,
