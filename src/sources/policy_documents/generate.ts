@@ -14,6 +14,7 @@
  */
 import type { Context } from '../../data/generate/context.ts';
 import { publicationDoi, publicationId } from '../../data/generate/ids.ts';
+import { classifyBeyondFor } from '../../data/generate/category-schemes.ts';
 import { FIRST_YEAR, LAST_YEAR, yearOfIndex, yearStarts } from '../../data/generate/plan.ts';
 import type { NamedRef } from '../../model/native-records.ts';
 import { governmentsOf } from '../reports/generate.ts';
@@ -110,5 +111,6 @@ export function makePolicyDocument(ctx: Context, plan: PolicyPlan, k: number): P
     ...(publications.length === 0 ? {} : { publication_ids: publications.map((p) => p.id as string), publications }),
     date_inserted: `${year}-12-31`,
     category_for: categories,
+    ...classifyBeyondFor(div.code, ctx.random.draws('policy_document', k, 'schemes'), { sdg: false, uoa: false }),
   };
 }

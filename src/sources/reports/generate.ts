@@ -15,6 +15,7 @@
  */
 import { affiliation, type Context } from '../../data/generate/context.ts';
 import { researcherId } from '../../data/generate/ids.ts';
+import { classifyBeyondFor } from '../../data/generate/category-schemes.ts';
 import { FIRST_YEAR, LAST_YEAR, yearOfIndex, yearStarts } from '../../data/generate/plan.ts';
 import type { Author, NamedRef, OrganizationRecord } from '../../model/native-records.ts';
 import type { NamedOrganization, ReportRecord } from './native.ts';
@@ -125,5 +126,6 @@ export function makeReport(ctx: Context, plan: ReportPlan, k: number): ReportRec
     linkout: `https://doi.org/${doi}`,
     date_inserted: date,
     category_for: categories,
+    ...classifyBeyondFor(div.code, ctx.random.draws('report', k, 'schemes')),
   };
 }
