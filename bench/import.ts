@@ -202,7 +202,7 @@ if (generatedDir !== undefined) {
   // Generated data: the data area's generator writes JSONL shards per entity; entities
   // first so the publications' links resolve, publications timed on their own.
   const files = jsonlFiles(generatedDir);
-  const order: RecordKind[] = ['organizations', 'categories', 'journals', 'researchers', 'grants', 'publications'];
+  const order: RecordKind[] = ['organizations', 'categories', 'source_titles', 'researchers', 'grants', 'publications'];
   for (const kind of order) {
     for (const file of files.filter((f) => kindOfFile(f) === kind)) {
       let recs: object[] = [];

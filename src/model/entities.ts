@@ -3,7 +3,7 @@
  * sub-fields (what `field.sub` may name) and the fields a facet row or a returned entity
  * shows. `schema/` turns them into descriptors; the storage layout reads which of them are
  * columns of the entity's table. An entity kind that is also a source (organizations,
- * researchers) is declared with the source (`SourceDeclaration.entity`).
+ * researchers, source_titles) is declared with the source (`SourceDeclaration.entity`).
  */
 import { SOURCE_MODULES } from './sources.ts';
 import { ENTITY_NAMES, type EntityName, type ScalarType } from './types.ts';
@@ -48,8 +48,9 @@ const ENTITY_ONLY_SPECS: Readonly<Partial<Record<EntityName, EntitySpec>>> = {
     ],
     display: ['name'],
   },
+  // Held in the source_titles table (the source declares it): the `{id, title}` a record names.
   journals: {
-    description: 'A journal.',
+    description: 'A journal (a source title, named by its id and title).',
     fields: [
       ['id', 'string', false, 'Journal identifier.'],
       ['title', 'string', false, 'Journal title.'],
@@ -90,14 +91,6 @@ const ENTITY_ONLY_SPECS: Readonly<Partial<Record<EntityName, EntitySpec>>> = {
       ['name', 'string', false, 'State name.'],
     ],
     display: ['name'],
-  },
-  source_titles: {
-    description: 'A journal, book series or proceedings a publication appeared in.',
-    fields: [
-      ['id', 'string', false, 'Source title identifier.'],
-      ['title', 'string', false, 'Title.'],
-    ],
-    display: ['title'],
   },
 };
 

@@ -16,6 +16,7 @@
  *    "times_cited":0,"recent_citations":0,"category_for":[{"id":"3101","name":"Biochemistry and cell biology"}],
  *    "concepts":["cell"],"open_access":["closed"]}
  */
+import type { SourceTitleRecord } from '../sources/source_titles/native.ts';
 import type { NativeKind } from './sources.ts';
 
 /** The record kinds, one JSONL shard family each (same names as the store's tables): the registry's. */
@@ -285,15 +286,6 @@ export interface OrganizationRecord {
   readonly orgref_ids?: readonly string[];
 }
 
-/** A journal (the `journals` entity of `publications.journal`). */
-export interface JournalRecord {
-  /** `jour.19` + 5 digits when generated. */
-  readonly id: string;
-  readonly title: string;
-  readonly publisher?: string;
-  readonly issn?: readonly string[];
-}
-
 /** A category of a classification scheme. */
 export interface CategoryRecord {
   /** The scheme's code, e.g. `"46"` or `"4611"`. */
@@ -311,8 +303,8 @@ export interface NativeRecordByKind {
   grants: GrantRecord;
   researchers: ResearcherRecord;
   organizations: OrganizationRecord;
-  journals: JournalRecord;
   categories: CategoryRecord;
+  source_titles: SourceTitleRecord;
 }
 
 /**

@@ -42,7 +42,7 @@ export interface SourceRows<Links extends string = string> {
   readonly notInDoc?: readonly string[];
   /** Its records name categories with their names (`category_for: [{id, name}]`): the store keeps them. */
   readonly namedCategories?: true;
-  /** Its records name a journal (`journal: {id, title}`): the store keeps it in `journals`. */
+  /** Its records name a journal (`journal: {id, title}`): the store keeps its title in `source_titles`. */
   readonly journal?: true;
 }
 

@@ -18,6 +18,7 @@ import { publications } from '../sources/publications/model.ts';
 import { reports } from '../sources/reports/model.ts';
 import { researchOrgGroups } from '../sources/research_org_groups/model.ts';
 import { researchers } from '../sources/researchers/model.ts';
+import { sourceTitles } from '../sources/source_titles/model.ts';
 import type { SourceTable } from './field-table.ts';
 import type { SourceDeclaration } from './source-module.ts';
 
@@ -32,6 +33,7 @@ export const SOURCE_MODULES = [
   clinicalTrials,
   policyDocuments,
   reports,
+  sourceTitles,
   funderGroups,
   researchOrgGroups,
 ] as const;
@@ -103,7 +105,7 @@ export const SOURCE_FIELD_TABLES = bySource((source): SourceTable => source.fiel
 export const LONG_DESCRIPTIONS = bySource((source): Readonly<Record<string, string>> => source.longDescriptions ?? {});
 
 /** Record kinds that are no source: lists of entities an import writes (`storage.ts` declares their tables). */
-export const RECORD_ONLY_KINDS = ['journals', 'categories'] as const;
+export const RECORD_ONLY_KINDS = ['categories'] as const;
 
 /** The record kinds, one JSONL shard family each (same names as the store's tables). */
 export type NativeKind = SourceName | (typeof RECORD_ONLY_KINDS)[number];
@@ -114,7 +116,7 @@ export const RECORD_KINDS: readonly NativeKind[] = [...SOURCE_NAMES, ...RECORD_O
 /**
  * Every kind in the order an import writes them: entities before the records naming them
  * (`SourceDeclaration.refersTo`, depth first in the order each declares them), so
- * categories, organizations, journals, researchers, grants, publications.
+ * categories, organizations, source titles, researchers, grants, publications.
  */
 export const NATIVE_KINDS: readonly NativeKind[] = (() => {
   const order: NativeKind[] = [];

@@ -77,12 +77,6 @@ const DECLARED_TABLES = Object.fromEntries(
 /** Every table of records: the sources', then those of the record kinds that are no source. */
 export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
   ...DECLARED_TABLES,
-  journals: {
-    kind: 'journals',
-    table: 'journals',
-    columns: [t('title'), t('publisher'), i('n_publications')],
-    indexes: [['title']],
-  },
   categories: {
     kind: 'categories',
     table: 'categories',
@@ -144,13 +138,15 @@ export const LINK_TABLES: readonly LinkTableSpec[] = DECLARED_SOURCES.flatMap((s
  * Entity kinds with a table of their own (a facet row or an entity field shows columns of
  * it); the place tables are filled by `finish()` from the organizations, the named entity
  * tables (`repositories`) from the records naming them. Kinds not listed (`open_access`,
- * `publication_links`, `source_titles`) have no table.
+ * `publication_links`) have no table.
  */
 export const ENTITY_TABLES: Readonly<Partial<Record<EntityName, { readonly table: string }>>> = {
   organizations: { table: 'organizations' },
   researchers: { table: 'researchers' },
   categories: { table: 'categories' },
-  journals: { table: 'journals' },
+  // A publication's `journal` ({id, title}) and its `source_title` are both rows of source_titles.
+  journals: { table: 'source_titles' },
+  source_titles: { table: 'source_titles' },
   countries: { table: 'countries' },
   cities: { table: 'cities' },
   states: { table: 'states' },
@@ -278,7 +274,6 @@ const SINGULAR: Readonly<Record<RecordKind, string>> = {
     (typeof SOURCE_MODULES)[number]['name'],
     string
   >),
-  journals: 'journal',
   categories: 'category',
 };
 

@@ -22,7 +22,7 @@ export interface RecordRows {
   readonly links: ReadonlyMap<string, readonly (readonly SqlValue[])[]>;
   /** Texts of the kind's FTS columns, in order; absent when the kind has no full-text table. */
   readonly fullText?: readonly string[];
-  /** Journals named by a publication (`journal: {id, title}`), kept so facets can show titles. */
+  /** Journals named by a publication (`journal: {id, title}`), kept in source_titles so facets can show titles. */
   readonly journals?: readonly (readonly [string, string | null])[];
   /** Categories named with a name (`category_for: [{id, name}]`): (id, name, scheme). */
   readonly categories?: readonly (readonly [string, string, string])[];
@@ -158,7 +158,7 @@ export function recordToRows(kind: RecordKind, record: object): RecordRows {
   const shownElsewhere = shownFromLinks(kind, links);
   // An entity named by its id alone and kept in a column (`current_research_org`): a page shows
   // the entity, or that id when the entity is not held, so `doc` needs no copy. Nor does a
-  // publication's `journal` object: its row in `journals` is written with it.
+  // publication's `journal` object: its row in `source_titles` is written with it.
   for (const [field, column] of ENTITY_COLUMNS_BY_KIND.get(kind) ?? []) {
     const value = r[field];
     if (typeof value === 'string' && value !== '' && (r[column] ?? value) === value) shownElsewhere.add(field);

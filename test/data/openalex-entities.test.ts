@@ -1,5 +1,5 @@
 // The OpenAlex snapshot's other entities (authors, institutions, funders, sources) import with
-// its works: researchers, organizations and journals get the real names and details of the
+// its works: researchers, organizations and source titles get the real names and details of the
 // entity records, keyed as the works name them; a newer partition updates a record in place
 // and merged ids remove the old entity. Expected counts and values are read from the fixture.
 import assert from 'node:assert/strict';
@@ -63,11 +63,11 @@ describe('OpenAlex snapshot entities', () => {
       assert.equal(read, manifest.meta.record_count, entity);
       assert.equal(read, entityRecords(entity).length, entity);
     }
-    // Institutions and funders are organizations, sources journals; publishers and topics have no table.
+    // Institutions and funders are organizations, sources source titles; publishers and topics have no table.
     assert.equal(report.records.organizations, institutions.length + funders.length);
     assert.equal(count(db, 'organizations'), institutions.length + funders.length);
-    assert.equal(report.records.journals, sources.length);
-    assert.equal(count(db, 'journals'), new Set(sources.map((s) => s['id'])).size);
+    assert.equal(report.records.source_titles, sources.length);
+    assert.equal(count(db, 'source_titles'), new Set(sources.map((s) => s['id'])).size);
     // Researchers: every author a work names, and every author record (one researcher per id).
     const authorIds = new Set([
       ...works.flatMap((w) => (w['authorships'] as Row[]).map((a) => (a['author'] as Row)['id']).filter((id) => id)),
@@ -90,7 +90,7 @@ describe('OpenAlex snapshot entities', () => {
     );
   });
 
-  test('researchers, organizations and journals hold the entity records’ values, linked from the works', async () => {
+  test('researchers, organizations and source titles hold the entity records’ values, linked from the works', async () => {
     const db = freshDb();
     await importFiles({ paths: [SNAPSHOT], open: recordWriterFor(db) });
 
@@ -161,7 +161,7 @@ describe('OpenAlex snapshot entities', () => {
       (w) => ((w['primary_location'] as Row | null)?.['source'] as Row | null)?.['id'] === nature['id'],
     );
     assert.deepEqual(
-      one(db, 'SELECT title, publisher, n_publications FROM journals WHERE id = ?', shortId(nature['id'])),
+      one(db, 'SELECT title, publisher, n_publications FROM source_titles WHERE id = ?', shortId(nature['id'])),
       {
         title: nature['display_name'],
         publisher: nature['host_organization_name'],
@@ -175,7 +175,7 @@ describe('OpenAlex snapshot entities', () => {
     cpSync(SNAPSHOT, copy, { recursive: true });
     const db = freshDb();
     await importFiles({ paths: [copy], open: recordWriterFor(db) });
-    const before = { researchers: count(db, 'researchers'), journals: count(db, 'journals') };
+    const before = { researchers: count(db, 'researchers'), source_titles: count(db, 'source_titles') };
     const priem = byName(authors, 'Jason Priem');
     const inst = institutions[0]!;
     const [abbott, dropped] = [byName(authors, 'B. P. Abbott'), sources.find((s) => !('works_count' in s))!];
@@ -198,9 +198,9 @@ describe('OpenAlex snapshot entities', () => {
     merged('sources', dropped['id']);
 
     const report = await importFiles({ paths: [copy], open: recordWriterFor(db) });
-    assert.deepEqual(report.removed, { researchers: 1, journals: 1 });
+    assert.deepEqual(report.removed, { researchers: 1, source_titles: 1 });
     assert.equal(count(db, 'researchers'), before.researchers - 1);
-    assert.equal(count(db, 'journals'), before.journals - 1);
+    assert.equal(count(db, 'source_titles'), before.source_titles - 1);
     assert.equal(count(db, 'organizations'), institutions.length + funders.length);
     assert.deepEqual(
       one(db, 'SELECT first_name, last_name, total_publications FROM researchers WHERE id = ?', shortId(priem['id'])),
@@ -210,6 +210,6 @@ describe('OpenAlex snapshot entities', () => {
       name: 'University of Michigan–Ann Arbor',
     });
     assert.equal(one(db, 'SELECT id FROM researchers WHERE id = ?', shortId(abbott['id'])), undefined);
-    assert.equal(one(db, 'SELECT id FROM journals WHERE id = ?', shortId(dropped['id'])), undefined);
+    assert.equal(one(db, 'SELECT id FROM source_titles WHERE id = ?', shortId(dropped['id'])), undefined);
   });
 });

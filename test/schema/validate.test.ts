@@ -89,7 +89,7 @@ describe('valid queries (version 2)', () => {
 const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: string]> = [
   ['search publication return publications', 'SCHEMA_UNKNOWN_SOURCE', "Did you mean 'publications'?"],
   ['search spaceships return spaceships', 'SCHEMA_UNKNOWN_SOURCE', "'spaceships' is not a source."],
-  ['search source_titles return source_titles', 'SCHEMA_UNSUPPORTED_SOURCE', "'source_titles'"],
+  ['search reports return reports', 'SCHEMA_UNSUPPORTED_SOURCE', "'reports'"],
   [
     'search publications where titel = "x" return publications',
     'SCHEMA_UNKNOWN_FIELD',

@@ -145,7 +145,7 @@ function recordsOf(dir: string): [NativeKind, Loose[]][] {
   return [
     ['categories', readRecords(dir, 'categories', 1000)],
     ['organizations', readRecords(dir, 'organizations', 400)],
-    ['journals', readRecords(dir, 'journals', 1000)],
+    ['source_titles', readRecords(dir, 'source_titles', 1000)],
     ['researchers', [...readRecords(dir, 'researchers', 400), ...EDGE_RESEARCHERS]],
     ['grants', readRecords(dir, 'grants', 150)],
     ['publications', publications],

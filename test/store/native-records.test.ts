@@ -7,12 +7,12 @@ import { after, test } from 'node:test';
 import type {
   CategoryRecord,
   GrantRecord,
-  JournalRecord,
   OrganizationRecord,
   PublicationRecord,
   ResearcherRecord,
 } from '../../src/model/native-records.ts';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
+import type { SourceTitleRecord } from '../../src/sources/source_titles/native.ts';
 import { VALUE_FIELD_CODES, valueFieldCode } from '../../src/model/storage.ts';
 import { openRecordStore } from '../../src/store/sqlite/records-store.ts';
 
@@ -49,7 +49,7 @@ const organizations: OrganizationRecord[] = [
     status: 'active',
   },
 ];
-const journals: JournalRecord[] = [
+const journals: SourceTitleRecord[] = [
   { id: 'jour.1900001', title: 'Journal of Cells', publisher: 'Porto Press', issn: ['1234-5678'] },
 ];
 const researchers: ResearcherRecord[] = [
@@ -131,7 +131,7 @@ test('every native record kind lands in its tables, links and full text', () => 
   const store = openRecordStore(join(dir, 'native.db'), { cacheMb: 16 });
   store.upsert('categories', categories);
   store.upsert('organizations', organizations);
-  store.upsert('journals', journals);
+  store.upsert('source_titles', journals);
   store.upsert('researchers', researchers);
   store.upsert('grants', grants);
   store.upsert('publications', publications);
@@ -142,7 +142,7 @@ test('every native record kind lands in its tables, links and full text', () => 
     ['31', 'Biological sciences', 'for'],
     ['3101', 'Biochemistry and cell biology', 'for'],
   ]);
-  assert.deepEqual(all('SELECT id, title, publisher, n_publications FROM journals'), [
+  assert.deepEqual(all('SELECT id, title, publisher, n_publications FROM source_titles'), [
     ['jour.1900001', 'Journal of Cells', 'Porto Press', 1],
   ]);
   const fieldNames = new Map(Object.entries(VALUE_FIELD_CODES).map(([name, code]) => [code, name]));

@@ -1,5 +1,5 @@
 /**
- * Builds a generator run's `Context`: the reference data, the organizations, journals and
+ * Builds a generator run's `Context`: the reference data, the organizations, source titles and
  * people drawn from it, and the per-paper arrays of the first two passes (each paper's field
  * and team size; the citation counts). The main thread runs the passes; a publication thread
  * (`publication-worker.ts`) is handed their arrays and builds the same context without them.
@@ -11,7 +11,7 @@ import { CitationModel } from './citations.ts';
 import { ORGS_PER_RESEARCHER, type Context } from './context.ts';
 import { buildFields } from './fields.ts';
 import { assignGrantFunders } from './grants.ts';
-import { buildJournals } from './journals.ts';
+import { buildSourceTitles } from './source-titles.ts';
 import { buildOrganizations } from './organizations.ts';
 import { authorCount, buildPeople, identifiedSlots } from './people.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, planFor, yearStarts } from './plan.ts';
@@ -94,7 +94,7 @@ export async function setUpContext(
   const fields = buildFields(forCodes);
   const text = new TextModel(reference.textModel, placeNames(ror));
   const orgs = buildOrganizations(plan, ror, random);
-  const journals = buildJournals(plan.journals, fields, random);
+  const journals = buildSourceTitles(plan.journals, fields, random);
   const names = {
     first: shuffledNames(personNames.first, random, 'first'),
     last: shuffledNames(personNames.last, random, 'last'),

@@ -6,7 +6,7 @@
 import type { Affiliation, OrganizationRecord } from '../../model/native-records.ts';
 import type { CitationModel } from './citations.ts';
 import type { Fields } from './fields.ts';
-import type { JournalSet } from './journals.ts';
+import type { SourceTitleSet } from './source-titles.ts';
 import type { OrganizationSet } from './organizations.ts';
 import type { People } from './people.ts';
 import type { Plan } from './plan.ts';
@@ -36,7 +36,8 @@ export interface Context {
   /** Titles, abstracts and concepts from the model of real research text. */
   readonly text: TextModel;
   readonly orgs: OrganizationSet;
-  readonly journals: JournalSet;
+  /** The source titles; the journals among them hold the articles. */
+  readonly journals: SourceTitleSet;
   readonly people: People;
   readonly names: { readonly first: readonly string[]; readonly last: readonly string[] };
   readonly stats: ResearcherStats;

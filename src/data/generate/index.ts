@@ -111,7 +111,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   };
   writeAll('categories', [...fields.categories, ...SCHEME_CATEGORIES]);
   writeAll('organizations', orgs.records);
-  writeAll('journals', journals.records);
+  writeAll('source_titles', journals.records);
 
   // Each phase reports once as it starts, so a progress display (and the benchmark's phase
   // times) see it begin rather than a batch later.

@@ -25,7 +25,7 @@ import {
   syntheticOrcid,
 } from './ids.ts';
 import { identifiedSlots } from './people.ts';
-import { PUBLISHERS } from './journals.ts';
+import { PUBLISHERS } from './source-titles.ts';
 import { classifyBeyondFor } from './category-schemes.ts';
 import { publicationExtras } from './publication-extras.ts';
 import { FIRST_YEAR, GRANT_FIRST_YEAR, LAST_YEAR, yearOfIndex } from './plan.ts';

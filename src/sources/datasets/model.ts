@@ -54,7 +54,7 @@ export const datasets = defineSource({
   name: 'datasets',
   singular: 'dataset',
   // Publications last: an import writes them before the datasets that link them.
-  refersTo: ['categories', 'organizations', 'journals', 'researchers', 'grants', 'publications'],
+  refersTo: ['categories', 'organizations', 'source_titles', 'researchers', 'grants', 'publications'],
   fieldTable: DATASETS,
   longDescriptions: DATASETS_LONG_DESCRIPTIONS,
   requiredFields: [
@@ -106,7 +106,7 @@ export const datasets = defineSource({
         ['associated_publication_doi'],
       ],
       entityColumns: {
-        // Datasets are not counted in `journals.n_publications`: a facet groups the records.
+        // Datasets are not counted in `source_titles.n_publications`: a facet groups the records.
         journal: { column: 'journal_id', entity: 'journals' },
         // The document keeps the record's `{id, name}` too: a page shows it until finish() has
         // made the repository's row.

@@ -298,7 +298,7 @@ export function rawAffiliationsText(record: Record<string, unknown>): string {
 export const publications = defineSource({
   name: 'publications',
   singular: 'publication',
-  refersTo: ['categories', 'organizations', 'journals', 'researchers', 'grants'],
+  refersTo: ['categories', 'organizations', 'source_titles', 'researchers', 'grants'],
   fieldTable: FIELDS,
   longDescriptions: { authors: AUTHORS, concepts_scores: CONCEPTS_SCORES },
   requiredFields: [
@@ -347,9 +347,10 @@ export const publications = defineSource({
       ],
       indexes: [['doi'], ['year'], ['date', 'id'], ['type'], ['journal_id'], ['times_cited'], ['publisher']],
       entityColumns: {
+        // Both name a row of source_titles: `journal` shows its id and title, `source_title`
+        // the source title's own fields (the journals' table became source_titles).
         journal: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
-        // The source title is the journal (books and proceedings have no table of their own).
-        source_title: { column: 'journal_id', entity: 'journals', countedIn: 'n_publications' },
+        source_title: { column: 'journal_id', entity: 'source_titles', countedIn: 'n_publications' },
       },
       valueCounts: { year: 'publication_year_counts' },
       narrow: {

@@ -166,8 +166,8 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
      FROM organizations o
      WHERE o.id = g.funding_org_id AND (g.funding_org_name IS NULL OR g.funding_org_acronym IS NULL OR g.funding_org_city IS NULL)`,
   ]);
-  await run('journal totals', [
-    `UPDATE journals j SET n_publications = coalesce(c.n, 0) FROM journals j2
+  await run('source title totals', [
+    `UPDATE source_titles j SET n_publications = coalesce(c.n, 0) FROM source_titles j2
        LEFT JOIN (SELECT journal_id, count(*) AS n FROM publications GROUP BY journal_id) c ON c.journal_id = j2.id
        WHERE j2.pk = j.pk`,
   ]);

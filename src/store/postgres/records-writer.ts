@@ -309,8 +309,8 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     const journals = batch.flatMap((r) => r.journals ?? []).filter(([id]) => !knownJournals.has(id));
     if (journals.length > 0) {
       await client.query(
-        `INSERT INTO journals (id, title) SELECT DISTINCT ON (id) id, title FROM unnest($1::text[], $2::text[]) AS j(id, title)
-         ON CONFLICT (id) DO UPDATE SET title = coalesce(journals.title, EXCLUDED.title)`,
+        `INSERT INTO source_titles (id, title) SELECT DISTINCT ON (id) id, title FROM unnest($1::text[], $2::text[]) AS j(id, title)
+         ON CONFLICT (id) DO UPDATE SET title = coalesce(source_titles.title, EXCLUDED.title)`,
         [journals.map(([id]) => id), journals.map(([, title]) => title)],
       );
     }

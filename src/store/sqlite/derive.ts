@@ -257,9 +257,9 @@ function deriveSteps(
   run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
   // After the indexes: each organization's counts are read by the links' reverse indexes.
   run('organization totals', () => deriveOrganizations(db));
-  run('journal totals', () => {
+  run('source title totals', () => {
     db.exec(
-      'UPDATE journals SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = journals.id)',
+      'UPDATE source_titles SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = source_titles.id)',
     );
   });
   run('value counts', () => refreshValueCounts(db));

@@ -160,7 +160,8 @@ function namedEntities(db: Database): { save(rows: SqliteRows): void } {
     'INSERT INTO categories (id, name, scheme) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = coalesce(categories.name, excluded.name), scheme = coalesce(categories.scheme, excluded.scheme)',
   );
   const saveJournal = db.prepare<[string, string | null]>(
-    'INSERT INTO journals (id, title) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET title = coalesce(journals.title, excluded.title)',
+    // A journal a record names by {id, title}: a row of source_titles with the title alone.
+    'INSERT INTO source_titles (id, title) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET title = coalesce(source_titles.title, excluded.title)',
   );
   return {
     save(rows) {

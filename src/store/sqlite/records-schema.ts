@@ -46,7 +46,8 @@ export const LEGACY_RECORD_KINDS: ReadonlySet<RecordKind> = new Set<RecordKind>(
   'grants',
   'researchers',
   'organizations',
-  'journals',
+  // And `journals`, a table of no source then, with nothing those steps read (no narrow,
+  // link or kept-apart table); it became source_titles' (records migration 24).
   'categories',
 ]);
 

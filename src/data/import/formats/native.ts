@@ -11,6 +11,9 @@ import type { FormatReader } from './reader.ts';
 /** The kind a native shard holds, from its file name; undefined when the name says nothing. */
 export function kindOfShard(path: string): NativeKind | undefined {
   const name = basename(path).toLowerCase();
+  // Shards written before source titles were a source name them `journals-NNNN.jsonl`: the
+  // same records (id, title, publisher, issn), read as source titles.
+  if (name.startsWith('journals')) return 'source_titles';
   return NATIVE_KINDS.find((k) => name.startsWith(k));
 }
 
@@ -23,7 +26,6 @@ const REQUIRED: Readonly<Record<NativeKind, readonly (readonly [string, string])
     SourceName,
     readonly (readonly [string, string])[]
   >),
-  journals: [['title', 'string']],
   categories: [['name', 'string']],
 };
 

@@ -7,10 +7,12 @@
  * - an institution (`I…`) and a funder (`F…`) become organizations keyed by their ROR URL,
  *   as works' `research_orgs` and `funders` and the ROR importer key them (by the OpenAlex
  *   short id when OpenAlex knows no ROR id);
- * - a source (`S…`) becomes the journal works name by its short id.
+ * - a source (`S…`) becomes the source title works name by its short id
+ *   (`sources/source_titles/import-openalex.ts`).
  * Entities no table holds (publishers, topics, concepts, ...) are read and left out.
  */
-import type { JournalRecord, OrganizationRecord, ResearcherRecord } from '../../../model/native-records.ts';
+import type { OrganizationRecord, ResearcherRecord } from '../../../model/native-records.ts';
+import { openAlexSourceToTitle } from '../../../sources/source_titles/import-openalex.ts';
 import { organizationType } from '../../ror-organization.ts';
 import {
   arr,
@@ -155,19 +157,6 @@ export function funderToOrganization(raw: Loose, id: string): OrganizationRecord
   };
 }
 
-/** An OpenAlex Source as a journal (the full object or the form embedded in works). */
-export function sourceToJournal(raw: Loose, id: string): JournalRecord {
-  const title = nameOf(raw, id);
-  const publisher = str(raw['host_organization_name']);
-  const issn = unique([str(raw['issn_l']), ...arr(raw['issn']).map(str)]);
-  return {
-    id,
-    title,
-    ...(publisher === undefined ? {} : { publisher }),
-    ...(issn.length === 0 ? {} : { issn }),
-  };
-}
-
 /**
  * OpenAlex keeps a removed author's id as a placeholder named "Deleted Author" with no works;
  * it is no researcher, so it is not imported (works that still name the id keep their link).
@@ -186,7 +175,7 @@ export function mapOpenAlexEntity(raw: Loose, id: string, entity: Exclude<OpenAl
     case 'funder':
       return [{ kind: 'organizations', record: funderToOrganization(raw, id) }];
     case 'source':
-      return [{ kind: 'journals', record: sourceToJournal(raw, id) }];
+      return [{ kind: 'source_titles', record: openAlexSourceToTitle(raw, id) }];
     case 'other':
       return [];
   }

@@ -13,7 +13,7 @@ import type { FormatReader } from './reader.ts';
 const MERGED_KINDS: Readonly<Record<string, NativeKind>> = {
   works: 'publications',
   authors: 'researchers',
-  sources: 'journals',
+  sources: 'source_titles',
   // Institutions and funders are kept under their ROR id, which an OpenAlex merge does not
   // change; only those OpenAlex knew no ROR id for are keyed (and removed) by the OpenAlex id.
   institutions: 'organizations',
