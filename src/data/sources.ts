@@ -13,6 +13,7 @@ import { patentData } from '../sources/patents/data.ts';
 import { policyDocumentData } from '../sources/policy_documents/data.ts';
 import { reportData } from '../sources/reports/data.ts';
 import { researchOrgGroupData } from '../sources/research_org_groups/data.ts';
+import { sourceTitleData } from '../sources/source_titles/data.ts';
 import type { SourceData } from './source-data.ts';
 
 const LISTED: readonly SourceData[] = [
@@ -21,6 +22,7 @@ const LISTED: readonly SourceData[] = [
   clinicalTrialData,
   policyDocumentData,
   reportData,
+  sourceTitleData,
   funderGroupData,
   researchOrgGroupData,
 ];

@@ -265,7 +265,8 @@ export async function detectFormat(
   if (probe === undefined) throw QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } });
   const { first } = probe;
   if (/\.csv(\.gz)?$/.test(name)) {
-    const format = csvFormat(first);
+    // The built-in layouts, then the title lists and other CSV formats of the source folders.
+    const format = csvFormat(first) ?? SOURCE_IMPORT_FORMATS.find((f) => f.detect(probe))?.name;
     if (format === undefined) throw unknown();
     return format;
   }

@@ -25,6 +25,10 @@ export const sourceTitles = defineSource({
   singular: 'source_title',
   refersTo: [],
   fieldTable: SOURCE_TITLES,
+  importFormats: {
+    doaj: "DOAJ's journal CSV (https://doaj.org/csv): journals of the Directory of Open Access Journals",
+    'crossref-titles': "Crossref's title list (titleFile.csv): journal titles, ISSNs and DOI coverage",
+  },
   requiredFields: [['title', 'string']],
   storage: {
     table: {
