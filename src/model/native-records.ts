@@ -297,6 +297,20 @@ export interface CategoryRecord {
   readonly code?: string;
 }
 
+/**
+ * The SJR and SNIP of the journal with an ISSN, for a year (a row of a title-metrics file):
+ * `finish()` gives each source title the values of the latest year of any of its ISSNs.
+ */
+export interface TitleMetricRecord {
+  /** `<issn>:<year>` (`<issn>:` without a year). */
+  readonly id: string;
+  /** `NNNN-NNNX`. */
+  readonly issn: string;
+  readonly year?: number;
+  readonly sjr?: number;
+  readonly snip?: number;
+}
+
 /** Record type by kind, for the kinds with a type written here. */
 export interface NativeRecordByKind {
   publications: PublicationRecord;
@@ -305,6 +319,7 @@ export interface NativeRecordByKind {
   organizations: OrganizationRecord;
   categories: CategoryRecord;
   source_titles: SourceTitleRecord;
+  title_metrics: TitleMetricRecord;
 }
 
 /**

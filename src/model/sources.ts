@@ -104,8 +104,12 @@ export const SOURCE_FIELD_TABLES = bySource((source): SourceTable => source.fiel
  */
 export const LONG_DESCRIPTIONS = bySource((source): Readonly<Record<string, string>> => source.longDescriptions ?? {});
 
-/** Record kinds that are no source: lists of entities an import writes (`storage.ts` declares their tables). */
-export const RECORD_ONLY_KINDS = ['categories'] as const;
+/**
+ * Record kinds that are no source: lists an import writes (`storage.ts` declares their
+ * tables): the categories, and the journal metrics a user supplies (`title_metrics`:
+ * `finish()` gives each source title the latest values of its ISSNs).
+ */
+export const RECORD_ONLY_KINDS = ['categories', 'title_metrics'] as const;
 
 /** The record kinds, one JSONL shard family each (same names as the store's tables). */
 export type NativeKind = SourceName | (typeof RECORD_ONLY_KINDS)[number];

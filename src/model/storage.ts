@@ -7,7 +7,7 @@
  * so the two cannot drift apart. Published names never change: add, never rename.
  * `docs/storage.md` explains why the layout is shaped this way.
  */
-import { RETIRED_VALUE_FIELD_CODES, i, t } from './layout-parts.ts';
+import { RETIRED_VALUE_FIELD_CODES, i, r, t } from './layout-parts.ts';
 import type { NativeKind } from './native-records.ts';
 import { DECLARED_SOURCES, RECORD_KINDS, SOURCE_MODULES, type SourceName } from './sources.ts';
 import type {
@@ -82,6 +82,13 @@ export const SOURCE_TABLES: Readonly<Record<RecordKind, SourceTableSpec>> = {
     table: 'categories',
     columns: [t('name'), t('scheme'), t('code')],
     indexes: [['scheme', 'name']],
+  },
+  // SJR and SNIP of an ISSN in a year (`TitleMetricRecord`), as a title-metrics file gives them.
+  title_metrics: {
+    kind: 'title_metrics',
+    table: 'title_metrics',
+    columns: [t('issn'), i('year'), r('sjr'), r('snip')],
+    indexes: [['issn', 'year']],
   },
 };
 
@@ -275,6 +282,7 @@ const SINGULAR: Readonly<Record<RecordKind, string>> = {
     string
   >),
   categories: 'category',
+  title_metrics: 'title_metric',
 };
 
 function singular(kind: RecordKind): string {

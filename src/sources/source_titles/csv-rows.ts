@@ -11,7 +11,7 @@ import type { ImportInput } from '../../data/import/inputs.ts';
 import { LimitExceeded, type ImportLimits } from '../../data/import/limits.ts';
 import { readLines, recordTooLong } from '../../data/import/lines.ts';
 import type { SourceItem } from '../../data/import/record-source.ts';
-import type { NativeRecord } from '../../model/native-records.ts';
+import type { NativeKind, NativeRecord } from '../../model/native-records.ts';
 import { QuarryError } from '../../errors/index.ts';
 
 /** A row by its header's column names. */
@@ -21,9 +21,11 @@ export type CsvRow = Readonly<Record<string, string>>;
 export interface CsvLayout {
   /** As problems name it: `DOAJ journal CSV`. */
   readonly label: string;
+  /** The kind of the records its rows become. */
+  readonly kind: NativeKind;
   /** Columns the header must have (compared ignoring case and surrounding spaces). */
   readonly required: readonly string[];
-  /** The source title of a row, or undefined for a row that names none; MalformedRecord for one that cannot be used. */
+  /** The record of a row, or undefined for a row that holds none; MalformedRecord for one that cannot be used. */
   map(row: CsvRow): NativeRecord | undefined;
 }
 
@@ -34,7 +36,7 @@ export const headerName = (cell: string): string =>
     .trim()
     .toLowerCase();
 
-/** The items of one CSV input of `layout`, in file order, each a source title (kind `source_titles`). */
+/** The items of one CSV input of `layout`, in file order, each a record of its kind. */
 export async function* csvTitleItems(
   layout: CsvLayout,
   input: ImportInput,
@@ -76,7 +78,7 @@ export async function* csvTitleItems(
       header.forEach((name, k) => (row[name] = fields[k] as string));
       try {
         const record = layout.map(row);
-        yield { line: start, mapped: record === undefined ? [] : [{ kind: 'source_titles', record }] };
+        yield { line: start, mapped: record === undefined ? [] : [{ kind: layout.kind, record }] };
       } catch (err) {
         if (!(err instanceof MalformedRecord)) throw err;
         yield { line: start, malformed: err.message };

@@ -5,13 +5,14 @@
  * first four sources (`src/data/generate/source-titles.ts`).
  */
 import { defineSourceData } from '../../data/source-data.ts';
-import { crossrefTitlesRecordSource, doajRecordSource } from './import-files.ts';
-import { crossrefTitlesFormat, doajFormat } from './import-formats.ts';
+import { crossrefTitlesRecordSource, doajRecordSource, titleMetricsRecordSource } from './import-files.ts';
+import { crossrefTitlesFormat, doajFormat, titleMetricsFormat } from './import-formats.ts';
 
 export const sourceTitleData = defineSourceData({
   kind: 'source_titles',
   formats: {
     doaj: { ...doajFormat, reader: doajRecordSource },
     'crossref-titles': { ...crossrefTitlesFormat, reader: crossrefTitlesRecordSource },
+    'title-metrics': { ...titleMetricsFormat, reader: titleMetricsRecordSource },
   },
 });

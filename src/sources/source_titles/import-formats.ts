@@ -4,7 +4,8 @@
  * published as CSV and recognised by its header (docs/operations.md describes them):
  *
  * - `doaj`: DOAJ's journal CSV (`Journal title`, `URL in DOAJ`, the print and online ISSNs, ...);
- * - `crossref-titles`: Crossref's title list `titleFile.csv` (`JournalTitle`, `JournalID`, `pissn`, `eissn`, ...).
+ * - `crossref-titles`: Crossref's title list `titleFile.csv` (`JournalTitle`, `JournalID`, `pissn`, `eissn`, ...);
+ * - `title-metrics`: the SJR and SNIP a user supplies, `issn,year,sjr,snip` (no open source has them).
  *
  * The OpenAlex snapshot's `sources/` partitions are read by the OpenAlex format, as its other
  * entities are.
@@ -36,4 +37,11 @@ export const doajFormat: FormatRecognition = {
 
 export const crossrefTitlesFormat: FormatRecognition = {
   detect: (probe) => has(probe, ['journaltitle', 'journalid']),
+};
+
+export const titleMetricsFormat: FormatRecognition = {
+  detect: (probe) => {
+    const header = headerOf(probe);
+    return header !== undefined && header.has('issn') && (header.has('sjr') || header.has('snip'));
+  },
 };

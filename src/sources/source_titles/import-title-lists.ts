@@ -67,6 +67,7 @@ const DOAJ_START = 'when did the journal start to publish all content using an o
 /** DOAJ's journal CSV (the columns are its header's, lower case). */
 export const DOAJ_CSV: CsvLayout = {
   label: 'DOAJ journal CSV',
+  kind: 'source_titles',
   required: ['journal title', 'url in doaj', 'journal issn (print version)', 'journal eissn (online version)'],
   map(row) {
     const page = cell(row, 'url in doaj') ?? '';
@@ -97,6 +98,7 @@ function earliestYear(coverage: string | undefined): number | undefined {
 /** Crossref's title list (`titleFile.csv`). */
 export const CROSSREF_TITLES: CsvLayout = {
   label: 'Crossref title list',
+  kind: 'source_titles',
   required: ['journaltitle', 'journalid', 'pissn', 'eissn'],
   map(row) {
     const journalId = cell(row, 'journalid');

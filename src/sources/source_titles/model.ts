@@ -28,6 +28,7 @@ export const sourceTitles = defineSource({
   importFormats: {
     doaj: "DOAJ's journal CSV (https://doaj.org/csv): journals of the Directory of Open Access Journals",
     'crossref-titles': "Crossref's title list (titleFile.csv): journal titles, ISSNs and DOI coverage",
+    'title-metrics': 'SJR and SNIP of journals by ISSN, from a CSV you supply: issn,year,sjr,snip (docs/operations.md)',
   },
   requiredFields: [['title', 'string']],
   storage: {

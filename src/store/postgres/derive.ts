@@ -15,6 +15,7 @@ import {
   pgRefreshFundingSql,
 } from './per-year-tables.ts';
 import { PG_RECORD_INDEXES, pgValueCountsRefreshSql } from './records-schema.ts';
+import { TITLE_METRICS_SQL } from '../title-metrics.ts';
 import {
   CITED_COUNTS,
   UNNAMED_COUNTRIES_SQL,
@@ -171,6 +172,7 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
        LEFT JOIN (SELECT journal_id, count(*) AS n FROM publications GROUP BY journal_id) c ON c.journal_id = j2.id
        WHERE j2.pk = j.pk`,
   ]);
+  await run('source title metrics', [TITLE_METRICS_SQL]);
   await run('value counts', pgValueCountsRefreshSql());
   // After the citation counts and totals: the narrow tables copy them. Their indexes are
   // dropped first and built after, one sort each instead of row by row.

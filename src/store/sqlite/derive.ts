@@ -17,6 +17,7 @@ import {
   type LinkTableSpec,
 } from '../../model/storage.ts';
 import { REFERENCES } from '../per-year-tables.ts';
+import { TITLE_METRICS_SQL } from '../title-metrics.ts';
 import {
   CITED_COUNTS,
   UNNAMED_COUNTRIES_SQL,
@@ -262,6 +263,7 @@ function deriveSteps(
       'UPDATE source_titles SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = source_titles.id)',
     );
   });
+  run('source title metrics', () => db.exec(TITLE_METRICS_SQL));
   run('value counts', () => refreshValueCounts(db));
   run('meta', () => {
     const save = db.prepare(

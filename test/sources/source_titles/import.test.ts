@@ -162,3 +162,44 @@ describe('Crossref title list', () => {
     );
   });
 });
+
+describe('title metrics a user supplies', () => {
+  const METRICS = [
+    'issn,year,sjr,snip,source',
+    // Acta Mycologica by its print ISSN, then a later year by its electronic one (that wins).
+    '0001-625X,2021,0.301,0.552,licensed export',
+    '2353074x,2022,0.334,0.61,licensed export',
+    // ACME: a year without SNIP.
+    '0001-494X,2023,0.112,,licensed export',
+    // No journal of the list has this ISSN.
+    '1234-5679,2023,5.5,2.1,licensed export',
+    'not-an-issn,2023,1,1,licensed export',
+    '0001-3765,2023,"0,5",1,licensed export',
+  ].join('\n');
+
+  test('are recognised, kept by ISSN and year, and give each title the latest values of its ISSNs', async () => {
+    const metrics = join(work, 'metrics.csv');
+    writeFileSync(metrics, `${METRICS}\n`);
+    assert.equal(await detectFormat(metrics), 'title-metrics');
+    const db = freshDb();
+    await importFiles({ paths: [DOAJ], open: recordWriterFor(db) });
+    const report = await importFiles({ paths: [metrics], open: recordWriterFor(db), onError: 'skip' });
+    assert.equal(report.records.title_metrics, 4);
+    // The two rows that cannot be used, at their lines, with why.
+    assert.deepEqual(
+      report.problems.map((p) => [p.line, /not an ISSN|decimal point/.test(p.message)]),
+      [
+        [6, true],
+        [7, true],
+      ],
+    );
+    const metricsOf = (id: string): Row | undefined => one(db, 'SELECT sjr, snip FROM source_titles WHERE id = ?', id);
+    assert.deepEqual(metricsOf('doaj:0e8e2531ae3f455ebb49acb08191cf78'), { sjr: 0.334, snip: 0.61 });
+    assert.deepEqual(metricsOf('doaj:b1ca04ba56194f29a362b3eeff428f91'), { sjr: 0.112, snip: null });
+    // A journal no row names keeps none.
+    assert.deepEqual(metricsOf('doaj:ed09859a464f4461b1af34279d17f7a8'), { sjr: null, snip: null });
+    // Imported again, the journals get their metrics back when the import finishes.
+    await importFiles({ paths: [DOAJ], open: recordWriterFor(db) });
+    assert.deepEqual(metricsOf('doaj:0e8e2531ae3f455ebb49acb08191cf78'), { sjr: 0.334, snip: 0.61 });
+  });
+});

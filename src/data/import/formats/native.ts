@@ -27,6 +27,7 @@ const REQUIRED: Readonly<Record<NativeKind, readonly (readonly [string, string])
     readonly (readonly [string, string])[]
   >),
   categories: [['name', 'string']],
+  title_metrics: [['issn', 'string']],
 };
 
 export class NativeReader implements FormatReader {
