@@ -33,7 +33,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const PUBLICATIONS = 4500;
 const SEED = 20240601;
 /** The kinds the run itself makes before the registered sources. */
-const RUN_KINDS = ['categories', 'organizations', 'journals', 'grants', 'publications', 'researchers'];
+const RUN_KINDS = ['categories', 'organizations', 'source_titles', 'grants', 'publications', 'researchers'];
 
 function readKind(dir: string, kind: string): Loose[] {
   return readdirSync(dir)
@@ -112,7 +112,7 @@ describe('the registered sources in a generated run', () => {
       'organizations',
       'researchers',
       'grants',
-      'journals',
+      'source_titles',
       'categories',
     ].map(held) as [Set<string>, Set<string>, Set<string>, Set<string>, Set<string>];
     const doiOf = new Map(readKind(oneThread, 'publications').map((p) => [p['id'] as string, p['doi']]));

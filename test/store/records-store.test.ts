@@ -158,7 +158,7 @@ describe('upsert', () => {
       ['3101', '3101 Biochemistry', 'for'],
       ['503', 'Malaria', 'rcdc'],
     ]);
-    assert.deepEqual(all('SELECT id, title FROM journals'), [['jour.1900001', 'Journal of Tests']]);
+    assert.deepEqual(all('SELECT id, title FROM source_titles'), [['jour.1900001', 'Journal of Tests']]);
     assert.deepEqual(all('SELECT grant_id FROM publication_grants'), [['grant.9000001']]);
     const doc = JSON.parse(store.db.prepare('SELECT unpack_text(doc) FROM publications').pluck().get() as string);
     assert.equal(doc.authors.length, 2);
@@ -384,7 +384,7 @@ describe('finish', () => {
       ['grid.900001.a', 3, 0],
       ['grid.900002.b', 0, 3],
     ]);
-    assert.equal(store.db.prepare('SELECT n_publications FROM journals').pluck().get(), 3);
+    assert.equal(store.db.prepare('SELECT n_publications FROM source_titles').pluck().get(), 3);
     // The places of the organizations are read through them: no values rows are derived.
     assert.deepEqual(
       store.db
