@@ -74,7 +74,7 @@ const samples: Sample[] = [
     name: `openalex-snapshot/ (${SNAPSHOT_ENTITIES.join(', ')})`,
     path: join(DATA, 'openalex-snapshot'),
     inFile: () => SNAPSHOT_ENTITIES.reduce((n, e) => n + snapshotFolder(e), 0),
-    tables: ['publications', 'researchers', 'organizations', 'journals'],
+    tables: ['publications', 'researchers', 'organizations', 'source_titles'],
     parts: SNAPSHOT_ENTITIES.map((e) => [`  data/${e}/`, () => snapshotFolder(e), `/data/${e}/`] as const),
   },
   {

@@ -27,6 +27,13 @@ export interface JournalRef {
   readonly title?: string;
 }
 
+/** A source title held by an entity field (`source_title`): a facet row or field list may ask for more of it. */
+export interface SourceTitleRef extends JournalRef {
+  readonly type?: string;
+  readonly issn?: readonly string[];
+  readonly start_year?: number;
+}
+
 /** A data repository (a dataset's `repository`). */
 export interface RepositoryRef {
   readonly id?: string;
@@ -118,7 +125,7 @@ interface EntityValues {
   readonly countries: PlaceRef;
   readonly states: PlaceRef;
   readonly journals: JournalRef;
-  readonly source_titles: JournalRef;
+  readonly source_titles: SourceTitleRef;
   readonly organizations: OrganizationRef;
   readonly researchers: ResearcherRef;
   readonly publication_links: PublicationLink;
@@ -185,6 +192,9 @@ export type Dataset = SourceRecords['datasets'];
 
 /** A `clinical_trials` record as the service returns it: only the requested fields are present. */
 export type ClinicalTrial = SourceRecords['clinical_trials'];
+
+/** A `source_titles` record as the service returns it: only the requested fields are present. */
+export type SourceTitle = SourceRecords['source_titles'];
 
 export type SourceName = keyof SourceRecords;
 
