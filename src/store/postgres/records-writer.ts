@@ -21,7 +21,8 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { indexWords } from '../../model/index-words.ts';
-import { PG_NAME_GAP_WORD, pgFullTextOf, type PgFullText } from '../../model/postgres-full-text.ts';
+import { MAIN_VECTOR, PG_NAME_GAP_WORD, pgFullTextOf, type PgFullText } from '../../model/postgres-full-text.ts';
+import { declaredSource } from '../../model/sources.ts';
 import {
   FULLTEXT_TABLES,
   fullTextColumns,
@@ -95,6 +96,14 @@ async function copyRows(
     if (chunk.length > 0) yield chunk;
   };
   await pipeline(Readable.from(chunks()), stream);
+}
+
+/**
+ * The words of a source title named only by its title (a publication's `journal`), as its
+ * record's full text would give them: source titles have one full-text column, the title.
+ */
+function titleIndexText(title: string): string {
+  return pgIndexText((declaredSource('source_titles')?.rows.fullText?.({ title }) ?? [title]).join(' '));
 }
 
 /** The text PostgreSQL indexes for a full-text column: the words as every back end cuts them. */
@@ -309,9 +318,17 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     const journals = batch.flatMap((r) => r.journals ?? []).filter(([id]) => !knownJournals.has(id));
     if (journals.length > 0) {
       await client.query(
-        `INSERT INTO source_titles (id, title) SELECT DISTINCT ON (id) id, title FROM unnest($1::text[], $2::text[]) AS j(id, title)
+        // A row of source_titles with the title alone, found by its title's words as a record's
+        // would be (the source's full-text hook, one weight-A vector).
+        `INSERT INTO source_titles (id, title, ${MAIN_VECTOR})
+         SELECT DISTINCT ON (id) id, title, setweight(to_tsvector('simple', coalesce(words, '')), 'A')
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS j(id, title, words)
          ON CONFLICT (id) DO UPDATE SET title = coalesce(source_titles.title, EXCLUDED.title)`,
-        [journals.map(([id]) => id), journals.map(([, title]) => title)],
+        [
+          journals.map(([id]) => id),
+          journals.map(([, title]) => title),
+          journals.map(([, title]) => (title === null ? null : titleIndexText(title))),
+        ],
       );
     }
     const categories = batch.flatMap((r) => r.categories ?? []).filter(([id]) => !knownCategories.has(id));

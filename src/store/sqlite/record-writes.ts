@@ -4,7 +4,9 @@
  * batch's full-text rows), and records removed with every row of theirs.
  */
 import type { Database } from 'better-sqlite3';
-import { SOURCE_TABLES, type RecordKind } from '../../model/storage.ts';
+import type { SqlValue } from '../../model/record-values.ts';
+import { declaredSource } from '../../model/sources.ts';
+import { FULLTEXT_TABLES, SOURCE_TABLES, type RecordKind } from '../../model/storage.ts';
 import type { BulkLoad } from './bulk-load.ts';
 import { advanceDataEpoch } from './data-epoch.ts';
 import { prepareKindStatements, type KindStatements } from './kind-statements.ts';
@@ -98,6 +100,7 @@ export function recordWrites(
       if (rows.fullText !== undefined) texts.set(pk, rows.fullText);
     }
     for (const postings of s.postings) postings.flush();
+    named.flushTexts();
     if (s.insertText === undefined || s.deleteText === undefined) return;
     for (const pk of replaced) for (const del of s.deleteText) del.run(pk);
     // The hook gives the texts of every full-text table of the kind, in table order.
@@ -113,6 +116,7 @@ export function recordWrites(
       vocabularies.forgettingOnFailure(() => {
         // Changes noted by a batch that failed before its flush are not in the database.
         for (const postings of statementsFor(kind).postings) postings.reset();
+        named.reset();
         writeBatchOnce(kind, batch);
       }),
     remove(kind, ids) {
@@ -151,23 +155,44 @@ export function recordWrites(
 
 /**
  * Entities named inside other records (a publication's journal and categories), added once
- * per store handle; a record of their own, imported before or after, wins.
+ * per store handle; a record of their own, imported before or after, wins. A journal named
+ * so is a source title with its title alone, found by its title's words too: its full-text
+ * row is written with the batch's (`flushTexts`), as a record's would be.
  */
-function namedEntities(db: Database): { save(rows: SqliteRows): void } {
+function namedEntities(db: Database): {
+  save(rows: SqliteRows): void;
+  flushTexts(): void;
+  reset(): void;
+} {
   const knownJournals = new Set<string>();
+  const titleText = (title: string): string[] => declaredSource('source_titles')?.rows.fullText?.({ title }) ?? [title];
+  const titles = SOURCE_TABLES.source_titles.table;
+  const titleFts = FULLTEXT_TABLES.find((f) => f.owner === 'source_titles');
+  const insertTitleText =
+    titleFts === undefined
+      ? undefined
+      : db.prepare<SqlValue[]>(
+          `INSERT INTO ${titleFts.table} (rowid, ${titleFts.columns.join(', ')}) VALUES (?, ${titleFts.columns.map(() => '?').join(', ')})`,
+        );
+  let pendingTexts: [number, string[]][] = [];
   const knownCategories = new Set<string>();
   const saveCategory = db.prepare<[string, string, string]>(
     'INSERT INTO categories (id, name, scheme) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = coalesce(categories.name, excluded.name), scheme = coalesce(categories.scheme, excluded.scheme)',
   );
-  const saveJournal = db.prepare<[string, string | null]>(
-    // A journal a record names by {id, title}: a row of source_titles with the title alone.
-    'INSERT INTO source_titles (id, title) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET title = coalesce(source_titles.title, excluded.title)',
+  // A journal a record names by {id, title}: a row of source_titles with the title alone.
+  const addJournal = db.prepare<[string, string | null]>(
+    `INSERT INTO ${titles} (id, title) VALUES (?, ?) ON CONFLICT(id) DO NOTHING`,
+  );
+  const nameJournal = db.prepare<[string | null, string]>(
+    `UPDATE ${titles} SET title = ? WHERE id = ? AND title IS NULL`,
   );
   return {
     save(rows) {
       for (const [id, title] of rows.journals ?? []) {
         if (knownJournals.has(id)) continue;
-        saveJournal.run(id, title);
+        const added = addJournal.run(id, title);
+        if (added.changes === 1 && title !== null) pendingTexts.push([Number(added.lastInsertRowid), titleText(title)]);
+        else if (added.changes === 0) nameJournal.run(title, id);
         knownJournals.add(id);
       }
       for (const [id, name, scheme] of rows.categories ?? []) {
@@ -175,6 +200,13 @@ function namedEntities(db: Database): { save(rows: SqliteRows): void } {
         saveCategory.run(id, name, scheme);
         knownCategories.add(id);
       }
+    },
+    flushTexts() {
+      if (insertTitleText !== undefined) for (const [pk, text] of pendingTexts) insertTitleText.run(pk, ...text);
+      pendingTexts = [];
+    },
+    reset() {
+      pendingTexts = [];
     },
   };
 }

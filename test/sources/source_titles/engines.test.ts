@@ -136,8 +136,9 @@ const CASES: readonly (readonly [query: string, expected: unknown])[] = [
       { id: 1966, count: 1 },
     ],
   ],
-  // Full text (the titles).
+  // Full text (the titles), that of a title only a publication names too.
   ['search source_titles for "Mycologica" return source_titles[id]', [MYCOLOGICA]],
+  ['search source_titles for "orphan OR Only" return source_titles[id]', [STUB.id]],
   ['search source_titles in title_only for "Botanicorum" return source_titles[id]', [BOTANICORUM]],
   // Publications name them: `source_title` and `journal` read the same table.
   [
