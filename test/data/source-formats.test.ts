@@ -42,6 +42,9 @@ describe('detection of every real sample', () => {
     ['datasets/datacite_api_page.json', 'datacite'],
     ['datasets/datacite_public_data_file_sample.tar.gz', 'datacite'],
     ['clinical_trials/ctgov_v2_studies.jsonl.gz', 'ctgov'],
+    ['source_titles/openalex_sources_dehydrated.jsonl', 'openalex'],
+    ['source_titles/doaj_journalcsv_sample.csv', 'doaj'],
+    ['source_titles/crossref_titleFile_sample.csv', 'crossref-titles'],
     ...readdirSync(join(DATA, 'patents/fulltext')).map((f): [string, string] => [`patents/fulltext/${f}`, 'uspto']),
     ...readdirSync(join(DATA, 'patents/patentsview')).map((f): [string, string] => [
       `patents/patentsview/${f}`,
