@@ -1,5 +1,5 @@
 // A database that held journals before source titles were a source keeps them: records
-// migrations 24 (SQLite) and 16 (PostgreSQL) move the journals' rows to source_titles, with
+// migrations 29 (SQLite) and 21 (PostgreSQL) move the journals' rows to source_titles, with
 // their ISSNs as `issn` values and their titles searchable, and the table `journals` is gone.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -14,10 +14,10 @@ const JOURNALS = `INSERT INTO journals (pk, id, title, publisher, n_publications
   (7, 'jour.1900001', 'Journal of Cells', 'Porto Press', 3, '{"issn":["1234-5678","8765-4321"]}'),
   (9, 'S137773608', 'Nature', NULL, NULL, '{}')`;
 
-test('SQLite: the journals held before migration 24 become source titles', () => {
+test('SQLite: the journals held before migration 29 become source titles', () => {
   const db = new Database(':memory:');
   registerPostingFunctions(db);
-  migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 23));
+  migrate(db, 'records', RECORD_MIGRATIONS.slice(0, 28));
   db.exec(JOURNALS);
   migrate(db, 'records', RECORD_MIGRATIONS);
   const all = (sql: string): unknown[] => db.prepare(sql).raw().all();
@@ -36,7 +36,7 @@ test('SQLite: the journals held before migration 24 become source titles', () =>
   assert.deepEqual(all("SELECT pk FROM source_titles WHERE id = 'jour.1900002'"), [[10]]);
 });
 
-describe('PostgreSQL: the journals held before migration 16 become source titles', { timeout: 120_000 }, () => {
+describe('PostgreSQL: the journals held before migration 21 become source titles', { timeout: 120_000 }, () => {
   let older: TestPgDatabase;
   before(async () => {
     older = await createTestPgDatabase('journals_moved');
@@ -46,7 +46,7 @@ describe('PostgreSQL: the journals held before migration 16 become source titles
   });
 
   test('rows, ISSN values, title vectors and the identity after them', async () => {
-    await applyRecordMigrations(older.url, 15);
+    await applyRecordMigrations(older.url, 20);
     const client = new pg.Client({ connectionString: older.url });
     await client.connect();
     try {

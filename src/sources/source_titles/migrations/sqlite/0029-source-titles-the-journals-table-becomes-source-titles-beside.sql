@@ -1,5 +1,5 @@
 -- name: source titles: the journals table becomes source_titles, beside the title metrics
--- Records migration 24 (SQLite): written by hand (docs/storage.md, "Migrations are frozen"): a
+-- Records migration 29 (SQLite): written by hand (docs/storage.md, "Migrations are frozen"): a
 -- table renamed and widened is no CREATE statement the script can write. The journals' rows
 -- move to source_titles whole (pk, id, title, publisher, n_publications, doc); the ISSNs their
 -- documents list become `issn` values (code 1) and their titles full-text rows. Run again on a
