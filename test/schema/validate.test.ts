@@ -9,15 +9,6 @@ import { deprecatedKeyWarning } from '../../src/schema/deprecated-keys.ts';
 import { deprecationWarning } from '../../src/schema/rules/removed-field.ts';
 import { rejected, search, valid } from './helpers.ts';
 
-/**
- * A source of spec/dsl.md §8 this deployment does not hold (the example of an unsupported
- * one): the first not in the registry, as sources are added.
- */
-const NOT_HELD = ['funder_groups', 'research_org_groups', 'source_titles'].find(
-  (name) => !(SOURCE_NAMES as readonly string[]).includes(name),
-);
-const everyHeld = NOT_HELD === undefined ? 'every source of spec/dsl.md §8 is held' : false;
-
 // Tables whose test names are the queries. Each valid query must pass version 2; each
 // invalid one must fail with the code given, and the message must say what is given.
 
@@ -389,9 +380,6 @@ describe('queries that are not searches', () => {
     assert.equal(err.code, 'SCHEMA_UNKNOWN_ENTITY');
     assert.match(err.message, /Did you mean 'categories'\?/);
   });
-  test('describe source of a source not held', { skip: everyHeld }, () => {
-    assert.equal(rejected(`describe source ${NOT_HELD}`).code, 'SCHEMA_UNSUPPORTED_SOURCE');
-  });
   test('describe source grant', () => {
     const err = rejected('describe source grant');
     assert.equal(err.code, 'SCHEMA_UNKNOWN_SOURCE');
@@ -405,29 +393,6 @@ describe('queries that are not searches', () => {
 });
 
 describe('unsupported versus unknown', () => {
-  test('every source of spec/dsl.md §8 not held is reported as unsupported, never as a syntax or unknown-name error', () => {
-    const held: readonly string[] = SOURCE_NAMES;
-    for (const name of [
-      'clinical_trials',
-      'datasets',
-      'policy_documents',
-      'reports',
-      'source_titles',
-      'funder_groups',
-      'research_org_groups',
-    ].filter((name) => !held.includes(name))) {
-      const err = rejected(`search ${name} return ${name}`);
-      assert.equal(err.category, 'unsupported', name);
-    }
-  });
-  test(
-    'the message of an unsupported source points to describe schema, naming no list of held sources',
-    { skip: everyHeld },
-    () => {
-      const err = rejected(`search ${NOT_HELD} return ${NOT_HELD}`);
-      assert.match(err.message, /not offered by this deployment; `describe schema` lists the sources it holds/);
-    },
-  );
   test('held sources are never reported as unsupported', () => {
     for (const name of SOURCE_NAMES) valid(`search ${name} return ${name}`);
   });
