@@ -10,8 +10,7 @@ import { rejected, valid } from './helpers.ts';
 test('every held source is a hosted one, and every hosted source is held or unsupported, never both', () => {
   assert.equal(new Set(HOSTED_SOURCES).size, 12);
   for (const name of SOURCE_NAMES) assert.ok((HOSTED_SOURCES as readonly string[]).includes(name), name);
-  for (const name of HOSTED_SOURCES)
-    assert.notEqual(SOURCE_NAMES.includes(name), UNSUPPORTED_SOURCES.has(name), name);
+  for (const name of HOSTED_SOURCES) assert.notEqual(SOURCE_NAMES.includes(name), UNSUPPORTED_SOURCES.has(name), name);
   // Every source of the hosted schema is held now.
   assert.deepEqual([...UNSUPPORTED_SOURCES], []);
   assert.equal(SOURCE_NAMES.length, 12);
