@@ -80,7 +80,6 @@ describe('valid queries (version 2)', () => {
 const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: string]> = [
   ['search publication return publications', 'SCHEMA_UNKNOWN_SOURCE', "Did you mean 'publications'?"],
   ['search spaceships return spaceships', 'SCHEMA_UNKNOWN_SOURCE', "'spaceships' is not a source."],
-  ['search reports return reports', 'SCHEMA_UNSUPPORTED_SOURCE', "'reports'"],
   [
     'search publications where titel = "x" return publications',
     'SCHEMA_UNKNOWN_FIELD',
