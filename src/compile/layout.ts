@@ -107,6 +107,8 @@ export interface SourceLayout {
   readonly apart?: Readonly<Record<string, string>>;
   /** Scalar field → column. */
   readonly columns: Readonly<Record<string, string>>;
+  /** Columns of `columns` holding JSON text, which a page returns parsed (`JSON_COLUMN_PREFIX`). */
+  readonly jsonColumns?: readonly string[];
   /**
    * One entity the document holds as an object whose id a column also keeps (a dataset's
    * `associated_publication` → `associated_publication_id`): field → column. Filters and
@@ -206,6 +208,9 @@ export interface EntityList {
 
 /** Result columns holding a JSON list are named with this prefix; the engine parses them. */
 export const LIST_COLUMN_PREFIX = '__list_';
+
+/** A page's columns holding a field's JSON text are named with this prefix; the engine parses them. */
+export const JSON_COLUMN_PREFIX = '__json_';
 
 export interface StorageLayout {
   readonly sources: Readonly<Record<string, SourceLayout>>;

@@ -267,6 +267,7 @@ function sourceLayout(name: SourceName): SourceLayout {
   const fields = SOURCE_FIELD_TABLES[name];
   const fieldTypes = new Map<string, string>(fields.fields.map(([field, type]) => [field, type]));
   const columns = [ID, ...table.columns.map((c) => c.name)].filter((c) => fieldTypes.has(c));
+  const jsonColumns = table.columns.flatMap((c) => (c.json === true && fieldTypes.has(c.name) ? [c.name] : []));
   const links = LINK_TABLES.filter((l) => l.owner === name).flatMap((l) => linkFields(l, fieldTypes));
   const entityColumns = Object.entries(table.entityColumns ?? {}).flatMap(([field, spec]) => {
     const layout = entityColumn(spec);
@@ -292,6 +293,7 @@ function sourceLayout(name: SourceName): SourceLayout {
     ...(table.packedText === undefined ? {} : { packed: table.packedText }),
     ...(table.keptApart === undefined ? {} : { apart: table.keptApart }),
     columns: Object.fromEntries(columns.map((c) => [c, c])),
+    ...(jsonColumns.length === 0 ? {} : { jsonColumns }),
     ...(idColumns.length === 0 ? {} : { idColumns: Object.fromEntries(idColumns) }),
     links: Object.fromEntries(links.filter(([field]) => fieldTypes.has(field))),
     ...(idLinks.length === 0 ? {} : { idLinks: Object.fromEntries(idLinks) }),

@@ -8,7 +8,7 @@ import type { OrderPlan, RecordsOutput } from './plan.ts';
 import { accessField, SOURCE_ALIAS, sourceColumn, throughListJoin, throughValue } from './access.ts';
 import type { Dialect, FullTextMatch } from './dialect.ts';
 import { displayColumns } from './display.ts';
-import type { LinkLayout, StorageLayout, SourceLayout } from './layout.ts';
+import { JSON_COLUMN_PREFIX, type LinkLayout, type StorageLayout, type SourceLayout } from './layout.ts';
 import { concat, frag, ident, literal, type Sql } from './sql.ts';
 
 /** Reads one entity field for a page of records: append `(?, ?, ...)` of record keys. */
@@ -220,7 +220,9 @@ export function recordReads(
     const column = source.columns[field];
     if (column !== undefined) {
       // Packed columns as stored: the engine unpacks them in the rows (`PackedText`).
-      selects.push(`${sourceColumn(dialect, source, s, column)} AS ${ident(field)}`);
+      // A column of JSON text is named so that the engine parses it (`pageRecordsOfArrays`).
+      const name = source.jsonColumns?.includes(column) === true ? JSON_COLUMN_PREFIX + field : field;
+      selects.push(`${sourceColumn(dialect, source, s, column)} AS ${ident(name)}`);
       continue;
     }
     const step = hydrateStep(dialect, layout, source, field);

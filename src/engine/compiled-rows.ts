@@ -7,7 +7,7 @@
  */
 import type { CompiledFacet, CompiledPerYear, HydrateStep } from '../compile/compile-search.ts';
 import { HELD } from '../compile/records.ts';
-import { LIST_COLUMN_PREFIX } from '../compile/layout.ts';
+import { JSON_COLUMN_PREFIX, LIST_COLUMN_PREFIX } from '../compile/layout.ts';
 import type { SqlParam } from '../compile/sql.ts';
 import { pickFields, type ExecutedFacet, type ExecutedPerYear, type Row } from './shape.ts';
 
@@ -65,16 +65,23 @@ export function pageRecordsOfArrays(
   const totalAt = names.indexOf('__total');
   const firstTotal = rows[0]?.[totalAt];
   const total = totalAt >= 0 && typeof firstTotal === 'number' ? firstTotal : undefined;
-  // `__key`, `__doc`, `__total`, `__id`: the statement's own columns, not fields.
-  const columns = names.flatMap((name, at) => (name.startsWith('__') ? [] : [{ name, at }]));
+  // `__key`, `__doc`, `__total`, `__id`: the statement's own columns, not fields; a field's
+  // column of JSON text is named `__json_<field>` and parsed.
+  const columns = names.flatMap((name, at) =>
+    name.startsWith(JSON_COLUMN_PREFIX)
+      ? [{ name: name.slice(JSON_COLUMN_PREFIX.length), at, json: true }]
+      : name.startsWith('__')
+        ? []
+        : [{ name, at, json: false }],
+  );
   const text = (v: unknown): unknown => (unpack !== undefined && v instanceof Uint8Array ? unpack(v) : v);
   for (const row of rows) {
     const raw = docAt < 0 ? undefined : text(row[docAt]);
     // The parsed document becomes the record; column values are written onto it.
     const record = (typeof raw === 'string' && raw.length > 2 ? JSON.parse(raw) : {}) as Record<string, unknown>;
-    for (const { name, at } of columns) {
+    for (const { name, at, json } of columns) {
       const v = text(row[at]);
-      if (v !== null && v !== undefined) record[name] = v;
+      if (v !== null && v !== undefined) record[name] = json && typeof v === 'string' ? JSON.parse(v) : v;
     }
     records.set(keyAt < 0 ? undefined : row[keyAt], record);
   }

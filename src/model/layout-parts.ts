@@ -12,6 +12,10 @@ export const t = (name: string): ColumnSpec => ({ name, type: 'text' });
 export const i = (name: string): ColumnSpec => ({ name, type: 'integer' });
 /** A real column. */
 export const r = (name: string): ColumnSpec => ({ name, type: 'real' });
+/** A text column holding JSON, returned parsed. */
+export const j = (name: string): ColumnSpec => ({ name, type: 'text', json: true });
+/** `column`, added to an existing table by a migration (`ColumnSpec.appended`). */
+export const appended = (column: ColumnSpec): ColumnSpec => ({ ...column, appended: true });
 
 /** The classification schemes of the `category_<scheme>` fields (spec/data-model.md). */
 export const CATEGORY_SCHEMES = [

@@ -22,6 +22,14 @@ export type ColumnType = 'text' | 'integer' | 'real' | 'any';
 export interface ColumnSpec {
   readonly name: string;
   readonly type: ColumnType;
+  /**
+   * Added to a table that existed before, by a migration's `ALTER TABLE ... ADD COLUMN`,
+   * which puts it after every column the table had (the document too): the declared layout
+   * puts it there as well, so that a new database and an upgraded one hold the same table.
+   */
+  readonly appended?: true;
+  /** Holds a JSON text that a page returns parsed (a field of type `json` with a column). */
+  readonly json?: true;
 }
 
 /**

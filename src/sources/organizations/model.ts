@@ -5,7 +5,7 @@
  * (`model/sources.ts`) lists it.
  */
 import type { SourceTable } from '../../model/field-table.ts';
-import { byFieldCode, i, r, t, valueKey } from '../../model/layout-parts.ts';
+import { appended, byFieldCode, i, j, r, t, valueKey } from '../../model/layout-parts.ts';
 import { idOf, list, text, valueRows, type LooseRecord } from '../../model/record-values.ts';
 import { defineSource } from '../../model/source-module.ts';
 
@@ -22,6 +22,12 @@ const FIELDS = {
     ['established', 'integer', 'f', 'Year established.'],
     ['external_ids_fundref', 'string', 'fm', 'Funder Registry identifiers.'],
     ['hesa_ids', 'string', 'fm', 'HESA identifiers.'],
+    [
+      'hierarchy_details',
+      'json',
+      '',
+      "The organization's place in the parent/child hierarchy: parent_ids, child_ids, ancestor_ids (the parent chain up to ultimate_parent_id, top first), descendant_ids (level by level) and depth (0 without parents).",
+    ],
     ['id', 'string', 'f', 'Organization identifier (GRID or ROR style).'],
     ['isni_ids', 'string', 'fm', 'ISNI identifiers.'],
     ['latitude', 'float', '', 'Latitude.'],
@@ -51,6 +57,12 @@ const FIELDS = {
     ['types', 'string', 'fcm', 'Types (Education, Healthcare, Company, Funder, ...).'],
     ['ucas_ids', 'string', 'fm', 'UCAS identifiers.'],
     ['ukprn_ids', 'string', 'fm', 'UKPRN identifiers.'],
+    [
+      'ultimate_parent_id',
+      'string',
+      'f',
+      "Identifier of the top of the organization's parent chain (through the smallest parent id where there are several); the organization's own identifier when it has no parent.",
+    ],
     ['wikidata_ids', 'string', 'fm', 'Wikidata identifiers.'],
     ['wikipedia_url', 'string', '', 'Wikipedia page.'],
   ],
@@ -136,6 +148,9 @@ export const organizations = defineSource({
         i('n_grants'),
         i('n_funded_publications'),
         i('n_funded_grants'),
+        // Derived by finish() from the parent/child relationships (store/organization-hierarchy.ts).
+        appended(t('ultimate_parent_id')),
+        appended(j('hierarchy_details')),
       ],
       indexes: [
         ['name'],
@@ -145,6 +160,7 @@ export const organizations = defineSource({
         ['n_grants'],
         ['n_funded_publications'],
         ['n_funded_grants'],
+        ['ultimate_parent_id'],
       ],
     },
     links: [

@@ -7,6 +7,12 @@
 import type pg from 'pg';
 import { MAIN_VECTOR, PG_FULLTEXT } from '../../model/postgres-full-text.ts';
 import { namedEntityTables, resolvedIdColumns } from '../../model/storage.ts';
+import {
+  RELATIONSHIPS_SQL,
+  heldRelationships,
+  organizationHierarchies,
+  type HeldRelationshipRow,
+} from '../organization-hierarchy.ts';
 import { PG_NARROW_INDEXES, pgNarrowFillSql, pgNarrowTables } from './narrow-tables.ts';
 import {
   PG_CITING_YEARS,
@@ -159,6 +165,24 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
        LEFT JOIN ${counted('grant_funders')} d ON d.org_id = o2.id
      WHERE o2.pk = o.pk`,
   ]);
+  // The walk runs here (store/organization-hierarchy.ts), as on SQLite; one statement writes it back.
+  const hierarchy = organizationHierarchies(
+    heldRelationships((await client.query<HeldRelationshipRow>(RELATIONSHIPS_SQL)).rows),
+  );
+  await run(
+    'organization hierarchy',
+    [
+      `UPDATE organizations o SET ultimate_parent_id = h.top, hierarchy_details = h.details
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS h(id, top, details) WHERE o.id = h.id`,
+    ],
+    [
+      [
+        [...hierarchy.keys()],
+        [...hierarchy.values()].map((h) => h.ultimate_parent_id),
+        [...hierarchy.values()].map((h) => JSON.stringify(h.hierarchy_details)),
+      ],
+    ],
+  );
   await run('grant funding organizations', [
     `UPDATE grants g SET
        funding_org_name = coalesce(g.funding_org_name, o.name),

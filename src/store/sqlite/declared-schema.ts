@@ -30,11 +30,18 @@ function sourceTablesSql(): string[] {
   return Object.values(SOURCE_TABLES).flatMap((s) => {
     const apart = Object.entries(s.keptApart ?? {});
     const kept = s.columns.filter((c) => !apart.some(([column]) => column === c.name));
+    const appendedLater = kept.filter((c) => c.appended === true);
     return [
       `CREATE TABLE ${s.table} (\n  pk INTEGER PRIMARY KEY,\n  id TEXT NOT NULL UNIQUE,\n` +
-        kept.map((c) => `  ${columnDef(c)},\n`).join('') +
+        kept
+          .filter((c) => c.appended !== true)
+          .map((c) => `  ${columnDef(c)},\n`)
+          .join('') +
         // Every field of the record that has no column of its own, as the record holds it.
-        `  doc TEXT NOT NULL DEFAULT '{}'\n)`,
+        `  doc TEXT NOT NULL DEFAULT '{}'` +
+        // Columns a migration added to the table later: `ADD COLUMN` put them after the document.
+        appendedLater.map((c) => `,\n  ${columnDef(c)}`).join('') +
+        '\n)',
       ...apart.map(([column, table]) => {
         const type = s.columns.find((c) => c.name === column)?.type ?? 'text';
         return `CREATE TABLE ${table} (pk INTEGER PRIMARY KEY, ${columnDef({ name: column, type }, true)})`;

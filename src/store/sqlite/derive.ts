@@ -25,6 +25,12 @@ import {
   placeValuesFillSql,
   type CitedCounts,
 } from '../record-derived.ts';
+import {
+  RELATIONSHIPS_SQL,
+  heldRelationships,
+  organizationHierarchies,
+  type HeldRelationshipRow,
+} from '../organization-hierarchy.ts';
 import { refreshNarrowTables } from './narrow-tables.ts';
 import { countCitations, refreshCitations, refreshFundingByYear, type CountedCitations } from './per-year-tables.ts';
 import { compactInsertedTrees, rewriteInKeyOrder } from './full-pages.ts';
@@ -258,6 +264,7 @@ function deriveSteps(
   run('narrow tables', () => refreshNarrowTables(db, RECORD_INDEXES));
   // After the indexes: each organization's counts are read by the links' reverse indexes.
   run('organization totals', () => deriveOrganizations(db));
+  run('organization hierarchy', () => deriveOrganizationHierarchy(db));
   run('source title totals', () => {
     db.exec(
       'UPDATE source_titles SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = source_titles.id)',
@@ -347,6 +354,16 @@ function deriveOrganizations(db: Database): void {
       n_grants = ${count('grant_research_orgs')},
       n_funded_publications = ${count('publication_funders')},
       n_funded_grants = ${count('grant_funders')}`);
+}
+
+/** `ultimate_parent_id` and `hierarchy_details` of every organization (`organization-hierarchy.ts`). */
+function deriveOrganizationHierarchy(db: Database): void {
+  const rows = db.prepare<[], HeldRelationshipRow>(RELATIONSHIPS_SQL).all();
+  const write = db.prepare<[string, string, string]>(
+    'UPDATE organizations SET ultimate_parent_id = ?, hierarchy_details = ? WHERE id = ?',
+  );
+  for (const [id, h] of organizationHierarchies(heldRelationships(rows)))
+    write.run(h.ultimate_parent_id, JSON.stringify(h.hierarchy_details), id);
 }
 
 /**
