@@ -109,6 +109,10 @@ const BEYOND_SPEC_TABLES: Partial<
   organizations: {
     // The current schema (spec/schema-2026.md §7.4), beyond the 2022 tables.
     country_code: { type: 'string', filter: true, facet: true, multi: false },
+    // Quarry's own, in no spec table: derived from the parent/child relationships
+    // (docs/language.md, "organizations").
+    hierarchy_details: { type: 'json', filter: false, facet: false, multi: false },
+    ultimate_parent_id: { type: 'string', filter: true, facet: false, multi: false },
     score: SCORE,
   },
 };
