@@ -212,6 +212,37 @@ for (const engine of engines)
       );
     });
 
+    // After the tests that read the fixture as written: it adds a record.
+    test('a later import of an organization under the laboratory updates the chain above it', async () => {
+      const probe = ror(engine.name === 'SQLite' ? 11 : 12);
+      const file = join(dir, `more-${engine.name}.jsonl`);
+      writeFileSync(file, `${JSON.stringify(rorRecord(['Kappa Probe Group', probe, [[LABORATORY, 'parent']]]))}\n`);
+      await importFiles({ paths: [file], open: recordWriterFor(engine.database()), format: 'ror', onError: 'abort' });
+      const fresh = await openLocalQueries(engine.database(), 1);
+      try {
+        const answer = (await fresh.post(
+          `search organizations where id in ["${probe}", "${UNIVERSITY}", "${LABORATORY}"] return organizations[id + ultimate_parent_id + hierarchy_details]`,
+        )) as {
+          organizations: { id: string; ultimate_parent_id: string; hierarchy_details: Record<string, unknown> }[];
+        };
+        const byId = new Map(answer.organizations.map((o) => [o.id, o]));
+        assert.deepEqual(byId.get(probe)?.ultimate_parent_id, UNIVERSITY);
+        assert.deepEqual(
+          byId.get(probe)?.hierarchy_details,
+          details([LABORATORY], [], [UNIVERSITY, FACULTY, LABORATORY], []),
+        );
+        assert.deepEqual(byId.get(LABORATORY)?.hierarchy_details['descendant_ids'], [probe]);
+        assert.deepEqual(byId.get(UNIVERSITY)?.hierarchy_details['descendant_ids'], [
+          FACULTY,
+          LABORATORY,
+          JOINT_INSTITUTE,
+          probe,
+        ]);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     test('describe lists both fields with their types and filterability', async () => {
       const described = (await post('describe source organizations')) as {
         fields: Record<string, { is_filter: boolean; type: string; description: string }>;

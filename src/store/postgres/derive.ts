@@ -165,7 +165,8 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
        LEFT JOIN ${counted('grant_funders')} d ON d.org_id = o2.id
      WHERE o2.pk = o.pk`,
   ]);
-  // The walk runs here (store/organization-hierarchy.ts), as on SQLite; one statement writes it back.
+  // The walk runs here (store/organization-hierarchy.ts), as on SQLite; one statement writes back
+  // the rows that changed (a finish after a small import rewrites few of the wide rows).
   const hierarchy = organizationHierarchies(
     heldRelationships((await client.query<HeldRelationshipRow>(RELATIONSHIPS_SQL)).rows),
   );
@@ -173,7 +174,8 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
     'organization hierarchy',
     [
       `UPDATE organizations o SET ultimate_parent_id = h.top, hierarchy_details = h.details
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS h(id, top, details) WHERE o.id = h.id`,
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS h(id, top, details)
+       WHERE o.id = h.id AND (o.ultimate_parent_id IS DISTINCT FROM h.top OR o.hierarchy_details IS DISTINCT FROM h.details)`,
     ],
     [
       [

@@ -359,11 +359,13 @@ function deriveOrganizations(db: Database): void {
 /** `ultimate_parent_id` and `hierarchy_details` of every organization (`organization-hierarchy.ts`). */
 function deriveOrganizationHierarchy(db: Database): void {
   const rows = db.prepare<[], HeldRelationshipRow>(RELATIONSHIPS_SQL).all();
-  const write = db.prepare<[string, string, string]>(
-    'UPDATE organizations SET ultimate_parent_id = ?, hierarchy_details = ? WHERE id = ?',
+  const write = db.prepare<[{ id: string; top: string; details: string }]>(
+    // Only the rows that changed: a finish after a small import rewrites few of them.
+    `UPDATE organizations SET ultimate_parent_id = @top, hierarchy_details = @details
+      WHERE id = @id AND (ultimate_parent_id IS NOT @top OR hierarchy_details IS NOT @details)`,
   );
   for (const [id, h] of organizationHierarchies(heldRelationships(rows)))
-    write.run(h.ultimate_parent_id, JSON.stringify(h.hierarchy_details), id);
+    write.run({ id, top: h.ultimate_parent_id, details: JSON.stringify(h.hierarchy_details) });
 }
 
 /**
