@@ -1,5 +1,5 @@
 -- name: organizations carry their ultimate parent and hierarchy details, derived by finish()
--- Records migration 26 (SQLite): written by hand (an existing table gains columns; docs/storage.md).
+-- Records migration 30 (SQLite): written by hand (an existing table gains columns; docs/storage.md).
 -- Never edit it; a change of the layout is a new migration (docs/storage.md).
 -- The columns stay empty on a database that holds organizations until the next finish() derives them.
 ALTER TABLE organizations ADD COLUMN ultimate_parent_id TEXT;
