@@ -133,7 +133,7 @@ export function describe(query: ValidatedDescribe): Record<string, unknown> {
 
 /**
  * Validates and answers a describe query in one step. Throws a QuarryError for an unknown
- * or unsupported source or entity, or a source outside `permissions`.
+ * or unsupported entity, or a source outside `permissions`.
  *
  * @example describeQuery(parse('describe entity categories'), { dslVersion: 2 })
  * // { fields: { id: {...}, name: {...} }, display_fields: ['name'] }

@@ -15,7 +15,7 @@ export {
 export { schemaFor, isSourceName } from './build.ts';
 export { describe, describeQuery, VERSION_INFO } from './describe.ts';
 export { suggest, didYouMean } from './suggest.ts';
-export { UNSUPPORTED_SOURCES, UNSUPPORTED_FUNCTIONS, FUNCTIONS } from './offered.ts';
+export { UNSUPPORTED_FUNCTIONS, FUNCTIONS } from './offered.ts';
 export { INDICATORS } from './indicators.ts';
 export { PAGING } from './paging-limits.ts';
 export { normaliseDate } from './values.ts';

@@ -18,15 +18,6 @@ export const HOSTED_SOURCES = [
 ] as const;
 
 /**
- * Sources of the hosted service that this deployment does not hold (spec/dsl.md §8): the
- * hosted ones the registry does not declare, so a source added there leaves this list by
- * itself. A query naming one fails with category `unsupported`, not as an unknown name.
- */
-export const UNSUPPORTED_SOURCES: ReadonlySet<string> = new Set(
-  HOSTED_SOURCES.filter((name) => !(SOURCE_NAMES as readonly string[]).includes(name)),
-);
-
-/**
  * Search indexes of the current hosted schema (spec/schema-2026.md §3) over text this
  * deployment does not hold: grants' `raw_affiliations` strings. `in <one of them>` fails
  * with category `unsupported`, not as an unknown index.

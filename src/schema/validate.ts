@@ -10,7 +10,7 @@ import { ValidationContext, type ValidateOptions } from './context.ts';
 import { withDeprecatedKeyWarnings } from './deprecated-keys.ts';
 import { entitledTo } from './entitlements.ts';
 import { lowerSearch } from './lower.ts';
-import { FUNCTIONS, UNSUPPORTED_FUNCTIONS, UNSUPPORTED_SOURCES } from './offered.ts';
+import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './offered.ts';
 import { collectReferences } from './references.ts';
 import { checkSearchedSource, SEARCH_RULES } from './rules/index.ts';
 import { didYouMean } from './suggest.ts';
@@ -100,12 +100,10 @@ function validateDescribe(schema: Schema, ast: DescribeQuery, options: ValidateO
     if (isSourceName(name.value) && !entitledTo(options.permissions, name.value))
       throw queryError([problem('SCHEMA_SOURCE_NOT_SUBSCRIBED', { ...at, params: { name: name.value } })]);
     if (isSourceName(name.value)) return Object.freeze({ ...base, name: name.value });
-    if (UNSUPPORTED_SOURCES.has(name.value))
-      throw queryError([problem('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } })]);
     throw queryError([
       problem('SCHEMA_UNKNOWN_SOURCE', {
         ...at,
-        params: { name: name.value, hint: didYouMean(name.value, [...schema.sources.keys(), ...UNSUPPORTED_SOURCES]) },
+        params: { name: name.value, hint: didYouMean(name.value, [...schema.sources.keys()]) },
       }),
     ]);
   }

@@ -10,11 +10,6 @@ export const SCHEMA_CODES = {
     message: "'{name}' is not a source.{hint}",
     fix: 'Search one of the sources this deployment holds (`describe schema` lists them).',
   },
-  SCHEMA_UNSUPPORTED_SOURCE: {
-    category: 'unsupported',
-    message: "The source '{name}' is not offered by this deployment; `describe schema` lists the sources it holds.",
-    fix: 'Query one of the held sources; ask the operator whether this source can be added.',
-  },
   SCHEMA_SOURCE_NOT_SUBSCRIBED: {
     category: 'permission',
     message:

@@ -3,7 +3,6 @@ import { problem, type Problem } from '../../errors/index.ts';
 import { isSourceName } from '../build.ts';
 import type { ValidateOptions } from '../context.ts';
 import { entitledTo } from '../entitlements.ts';
-import { UNSUPPORTED_SOURCES } from '../offered.ts';
 import { didYouMean } from '../suggest.ts';
 import type { Schema, SourceDescriptor } from '../types.ts';
 
@@ -12,8 +11,7 @@ import type { Schema, SourceDescriptor } from '../types.ts';
  * subscription. It runs before every other rule (they all need the source), so it returns
  * the source or the problem instead of reporting through a context.
  *
- * Rejects `search publication ...` (did you mean), `search reports ...` (not offered by this
- * deployment, category unsupported) and a source outside `permissions.sources`.
+ * Rejects `search publication ...` (did you mean) and a source outside `permissions.sources`.
  */
 export function checkSearchedSource(
   schema: Schema,
@@ -23,10 +21,7 @@ export function checkSearchedSource(
   const at = { span: name.span, source: options.source };
   const source = isSourceName(name.value) ? schema.sources.get(name.value) : undefined;
   if (source === undefined) {
-    if (UNSUPPORTED_SOURCES.has(name.value)) {
-      return { problem: problem('SCHEMA_UNSUPPORTED_SOURCE', { ...at, params: { name: name.value } }) };
-    }
-    const hint = didYouMean(name.value, [...schema.sources.keys(), ...UNSUPPORTED_SOURCES]);
+    const hint = didYouMean(name.value, [...schema.sources.keys()]);
     return { problem: problem('SCHEMA_UNKNOWN_SOURCE', { ...at, params: { name: name.value, hint } }) };
   }
   if (!entitledTo(options.permissions, source.name)) {

@@ -419,12 +419,20 @@ const LEGACY_UPGRADES: Readonly<Record<number, (db: Database) => void>> = {
     // As with 5 and 14, values already held keep the dictionary they name (and its codec);
     // upserts pack with the new ones.
   },
+  // The file's statements, each column only when absent: SQLite has no ADD COLUMN IF NOT
+  // EXISTS, and a database brought back to an older version keeps the columns it had.
+  30: (db) => {
+    const held = heldColumns(db, 'organizations');
+    for (const column of ['ultimate_parent_id', 'hierarchy_details'])
+      if (!held.has(column)) db.exec(`ALTER TABLE organizations ADD COLUMN ${column} TEXT`);
+    db.exec('CREATE INDEX IF NOT EXISTS organizations_ultimate_parent_id ON organizations (ultimate_parent_id)');
+  },
 };
 
 /**
  * The record store's migrations (set `records`): the frozen files of `migrations/records/`
  * and of the source folders (`src/sources/<name>/migrations/sqlite/`), with the upgrade steps
- * above for 2–19. Add a version as a new file (and an upgrade step only where rows held must
+ * above for 2–19 and 30. Add a version as a new file (and an upgrade step only where rows held must
  * be transformed); never edit an old one.
  * Every one may call the posting lists' functions (16–18 do: the lists and their views) and,
  * once the text dictionaries are held (5), `unpack_text` (26 reads the documents held).
