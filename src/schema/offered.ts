@@ -1,7 +1,6 @@
-import { SOURCE_NAMES } from '../model/types.ts';
 import type { FunctionDescriptor } from './types.ts';
 
-/** Every source of the hosted service's current schema (spec/schema-2026.md §7), held or not. */
+/** Every source of the hosted service's current schema (spec/schema-2026.md §7); the registry holds each one (test/schema/offered.test.ts). */
 export const HOSTED_SOURCES = [
   'publications',
   'grants',
