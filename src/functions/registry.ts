@@ -1,0 +1,7 @@
+/**
+ * The statement functions this deployment offers, by name. A function is one file in this
+ * folder implementing `StatementFunction` (types.ts) and one line here.
+ */
+import type { StatementFunction } from './types.ts';
+
+export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new Map<string, StatementFunction>([]);
