@@ -12,9 +12,12 @@ import { demoDatabaseFile, openAccountBackends, openServiceBackends, recordWrite
 import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { build, type WebPlugin } from './http/app.ts';
+import { addressInUseError } from './http/listen-address.ts';
 import { restrictToOwner } from './owner-only.ts';
 import { webPlugin } from './web/plugin.ts';
 import { groupAdministration } from './data/groups/index.ts';
+
+export { assertAddressFree } from './http/listen-address.ts';
 
 export interface RunningService {
   /** The base URL it listens on, e.g. `http://127.0.0.1:8080`. */
@@ -71,7 +74,7 @@ export async function startService(
   } catch (error) {
     await accounts.shutdown();
     await backends.close();
-    throw error;
+    throw addressInUseError(error, config.host, config.port) ?? error;
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -50,8 +50,10 @@ export function register(program: Command): void {
     .action(async (flags: ServeFlags) => {
       try {
         // Loaded here, not at the top: the service's modules would slow every other command's start.
-        const { closeOnSignals, prepareDemo, startService } = await import('../../main.ts');
+        const { assertAddressFree, closeOnSignals, prepareDemo, startService } = await import('../../main.ts');
         const config = configFromFlags(flags);
+        // Before the demo's minute of generation: a taken port fails at once.
+        await assertAddressFree(config.host, config.port);
         // stdout carries the JSON log only (log shippers parse every line); the words for a
         // person go to stderr, which a terminal shows just the same.
         const demo = flags.demo ? await prepareDemo(config, (line) => process.stderr.write(line)) : undefined;

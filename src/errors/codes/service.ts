@@ -11,6 +11,12 @@ export const SERVICE_CODES = {
     message: 'The configuration is not valid: {detail}.',
     fix: 'Correct the named setting in the configuration file or the QUARRY_* environment variable (docs/operations.md lists them all), then start again.',
   },
+  SERVICE_ADDRESS_IN_USE: {
+    category: 'input',
+    message:
+      'Another program is already listening on {host}:{port}: stop it, or choose another port with --port N or QUARRY_PORT (the address with --host or QUARRY_HOST).',
+    fix: 'Stop that program, or choose a free port with --port N (`npm start -- --port 9090`), the QUARRY_PORT environment variable or `port` in the configuration file; the address with --host or QUARRY_HOST.',
+  },
   SERVICE_AUTH_HEADER_MISSING: {
     category: 'authentication',
     message:
