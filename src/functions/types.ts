@@ -5,9 +5,11 @@
  * `registry.ts`; none of them knows which database engine answers its reads.
  */
 import type { FunctionCall } from '../dsl/ast.ts';
-import type { DslVersion, QueryResult } from '../engine/types.ts';
 import type { Span } from '../errors/index.ts';
 import type { SourceName } from '../model/sources.ts';
+
+/** A function's answer: the protocol's JSON result body (the engines' `QueryResult`). */
+export type QueryResult = Record<string, unknown>;
 
 /** A JSON value, as function arguments carry them (`json=[{"affiliation": "…"}]`). */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -40,7 +42,7 @@ export interface FunctionContext {
   derived<T>(key: string, build: () => Promise<T>): Promise<T>;
   /** Aborts with the query (client gone, time limit reached). */
   readonly signal?: AbortSignal;
-  readonly dslVersion: DslVersion;
+  readonly dslVersion: 1 | 2;
 }
 
 /** A checked statement, ready to run against the data: what the engine receives. */
