@@ -64,7 +64,6 @@ function freePort() {
   });
 }
 
-
 async function pgAnswers(url) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: `${url}/postgres`, connectionTimeoutMillis: 3000 });
