@@ -169,7 +169,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = request.routeOptions.config?.metricsRoute ?? request.routeOptions.url ?? 'unmatched';
     const status = String(reply.statusCode);
     ctx.metrics.requests.inc({ route, method: request.method, status });
     const family = request.routeOptions.config?.family ?? (OPERATIONS_ROUTES.has(route) ? 'operations' : 'web');

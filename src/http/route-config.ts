@@ -11,6 +11,11 @@ declare module 'fastify' {
     family?: Family;
     /** The rate-limit rule for the route; routes without one are not limited. */
     limitRule?: LimitRule;
+    /**
+     * The route's label in /metrics when its URL is not a pattern (assets named by a content
+     * hash): one series per kind of route, not one per build.
+     */
+    metricsRoute?: string;
   }
   interface FastifyRequest {
     /** The DSL version the request runs under; error bodies are rendered for it. */

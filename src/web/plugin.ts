@@ -154,9 +154,10 @@ ${errorBox(quarryError)}
       return reply.header('Content-Encoding', 'gzip').send(asset.gzip);
     return reply.send(asset.body);
   };
-  app.get(`/assets/console.${assets.consoleJs.hash}.js`, serve(assets.consoleJs));
-  app.get(`/assets/page.${assets.pageJs.hash}.js`, serve(assets.pageJs));
-  app.get(`/assets/quarry.${assets.styles.hash}.css`, serve(assets.styles));
+  const asset = (name: string) => ({ config: { metricsRoute: `/assets/${name}` } });
+  app.get(`/assets/console.${assets.consoleJs.hash}.js`, asset('console.{hash}.js'), serve(assets.consoleJs));
+  app.get(`/assets/page.${assets.pageJs.hash}.js`, asset('page.{hash}.js'), serve(assets.pageJs));
+  app.get(`/assets/quarry.${assets.styles.hash}.css`, asset('quarry.{hash}.css'), serve(assets.styles));
 
   homeRoutes(app, ctx);
   keyRoutes(app, ctx);

@@ -419,6 +419,23 @@ describe('the console endpoint', () => {
       assert.deepEqual(Object.keys(bodyOf(res).sources), ['publications']);
   });
 
+  test('assets are counted in /metrics under their route pattern, not their content hash', async () => {
+    const home = await (await fetch(`${server.url}/`)).text();
+    const assets = [...home.matchAll(/\/assets\/[a-z]+\.[0-9a-f]+\.(?:css|js)/g)].map((m) => m[0]);
+    assert.ok(assets.length > 0, 'the home page links its assets');
+    for (const path of assets) assert.equal((await fetch(`${server.url}${path}`)).status, 200);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const routes = metrics
+      .split('\n')
+      .filter((l) => l.startsWith('quarry_http_requests_total{'))
+      .map((l) => /route="([^"]*)"/.exec(l)?.[1] ?? '');
+    assert.ok(
+      routes.some((r) => /^\/assets\/[a-z]+\.\{hash\}\.(css|js)$/.test(r)),
+      routes.join(', '),
+    );
+    assert.equal(routes.filter((r) => /\/assets\/[a-z]+\.[0-9a-f]{6,}/.test(r)).length, 0, 'no hashed asset path');
+  });
+
   test('console queries are timed in the query-duration metric like the API', async () => {
     const count = async () => {
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
