@@ -113,8 +113,27 @@ describe('readers map the real samples', () => {
     assert.equal(await detectFormat(join(DATA, 'nih_reporter/nih_awards.csv')), 'nih');
     const odd = join(work, 'odd.jsonl');
     writeFileSync(odd, '{"hello": 1}\n');
-    await assert.rejects(detectFormat(odd), { code: 'DATA_UNKNOWN_FORMAT' });
+    await assert.rejects(detectFormat(odd), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'DATA_UNKNOWN_FORMAT');
+      assert.match(error.message, /--format \(one of quarry, openalex, .*crossref-titles/);
+      return true;
+    });
     assert.throws(() => expandPaths([join(work, 'missing')]), { code: 'DATA_FILE_NOT_FOUND' });
+  });
+
+  test('a folder with no file any format reads is an error naming --format, not an empty import', () => {
+    const empty = join(work, 'empty-folder');
+    mkdirSync(join(empty, 'notes'), { recursive: true });
+    writeFileSync(join(empty, 'notes', 'readme.txt'), 'not data\n');
+    assert.throws(
+      () => expandPaths([empty]),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'DATA_FOLDER_EMPTY');
+        assert.ok(error.message.includes(empty));
+        assert.match(error.message, /--format \(one of quarry, openalex,/);
+        return true;
+      },
+    );
   });
 
   test('all samples import together and link up', async () => {

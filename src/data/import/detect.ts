@@ -18,7 +18,7 @@ import { kindOfShard } from './formats/native.ts';
 import { fileInput, zipEntries, type ImportInput } from './inputs.ts';
 import { readLines } from './lines.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
-import type { ImportFormat } from './format-names.ts';
+import { formatList, type ImportFormat } from './format-names.ts';
 import type { FileProbe, ZipClaim } from './record-source.ts';
 import { SOURCE_IMPORT_FORMATS } from './source-formats.ts';
 export { IMPORT_FORMATS, type ImportFormat } from './format-names.ts';
@@ -129,6 +129,7 @@ export function expandPaths(paths: readonly string[]): string[] {
           sourceFormatFile(f),
       )
       .map((f) => join(path, f));
+    if (files.length === 0) throw QuarryError.of('DATA_FOLDER_EMPTY', { params: { path, formats: formatList() } });
     out.push(...files.sort(byRank));
   }
   return out;
@@ -259,7 +260,8 @@ export async function detectFormat(
   const input = typeof target === 'string' ? fileInput(target) : target;
   if (input.format !== undefined) return input.format;
   const name = basename(input.entry ?? input.file).toLowerCase();
-  const unknown = (): QuarryError => QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
+  const unknown = (): QuarryError =>
+    QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name, formats: formatList() } });
   if (!DATA_FILE.test(name) && !/^part_\d+\.gz$/.test(name) && !sourceFormatFile(name)) throw unknown();
   const probe = await probeOf(input, name, limits);
   if (probe === undefined) throw QuarryError.of('DATA_FILE_EMPTY', { params: { file: input.name } });

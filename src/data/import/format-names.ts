@@ -28,3 +28,6 @@ export const FORMAT_SUMMARIES: Readonly<Record<ImportFormat, string>> = {
 /** True when `format` is a source folder's format, read by a record source. */
 export const isSourceFormat = (format: ImportFormat): format is SourceFormatName =>
   !(LINE_FORMATS as readonly string[]).includes(format);
+
+/** The formats `--format` takes, for messages that tell the user to name one. */
+export const formatList = (): string => IMPORT_FORMATS.join(', ');

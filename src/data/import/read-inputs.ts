@@ -14,6 +14,7 @@ import type { InputCheckpoint } from '../../store/record-writer.ts';
 import { ROW_PREPARATIONS, type PreparedRecord, type RowPreparation } from '../../store/row-preparation.ts';
 import { CsvLineReader } from '../csv.ts';
 import { snapshotManifestCounts } from './detect.ts';
+import { formatList } from './format-names.ts';
 import { isSourceFormat, type ImportFormat, type LineFormat } from './format-names.ts';
 import { AnzsrcReader } from './formats/anzsrc.ts';
 import { MalformedRecord, MissingColumn, type Mapped } from './formats/common.ts';
@@ -112,7 +113,8 @@ export function readerFor(
   switch (format) {
     case 'quarry': {
       const kind = kindOfShard(input.entry ?? input.file);
-      if (kind === undefined) throw QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name } });
+      if (kind === undefined)
+        throw QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path: input.name, formats: formatList() } });
       return new NativeReader(kind);
     }
     case 'openalex':

@@ -39,8 +39,14 @@ export const DATA_CODES = {
   },
   DATA_UNKNOWN_FORMAT: {
     category: 'input',
-    message: 'Cannot tell the format of {path}.',
+    message: 'Cannot tell the format of {path}: name it with --format (one of {formats}).',
     fix: 'Name it with --format (`quarry import --help` lists the formats and the files each reads).',
+  },
+  DATA_FOLDER_EMPTY: {
+    category: 'input',
+    message:
+      'The folder {path} holds no file Quarry imports: name the files themselves with --format (one of {formats}), or see `quarry import --help` for the files each format reads.',
+    fix: 'Check the path; a folder is searched for the files the formats read (.jsonl, .json, .csv, plain or .gz, .zip, OpenAlex partitions, USPTO .xml, PatentsView tables, DataCite tars).',
   },
   DATA_BAD_FORMAT_OPTION: {
     category: 'input',

@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import { CsvLineReader } from '../../data/csv.ts';
 import { QuarryError } from '../../errors/index.ts';
 import { MalformedRecord, MissingColumn } from '../../data/import/formats/common.ts';
+import { formatList } from '../../data/import/format-names.ts';
 import { fileInput, zipEntries, type ImportInput } from '../../data/import/inputs.ts';
 import { readLines, recordTooLong } from '../../data/import/lines.ts';
 import { DEFAULT_IMPORT_LIMITS, InputRefused, LimitExceeded, type ImportLimits } from '../../data/import/limits.ts';
@@ -296,7 +297,8 @@ export async function* readPatentsViewInputs(
   }
 }
 
-const notATable = (path: string): QuarryError => QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path } });
+const notATable = (path: string): QuarryError =>
+  QuarryError.of('DATA_UNKNOWN_FORMAT', { params: { path, formats: formatList() } });
 
 /**
  * The import's reader of the `patentsview` format (`import-formats.ts`): every table of the
