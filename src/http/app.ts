@@ -43,6 +43,17 @@ export interface WebPluginOptions {
   readonly loginCodes: LoginCodeStore;
   /** The organization groups the admin pages define; without it they offer none. */
   readonly groups?: GroupAdministration;
+  /**
+   * Gives the app the page a browser gets for an unknown address (the API's clients keep
+   * getting the JSON error body).
+   */
+  readonly setNotFoundPage: (render: (path: string) => NotFoundPage) => void;
+}
+
+/** A page for an unknown address: its HTML and the headers pages are sent with. */
+export interface NotFoundPage {
+  readonly html: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** The web pages (API home at `/`, account section, console): a plugin from `src/web/`. */
@@ -176,9 +187,14 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     ctx.metrics.requestDuration.observe({ route, family, status }, reply.elapsedTime / 1000);
   });
   app.setErrorHandler(handleError);
+  let notFoundPage: ((path: string) => NotFoundPage) | undefined;
   app.setNotFoundHandler((request, reply) => {
     const path = redactUrl(request.url.split('?')[0] ?? '/');
     const methods = allowed.of(path);
+    if (methods.length === 0 && notFoundPage !== undefined && wantsPage(request.method, path, request.headers.accept)) {
+      const shown = notFoundPage(path);
+      return reply.code(404).headers(shown.headers).type('text/html; charset=utf-8').send(shown.html);
+    }
     if (methods.length === 0) {
       return sendError(
         QuarryError.of('SERVICE_ROUTE_NOT_FOUND', { params: { method: request.method, path } }),
@@ -221,6 +237,9 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
       webStore: deps.webStore,
       loginCodes: deps.loginCodes ?? deps.webStore,
       ...(deps.groups ? { groups: deps.groups } : {}),
+      setNotFoundPage: (render) => {
+        notFoundPage = render;
+      },
     });
   }
 
@@ -247,4 +266,14 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.ready();
   return app;
+}
+
+/**
+ * Whether an unknown address should get a page rather than the protocol's error body: a
+ * browser's navigation (it asks for HTML first) to an address outside the API's families.
+ */
+function wantsPage(method: string, path: string, accept: string | undefined): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  if (/^\/(api|v\d+)(\/|$)/.test(path)) return false;
+  return /^\s*text\/html\b/.test(accept ?? '');
 }

@@ -21,6 +21,7 @@ import { clientClosed, logClientClosed, setRetryAfter, toQuarryError } from '../
 import { STATUS_BY_CATEGORY } from '../http/status.ts';
 import { QuarryError, renderErrorBody } from '../errors/index.ts';
 import { standingRefusal } from '../accounts/standing.ts';
+import { notFoundPage } from './pages/not-found.ts';
 import { loadAssets, type Asset } from './assets.ts';
 import { pageContext, type WebContext } from './context.ts';
 import { errorBox, page } from './layout.ts';
@@ -158,6 +159,22 @@ ${errorBox(quarryError)}
   app.get(`/assets/console.${assets.consoleJs.hash}.js`, asset('console.{hash}.js'), serve(assets.consoleJs));
   app.get(`/assets/page.${assets.pageJs.hash}.js`, asset('page.{hash}.js'), serve(assets.pageJs));
   app.get(`/assets/quarry.${assets.styles.hash}.css`, asset('quarry.{hash}.css'), serve(assets.styles));
+
+  // An anonymous frame: the unknown address went through none of the session hooks.
+  options.setNotFoundPage((path) => ({
+    headers: PAGE_HEADERS,
+    html: notFoundPage({
+      account: undefined,
+      isAdmin: false,
+      csrfToken: '',
+      path,
+      assets: {
+        stylesUrl: `/assets/quarry.${assets.styles.hash}.css`,
+        consoleUrl: `/assets/console.${assets.consoleJs.hash}.js`,
+        pageUrl: `/assets/page.${assets.pageJs.hash}.js`,
+      },
+    }).toString(),
+  }));
 
   homeRoutes(app, ctx);
   keyRoutes(app, ctx);

@@ -256,6 +256,15 @@ describe('in the browser', () => {
     }
   });
 
+  test('a browser reaching an unknown address gets a page that leads back', async () => {
+    const response = await page.goto(`${server.url}/no-such-page`);
+    assert.equal(response?.status(), 404);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Page not found');
+    await shot('not-found');
+    await page.getByRole('link', { name: 'The API home' }).click();
+    await page.waitForURL(`${server.url}/`);
+  });
+
   test('a pending account is told at sign-in that it is not activated, and gets no session', async () => {
     await context.clearCookies();
     await page.goto(`${server.url}/`);

@@ -419,6 +419,30 @@ describe('the console endpoint', () => {
       assert.deepEqual(Object.keys(bodyOf(res).sources), ['publications']);
   });
 
+  test('a browser gets a page for an unknown address; API clients keep the JSON error body', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const page = await fetch(`${server.url}/no-such-page/%3Cb%3Ex`, { headers: html });
+    assert.equal(page.status, 404);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+    const text = await page.text();
+    assert.match(text, /<h1>Page not found<\/h1>/);
+    assert.match(text, /href="\/"/);
+    assert.doesNotMatch(text, /<b>x/, 'the address is escaped');
+    for (const [path, headers] of [
+      ['/no-such-page', {}],
+      ['/no-such-page', { accept: 'application/json' }],
+      ['/api/no-such-endpoint', html],
+      ['/v3/no-such-endpoint', html],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, { headers });
+      assert.equal(res.status, 404, path);
+      assert.match(res.headers.get('content-type') ?? '', /json/, path);
+      const body = (await res.json()) as { errors: { query: { code: string } } };
+      assert.equal(body.errors.query.code, 'SERVICE_ROUTE_NOT_FOUND', path);
+    }
+  });
+
   test('assets are counted in /metrics under their route pattern, not their content hash', async () => {
     const home = await (await fetch(`${server.url}/`)).text();
     const assets = [...home.matchAll(/\/assets\/[a-z]+\.[0-9a-f]+\.(?:css|js)/g)].map((m) => m[0]);
