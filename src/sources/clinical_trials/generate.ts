@@ -70,9 +70,10 @@ export function planClinicalTrials(
   const count = Math.min(9_999_999, trials);
   const divisions = ctx.fields.divisions.flatMap((d, k) => (BIOMEDICAL.has(d.code) ? [k] : []));
   if (divisions.length === 0) throw new Error('no biomedical field in the run: trials need one');
+  // Organization types are capitalised as ROR and the hosted service give them (`Company`).
   const companies: number[] = [];
   for (let k = 0; k < ctx.plan.organizations; k++)
-    if (ctx.orgs.records[k]?.types.includes('company') === true) companies.push(k);
+    if (ctx.orgs.records[k]?.types.includes('Company') === true) companies.push(k);
   return { count, starts: yearStarts(count, TRIAL_FIRST_YEAR, LAST_YEAR + 1), divisions, companies };
 }
 

@@ -90,6 +90,20 @@ describe('generated clinical trials', async () => {
     }
   });
 
+  test('industry trials are led by companies of the run (its organizations of type Company)', () => {
+    const { ctx, plan } = a;
+    const companies = ctx.orgs.records.slice(0, ctx.plan.organizations).filter((o) => o.types.includes('Company'));
+    assert.ok(companies.length > 0, 'the run has companies');
+    assert.deepEqual(
+      plan.companies.map((k) => ctx.orgs.records[k]?.id),
+      companies.map((o) => o.id),
+    );
+    const companyIds = new Set(companies.map((o) => o.id));
+    const industry = a.trials.filter((t) => t.sponsors?.[0]?.class === 'INDUSTRY');
+    assert.ok(industry.length > 0, 'some trials have an industry sponsor');
+    for (const t of industry) assert.ok(companyIds.has(t.sponsors![0]!.id!), `${t.id}: lead sponsor is a company`);
+  });
+
   test('records have the shape the importer gives: dates, years, status, no empty or null values', () => {
     const sample: ClinicalTrialRecord = ctgovToTrial({
       protocolSection: { identificationModule: { nctId: 'NCT00000001', briefTitle: 'A title' } },
