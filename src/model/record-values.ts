@@ -91,6 +91,32 @@ export function affiliationIds(people: readonly unknown[]): unknown[] {
   return out;
 }
 
+/**
+ * People's affiliation strings as the source prints them (`authors`, `investigators`), for
+ * the `raw_affiliations` search indexes: each person's `raw_affiliation` list, and each
+ * affiliation's `raw_affiliation`, or its `name` as the record writes it when the person has
+ * no printed string (an affiliation known by name alone, as NIH gives its investigators').
+ * Empty strings are left out; the caller joins and de-duplicates.
+ *
+ * @example rawAffiliationTexts([{ affiliations: [{ name: 'Univ. Y', raw_affiliation: 'Dept. X, Univ. Y, Oslo' }] }])
+ * // ['Dept. X, Univ. Y, Oslo']
+ */
+export function rawAffiliationTexts(people: unknown): string[] {
+  const texts: string[] = [];
+  for (const p of list(people)) {
+    if (p === null || typeof p !== 'object') continue;
+    const person = p as LooseRecord;
+    const printed = list(person['raw_affiliation']).map(text);
+    texts.push(...printed);
+    for (const a of list(person['affiliations'])) {
+      if (a === null || typeof a !== 'object') continue;
+      const affiliation = a as LooseRecord;
+      texts.push(text(affiliation['raw_affiliation']) || (printed.length === 0 ? text(affiliation['name']) : ''));
+    }
+  }
+  return texts.filter((t) => t !== '');
+}
+
 /** The researcher ids of people (`authors`, `investigators`). */
 export function personIds(people: readonly unknown[]): unknown[] {
   const out: unknown[] = [];

@@ -16,15 +16,6 @@ export const HOSTED_SOURCES = [
   'research_org_groups',
 ] as const;
 
-/**
- * Search indexes of the current hosted schema (spec/schema-2026.md §3) over text this
- * deployment does not hold: grants' `raw_affiliations` strings. `in <one of them>` fails
- * with category `unsupported`, not as an unknown index.
- */
-export const UNSUPPORTED_INDEXES: Readonly<Partial<Record<string, readonly string[]>>> = {
-  grants: ['raw_affiliations'],
-};
-
 /** Functions of the hosted service this deployment does not offer (spec/dsl.md §8). */
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
   'extract_concepts',

@@ -296,9 +296,10 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
   // describe schema: long_description on every field, entity fields with name, current search fields.
   { construct: 'describe entity', query: 'describe entity categories', fixture: 'describe-entity-categories' },
   {
-    construct: 'search index not offered',
+    // The tiny grants name no investigator: no affiliation to find (test/sources/grants has hits).
+    construct: 'search index of grants raw_affiliations',
     query: 'search grants in raw_affiliations for "paris" return grants',
-    fixture: 'search-index-raw-affiliations-not-offered',
+    fixture: 'search-index-grants-raw-affiliations',
   },
   // Result shapes: organization and researcher facet rows, nested researchers, city ids as numbers.
   {

@@ -120,6 +120,7 @@ const BEYOND_SPEC_TABLES: Partial<
 /** Search indexes of the current schema (spec/schema-2026.md §3) beyond the 2022 lists. */
 const INDEXES_BEYOND_SPEC: Partial<Record<SourceName, readonly string[]>> = {
   publications: ['funding', 'raw_affiliations'],
+  grants: ['raw_affiliations'],
 };
 
 describe('version 2 schema equals spec/data-model.md', () => {

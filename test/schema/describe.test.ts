@@ -163,10 +163,12 @@ suite('describe', () => {
       search_fields: string[];
     };
     assert.deepEqual(Object.keys(out.metrics), ['count', 'funding']);
+    // The current schema's search fields, in its order (spec/schema-2026.md §7.2).
     assert.deepEqual(out.search_fields, [
       'title_only',
       'title_abstract_only',
       'concepts',
+      'raw_affiliations',
       'investigators',
       'full_data',
     ]);

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { parse } from '../../src/dsl/index.ts';
 import { describeQuery, schemaFor, type SourceName } from '../../src/schema/index.ts';
-import { UNSUPPORTED_INDEXES } from '../../src/schema/offered.ts';
 
 const SPEC = readFileSync(new URL('../fixtures/spec/schema-2026-held-sources.md', import.meta.url), 'utf8');
 
@@ -52,17 +51,6 @@ function section(source: SourceName): SpecSection {
  */
 const FLAGS_DIFFERING = new Set(['score']);
 
-/**
- * The search indexes of the spec not offered yet, refused as unsupported
- * (src/schema/offered.ts): grants' `raw_affiliations` needs a full-text column of the
- * investigators' affiliations (publications' came with records migration 26, in a table
- * beside the one SQLite's contentless FTS5 cannot add a column to). When it lands this list
- * empties and the test below says so.
- */
-const NOT_YET_OFFERED: Readonly<Record<string, readonly string[]>> = {
-  grants: ['raw_affiliations'],
-};
-
 const schema = schemaFor(2);
 const SOURCES: readonly SourceName[] = ['publications', 'grants', 'researchers', 'organizations'];
 
@@ -97,13 +85,12 @@ describe('the current schema of the 2022 sources (spec/schema-2026.md §7.1–7.
       }
     });
 
-    test(`${name}: every search index of the spec is offered, but those still refused as unsupported`, () => {
-      assert.deepEqual(UNSUPPORTED_INDEXES[name] ?? [], NOT_YET_OFFERED[name] ?? [], 'refused as unsupported');
+    test(`${name}: every search index of the spec is offered`, () => {
       assert.ok(source);
       const offered = new Set(source.searchIndexes.map((ix) => ix.name));
       assert.deepEqual(
         spec.indexes.filter((ix) => !offered.has(ix)),
-        NOT_YET_OFFERED[name] ?? [],
+        [],
       );
     });
   }

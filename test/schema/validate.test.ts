@@ -55,6 +55,7 @@ const VALID_V2: readonly string[] = [
   'search clinical_trials in investigators for "\\"John Smith\\"" return clinical_trials limit 5',
   'search clinical_trials in raw_affiliations for "Mayo" where overall_status = "COMPLETED" return study_type',
   'search publications in raw_affiliations for "paris" return publications[id]',
+  'search grants in raw_affiliations for "paris" where start_year >= 2015 return grants[id + investigators]',
   'search publications in funding for "wellcome" where year = 2020 return funders',
 ];
 
@@ -169,11 +170,10 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
     'SCHEMA_SEARCH_FUNCTION_ARGUMENTS',
     'the largest distance must be at most 999999',
   ],
-  ['search grants in authors for "x" return grants', 'SCHEMA_UNKNOWN_INDEX', 'concepts, investigators, full_data'],
   [
-    'search grants in raw_affiliations for "paris" return grants',
-    'SCHEMA_UNSUPPORTED_INDEX',
-    "The search index 'raw_affiliations' of 'grants' is not offered by this deployment",
+    'search grants in authors for "x" return grants',
+    'SCHEMA_UNKNOWN_INDEX',
+    'concepts, raw_affiliations, investigators, full_data',
   ],
   ['search publications in title for "x" return publications', 'SCHEMA_UNKNOWN_INDEX', "Did you mean 'title_only'"],
   ['search publications in authors for "Doudna" return publications', 'SCHEMA_PERSON_NAME_PARTS', "'Doudna' has one"],

@@ -105,12 +105,6 @@ export const SCHEMA_CODES = {
     message: "'{name}' is not a field of the {entity} the facet '{facet}' shows.{hint}",
     fix: '`describe source {entity}` (or `describe entity {entity}`) lists the fields a facet row can show.',
   },
-  SCHEMA_UNSUPPORTED_INDEX: {
-    category: 'unsupported',
-    message:
-      "The search index '{name}' of '{source}' is not offered by this deployment: it does not hold the text that index searches. '{source}' can be searched in {indexes}.",
-    fix: 'Search in full_data (the default) or another index the message lists; ask the operator whether the data can be imported.',
-  },
   SCHEMA_UNSUPPORTED_FUNCTION: {
     category: 'unsupported',
     message: "The function '{name}' is not offered by this deployment.",

@@ -28,6 +28,7 @@ import {
   list,
   personIds,
   personName,
+  rawAffiliationTexts,
   text,
   valueRows,
   type LooseRecord,
@@ -216,6 +217,11 @@ const FIELDS = {
     { name: 'title_abstract_only', description: 'Titles and abstracts.' },
     { name: 'concepts', description: 'Extracted concepts.' },
     {
+      name: 'raw_affiliations',
+      description:
+        "The investigators' affiliations as the funder writes them (the affiliation's name where no other string is given).",
+    },
+    {
       name: 'investigators',
       description: 'Investigator names, matched as phrases in either order.',
       personNames: true,
@@ -240,6 +246,16 @@ function activeYears(record: LooseRecord): number[] {
   if (start === undefined) return [];
   const end = Math.max(start, Math.min(year(record['end_date']) ?? start, start + 50));
   return Array.from({ length: end - start + 1 }, (_, k) => start + k);
+}
+
+/**
+ * The `raw_affiliations` index's text: the investigators' affiliation strings as the funder
+ * gives them, or an affiliation's name where the investigator has none.
+ *
+ * @example rawAffiliationsText({ investigators: [{ affiliations: [{ name: 'Univ. of Y' }] }] }) // 'Univ. of Y'
+ */
+export function rawAffiliationsText(record: LooseRecord): string {
+  return [...new Set(rawAffiliationTexts(record['investigators']))].join(' ; ');
 }
 
 export const grants = defineSource({
@@ -373,7 +389,12 @@ export const grants = defineSource({
         title_abstract_only: ['title', 'abstract'],
         concepts: ['concepts'],
         investigators: ['investigators'],
+        raw_affiliations: ['raw_affiliations'],
       },
+      // The `raw_affiliations` index came after the table (records migrations 31 and
+      // PostgreSQL 23, which fill it from the records held); `full_data` keeps to the columns
+      // it had, as publications' does.
+      apart: { table: 'grants_fts_apart', columns: ['raw_affiliations'] },
     },
     valueFieldCodes: VALUE_FIELD_CODES,
   },
@@ -398,6 +419,7 @@ export const grants = defineSource({
       text(record['abstract']),
       conceptTexts(record).join(' ; '),
       joinNames(list(record['investigators']).map(personName)),
+      rawAffiliationsText(record),
     ],
     columnFallbacks: {
       funding_org_id: (record) => (Array.isArray(record['funders']) ? idOf(record['funders'][0]) : undefined),

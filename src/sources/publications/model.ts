@@ -28,6 +28,7 @@ import {
   list,
   personIds,
   personName,
+  rawAffiliationTexts,
   text,
   valueRows,
 } from '../../model/record-values.ts';
@@ -280,19 +281,7 @@ export function fundingText(record: Record<string, unknown>): string {
  * // 'Dept. of X, Univ. Y, Oslo'
  */
 export function rawAffiliationsText(record: Record<string, unknown>): string {
-  const texts: string[] = [];
-  for (const author of list(record['authors'])) {
-    if (author === null || typeof author !== 'object') continue;
-    const a = author as Record<string, unknown>;
-    const printed = list(a['raw_affiliation']).map(text);
-    texts.push(...printed);
-    for (const affiliation of list(a['affiliations'])) {
-      if (affiliation === null || typeof affiliation !== 'object') continue;
-      const f = affiliation as Record<string, unknown>;
-      texts.push(text(f['raw_affiliation']) || (printed.length === 0 ? text(f['name']) : ''));
-    }
-  }
-  return joined(texts);
+  return joined(rawAffiliationTexts(record['authors']));
 }
 
 export const publications = defineSource({
