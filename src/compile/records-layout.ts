@@ -13,6 +13,7 @@ import {
   fullTextTables,
   LINK_TABLES,
   PLACE_TABLES,
+  REVERSE_LINKS,
   SOURCE_TABLES,
   namedEntityTables,
   ownerKey,
@@ -265,10 +266,19 @@ function perYearLayout(name: SourceName): PerYearLayout | undefined {
 function sourceLayout(name: SourceName): SourceLayout {
   const table = SOURCE_TABLES[name];
   const fields = SOURCE_FIELD_TABLES[name];
-  const fieldTypes = new Map<string, string>(fields.fields.map(([field, type]) => [field, type]));
+  const fieldTypes = new Map<string, string>(
+    [...fields.fields, ...(fields.deprecatedFields ?? []).map((d) => d.row)].map(([field, type]) => [field, type]),
+  );
   const columns = [ID, ...table.columns.map((c) => c.name)].filter((c) => fieldTypes.has(c));
   const jsonColumns = table.columns.flatMap((c) => (c.json === true && fieldTypes.has(c.name) ? [c.name] : []));
-  const links = LINK_TABLES.filter((l) => l.owner === name).flatMap((l) => linkFields(l, fieldTypes));
+  const links = [
+    ...LINK_TABLES.filter((l) => l.owner === name).flatMap((l) => linkFields(l, fieldTypes)),
+    // Read through a view of another source's link table, as a link table of the source.
+    ...REVERSE_LINKS.filter((r) => r.owner === name).map((r): [string, LinkLayout] => [
+      r.field,
+      { table: r.view, recordColumn: r.recordColumn, valueColumn: r.valueColumn },
+    ]),
+  ];
   const entityColumns = Object.entries(table.entityColumns ?? {}).flatMap(([field, spec]) => {
     const layout = entityColumn(spec);
     return layout === undefined ? [] : [[field, layout] as const];

@@ -27,6 +27,17 @@ export interface AliasFieldRow {
   readonly readsFrom: string;
 }
 
+/**
+ * A field the hosted service dropped from its schema that real queries still ask for (grants
+ * `resulting_publication_ids`, spec/schema-2026.md §8.1): both versions answer it, each query
+ * naming it gets the hosted `_warnings` text naming `replacement`, and `describe` leaves it
+ * out, as the hosted schema does. Its data is its own (a column, a link or a view).
+ */
+export interface DeprecatedFieldRow {
+  readonly row: FieldRow;
+  readonly replacement: string;
+}
+
 /** What each source module exports; `build.ts` turns it into descriptors. */
 export interface SourceTable {
   readonly description: string;
@@ -35,6 +46,8 @@ export interface SourceTable {
   readonly removedInV2: readonly RemovedFieldRow[];
   /** Current-schema names for held fields (no storage of their own). */
   readonly aliases?: readonly AliasFieldRow[];
+  /** Fields answered with a deprecation warning in both versions, not described. */
+  readonly deprecatedFields?: readonly DeprecatedFieldRow[];
   readonly fieldsets: readonly {
     readonly name: string;
     readonly description: string;

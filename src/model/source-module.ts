@@ -9,7 +9,7 @@
 import type { EntitySpec } from './entities.ts';
 import type { LooseRecord, SqlValue } from './record-values.ts';
 import type { SourceTable } from './field-table.ts';
-import type { FullTextDecl, LinkTableDecl, SourceTableDecl } from './storage-types.ts';
+import type { FullTextDecl, LinkTableDecl, ReverseLinkDecl, SourceTableDecl } from './storage-types.ts';
 
 /** Where a source's records are stored. */
 export interface SourceStorage<Links extends string = string> {
@@ -19,6 +19,8 @@ export interface SourceStorage<Links extends string = string> {
   readonly links: readonly (LinkTableDecl & { readonly table: Links })[];
   /** Its full-text table, if it is searched with `for "..."`. */
   readonly fullText?: FullTextDecl;
+  /** Fields read from another source's link table the other way round, each through a view. */
+  readonly reverseLinks?: readonly ReverseLinkDecl[];
   /**
    * The stored code of each field of its `<owner>_values` table (`LinkTableDecl.holds` by
    * `field`), exposed fields first, in the order rows are written. Codes are in stored data:
@@ -113,5 +115,8 @@ export function defineSource<
         if (storage.valueFieldCodes?.[field] === undefined)
           throw problem(`no stored code for the values field ${field}`);
   }
+  for (const reverse of storage.reverseLinks ?? [])
+    if (!reverse.view.startsWith(`${singular}_`) || tables.has(reverse.view))
+      throw problem(`reverse link view ${reverse.view} is not named ${singular}_... or names a link table`);
   return declaration;
 }

@@ -106,6 +106,22 @@ export interface LinkTableDecl {
   readonly listed?: PostingListsSpec;
 }
 
+/**
+ * A field of a source read from another source's link table the other way round, through a
+ * view: grants' `resulting_publication_ids` are the publications whose
+ * `publication_grants` rows name the grant. The view `(<singular>_pk, <other singular>_id)`
+ * joins the link table to both source tables by id and pk, so it is always in step with the
+ * links the other source's records write, and nothing writes it.
+ */
+export interface ReverseLinkDecl {
+  /** The view's name, `<singular>_<what>` as a link table's. */
+  readonly view: string;
+  /** The schema field of the owner it holds (a multi-value field of text ids). */
+  readonly field: string;
+  /** The other source's link table whose one key column holds the owner's ids. */
+  readonly of: string;
+}
+
 /** A link table's reverse side as posting lists (`LinkTableSpec.postings`). */
 export interface PostingListsSpec {
   readonly table: string;

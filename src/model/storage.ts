@@ -410,3 +410,37 @@ export function internedCopy(link: LinkTableSpec): { columns: string[]; values: 
     ],
   };
 }
+
+/**
+ * A field read from another source's link table the other way round (`ReverseLinkDecl`), with
+ * the tables and columns of its view: `(recordColumn, valueColumn)`, the owner's pk and the
+ * other record's id, for every row of `link` whose key column (`linkColumn`) names an owner.
+ */
+export interface ReverseLinkSpec {
+  readonly view: string;
+  readonly owner: RecordKind;
+  readonly field: string;
+  readonly link: LinkTableSpec;
+  readonly linkColumn: string;
+  readonly recordColumn: string;
+  readonly valueColumn: string;
+}
+
+/** Every reverse link view (grants' `grant_resulting_publications`). */
+export const REVERSE_LINKS: readonly ReverseLinkSpec[] = DECLARED_SOURCES.flatMap((source) =>
+  (source.storage.reverseLinks ?? []).map((reverse): ReverseLinkSpec => {
+    const link = LINK_TABLES.find((l) => l.table === reverse.of);
+    const linkColumn = link?.key.length === 1 ? link.key[0]?.name : undefined;
+    if (link === undefined || linkColumn === undefined || !('field' in link.holds))
+      throw new Error(`reverse link ${reverse.view}: ${reverse.of} is no link table of one key column`);
+    return {
+      view: reverse.view,
+      owner: source.name as RecordKind,
+      field: reverse.field,
+      link,
+      linkColumn,
+      recordColumn: ownerKey(source.name as RecordKind),
+      valueColumn: `${singular(link.owner)}_id`,
+    };
+  }),
+);

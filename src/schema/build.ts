@@ -78,6 +78,10 @@ function buildSource(name: SourceName, version: DslVersion): SourceDescriptor {
   const current = [
     ...table.fields.map((row) => fieldFrom(name, row)),
     ...(table.aliases ?? []).map((a) => fieldFrom(name, a.row, undefined, a.readsFrom)),
+    // Warned of whenever a query names them (rule `removed-field`), in both versions.
+    ...(table.deprecatedFields ?? []).map((d) =>
+      fieldFrom(name, d.row, { replacement: d.replacement, readsFrom: d.row[0] }),
+    ),
   ];
   const removed = version === 1 ? table.removedInV2.map((r) => fieldFrom(name, r.row, deprecationOf(r))) : [];
   const fields = [...current, ...removed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

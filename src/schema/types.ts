@@ -86,7 +86,10 @@ export interface FieldDescriptor {
   readonly description: string;
   /** The shape of structured values (`authors`), for `describe`'s `long_description`; else absent. */
   readonly longDescription?: string;
-  /** Present on version-1 fields that version 2 removed. */
+  /**
+   * Present on version-1 fields that version 2 removed, and on fields of both versions the
+   * hosted service dropped that are still answered (`SourceTable.deprecatedFields`).
+   */
   readonly deprecated?: Deprecation;
   /**
    * Present on current-schema names of held fields (grants `funder_orgs` reads `funders`):

@@ -115,6 +115,19 @@ const FIELDS = {
     { row: ['funder_org_name', 'string', 'fc', 'Name of the funding organization.'], readsFrom: 'funding_org_name' },
     { row: ['funder_orgs', 'organizations', 'fcm', 'Funding organizations.'], readsFrom: 'funders' },
   ],
+  // Dropped by the hosted service in 2021 for publications' `supporting_grant_ids`, which it
+  // reads the other way round; real queries still ask for it (spec/schema-2026.md §8.1).
+  deprecatedFields: [
+    {
+      row: [
+        'resulting_publication_ids',
+        'string',
+        'fm',
+        'Publications resulting from the grant: the held publications whose supporting_grant_ids name it.',
+      ],
+      replacement: 'publications.supporting_grant_ids',
+    },
+  ],
   removedInV2: [
     {
       row: ['FOR', 'categories', 'fcm', 'Fields of Research codes (version 1).'],
@@ -379,6 +392,9 @@ export const grants = defineSource({
         reverse: ['field', 'value'],
         holds: byFieldCode(VALUE_FIELD_CODES),
       },
+    ],
+    reverseLinks: [
+      { view: 'grant_resulting_publications', field: 'resulting_publication_ids', of: 'publication_grants' },
     ],
     fullText: {
       table: 'grants_fts',

@@ -6,7 +6,15 @@
  * test/store/postgres-declared-schema.test.ts compares them. The statements are also a
  * starting point for a new migration's file.
  */
-import { SOURCE_TABLES, LINK_TABLES, internedTables, ownerColumnsOf, type LinkTableSpec } from '../../model/storage.ts';
+import {
+  SOURCE_TABLES,
+  LINK_TABLES,
+  REVERSE_LINKS,
+  internedTables,
+  ownerColumnsOf,
+  type LinkTableSpec,
+} from '../../model/storage.ts';
+import { reverseLinkViewSql } from '../reverse-links.ts';
 import { pgNarrowTableSql, pgNarrowTables } from './narrow-tables.ts';
 import { pgPerYearTablesOf } from './per-year-tables.ts';
 import {
@@ -36,6 +44,7 @@ export function declaredPgRecordSchemaSql(): string[] {
     ...sourceTablesSql(),
     ...internedTables().map(vocabularyTableSql),
     ...LINK_TABLES.map(linkSql),
+    ...REVERSE_LINKS.map(reverseLinkViewSql),
     ...placeTablesSql(),
     ...namedEntityTablesSql(),
     ...vocabularyTablesSql(),

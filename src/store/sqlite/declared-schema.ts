@@ -11,6 +11,7 @@ import {
   fullTextTables,
   LINK_TABLES,
   PLACE_TABLES,
+  REVERSE_LINKS,
   SOURCE_TABLES,
   internedTables,
   namedEntityTables,
@@ -24,6 +25,7 @@ import { perYearTablesOf } from './per-year-tables.ts';
 import { listedTableSql, postingsTableSql } from './posting-lists.ts';
 import { RECORD_INDEXES, columnDef, linkTableSql, valueCountTableSql, vocabularyTableSql } from './records-schema.ts';
 import { TEXT_DICTIONARIES_SQL } from './text-dictionaries.ts';
+import { reverseLinkViewSql } from '../reverse-links.ts';
 
 /** The sources' tables, without the columns kept in tables of their own (`keptApart`). */
 function sourceTablesSql(): string[] {
@@ -85,6 +87,7 @@ export function declaredRecordSchemaSql(): string[] {
     ...sourceTablesSql(),
     ...internedTables().map(vocabularyTableSql),
     ...LINK_TABLES.flatMap(linkSql),
+    ...REVERSE_LINKS.map(reverseLinkViewSql),
     ...fullTextSql(),
     // Filled by finish() from the organizations: display names for place facets.
     ...Object.entries(PLACE_TABLES).map(
