@@ -213,6 +213,11 @@ export class AccountService {
     if (keyName === '') {
       for (let n = existing.length + 1; keyName === '' || inUse.has(keyName); n++) keyName = `key ${n}`;
     }
+    if (/^\d+$/.test(keyName)) {
+      throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
+        params: { field: 'key name', detail: 'a name of digits only would read as a key id; add a letter' },
+      });
+    }
     if (keyName.length > 100) {
       throw QuarryError.of('SERVICE_INVALID_ACCOUNT_INPUT', {
         params: { field: 'key name', detail: 'at most 100 characters' },
@@ -246,8 +251,10 @@ export class AccountService {
   }
 
   /**
-   * Rotates a key: a new key with the same name (and no end), while the old one keeps
-   * working for `graceMs` so programs can move over, then stops as if revoked.
+   * Rotates a key: a new key with a name of its own (`NAME (rotated 2026-11-28)`, so that
+   * the two keys in use during the grace period are told apart by name) and the old key's
+   * expiry, while the old one keeps working for `graceMs` so programs can move over, then
+   * stops as if revoked.
    *
    * @example const { key, old } = await accounts.rotateKey(accountId, 7, 24 * 3600_000);
    */
@@ -260,8 +267,10 @@ export class AccountService {
     const now = this.#clock.now();
     const found = (await this.store.keysOf(row.id)).find((k) => k.id === keyId && keyInUse(k, now));
     if (!found) throw QuarryError.of('SERVICE_KEY_NOT_FOUND', { params: { key: String(keyId) } });
-    const created = await this.#insertKey(row.id, found.name, null);
-    await this.store.revokeKey(found.id, now + Math.max(0, graceMs));
+    const keys = await this.store.keysOf(row.id);
+    const inUse = new Set(keys.filter((k) => keyInUse(k, now)).map((k) => k.name.toLowerCase()));
+    const created = await this.#insertKey(row.id, rotatedName(found.name, now, inUse), found.revokedAt);
+    await this.store.revokeKey(found.id, Math.min(found.revokedAt ?? Infinity, now + Math.max(0, graceMs)));
     const old = (await this.store.keysOf(row.id)).find((k) => k.id === found.id) as KeyRow;
     return { ...created, old: toKeyInfo(old) };
   }
@@ -454,6 +463,21 @@ function toAccount(row: AccountRow): Account {
 }
 
 /** A key works until its end (revocation, expiry or the end of a rotation's grace period). */
+/**
+ * The name of a rotated key: its base name (without an earlier rotation's suffix) and the
+ * day, numbered when a key of that name is already in use; at most 100 characters.
+ *
+ * @example rotatedName('laptop (rotated 2026-01-02)', Date.parse('2026-11-28'), new Set()) // 'laptop (rotated 2026-11-28)'
+ */
+export function rotatedName(name: string, now: number, inUse: ReadonlySet<string>): string {
+  const base = name.replace(/ \(rotated \d{4}-\d{2}-\d{2}(?: #\d+)?\)$/, '').slice(0, 70);
+  const day = new Date(now).toISOString().slice(0, 10);
+  for (let n = 1; ; n++) {
+    const candidate = `${base} (rotated ${day}${n === 1 ? '' : ` #${n}`})`;
+    if (!inUse.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
 function keyInUse(row: Pick<KeyRow, 'revokedAt'>, now: number): boolean {
   return row.revokedAt === null || row.revokedAt > now;
 }

@@ -60,7 +60,12 @@ for (const backend of accountBackends()) {
       const original = await accounts.createKey('a@example.org', 'pipeline');
       const originalJwt = await tokens.issueJwt({ key: original.key });
       const rotated = await accounts.rotateKey('a@example.org', original.info.id, 2 * hour);
-      assert.equal(rotated.info.name, 'pipeline', 'the new key takes the name');
+      assert.equal(
+        rotated.info.name,
+        `pipeline (rotated ${new Date(clock.now()).toISOString().slice(0, 10)})`,
+        'the new key has a name of its own',
+      );
+      assert.equal(rotated.info.revokedAt, null, 'a key without an end gives one without an end');
       assert.equal(rotated.old.revokedAt, new Date(clock.now() + 2 * hour).toISOString());
       // During the grace period both keys and the old key's tokens work.
       assert.ok(await accounts.resolveKey(original.key));
@@ -80,6 +85,18 @@ for (const backend of accountBackends()) {
       assert.equal(await accounts.resolveKey(original.key), undefined, 'the grace period is over');
       await assert.rejects(tokens.verifyJwt(originalJwt), { code: 'SERVICE_TOKEN_REVOKED' });
       assert.ok(await accounts.resolveKey(rotated.key));
+      // Rotating a key that expires keeps its expiry; its grace never outlasts it.
+      const ending = await accounts.createKey('a@example.org', 'ending', { expiresAt: clock.now() + 3 * hour });
+      const successor = await accounts.rotateKey('a@example.org', ending.info.id, 24 * hour);
+      assert.equal(successor.info.revokedAt, new Date(clock.now() + 3 * hour).toISOString());
+      assert.equal(successor.old.revokedAt, new Date(clock.now() + 3 * hour).toISOString());
+      const twice = await accounts.rotateKey('a@example.org', ending.info.id, 24 * hour);
+      assert.match(
+        twice.info.name,
+        /^ending \(rotated \d{4}-\d{2}-\d{2} #2\)$/,
+        'a second rotation the same day is numbered',
+      );
+      await assert.rejects(accounts.createKey('a@example.org', '42'), /digits only/);
       // Revoking during a grace period, or revoking twice, never moves an end later.
       const again = await accounts.rotateKey('a@example.org', rotated.info.id, 24 * hour);
       const revoked = await accounts.revokeKey('a@example.org', again.old.id);

@@ -228,7 +228,10 @@ describe('keys on the home page', () => {
     const keys = await server.accounts.listKeys(HOLDER.email);
     const graceEnd = Date.parse(keys.find((k) => k.id === old.id)?.revokedAt ?? '');
     assert.ok(Math.abs(graceEnd - (Date.now() + 24 * 3600_000)) < 60_000, 'the old key works for a day');
-    assert.equal(keys.filter((k) => k.name === 'monthly').length, 2);
+    const successor = keys.find((k) => k.name.startsWith('monthly (rotated '));
+    assert.ok(successor, 'the new key has a name of its own');
+    assert.equal(successor.revokedAt?.slice(0, 10), expected, 'and the old key’s expiry');
+    assert.match(shown.text, /monthly \(rotated \d{4}-\d{2}-\d{2}\)/);
     assert.ok(!(await client.get('/account')).text.includes(key), 'shown once');
   });
 
