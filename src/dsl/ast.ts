@@ -77,11 +77,37 @@ export interface ListValue {
   readonly span: Span;
 }
 
+/** `null`, only in function arguments (JSON literals: `{"state": null}`). */
+export interface NullValue {
+  readonly kind: 'Null';
+  readonly span: Span;
+}
+
+/**
+ * A JSON object as a function argument (`{"affiliation": "Univ of X", "country": "Ireland"}`);
+ * objects and lists nest. Keys are strings in double quotes, each at most once. Strings inside
+ * an object or a list are JSON strings: `\n`, `\t`, `\uXXXX` and the other JSON escapes are
+ * decoded (clients send `json.dumps` output).
+ */
+export interface ObjectValue {
+  readonly kind: 'Object';
+  readonly entries: readonly ObjectEntry[];
+  readonly span: Span;
+}
+
+/** `"key": value` inside an object. */
+export interface ObjectEntry {
+  readonly kind: 'ObjectEntry';
+  readonly key: StringValue;
+  readonly value: ArgumentValue;
+  readonly span: Span;
+}
+
 /** What a filter compares against. Dates are strings (`"2020-01-22"`), flags are numbers. */
 export type ScalarValue = StringValue | NumberValue;
 
 /** What a function argument may be. */
-export type ArgumentValue = StringValue | NumberValue | BooleanValue | ListValue;
+export type ArgumentValue = StringValue | NumberValue | BooleanValue | NullValue | ListValue | ObjectValue;
 
 // ---------------------------------------------------------------------------------------
 // Queries
@@ -404,7 +430,10 @@ export type Node =
   | StringValue
   | NumberValue
   | BooleanValue
+  | NullValue
   | ListValue
+  | ObjectValue
+  | ObjectEntry
   | FullTextClause
   | FullTextNode
   | FilterNode

@@ -96,6 +96,12 @@ export function tokenize(text: string, budgets: { maxQueryLength: number; maxTok
       case 93:
         symbol = ']';
         break;
+      case 123:
+        symbol = '{';
+        break;
+      case 125:
+        symbol = '}';
+        break;
       case 40:
         symbol = '(';
         break;

@@ -12,6 +12,8 @@ import type {
   FunctionCall,
   Name,
   NumberValue,
+  ObjectEntry,
+  ObjectValue,
   Query,
   ReturnClause,
   ReturnTarget,
@@ -90,9 +92,55 @@ function describeArgument(value: ArgumentValue): string {
       return `the number ${value.raw}`;
     case 'Boolean':
       return `'${String(value.value)}'`;
+    case 'Null':
+      return "'null'";
     case 'List':
       return 'a [...] list';
+    case 'Object':
+      return 'a {...} object';
   }
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/**
+ * Decodes the content of a JSON string as written between its quotes. A backslash pair JSON
+ * does not define (and `\u` without four hex digits) is kept as written, as in other strings.
+ *
+ * @example decodeJsonString('Universit\\u00e9 \\"X\\"') // 'Université "X"'
+ */
+export function decodeJsonString(raw: string): string {
+  if (!raw.includes('\\')) return raw;
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i] as string;
+    if (ch !== '\\' || i + 1 >= raw.length) {
+      out += ch;
+      continue;
+    }
+    const next = raw[i + 1] as string;
+    const simple = JSON_ESCAPES[next];
+    if (simple !== undefined) {
+      out += simple;
+      i++;
+    } else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(raw.slice(i + 2, i + 6))) {
+      out += String.fromCharCode(parseInt(raw.slice(i + 2, i + 6), 16));
+      i += 5;
+    } else {
+      out += ch + next;
+      i++;
+    }
+  }
+  return out;
 }
 
 /**
@@ -715,8 +763,13 @@ export class Parser {
     return frozen({ kind: 'FunctionCall', name, args: frozenList(args), span: makeSpan(name.span.start, close.end) });
   }
 
-  /** argument-value := STRING | number | "true" | "false" | "[" [ argument-value { "," argument-value } ] "]" */
-  private parseArgumentValue(): ArgumentValue {
+  /**
+   * argument-value := STRING | number | "true" | "false" | "null" | list | object
+   * list   := "[" [ argument-value { "," argument-value } ] "]"
+   * object := "{" [ STRING ":" argument-value { "," STRING ":" argument-value } ] "}"
+   *   -- JSON literals; strings inside a list or an object are JSON strings (\n, \uXXXX decoded)
+   */
+  private parseArgumentValue(json = false): ArgumentValue {
     const token = this.peek();
     const expected = 'an argument value (a string, a number, true, false or a [...] list)';
     if (token.type === 'name') {
@@ -725,6 +778,10 @@ export class Parser {
         this.next();
         return frozen({ kind: 'Boolean', value: word === 'true', span: makeSpan(token.start, token.end) });
       }
+      if (word === 'null') {
+        this.next();
+        return frozen({ kind: 'Null', span: makeSpan(token.start, token.end) });
+      }
       return this.unexpected(expected);
     }
     if (token.type === 'punct' && token.value === '[') {
@@ -732,17 +789,57 @@ export class Parser {
       this.enter(token);
       const items: ArgumentValue[] = [];
       if (!this.atPunct(']')) {
-        items.push(this.parseArgumentValue());
+        items.push(this.parseArgumentValue(true));
         while (this.atPunct(',')) {
           this.next();
-          items.push(this.parseArgumentValue());
+          items.push(this.parseArgumentValue(true));
         }
       }
       const close = this.expectPunct(']', items.length === 0 ? "a value or ']'" : "',' or ']'");
       this.leave();
       return frozen({ kind: 'List', items: frozenList(items), span: makeSpan(token.start, close.end) });
     }
+    if (token.type === 'punct' && token.value === '{') return this.parseObject();
+    if (json && token.type === 'string') return this.parseJsonString();
     return this.parseScalar(expected);
+  }
+
+  /** object := "{" [ STRING ":" argument-value { "," STRING ":" argument-value } ] "}" */
+  private parseObject(): ObjectValue {
+    const open = this.next();
+    this.enter(open);
+    const entries: ObjectEntry[] = [];
+    const seen = new Set<string>();
+    if (!this.atPunct('}')) {
+      for (;;) {
+        if (this.peek().type !== 'string') {
+          this.unexpected(entries.length === 0 ? "a key in double quotes or '}'" : 'a key in double quotes');
+        }
+        const key = this.parseJsonString();
+        if (seen.has(key.value)) throw this.error('DSL_DUPLICATE_KEY', key.span, { key: clip(key.value) });
+        seen.add(key.value);
+        this.expectPunct(':', `':' after the key "${clip(key.value)}"`);
+        const value = this.parseArgumentValue(true);
+        entries.push(frozen({ kind: 'ObjectEntry', key, value, span: makeSpan(key.span.start, value.span.end) }));
+        if (!this.atPunct(',')) break;
+        this.next();
+      }
+    }
+    const close = this.expectPunct('}', "',' or '}'");
+    this.leave();
+    return frozen({ kind: 'Object', entries: frozenList(entries), span: makeSpan(open.start, close.end) });
+  }
+
+  /**
+   * A string inside a JSON literal: decoded from the query text by JSON's rules (`\n`, `\t`,
+   * `\/`, `\b`, `\f`, `\r`, `\uXXXX` as well as `\"` and `\\`); any other backslash pair is kept
+   * as written. Triple-quoted strings stay verbatim.
+   */
+  private parseJsonString(): StringValue {
+    const token = this.next();
+    const triple = (token.flags & STRING_TRIPLE) !== 0;
+    const value = triple ? token.value : decodeJsonString(this.text.slice(token.start + 1, token.end - 1));
+    return frozen({ kind: 'String', value, triple, span: makeSpan(token.start, token.end) });
   }
 
   // -------------------------------------------------------------------------------------

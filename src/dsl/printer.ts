@@ -162,16 +162,23 @@ function printArgument(arg: Argument): string {
   }
 }
 
-function printArgumentValue(value: ArgumentValue): string {
+/** `json`: inside a list or an object, where strings are JSON strings (the parser decodes them so). */
+function printArgumentValue(value: ArgumentValue, json = false): string {
   switch (value.kind) {
     case 'String':
-      return printString(value);
+      return json && !value.triple ? JSON.stringify(value.value) : printString(value);
     case 'Number':
       return value.raw;
     case 'Boolean':
       return value.value ? 'true' : 'false';
+    case 'Null':
+      return 'null';
     case 'List':
-      return `[${value.items.map(printArgumentValue).join(', ')}]`;
+      return `[${value.items.map((item) => printArgumentValue(item, true)).join(', ')}]`;
+    case 'Object':
+      return `{${value.entries
+        .map((entry) => `${printArgumentValue(entry.key, true)}: ${printArgumentValue(entry.value, true)}`)
+        .join(', ')}}`;
     default:
       return assertNever(value);
   }

@@ -16,7 +16,7 @@ export interface Token {
   readonly end: number;
   /**
    * name: as written; string: decoded content; number: as written; punct: the symbol
-   * (`[ ] ( ) , + - = != > >= < <= ~ : @ .`); eof: empty.
+   * (`[ ] { } ( ) , + - = != > >= < <= ~ : @ .`); eof: empty.
    */
   readonly value: string;
   /** `STRING_*` bits for strings, 0 otherwise. */

@@ -32,6 +32,11 @@ export const DSL_CODES = {
     message: "The '{clause}' clause is given more than once.",
     fix: 'Keep one of them; combine several filters with and/or inside one where clause.',
   },
+  DSL_DUPLICATE_KEY: {
+    category: 'syntax',
+    message: 'The key "{key}" is given more than once in this object.',
+    fix: 'Keep one "key": value pair per key in a JSON object argument.',
+  },
   DSL_POSITIONAL_AFTER_NAMED: {
     category: 'syntax',
     message: 'A positional argument follows a named argument in the call to {function}.',

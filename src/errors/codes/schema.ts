@@ -130,6 +130,11 @@ export const SCHEMA_CODES = {
     message: 'Wrong arguments for {name}: {problem}.',
     fix: 'citations_per_year takes two years, from and to, with from <= to, at most 200 years apart: citations_per_year(2010, 2020); funding_per_year adds a currency: funding_per_year(2010, 2020, "USD").',
   },
+  SCHEMA_STATEMENT_ARGUMENTS: {
+    category: 'semantic',
+    message: 'Wrong arguments for {name}(): {problem}.',
+    fix: '`describe schema` lists the statement functions with their parameters (statement_functions); docs/functions.md gives each one with examples, for example extract_grants(grant_number="R01CA123456", funder_name="National Cancer Institute").',
+  },
   SCHEMA_SEARCH_FUNCTION_ARGUMENTS: {
     category: 'semantic',
     message: 'Wrong arguments for {name}(): {problem}.',
