@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { formatWithCaret, type Problem } from '../errors/index.ts';
+import { STATEMENT_FUNCTIONS } from '../functions/registry.ts';
 import { checkCorpus, type CheckedQuery } from '../schema/corpus-check.ts';
 
 export interface CheckSummary {
@@ -45,7 +46,7 @@ export function runCheck(
 ): CheckSummary {
   const total = { ok: 0, failed: 0, unsupported: 0 };
   for (const file of files) {
-    const report = checkCorpus(readFileSync(file, 'utf8'), options);
+    const report = checkCorpus(readFileSync(file, 'utf8'), { ...options, statements: STATEMENT_FUNCTIONS });
     for (const r of report.results) {
       const block = formatResult(file, r);
       if (block !== undefined) write(`${block}\n\n`);

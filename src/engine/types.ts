@@ -47,9 +47,9 @@ export interface QueryTimings {
 
 /** What a query was, for metrics: the source searched and the kind of result. */
 export interface QueryLabels {
-  /** The searched source, or `describe`. */
+  /** The searched source, `describe`, or `function` for a statement function. */
   readonly source: string;
-  /** `records`, `facet`, `citations_per_year`, `mixed` (several kinds), or `describe`. */
+  /** `records`, `facet`, `citations_per_year`, `mixed` (several kinds), `describe`, or the statement function's name. */
   readonly result: string;
   /**
    * The lane the engine ran it in by its estimated cost (`engine/cost.ts`), `cached` when a

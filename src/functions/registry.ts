@@ -1,6 +1,7 @@
 /**
  * The statement functions this deployment offers, by name. A function is one file in this
- * folder implementing `StatementFunction` (types.ts) and one line here.
+ * folder implementing `StatementFunction` (types.ts) and one line here; validation checks its
+ * arguments, the engines run it (`engine/function-context.ts`), `describe schema` lists it.
  */
 import type { StatementFunction } from './types.ts';
 

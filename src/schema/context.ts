@@ -1,6 +1,7 @@
 import type { SearchQuery, Span } from '../dsl/ast.ts';
 import { problem, type ErrorCode, type ErrorParams, type Problem } from '../errors/index.ts';
 import type { FieldReference } from './references.ts';
+import type { StatementChecks } from './statements.ts';
 import { resolvePath, type PathResolution } from './resolve.ts';
 import type { DslVersion, Schema, SourceDescriptor } from './types.ts';
 
@@ -17,6 +18,11 @@ export interface ValidateOptions {
   readonly permissions?: SchemaPermissions;
   /** At most this many problems are reported (default 20). */
   readonly maxProblems?: number;
+  /**
+   * The statement functions offered (`src/functions/registry.ts`, handed in by the engine).
+   * Without it a top-level function call is answered as before: not offered.
+   */
+  readonly statements?: StatementChecks;
 }
 
 /**

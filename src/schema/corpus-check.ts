@@ -6,10 +6,17 @@
  */
 import { parse, readQueryCorpus, type CorpusQuery } from '../dsl/index.ts';
 import { definitionOf, isQuarryError, type QuarryError } from '../errors/index.ts';
+import type { StatementChecks } from './statements.ts';
 import type { DslVersion } from './types.ts';
 import { validate } from './validate.ts';
 
 export type CheckOutcome = 'ok' | 'failed' | 'unsupported';
+
+export interface CorpusCheckOptions {
+  readonly dslVersion: DslVersion;
+  /** The statement functions offered (`src/functions/registry.ts`); without it their calls are not offered. */
+  readonly statements?: StatementChecks;
+}
 
 export interface CheckedQuery {
   readonly entry: CorpusQuery;
@@ -33,11 +40,15 @@ export interface CorpusReport {
  *
  * @example checkQuery({ query: 'search patents return patents', line: 1 }, { dslVersion: 2 }).outcome // 'unsupported'
  */
-export function checkQuery(entry: CorpusQuery, options: { readonly dslVersion: DslVersion }): CheckedQuery {
+export function checkQuery(entry: CorpusQuery, options: CorpusCheckOptions): CheckedQuery {
   const expected = expectedError(entry.expected);
   let warnings: readonly string[] = [];
   try {
-    warnings = validate(parse(entry.query), { dslVersion: options.dslVersion, source: entry.query }).warnings;
+    warnings = validate(parse(entry.query), {
+      dslVersion: options.dslVersion,
+      source: entry.query,
+      ...(options.statements === undefined ? {} : { statements: options.statements }),
+    }).warnings;
   } catch (error) {
     if (!isQuarryError(error)) {
       return {
@@ -61,7 +72,7 @@ export function checkQuery(entry: CorpusQuery, options: { readonly dslVersion: D
 }
 
 /** Checks every query of a corpus text (records separated by `---`, `#` comments). */
-export function checkCorpus(text: string, options: { readonly dslVersion: DslVersion }): CorpusReport {
+export function checkCorpus(text: string, options: CorpusCheckOptions): CorpusReport {
   const results = readQueryCorpus(text).map((entry) => checkQuery(entry, options));
   const count = (o: CheckOutcome): number => results.filter((r) => r.outcome === o).length;
   return { results, ok: count('ok'), failed: count('failed'), unsupported: count('unsupported') };

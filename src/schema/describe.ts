@@ -6,6 +6,7 @@
 import type { DescribeQuery } from '../dsl/ast.ts';
 import { isSourceName, schemaFor } from './build.ts';
 import type { SchemaPermissions } from './context.ts';
+import type { StatementChecks } from './statements.ts';
 import type { DslVersion, EntityDescriptor, EntityName, Schema, SourceDescriptor, SourceName } from './types.ts';
 import { validate } from './validate.ts';
 import type { ValidatedDescribe } from './validated.ts';
@@ -84,7 +85,11 @@ function describeEntity(entity: EntityDescriptor): Record<string, unknown> {
  * sources, and the functions returned from their searches. Entities stay: they describe the
  * shape of values inside the sources, not records of their own.
  */
-function describeSchema(schema: Schema, sources?: readonly SourceName[]): Record<string, unknown> {
+function describeSchema(
+  schema: Schema,
+  sources?: readonly SourceName[],
+  statements?: StatementChecks,
+): Record<string, unknown> {
   const shown = (name: SourceName) => sources === undefined || sources.includes(name);
   return {
     sources: Object.fromEntries(
@@ -103,6 +108,24 @@ function describeSchema(schema: Schema, sources?: readonly SourceName[]): Record
           },
         ]),
     ),
+    // Quarry's addition: the functions called as a whole statement (docs/functions.md), those
+    // whose every source the caller may read.
+    ...(statements === undefined
+      ? {}
+      : {
+          statement_functions: Object.fromEntries(
+            [...statements]
+              .filter(([, fn]) => fn.reads.every(shown))
+              .map(([name, fn]) => [
+                name,
+                {
+                  description: fn.description,
+                  reads: [...fn.reads],
+                  parameters: fn.parameters.map((p) => ({ ...p })),
+                },
+              ]),
+          ),
+        }),
   };
 }
 
@@ -111,13 +134,13 @@ function describeSchema(schema: Schema, sources?: readonly SourceName[]): Record
  *
  * @example describe({ kind: 'describe', dslVersion: 2, target: 'version' }) // { release: '2.14', version: '2.14.0' }
  */
-export function describe(query: ValidatedDescribe): Record<string, unknown> {
+export function describe(query: ValidatedDescribe, statements?: StatementChecks): Record<string, unknown> {
   const schema = schemaFor(query.dslVersion);
   switch (query.target) {
     case 'version':
       return { ...VERSION_INFO[query.dslVersion] };
     case 'schema':
-      return describeSchema(schema, query.sources);
+      return describeSchema(schema, query.sources, statements);
     case 'source': {
       const source = query.name !== undefined && isSourceName(query.name) ? schema.sources.get(query.name) : undefined;
       if (source === undefined) throw new Error(`describe: source ${String(query.name)} was not validated`);

@@ -21,3 +21,4 @@ export { PAGING } from './paging-limits.ts';
 export { normaliseDate } from './values.ts';
 export type * from './types.ts';
 export type * from './validated.ts';
+export type * from './statements.ts';

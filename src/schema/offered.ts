@@ -16,13 +16,14 @@ export const HOSTED_SOURCES = [
   'research_org_groups',
 ] as const;
 
-/** Functions of the hosted service this deployment does not offer (spec/dsl.md §8). */
+/**
+ * Functions of the hosted service this deployment does not offer (spec/dsl.md §8). A name
+ * leaves this list when its statement function joins `src/functions/registry.ts`.
+ */
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
   'extract_concepts',
   'classify',
   'extract_affiliations',
-  'extract_grants',
-  'check_researcher_ids',
   'similar_documents',
   'identify',
 ]);

@@ -3,7 +3,7 @@
  * a cap), and either throws one QuarryError holding them or returns the validated query
  * with its `_warnings`.
  */
-import { assertNever, type DescribeQuery, type FunctionCallQuery, type Query } from '../dsl/ast.ts';
+import { assertNever, type DescribeQuery, type FunctionCallQuery, type Query, type Span } from '../dsl/ast.ts';
 import { definitionOf, problem, QuarryError, type Problem } from '../errors/index.ts';
 import { isSourceName, schemaFor } from './build.ts';
 import { ValidationContext, type ValidateOptions } from './context.ts';
@@ -15,7 +15,8 @@ import { collectReferences } from './references.ts';
 import { checkSearchedSource, SEARCH_RULES } from './rules/index.ts';
 import { didYouMean } from './suggest.ts';
 import type { EntityName, Schema } from './types.ts';
-import type { ValidatedDescribe, ValidatedQuery } from './validated.ts';
+import type { StatementCheck } from './statements.ts';
+import type { ValidatedDescribe, ValidatedQuery, ValidatedStatement } from './validated.ts';
 
 export type { ValidateOptions, SchemaPermissions } from './context.ts';
 
@@ -41,8 +42,11 @@ export function validate(ast: Query, options: ValidateOptions): ValidationResult
   switch (ast.kind) {
     case 'DescribeQuery':
       return { query: validateDescribe(schema, ast, options), warnings: [] };
-    case 'FunctionCallQuery':
+    case 'FunctionCallQuery': {
+      const statement = options.statements?.get(ast.call.name.value);
+      if (statement !== undefined) return { query: validateStatement(schema, ast, statement, options), warnings: [] };
       throw queryError([functionQueryProblem(ast, options)]);
+    }
     case 'SearchQuery': {
       const checked = checkSearchedSource(schema, ast.source, options);
       if ('problem' in checked) throw queryError([checked.problem]);
@@ -129,6 +133,69 @@ function functionQueryProblem(ast: FunctionCallQuery, options: ValidateOptions):
     return problem('SCHEMA_UNSUPPORTED_FUNCTION', { ...at, params: { name: name.value } });
   return problem('SCHEMA_UNKNOWN_FUNCTION', {
     ...at,
-    params: { name: name.value, hint: didYouMean(name.value, [...FUNCTIONS.keys(), ...UNSUPPORTED_FUNCTIONS]) },
+    params: {
+      name: name.value,
+      hint: didYouMean(name.value, [
+        ...FUNCTIONS.keys(),
+        ...UNSUPPORTED_FUNCTIONS,
+        ...(options.statements?.keys() ?? []),
+      ]),
+    },
+  });
+}
+
+/**
+ * A top-level call of a statement function: the caller must be subscribed to every source it
+ * reads; named arguments must be its parameters, each given once (did-you-mean otherwise);
+ * then the function's own check reads the arguments, reporting a mistake as a positioned
+ * `SCHEMA_STATEMENT_ARGUMENTS`.
+ *
+ * @example validate(parse('extract_grants(grant_number="R01CA1")'), { dslVersion: 2, source, statements })
+ * // { query: { kind: 'statement', name: 'extract_grants', reads: ['grants', ...], args: {...} } }
+ */
+function validateStatement(
+  schema: Schema,
+  ast: FunctionCallQuery,
+  statement: StatementCheck,
+  options: ValidateOptions,
+): ValidatedStatement {
+  const call = ast.call;
+  const name = call.name.value;
+  for (const source of statement.reads) {
+    if (!entitledTo(options.permissions, source))
+      throw queryError([
+        problem('SCHEMA_SOURCE_NOT_SUBSCRIBED', {
+          span: call.name.span,
+          source: options.source,
+          params: { name: source },
+        }),
+      ]);
+  }
+  const fail = (message: string, span: Span): never => {
+    throw queryError([
+      problem('SCHEMA_STATEMENT_ARGUMENTS', { span, source: options.source, params: { name, problem: message } }),
+    ]);
+  };
+  const known = statement.parameters.map((p) => p.name);
+  const seen = new Set<string>();
+  for (const arg of call.args) {
+    if (arg.kind !== 'NamedArgument') continue;
+    const given = arg.name.value;
+    if (!known.includes(given)) {
+      const hint = didYouMean(given, known);
+      const why = hint === '' ? `it takes ${known.join(', ')}` : hint.trim().replace(/^Did/, 'did');
+      fail(`unknown argument '${given}' (${why})`, arg.name.span);
+    }
+    if (seen.has(given)) fail(`'${given}' is given twice`, arg.span);
+    seen.add(given);
+  }
+  const args = statement.check(call, fail);
+  return Object.freeze({
+    kind: 'statement',
+    dslVersion: schema.version,
+    name,
+    reads: Object.freeze([...statement.reads]),
+    args,
+    span: ast.span,
   });
 }

@@ -44,7 +44,25 @@ import type {
   SourceName,
 } from './types.ts';
 
-export type ValidatedQuery = ValidatedSearch | ValidatedDescribe;
+export type ValidatedQuery = ValidatedSearch | ValidatedDescribe | ValidatedStatement;
+
+/**
+ * A statement answered by a statement function (`extract_grants(...)`, and any statement
+ * whose validation names one, such as `identify experts ...`): the function's registry name
+ * and the arguments its check returned. The engine looks the function up by `name` and runs
+ * it with `args` (`engine/run-query.ts`).
+ */
+export interface ValidatedStatement {
+  readonly kind: 'statement';
+  readonly dslVersion: DslVersion;
+  /** The name in the statement function registry. */
+  readonly name: string;
+  /** Sources it reads (already checked against the caller's subscription). */
+  readonly reads: readonly SourceName[];
+  /** What the function's check returned; the function's own type. */
+  readonly args: unknown;
+  readonly span: Span;
+}
 
 /** `describe version | schema | source X | entity X`; answer it with `describeQuery`. */
 export interface ValidatedDescribe {

@@ -262,7 +262,9 @@ function authorTests(run: () => Run): void {
 function sqliteRun(ctx: SqliteQueryContext): Run {
   return (query, dslVersion) => {
     const prepared = prepareQuery(query, { dslVersion });
-    return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+    return Promise.resolve(
+      prepared.kind === 'plan' ? ctx.execute(prepared.plan) : prepared.kind === 'answer' ? prepared.result : {},
+    );
   };
 }
 

@@ -115,7 +115,9 @@ function sqliteRun(db: Database.Database): Run {
   const ctx = new SqliteQueryContext(db);
   return (query) => {
     const prepared = prepareQuery(query, { dslVersion: 2 });
-    return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+    return Promise.resolve(
+      prepared.kind === 'plan' ? ctx.execute(prepared.plan) : prepared.kind === 'answer' ? prepared.result : {},
+    );
   };
 }
 

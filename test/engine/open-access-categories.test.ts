@@ -123,7 +123,9 @@ describe('version 1 open_access_categories by v1 ids: SQLite', () => {
     (ctx: SqliteQueryContext): Run =>
     (query) => {
       const prepared = prepareQuery(query, { dslVersion: 1 });
-      return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+      return Promise.resolve(
+        prepared.kind === 'plan' ? ctx.execute(prepared.plan) : prepared.kind === 'answer' ? prepared.result : {},
+      );
     };
   describe('facets from memory', () => v1Tests(() => sqliteRun(new SqliteQueryContext(store.db))));
   describe('facets in SQL', () => v1Tests(() => sqliteRun(new SqliteQueryContext(store.db, { columnar: false }))));

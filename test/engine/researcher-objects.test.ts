@@ -126,7 +126,9 @@ describe('researcher objects: SQLite', () => {
     (ctx: SqliteQueryContext): Run =>
     (query) => {
       const prepared = prepareQuery(query, { dslVersion: 2 });
-      return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+      return Promise.resolve(
+        prepared.kind === 'plan' ? ctx.execute(prepared.plan) : prepared.kind === 'answer' ? prepared.result : {},
+      );
     };
   describe('facets from memory', () => researcherTests(() => sqliteRun(new SqliteQueryContext(store.db))));
   describe('facets in SQL', () =>

@@ -24,6 +24,8 @@ import { RECORDS_LAYOUT } from '../../../compile/records-layout.ts';
 import { QuarryError } from '../../../errors/index.ts';
 import { openPgPool } from '../../../store/postgres/pool.ts';
 import { outcomeFromResult } from '../../outcome.ts';
+import { DerivedValues, runFunction, type FunctionHost } from '../../function-context.ts';
+import { labelsOf } from '../../query-labels.ts';
 import { prepareQuery } from '../../run-query.ts';
 import { shapeResult } from '../../shape.ts';
 import type { QueryEngine, QueryOptions, QueryOutcome } from '../../types.ts';
@@ -128,7 +130,25 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
     }
   }
 
-  return {
+  // Statement functions run on this thread and read through this engine's own queries; what
+  // they derive is kept per data epoch: the time the last import finished deriving
+  // (`store_meta.finished_at`, written by `store/postgres/derive.ts`), read on the primary.
+  const derived = new DerivedValues();
+  const host: FunctionHost = {
+    run: (text, queryOptions) => engine.run(text, queryOptions),
+    dataEpoch: async () => {
+      try {
+        const { rows } = await primary.query<{ value: string }>(
+          "SELECT value FROM store_meta WHERE key = 'finished_at'",
+        );
+        return rows[0]?.value ?? '';
+      } catch {
+        return '';
+      }
+    },
+    defaultTimeoutMs: defaultTimeout,
+  };
+  const engine: QueryEngine = {
     async run(text: string, queryOptions: QueryOptions): Promise<QueryOutcome> {
       if (closed) throw QuarryError.of('ENGINE_CLOSED');
       const t0 = performance.now();
@@ -138,6 +158,10 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
       });
       const t1 = performance.now();
       if (prepared.kind === 'answer') return outcomeFromResult(prepared.result, { parseMs: t1 - t0, executeMs: 0 });
+      if (prepared.kind === 'function') {
+        const result = await runFunction(prepared.prepared, queryOptions, host, derived);
+        return outcomeFromResult(result, { parseMs: t1 - t0, executeMs: performance.now() - t1 }, labelsOf(prepared));
+      }
       const result = await execute(prepared.plan, queryOptions);
       return outcomeFromResult(result, { parseMs: t1 - t0, executeMs: performance.now() - t1 });
     },
@@ -153,7 +177,9 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      derived.clear();
       await Promise.all([primary, ...replicas].map((p) => p.end()));
     },
   };
+  return engine;
 }

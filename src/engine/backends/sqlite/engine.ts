@@ -16,6 +16,7 @@ import { defaultFacetColumnsMb } from '../../../facet-columns-budget.ts';
 import { outcomeFromJson, outcomeFromResult } from '../../outcome.ts';
 import { workerModule } from '../../pool.ts';
 import { labelsOf } from '../../query-labels.ts';
+import { DerivedValues, runFunction, type FunctionHost } from '../../function-context.ts';
 import { prepareQuery } from '../../run-query.ts';
 import type { SqliteTask, SqliteWorkerData } from './worker.ts';
 import type { QueryEngine, QueryOptions, QueryOutcome } from '../../types.ts';
@@ -93,7 +94,14 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
   });
   const cheapRowLimit = options.cheapRowLimit ?? DEFAULT_CHEAP_ROW_LIMIT;
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return {
+  // Statement functions run on this thread and read through this engine's own queries.
+  const derived = new DerivedValues();
+  const host: FunctionHost = {
+    run: (text, queryOptions) => engine.run(text, queryOptions),
+    dataEpoch: readEpoch,
+    defaultTimeoutMs: defaultTimeout,
+  };
+  const engine: SqliteQueryEngine = {
     async run(text: string, queryOptions: QueryOptions): Promise<QueryOutcome> {
       const t0 = performance.now();
       const prepared = prepareQuery(text, {
@@ -103,6 +111,10 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
       const t1 = performance.now();
       if (prepared.kind === 'answer')
         return outcomeFromResult(prepared.result, { parseMs: t1 - t0, executeMs: 0 }, labelsOf(prepared));
+      if (prepared.kind === 'function') {
+        const result = await runFunction(prepared.prepared, queryOptions, host, derived);
+        return outcomeFromResult(result, { parseMs: t1 - t0, executeMs: performance.now() - t1 }, labelsOf(prepared));
+      }
       const { costClass } = estimateCost(prepared.plan, statistics(), cheapRowLimit);
       const { result: json, queueMs } = await pool.run(
         { kind: 'execute', plan: prepared.plan },
@@ -128,10 +140,12 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
     load: () => pool.load(),
     dataEpoch: readEpoch,
     async close() {
+      derived.clear();
       await pool.close();
       epochDb.close();
     },
   };
+  return engine;
 }
 
 /**

@@ -46,10 +46,21 @@ export class SqliteQueryContext {
     return shapeResult({ plan, ...executed, warnings: this.vocabulary.takeWarnings() });
   }
 
-  /** Runs one query's text on this connection, in this thread (an answer without a search, such as `describe`, as it is). */
+  /**
+   * Runs one query's text on this connection, in this thread (an answer without a search, such
+   * as `describe`, as it is). Statement functions read through an engine (`function-context.ts`)
+   * and are not run here.
+   */
   run(text: string, options: RunQueryOptions): QueryResult {
     const prepared = prepareQuery(text, options);
-    return prepared.kind === 'answer' ? prepared.result : this.execute(prepared.plan);
+    switch (prepared.kind) {
+      case 'answer':
+        return prepared.result;
+      case 'plan':
+        return this.execute(prepared.plan);
+      case 'function':
+        throw new Error(`${prepared.prepared.name}() runs through a QueryEngine, not on one connection`);
+    }
   }
 }
 
