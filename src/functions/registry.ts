@@ -3,6 +3,11 @@
  * folder implementing `StatementFunction` (types.ts) and one line here; validation checks its
  * arguments, the engines run it (`engine/function-context.ts`), `describe schema` lists it.
  */
+import { checkResearcherIds } from './check-researcher-ids.ts';
+import { extractGrants } from './extract-grants.ts';
 import type { StatementFunction } from './types.ts';
 
-export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new Map<string, StatementFunction>([]);
+export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new Map<string, StatementFunction>([
+  ['extract_grants', extractGrants],
+  ['check_researcher_ids', checkResearcherIds],
+]);
