@@ -133,6 +133,7 @@ export async function runFunction(
     dslVersion: 2,
   };
   try {
+    if (controller.signal.aborted) throw stopped();
     return await prepared.run(context);
   } catch (error) {
     if (controller.signal.aborted && !(error instanceof QuarryError)) throw stopped();
