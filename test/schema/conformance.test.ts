@@ -6,6 +6,7 @@ import { checkCorpus, checkQuery, matchesReason } from '../../src/schema/corpus-
 import { isQuarryError } from '../../src/errors/index.ts';
 import { validate } from '../../src/schema/index.ts';
 import { SOURCE_NAMES } from '../../src/model/sources.ts';
+import { STATEMENT_FUNCTIONS } from '../../src/functions/registry.ts';
 
 // Every real query of the conformance file (conformance/queries.txt, copied from the protocol's shared conformance set)
 // either validates, or is reported as unsupported with the right reason, or - when marked
@@ -13,7 +14,7 @@ import { SOURCE_NAMES } from '../../src/model/sources.ts';
 const CONFORMANCE = readFileSync(new URL('../../conformance/queries.txt', import.meta.url), 'utf8');
 
 describe('conformance queries (version 2)', () => {
-  const report = checkCorpus(CONFORMANCE, { dslVersion: 2 });
+  const report = checkCorpus(CONFORMANCE, { dslVersion: 2, statements: STATEMENT_FUNCTIONS });
 
   test('0 failed', () => {
     const failures = report.results
