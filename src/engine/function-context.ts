@@ -13,6 +13,10 @@
  * - `derived(key, build)` keeps what `build` makes per engine (so per process) under `key`,
  *   for one data epoch: an import that changes the data changes the epoch, and the next
  *   call builds it again. A build that fails is forgotten.
+ *
+ * The pages of `readAll` are separate queries: when an import commits while a function
+ * reads, later pages see the new data. A derived value built then is kept under the epoch
+ * read before its build, so the next call after the import builds it again.
  */
 import type { FunctionContext, PreparedFunction } from '../functions/types.ts';
 import { QuarryError } from '../errors/index.ts';
