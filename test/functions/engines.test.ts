@@ -69,6 +69,20 @@ function behaviour(name: string, open: () => Promise<QueryEngine>, close: () => 
         assert.equal(outcome.labels?.result, query.slice(0, query.indexOf('(')));
       });
     }
+    test('check_researcher_ids takes its most ids in one call', async () => {
+      const ids = Array.from({ length: 400 }, (_, i) => `ur.09${String(i).padStart(8, '0')}.01`);
+      ids[7] = 'ur.0100000001.01';
+      const outcome = await engine.run(`check_researcher_ids([${ids.map((id) => `"${id}"`).join(', ')}])`, {
+        dslVersion: 2,
+      });
+      const answers = outcome.result['researcher_ids'] as { id: string; obsolete: number }[];
+      assert.deepEqual(
+        answers.map((a) => a.id),
+        ids,
+      );
+      assert.deepEqual(answers[7], { id: 'ur.0100000001.01', obsolete: 0 });
+      assert.equal(answers.filter((a) => a.obsolete === 1).length, 399);
+    });
     test('a query the function runs keeps the caller subscription', async () => {
       await assert.rejects(
         engine.run('extract_grants(grant_number="EP/K012345/1", fundref="501100000266")', {
