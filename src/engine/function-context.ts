@@ -12,12 +12,17 @@
  *   its worker threads behind the fair scheduler, PostgreSQL on a pooled connection).
  * - `derived(key, build)` keeps what `build` makes per engine (so per process) under `key`,
  *   for one data epoch: an import that changes the data changes the epoch, and the next
- *   call builds it again. A build that fails is forgotten.
+ *   call builds it again. A build that fails is forgotten. A build is the deployment's work,
+ *   not the caller's: its reads run under their own limit (`DERIVED_BUILD_LIMIT_MS`), so when
+ *   the caller's time limit ends first the caller gets its timeout while the build goes on,
+ *   and a later call finds the value ready (an index over a million grants takes longer than
+ *   one query may).
  *
  * The pages of `readAll` are separate queries: when an import commits while a function
  * reads, later pages see the new data. A derived value built then is kept under the epoch
  * read before its build, so the next call after the import builds it again.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FunctionContext, PreparedFunction } from '../functions/types.ts';
 import { QuarryError } from '../errors/index.ts';
 import type { SourceName } from '../model/sources.ts';
@@ -35,14 +40,39 @@ export interface FunctionHost {
   readonly defaultTimeoutMs: number;
 }
 
+/** The time limit of one derived value's build, whoever's call started it. */
+export const DERIVED_BUILD_LIMIT_MS = 10 * 60_000;
+
+/** Set while a derived value is built: the reads it makes run under the build's limit. */
+interface BuildScope {
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+  readonly limitMs: number;
+}
+
+const building = new AsyncLocalStorage<BuildScope>();
+
 /** The per-engine store of derived values (`FunctionContext.derived`). */
 export class DerivedValues {
   private readonly values = new Map<string, { readonly epoch: string; readonly value: Promise<unknown> }>();
+  /** Stops the builds under way when the engine closes. */
+  private closing = new AbortController();
 
-  async get<T>(key: string, epoch: string, build: () => Promise<T>): Promise<T> {
+  constructor(private readonly buildLimitMs = DERIVED_BUILD_LIMIT_MS) {}
+
+  /** The value under `key` for `epoch`, built (once, in its own scope) when there is none. */
+  get<T>(key: string, epoch: string, build: () => Promise<T>): Promise<T> {
     const held = this.values.get(key);
     if (held !== undefined && held.epoch === epoch) return held.value as Promise<T>;
-    const value = build();
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(new Error('build time limit')), this.buildLimitMs);
+    timer.unref();
+    const scope: BuildScope = {
+      signal: AbortSignal.any([limit.signal, this.closing.signal]),
+      deadline: performance.now() + this.buildLimitMs,
+      limitMs: this.buildLimitMs,
+    };
+    const value = building.run(scope, build).finally(() => clearTimeout(timer));
     this.values.set(key, { epoch, value });
     value.catch(() => {
       if (this.values.get(key)?.value === value) this.values.delete(key);
@@ -51,8 +81,29 @@ export class DerivedValues {
   }
 
   clear(): void {
+    this.closing.abort(new Error('the engine is closing'));
+    this.closing = new AbortController();
     this.values.clear();
   }
+}
+
+/** `value`, or the caller's stop when its signal fires first (the value is not given up). */
+function untilStopped<T>(value: Promise<T>, signal: AbortSignal, stopped: () => QuarryError): Promise<T> {
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+    value.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /** A string literal of the query language holding `value`. */
@@ -89,20 +140,26 @@ export async function runFunction(
     return QuarryError.of('ENGINE_TIMEOUT', { params: { limitMs } });
   };
   const query = async (text: string): Promise<QueryResult> => {
-    const left = deadline - performance.now();
-    if (controller.signal.aborted || left <= 0) throw stopped();
+    // Inside a derived value's build, the build's limit and signal rule, and its queries take
+    // the shared turn rather than the caller's.
+    const scope = building.getStore();
+    const signal = scope?.signal ?? controller.signal;
+    const left = (scope?.deadline ?? deadline) - performance.now();
+    const halt = (): QuarryError =>
+      scope === undefined ? stopped() : QuarryError.of('ENGINE_TIMEOUT', { params: { limitMs: scope.limitMs } });
+    if (signal.aborted || left <= 0) throw halt();
     try {
       const outcome = await host.run(text, {
         dslVersion: 2,
         timeoutMs: Math.max(1, Math.floor(left)),
-        signal: controller.signal,
+        signal,
         ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
-        ...(options.principal === undefined ? {} : { principal: options.principal }),
+        ...(options.principal === undefined || scope !== undefined ? {} : { principal: options.principal }),
       });
       return outcome.result;
     } catch (error) {
       // A query cut short by the function's own limit reports the function's limit.
-      if (controller.signal.aborted) throw stopped();
+      if (signal.aborted) throw halt();
       throw error;
     }
   };
@@ -132,7 +189,11 @@ export async function runFunction(
     query,
     readAll,
     derived: async <T>(key: string, build: () => Promise<T>): Promise<T> =>
-      derived.get(`${prepared.name}\u0000${key}`, await host.dataEpoch(), build),
+      untilStopped(
+        derived.get(`${prepared.name}\u0000${key}`, await host.dataEpoch(), build),
+        controller.signal,
+        stopped,
+      ),
     signal: controller.signal,
     dslVersion: 2,
   };

@@ -186,6 +186,28 @@ describe('the function context', () => {
     );
   });
 
+  test('a build longer than the caller may wait goes on, and a later call finds it', async () => {
+    const epoch = { value: 'a' };
+    const builds = { n: 0 };
+    const fn = counting(builds);
+    const fast = host(epoch, []);
+    const slow: FunctionHost = {
+      ...fast,
+      run: async (text, options) => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return fast.run(text, options);
+      },
+    };
+    const derived = new DerivedValues();
+    await assert.rejects(
+      runFunction(fn, { dslVersion: 2, timeoutMs: 50 }, slow, derived),
+      (error: unknown) => error instanceof QuarryError && error.first.code === 'ENGINE_TIMEOUT',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(await runFunction(fn, { dslVersion: 2, timeoutMs: 50 }, slow, derived), { total: ids.length });
+    assert.equal(builds.n, 1);
+  });
+
   test('the time limit covers the whole function', async () => {
     const slow: PreparedFunction = {
       name: 'slow',
