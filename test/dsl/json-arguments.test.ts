@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import type { ArgumentValue, FunctionCallQuery } from '../../src/dsl/ast.ts';
 import { parse } from '../../src/dsl/parse.ts';
 import { print } from '../../src/dsl/printer.ts';
@@ -114,5 +115,22 @@ describe('malformed JSON literal arguments fail where they go wrong', () => {
   test('nesting is bounded by the depth budget', () => {
     const deep = `f(${'{"a": '.repeat(40)}1${'}'.repeat(40)})`;
     expectParseError(deep, 'DSL_TOO_DEEP');
+  });
+});
+
+describe('generated JSON', () => {
+  test('any JSON a client serialises reads back as that value, and prints so that it reads the same', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.boolean(), (value, ascii) => {
+        let text = JSON.stringify(value);
+        // Python's json.dumps escapes every non-ASCII character by default (ensure_ascii).
+        if (ascii)
+          text = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        const query = `f(json=[${text}])`;
+        assert.deepEqual(firstArgument(query), [JSON.parse(text)]);
+        assert.deepEqual(stripSpans(parse(print(parse(query)))), stripSpans(parse(query)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
