@@ -9,6 +9,8 @@ import { DerivedValues, READ_ALL_BATCH, runFunction, type FunctionHost } from '.
 import type { QueryEngine, QueryResult } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import type { PreparedFunction } from '../../src/functions/types.ts';
+import { prepareQuery } from '../../src/engine/run-query.ts';
+import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import type { TestPgDatabase } from '../fixtures/pg-db.ts';
 import { functionsDatabase, functionsPgDatabase } from './fixture.ts';
 
@@ -133,10 +135,13 @@ describe('the function context', () => {
       defaultTimeoutMs: 5_000,
       dataEpoch: () => epoch.value,
       run: (text) => {
+        // What readAll asks is a query of the language like any other.
+        assert.equal(prepareQuery(text, { dslVersion: 2 }).kind, 'plan');
         seen.push(text);
         const after = /where id > "([^"]+)"/.exec(text)?.[1];
         const page = ids.filter((id) => after === undefined || id > after).slice(0, READ_ALL_BATCH);
-        const result = { researchers: page.map((id) => ({ id })) };
+        const source = /^search (\w+)/.exec(text)?.[1] ?? '';
+        const result = { [source]: page.map((id) => ({ id })) };
         return Promise.resolve({ result, json: JSON.stringify(result), timings: { parseMs: 0, executeMs: 0 } });
       },
     };
@@ -169,6 +174,26 @@ describe('the function context', () => {
     epoch.value = 'b';
     await runFunction(fn, { dslVersion: 2 }, host(epoch, seen), derived);
     assert.equal(builds.n, 2);
+  });
+
+  test('readAll pages through every source by id', async () => {
+    for (const source of SOURCE_NAMES) {
+      const seen: string[] = [];
+      const all: PreparedFunction = {
+        name: 'all',
+        reads: [source],
+        async run(context) {
+          let n = 0;
+          for await (const batch of context.readAll(source, ['id'])) n += batch.length;
+          return { n };
+        },
+      };
+      // The stand-in validates each page query for the source itself before answering it.
+      assert.deepEqual(await runFunction(all, { dslVersion: 2 }, host({ value: '' }, seen), new DerivedValues()), {
+        n: ids.length,
+      });
+      assert.equal(seen.length, 3);
+    }
   });
 
   test('a source the function does not declare is refused', async () => {
