@@ -7,6 +7,7 @@
  */
 export {
   validate,
+  validatedStatement,
   DEFAULT_MAX_PROBLEMS,
   type ValidateOptions,
   type ValidationResult,

@@ -161,16 +161,7 @@ function validateStatement(
 ): ValidatedStatement {
   const call = ast.call;
   const name = call.name.value;
-  for (const source of statement.reads) {
-    if (!entitledTo(options.permissions, source))
-      throw queryError([
-        problem('SCHEMA_SOURCE_NOT_SUBSCRIBED', {
-          span: call.name.span,
-          source: options.source,
-          params: { name: source },
-        }),
-      ]);
-  }
+  checkReads(statement, call.name.span, options);
   const fail = (message: string, span: Span): never => {
     throw queryError([
       problem('SCHEMA_STATEMENT_ARGUMENTS', { span, source: options.source, params: { name, problem: message } }),
@@ -189,13 +180,56 @@ function validateStatement(
     if (seen.has(given)) fail(`'${given}' is given twice`, arg.span);
     seen.add(given);
   }
-  const args = statement.check(call, fail);
+  return statementOf(schema, name, statement, statement.check(call, fail), ast.span);
+}
+
+/** Refuses a statement whose sources the caller is not subscribed to, at `at`. */
+function checkReads(statement: StatementCheck, at: Span, options: ValidateOptions): void {
+  for (const source of statement.reads) {
+    if (!entitledTo(options.permissions, source))
+      throw queryError([
+        problem('SCHEMA_SOURCE_NOT_SUBSCRIBED', { span: at, source: options.source, params: { name: source } }),
+      ]);
+  }
+}
+
+/** `name` is the statement's key in the registry. */
+function statementOf(
+  schema: Schema,
+  name: string,
+  statement: StatementCheck,
+  args: unknown,
+  span: Span,
+): ValidatedStatement {
   return Object.freeze({
     kind: 'statement',
     dslVersion: schema.version,
     name,
     reads: Object.freeze([...statement.reads]),
     args,
-    span: ast.span,
+    span,
   });
+}
+
+/**
+ * The validated form of a statement with a syntax of its own (`identify experts ...`) that a
+ * statement function of the registry answers: `name` is its registry key, `args` what its
+ * `run` takes (worked out by the statement's own validation). Refuses it as not offered when
+ * the registry lacks `name`, and when the caller may not read every source it reads (both at
+ * `at`, the words that name the statement).
+ *
+ * @example validatedStatement('identify_experts', { concepts: ['x'] }, ast.span, keywordSpan, options)
+ */
+export function validatedStatement(
+  name: string,
+  args: unknown,
+  span: Span,
+  at: Span,
+  options: ValidateOptions,
+): ValidatedStatement {
+  const statement = options.statements?.get(name);
+  if (statement === undefined)
+    throw queryError([problem('SCHEMA_UNSUPPORTED_FUNCTION', { span: at, source: options.source, params: { name } })]);
+  checkReads(statement, at, options);
+  return statementOf(schemaFor(options.dslVersion), name, statement, args, span);
 }

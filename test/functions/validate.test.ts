@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { prepareQuery } from '../../src/engine/run-query.ts';
+import { STATEMENT_FUNCTIONS } from '../../src/functions/registry.ts';
+import { validatedStatement } from '../../src/schema/index.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import { STATUS_BY_CATEGORY } from '../../src/http/status.ts';
 
@@ -125,5 +127,33 @@ describe('statement functions are prepared for the engine', () => {
     const some = prepareQuery('describe schema', { dslVersion: 2, permissions: { sources: ['grants'] } });
     assert.ok(some.kind === 'answer');
     assert.deepEqual(Object.keys(some.result['statement_functions'] as object), ['extract_grants']);
+  });
+});
+
+describe('a statement with its own syntax names its function', () => {
+  const span = { start: 0, end: 30 };
+  const at = { start: 0, end: 8 };
+  test('it validates to the registry entry with the arguments given', () => {
+    const statement = validatedStatement('check_researcher_ids', ['ur.1'], span, at, {
+      dslVersion: 2,
+      source: 'x'.repeat(30),
+      statements: STATEMENT_FUNCTIONS,
+    });
+    assert.deepEqual(
+      { kind: statement.kind, name: statement.name, reads: statement.reads, args: statement.args },
+      { kind: 'statement', name: 'check_researcher_ids', reads: ['researchers'], args: ['ur.1'] },
+    );
+  });
+  test('a name the registry lacks is not offered; a source outside the subscription is refused', () => {
+    const options = { dslVersion: 2 as const, source: 'x'.repeat(30), statements: STATEMENT_FUNCTIONS };
+    assert.throws(
+      () => validatedStatement('identify_experts', {}, span, at, options),
+      (e: unknown) => e instanceof QuarryError && e.first.code === 'SCHEMA_UNSUPPORTED_FUNCTION',
+    );
+    assert.throws(
+      () =>
+        validatedStatement('check_researcher_ids', [], span, at, { ...options, permissions: { sources: ['grants'] } }),
+      (e: unknown) => e instanceof QuarryError && e.first.code === 'SCHEMA_SOURCE_NOT_SUBSCRIBED',
+    );
   });
 });
