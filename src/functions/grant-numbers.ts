@@ -21,8 +21,8 @@ export function compactKey(text: string): string {
 
 /** Type digit, activity code, institute, serial (an activity code may be left out). */
 const NIH_BODY = /^(\d)?([A-Z][A-Z0-9]{2})?([A-Z]{2})(\d{4,6})$/;
-/** The support year and suffix after the last dash: `-01`, `-01A1`, `-05S1`. */
-const NIH_YEAR = /^(.*\d)\s*-\s*(\d{2}(?:[A-Z]\d{1,2})?)$/;
+/** The support year and suffix after the last dash: `-01`, `-01A1`, `-05S1`, `-01A1S1`, `-01M004`. */
+const NIH_YEAR = /^(.*\d)\s*-\s*(\d{2}[A-Z0-9]{0,8})$/;
 
 /**
  * The NIH project key (institute and six-digit serial) of a text that reads as an NIH

@@ -24,6 +24,8 @@ describe('grant number keys', () => {
     'CA123456',
     'ca 123456',
     '3R01CA123456-05S1',
+    '3R01CA123456-01A1S1',
+    '6R01CA123456-01M004',
   ]) {
     test(`${text} names NIH project CA123456`, () => assert.equal(nihProjectKey(text), 'CA123456'));
   }
