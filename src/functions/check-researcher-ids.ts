@@ -9,9 +9,8 @@
  * was split); an empty `redirect` means the id is not held (deleted, or never known here).
  */
 import type { FunctionCall } from '../dsl/ast.ts';
-import type { QueryResult } from '../engine/types.ts';
 import { bindArguments, jsonOf } from './arguments.ts';
-import type { ArgumentFailure, FunctionContext, StatementFunction, StatementParameter } from './types.ts';
+import type { ArgumentFailure, FunctionContext, QueryResult, StatementFunction, StatementParameter } from './types.ts';
 
 /** Ids a call may check (the hosted service's limit on `in` lists). */
 export const MAX_RESEARCHER_IDS = 400;

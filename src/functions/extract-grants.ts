@@ -15,10 +15,9 @@
  * NIH project matches; among those left, the latest start date, then the smallest id.
  */
 import type { FunctionCall } from '../dsl/ast.ts';
-import type { QueryResult } from '../engine/types.ts';
 import { bindArguments, stringOf } from './arguments.ts';
 import { compactKey, funderNameKey, fundrefKey, grantNumberKeys } from './grant-numbers.ts';
-import type { ArgumentFailure, FunctionContext, StatementFunction, StatementParameter } from './types.ts';
+import type { ArgumentFailure, FunctionContext, QueryResult, StatementFunction, StatementParameter } from './types.ts';
 
 export interface ExtractGrantsArgs {
   readonly grantNumber: string;

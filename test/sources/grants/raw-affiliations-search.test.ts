@@ -118,7 +118,9 @@ function searchTests(run: () => Run): void {
 function sqliteRun(ctx: SqliteQueryContext): Run {
   return (query) => {
     const prepared = prepareQuery(query, { dslVersion: 2 });
-    return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+    return Promise.resolve(
+      prepared.kind === 'plan' ? ctx.execute(prepared.plan) : prepared.kind === 'answer' ? prepared.result : {},
+    );
   };
 }
 

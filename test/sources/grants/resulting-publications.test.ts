@@ -99,7 +99,9 @@ test('describe leaves it out, as the current hosted schema does', () => {
 function sqliteRun(ctx: SqliteQueryContext): Run {
   return (query, version = 2) => {
     const prepared = prepareQuery(query, { dslVersion: version });
-    return Promise.resolve(prepared.kind === 'answer' ? prepared.result : ctx.execute(prepared.plan));
+    return Promise.resolve(
+      prepared.kind === 'plan' ? ctx.execute(prepared.plan) : prepared.kind === 'answer' ? prepared.result : {},
+    );
   };
 }
 
