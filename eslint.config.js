@@ -54,6 +54,10 @@ export const LAYERS = {
   'facet-columns-budget.ts': [],
   'owner-only.ts': [],
   identity: [],
+  // Text analytics (concept extraction, category classifiers): pure computation over strings.
+  analytics: [],
+  // The statement functions (issue 37): the contract names the engine's result type.
+  functions: [...CORE, './engine', './analytics'],
 };
 
 // Leaf modules with no imports of ours that any part may use. identity/ holds the clock and
