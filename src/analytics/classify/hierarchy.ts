@@ -88,7 +88,8 @@ class TwoLevelModel implements Classifier {
       for (const c of children.slice(0, 2))
         if (c.score >= best.score * relative) out.push(round({ ...c, score: (t.score * c.score) / total }));
     }
-    return out.slice(0, limit);
+    // A group never outscores its division, so sorting keeps each division before its groups.
+    return out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
   }
 }
 

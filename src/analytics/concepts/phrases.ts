@@ -26,45 +26,60 @@ export interface Candidate {
 /** Free phrases (not held) are at most this many words. */
 export const MAX_FREE_WORDS = 4;
 
-// Word endings that rarely end an English noun phrase (adverbs, participles).
-const NOT_A_HEAD = /(?:ly|[^e]ed|ing)$/;
-// Words too vague to stand as a concept on their own, though they may sit inside one.
-const VAGUE = new Set([
-  'high',
-  'low',
-  'large',
-  'small',
-  'different',
-  'important',
-  'significant',
-  'significantly',
-  'novel',
-  'recent',
-  'current',
-  'potential',
-  'possible',
-  'specific',
-  'total',
-  'main',
-  'major',
-  'key',
-  'good',
-  'better',
-  'best',
-  'great',
-  'similar',
-  'higher',
-  'lower',
-  'effective',
-  'associated',
-  'related',
-  'including',
-  'among',
-  'respectively',
-  'compared',
-  'furthermore',
-  'addition',
-]);
+// Word endings that rarely end an English noun phrase: adverbs, participles, and the usual
+// adjective endings (-ic, -al, -ous, -ive, -ble, -ful, -less, -ular/-olar/-ear), save the
+// nouns below that share them. Held concepts are exempt: the vocabulary knows better.
+const NOT_A_HEAD = /(?:ly|[^e]ed|ing|ic|al|ous|ive|ble|ful|less|ular|olar|inear|clear)$/;
+const NOUNS_LIKE_ADJECTIVES = new Set(
+  (
+    'trial signal material animal hospital capital interval journal protocol chemical individual metal crystal ' +
+    'terminal arrival approval removal survival renewal proposal disposal portal canal goal principal rival ' +
+    'radical mammal festival manual tutorial mineral cereal criminal topic clinic logic music ' +
+    'epidemic pandemic graphic plastic mechanic traffic fabric panic arithmetic rhetoric critic mosaic ' +
+    'characteristic antibiotic narrative perspective incentive initiative objective alternative derivative ' +
+    'explosive detective directive executive representative relative adhesive additive variable vehicle ' +
+    'bible syllable building learning training modeling modelling funding planning processing ' +
+    'engineering computing mapping sampling screening monitoring reasoning sensing imaging testing teaching ' +
+    'nursing housing bleeding signaling signalling scaling clustering forecasting manufacturing marketing ' +
+    'accounting banking mining farming fishing warming cooling heating lighting welding printing writing ' +
+    'reading speaking hearing thinking understanding meaning setting spending lending trading pricing ' +
+    'timing wellbeing well-being seed need speed feed breed weed'
+  ).split(' '),
+);
+// Words too vague to stand as a concept, or to start one, though they may sit inside one.
+const VAGUE = new Set(
+  (
+    'high low large small different important significant novel recent current possible specific total main ' +
+    'major key good better best great similar higher lower associated related including among respectively ' +
+    'compared furthermore addition strong weak tiny huge thick thin nonetheless whole certain particular ' +
+    'previous following able unable likely common wide broad long short early late full single multiple ' +
+    'less more much little considerable substantial'
+  ).split(' '),
+);
+
+// Those nouns also end compounds (semimetal, antibodies' kin): matched as endings.
+const NOUN_ENDING = new RegExp(`(?:${[...NOUNS_LIKE_ADJECTIVES].join('|')})$`);
+
+const nounEnding = new Map<string, boolean>();
+/** NOUN_ENDING.test, remembered (the pattern has a hundred branches; words recur). */
+function endsLikeNoun(word: string): boolean {
+  let known = nounEnding.get(word);
+  if (known === undefined) {
+    known = NOUN_ENDING.test(word);
+    if (nounEnding.size > 100_000) nounEnding.clear();
+    nounEnding.set(word, known);
+  }
+  return known;
+}
+
+function headless(word: string): boolean {
+  return NOT_A_HEAD.test(word) && word.length > 4 && !endsLikeNoun(word);
+}
+
+/** A participle or gerund that starts a run ("applying gate voltage") is a verb, not part of the concept. */
+function verbal(word: string): boolean {
+  return /(?:ing|[^e]ed)$/.test(word) && word.length > 4 && !endsLikeNoun(word);
+}
 
 function surfaceOf(ws: readonly Word[], from: number, to: number): string {
   const parts: string[] = [];
@@ -115,9 +130,8 @@ export function candidates(ws: readonly Word[], vocabulary: ConceptVocabulary): 
       for (let b = a + 1; b <= Math.min(to, a + MAX_FREE_WORDS); b++) {
         const head = lower[b - 1] as string;
         const first = lower[a] as string;
-        if (NOT_A_HEAD.test(head) && head.length > 4) continue;
-        if (first.endsWith('ly') || VAGUE.has(head)) continue;
-        if (b - a === 1 && (VAGUE.has(first) || first.length < 3)) continue;
+        if (headless(head) || VAGUE.has(head) || VAGUE.has(first) || first.endsWith('ly') || verbal(first)) continue;
+        if (b - a === 1 && first.length < 3) continue;
         const key = phraseKey(lower.slice(a, b));
         if (vocabulary.byKey(key) !== undefined) continue; // counted above
         note(key, a, b, false);
