@@ -2,7 +2,7 @@
  * Publications for the tests of `classify` and `extract_concepts`: a few written here for
  * three Fields of Research divisions (each record a division and one of its groups, with its
  * concepts), and 40 real OpenAlex works (CC0; title, abstract cut to 1,500 characters,
- * OpenAlex concepts, first topic's field) copied from ../shared/data/openalex into
+ * OpenAlex concepts, first topic's field and domain) copied from ../shared/data/openalex into
  * test/fixtures/analytics/openalex-works.jsonl.
  */
 import { readFileSync } from 'node:fs';
@@ -119,6 +119,7 @@ export interface OpenAlexWork {
   readonly abstract: string;
   readonly concepts: readonly string[];
   readonly field: string;
+  readonly domain: string;
 }
 
 export function openAlexWorks(): OpenAlexWork[] {
