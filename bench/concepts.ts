@@ -8,12 +8,23 @@
  *
  * Prints precision at 5 and 10, recall at 10 and over the whole answer, and "in text": the
  * share of a record's concepts its title and abstract name at all (what any extractor reading
- * only the text can find), then the cost: vocabulary build time and memory, time per text.
+ * only the text can find), then the cost: vocabulary build time and memory, time per text;
+ * last, the vocabulary a deployment of `--offers` records (default 1,000,000) builds: the
+ * concepts of the first 250,000 and the words of the first 50,000 texts.
  */
 import { extractConcepts } from '../src/analytics/concepts/score.ts';
 import { VocabularyBuilder } from '../src/analytics/concepts/vocabulary.ts';
 import { keyOfText } from '../src/analytics/text/words.ts';
-import { generatedPublications, openAlexWorks, pct, split, textOf, type BenchRecord } from './analytics-data.ts';
+import { VOCABULARY_RECORDS, WORD_COUNT_RECORDS } from '../src/functions/extract-concepts.ts';
+import {
+  argValue,
+  generatedPublications,
+  openAlexWorks,
+  pct,
+  split,
+  textOf,
+  type BenchRecord,
+} from './analytics-data.ts';
 
 const TEST_CAP = 3_000;
 
@@ -79,3 +90,22 @@ run(`Generated data: ${from} (${records.length} publications)`, records);
 const works = openAlexWorks();
 if (works.length === 0) console.log('\nReal text: ../shared/data/openalex not found, skipped.');
 else run(`Real text: OpenAlex works of ../shared/data/openalex (${works.length}), OpenAlex concepts as truth`, works);
+
+{
+  const offers = Math.min(Number(argValue('--offers') ?? 1_000_000), VOCABULARY_RECORDS);
+  globalThis.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const builder = new VocabularyBuilder();
+  for (let k = 0; k < offers; k++) {
+    const r = records[k % records.length] as BenchRecord;
+    builder.add({ concepts: conceptsOf(r), ...(k < WORD_COUNT_RECORDS ? { text: textOf(r) } : {}) });
+  }
+  const v = builder.build();
+  const ms = performance.now() - started;
+  console.log(
+    `\nVocabulary at scale: concepts of ${offers} records, words of ${Math.min(offers, WORD_COUNT_RECORDS)} texts: ` +
+      `${v.size} concepts, ${(ms / 1000).toFixed(1)} s, heap +${((process.memoryUsage().heapUsed - heapBefore) / 2 ** 20).toFixed(0)} MB ` +
+      '(reading the records from the database not included)',
+  );
+}

@@ -9,7 +9,7 @@
  *   const v = b.build();
  *   v.concept('Field effects'); // { label: 'field effect', records: 1 }
  */
-import { isContentWord, keyOfText, words } from '../text/words.ts';
+import { isContentWord, keyOfText, lowerWords, phraseKey, words } from '../text/words.ts';
 
 /** A held concept: the form most records write it in, and how many records carry it. */
 export interface HeldConcept {
@@ -77,16 +77,23 @@ export class VocabularyBuilder {
   private conceptRecords = 0;
   private longest = 1;
 
+  /** Keys of concept strings already seen (the same strings recur across records). */
+  private readonly keyOf = new Map<string, { key: string; words: number }>();
+
   add(record: VocabularyRecord): void {
     if (record.concepts !== undefined && record.concepts.length > 0) {
       this.conceptRecords++;
       const seen = new Set<string>();
       for (const raw of record.concepts) {
         if (typeof raw !== 'string') continue;
-        const ws = words(raw);
-        if (ws.length === 0 || ws.length > MAX_CONCEPT_WORDS) continue;
-        const key = keyOfText(raw);
-        if (seen.has(key)) continue;
+        let known = this.keyOf.get(raw);
+        if (known === undefined) {
+          const ws = words(raw);
+          known = { key: phraseKey(ws.map((w) => w.lower)), words: ws.length };
+          this.keyOf.set(raw, known);
+        }
+        const { key } = known;
+        if (known.words === 0 || known.words > MAX_CONCEPT_WORDS || seen.has(key)) continue;
         seen.add(key);
         let entry = this.concepts.get(key);
         if (entry === undefined) {
@@ -94,15 +101,14 @@ export class VocabularyBuilder {
           this.concepts.set(key, entry);
         }
         entry.records++;
-        const form = raw.trim().replace(/\s+/g, ' ');
-        entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
-        if (ws.length > this.longest) this.longest = ws.length;
+        entry.forms.set(raw, (entry.forms.get(raw) ?? 0) + 1);
+        if (known.words > this.longest) this.longest = known.words;
       }
     }
     if (record.text !== undefined && record.text.length > 0) {
       this.textRecords++;
       const seen = new Set<string>();
-      for (const w of words(record.text)) if (isContentWord(w.lower)) seen.add(w.lower);
+      for (const w of lowerWords(record.text)) if (isContentWord(w)) seen.add(w);
       for (const w of seen) this.wordRecords.set(w, (this.wordRecords.get(w) ?? 0) + 1);
     }
   }
@@ -112,7 +118,10 @@ export class VocabularyBuilder {
     for (const [key, { forms, records }] of this.concepts) {
       let label = key;
       let most = 0;
-      for (const [form, n] of forms) if (n > most || (n === most && form < label)) [label, most] = [form, n];
+      for (const [raw, n] of forms) {
+        const form = raw.trim().replace(/\s+/g, ' ');
+        if (n > most || (n === most && form < label)) [label, most] = [form, n];
+      }
       held.set(key, { label, records });
     }
     return new ConceptVocabulary(held, this.wordRecords, this.textRecords, this.conceptRecords, this.longest);
