@@ -7,7 +7,7 @@
  *
  * Prints per system: top-1 accuracy (the best category is one the record carries),
  * precision and recall at k = 1 and 3 over the ranking, precision and recall of the answer
- * (the categories `classify` returns), training time and memory. Then the same on real
+ * (the categories `classify` returns), training time, the memory the trained model keeps. Then the same on real
  * OpenAlex text, with its topics' fields and domains as the labels (OpenAlex carries no
  * category_* system; this measures the learner on real prose). Last, the cost of training FOR
  * as a deployment of `--offers` records (default 1,000,000) would: the generated records
@@ -28,6 +28,9 @@ import {
 import { TRAINING_SAMPLE } from '../src/functions/classify.ts';
 
 const TEST_CAP = 5_000;
+
+/** Heap and array buffers in use (a model's weights are typed arrays, outside the heap). */
+const memoryUsed = (): number => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
 
 interface Row {
   system: string;
@@ -87,13 +90,15 @@ function run(
   if (usable.length < 20) return undefined;
   const { train, test } = split(usable);
   globalThis.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const heapBefore = memoryUsed();
   const started = performance.now();
-  const trainer = new SystemTrainer({ maxRecords });
+  let trainer: SystemTrainer | undefined = new SystemTrainer({ maxRecords });
   for (const r of train) trainer.offer(textOf(r), labelsOf(r));
   const model = trainer.train();
+  trainer = undefined;
   const trainMs = performance.now() - started;
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  globalThis.gc?.();
+  const heapMb = (memoryUsed() - heapBefore) / 2 ** 20;
   const cases = test.slice(0, TEST_CAP).map((r) => ({ text: textOf(r), truth: new Set(labelsOf(r).map((c) => c.id)) }));
   let divisionBaseline: number | undefined;
   const division = (r: BenchRecord): string | undefined =>
@@ -133,11 +138,11 @@ function run(
 
 function print(rows: readonly Row[]): void {
   console.log(
-    'system      train   test  labels  top-1   P@3    R@3   answer P  answer R  size  train ms  heap MB  division baseline',
+    'system      train   test  labels  top-1   P@3    R@3   answer P  answer R  size  train ms  model MB  division baseline',
   );
   for (const r of rows)
     console.log(
-      `${r.system.padEnd(10)} ${String(r.train).padStart(6)} ${String(r.test).padStart(6)} ${String(r.labels).padStart(6)}  ${pct(r.top1).padStart(6)} ${pct(r.p3).padStart(6)} ${pct(r.r3).padStart(6)}  ${pct(r.answerP).padStart(8)}  ${pct(r.answerR).padStart(8)}  ${r.answerSize.toFixed(1).padStart(4)}  ${r.trainMs.toFixed(0).padStart(8)}  ${r.heapMb.toFixed(0).padStart(7)}  ${r.divisionBaseline === undefined ? '-' : pct(r.divisionBaseline)}`,
+      `${r.system.padEnd(10)} ${String(r.train).padStart(6)} ${String(r.test).padStart(6)} ${String(r.labels).padStart(6)}  ${pct(r.top1).padStart(6)} ${pct(r.p3).padStart(6)} ${pct(r.r3).padStart(6)}  ${pct(r.answerP).padStart(8)}  ${pct(r.answerR).padStart(8)}  ${r.answerSize.toFixed(1).padStart(4)}  ${r.trainMs.toFixed(0).padStart(8)}  ${r.heapMb.toFixed(0).padStart(8)}  ${r.divisionBaseline === undefined ? '-' : pct(r.divisionBaseline)}`,
     );
 }
 
@@ -184,20 +189,26 @@ else {
   const offers = Number(argValue('--offers') ?? 1_000_000);
   const withFor = records.filter((r) => categoriesIn('category_for')(r).length > 0);
   globalThis.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const heapBefore = memoryUsed();
   const started = performance.now();
-  const trainer = new SystemTrainer({ maxRecords: TRAINING_SAMPLE });
+  let trainer: SystemTrainer | undefined = new SystemTrainer({ maxRecords: TRAINING_SAMPLE });
   for (let k = 0; k < offers; k++) {
     const r = withFor[k % withFor.length] as BenchRecord;
     trainer.offer(textOf(r), categoriesIn('category_for')(r));
   }
   const offeredMs = performance.now() - started;
+  globalThis.gc?.();
+  const sampleMb = (memoryUsed() - heapBefore) / 2 ** 20;
   const model = trainer.train();
+  trainer = undefined;
   const totalMs = performance.now() - started;
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  const peakRssMb = process.memoryUsage().rss / 2 ** 20;
+  globalThis.gc?.();
+  const heapMb = (memoryUsed() - heapBefore) / 2 ** 20;
   console.log(
     `\nFOR at scale: ${offers} records offered, ${model.trainedOn} kept; offering ${(offeredMs / 1000).toFixed(1)} s, ` +
-      `training ${((totalMs - offeredMs) / 1000).toFixed(1)} s, heap +${heapMb.toFixed(0)} MB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB ` +
+      `training ${((totalMs - offeredMs) / 1000).toFixed(1)} s; memory with the sample kept +${sampleMb.toFixed(0)} MB, ` +
+      `the model kept +${heapMb.toFixed(0)} MB${globalThis.gc === undefined ? ' (run with --expose-gc)' : ''}, rss ${peakRssMb.toFixed(0)} MB ` +
       '(reading the records from the database not included)',
   );
 }

@@ -48,6 +48,7 @@ function run(label: string, records: readonly BenchRecord[]): void {
   for (const r of train) builder.add({ concepts: conceptsOf(r), text: textOf(r) });
   const vocabulary = builder.build();
   const buildMs = performance.now() - started;
+  globalThis.gc?.();
   const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
 
   let p5 = 0;
@@ -103,6 +104,7 @@ else run(`Real text: OpenAlex works of ../shared/data/openalex (${works.length})
   }
   const v = builder.build();
   const ms = performance.now() - started;
+  globalThis.gc?.();
   console.log(
     `\nVocabulary at scale: concepts of ${offers} records, words of ${Math.min(offers, WORD_COUNT_RECORDS)} texts: ` +
       `${v.size} concepts, ${(ms / 1000).toFixed(1)} s, heap +${((process.memoryUsage().heapUsed - heapBefore) / 2 ** 20).toFixed(0)} MB ` +

@@ -131,7 +131,7 @@ export class CategoryTrainer {
           docCount.push(0);
         }
     const F = kept.length;
-    const counts = new Float64Array(labels.length * F);
+    const counts = new Float32Array(labels.length * F);
     const totals = new Float64Array(labels.length);
     this.sample.forEach(({ categories }, d) => {
       const doc = docs[d] as Uint32Array;
