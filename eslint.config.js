@@ -23,7 +23,8 @@ export const LAYERS = {
   store: CORE,
   // The analytic statements (extract_affiliations, classify, ...) read the data only through
   // the FunctionContext an engine hands them, so they sit below the engines.
-  functions: CORE,
+  // They compute with the text analytics (concept extraction, category classifiers).
+  functions: [...CORE, './analytics'],
   engine: [...CORE, './store', './functions'],
   accounts: [...IDENTITY, './errors'],
   auth: [...IDENTITY, './errors'],
@@ -54,10 +55,9 @@ export const LAYERS = {
   'facet-columns-budget.ts': [],
   'owner-only.ts': [],
   identity: [],
-  // Text analytics (concept extraction, category classifiers): pure computation over strings.
+  // Text analytics (concept extraction, category classifiers): computation over strings and
+  // numbers, importing nothing of ours.
   analytics: [],
-  // The statement functions (issue 37): the contract names the engine's result type.
-  functions: [...CORE, './engine', './analytics'],
 };
 
 // Leaf modules with no imports of ours that any part may use. identity/ holds the clock and
