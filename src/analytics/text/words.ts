@@ -69,8 +69,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * A light singular: `films` → `film`, `studies` → `study`, `analyses` stays (`-ses`), so
  * a phrase written in the singular and the plural meets itself. Not a stemmer.
  */
+const SAME_IN_PLURAL = new Set(
+  'series species means news physics mathematics economics politics ethics genetics diabetes linguistics'.split(' '),
+);
+
 export function singular(word: string): string {
-  if (word.length <= 3 || !word.endsWith('s')) return word;
+  if (word.length <= 3 || !word.endsWith('s') || SAME_IN_PLURAL.has(word)) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is|ses|xes|ches|shes|sis)$/.test(word)) return word;
   return word.slice(0, -1);
