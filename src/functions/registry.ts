@@ -4,10 +4,14 @@
  * arguments, the engines run it (`engine/function-context.ts`), `describe schema` lists it.
  */
 import { checkResearcherIds } from './check-researcher-ids.ts';
+import { classifyFunction } from './classify.ts';
+import { extractConceptsFunction } from './extract-concepts.ts';
 import { extractGrants } from './extract-grants.ts';
 import type { StatementFunction } from './types.ts';
 
 export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new Map<string, StatementFunction>([
   ['extract_grants', extractGrants],
   ['check_researcher_ids', checkResearcherIds],
+  ['extract_concepts', extractConceptsFunction],
+  ['classify', classifyFunction],
 ]);

@@ -29,6 +29,10 @@ function kindOf(value: ArgumentValue): string {
       return 'a boolean';
     case 'List':
       return 'a list';
+    case 'Object':
+      return 'an object';
+    case 'Null':
+      return 'null';
   }
 }
 

@@ -22,6 +22,12 @@ function rejection(text: string, sources?: readonly string[]): QuarryError {
 // [query, code, the text the error's span covers, words of the message]
 const bad: Array<readonly [string, string, string, string]> = [
   [
+    'search grants return extract_grants(grant_number="R01CA1")',
+    'SCHEMA_STATEMENT_NOT_RESULT',
+    'extract_grants',
+    'a statement of its own',
+  ],
+  [
     'extract_grants(funder_name="NIH")',
     'SCHEMA_STATEMENT_ARGUMENTS',
     'extract_grants(funder_name="NIH")',
@@ -65,7 +71,7 @@ const bad: Array<readonly [string, string, string, string]> = [
     'check_researcher_id',
     "Did you mean 'check_researcher_ids'",
   ],
-  ['extract_concepts("malaria")', 'SCHEMA_UNSUPPORTED_FUNCTION', 'extract_concepts', 'not offered'],
+  ['extract_affiliations(affiliation="Oxford")', 'SCHEMA_UNSUPPORTED_FUNCTION', 'extract_affiliations', 'not offered'],
 ];
 
 describe('bad arguments of statement functions are positioned 400s', () => {

@@ -115,6 +115,12 @@ export const SCHEMA_CODES = {
     message: "'{name}' is not a function.{hint}",
     fix: 'The functions this deployment offers are listed in docs/language.md (citations_per_year(from, to), funding_per_year(from, to, "USD")).',
   },
+  SCHEMA_STATEMENT_NOT_RESULT: {
+    category: 'semantic',
+    message:
+      "'{name}' is a statement of its own, not a result of a search: write {name}(...) alone, without search ... return.",
+    fix: 'Send the function call as the whole query, for example: extract_concepts("malaria in children", return_scores=true). docs/functions.md lists the statement functions.',
+  },
   SCHEMA_FUNCTION_NEEDS_SEARCH: {
     category: 'semantic',
     message: "The function '{name}' is returned from a search: search {sources} ... return {name}(...).",

@@ -67,7 +67,9 @@ function checkFunction(ctx: ValidationContext, ret: ReturnClause, call: Function
   const name = call.name.value;
   const fn = FUNCTIONS.get(name);
   if (fn === undefined) {
-    if (UNSUPPORTED_FUNCTIONS.has(name)) {
+    if (ctx.options.statements?.has(name) === true) {
+      ctx.report('SCHEMA_STATEMENT_NOT_RESULT', call.name.span, { name });
+    } else if (UNSUPPORTED_FUNCTIONS.has(name)) {
       ctx.report('SCHEMA_UNSUPPORTED_FUNCTION', call.name.span, { name });
     } else {
       ctx.report('SCHEMA_UNKNOWN_FUNCTION', call.name.span, {
