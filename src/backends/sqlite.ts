@@ -9,6 +9,7 @@ import type { QuarryConfig } from '../config.ts';
 import { runQuery } from '../engine/backends/sqlite/query-context.ts';
 import { createSqliteEngine } from '../engine/backends/sqlite/engine.ts';
 import { withResultCache } from '../engine/result-cache.ts';
+import { prepareQuery } from '../engine/run-query.ts';
 import type { DslVersion, QueryEngine } from '../engine/types.ts';
 import { describeUnfinished, type RecordTarget } from '../store/record-writer.ts';
 import { openSqliteAccountStore, openSqliteAccountStores } from '../store/sqlite/account-store.ts';
@@ -125,12 +126,19 @@ function openAccounts(path: string): DatabaseAccounts {
 function openLocalQueries(path: string, dslVersion: DslVersion): LocalQueries {
   upgradeRecordDatabase(path);
   const db = openReadOnly(path);
+  // Statement functions (extract_grants(...), classify(...)) read through an engine's
+  // FunctionContext; one is started only for them, with a single worker.
+  let engine: QueryEngine | undefined;
   return {
     login: () => Promise.resolve(),
-    post: (text: string) => Promise.resolve().then(() => runQuery(db, text, { dslVersion })),
-    close: () => {
+    post: async (text: string) => {
+      if (prepareQuery(text, { dslVersion }).kind !== 'function') return runQuery(db, text, { dslVersion });
+      engine ??= createSqliteEngine({ dbPath: path, workers: 1, expensiveWorkers: 0 });
+      return (await engine.run(text, { dslVersion })).result;
+    },
+    close: async () => {
+      await engine?.close();
       db.close();
-      return Promise.resolve();
     },
   };
 }

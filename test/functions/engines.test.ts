@@ -10,6 +10,7 @@ import type { QueryEngine, QueryResult } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import type { PreparedFunction } from '../../src/functions/types.ts';
 import { prepareQuery } from '../../src/engine/run-query.ts';
+import { openLocalQueries } from '../../src/backends.ts';
 import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import type { TestPgDatabase } from '../fixtures/pg-db.ts';
 import { functionsDatabase, functionsPgDatabase } from './fixture.ts';
@@ -246,5 +247,18 @@ describe('the function context', () => {
       runFunction(slow, { dslVersion: 2, timeoutMs: 20 }, host({ value: '' }, []), new DerivedValues()),
       (error: unknown) => error instanceof QuarryError && error.first.code === 'ENGINE_TIMEOUT',
     );
+  });
+});
+
+describe('statement functions on a local database (quarry query --db)', () => {
+  test('a function runs through the engine the local queries start for it; searches as before', async () => {
+    const local = await openLocalQueries(functionsDatabase(), 2);
+    try {
+      assert.deepEqual(await local.post('extract_grants(grant_number="5R01CA123456-02")'), { grant_id: 'grant.1002' });
+      const page = (await local.post('search grants return grants[id] limit 1')) as { grants: unknown[] };
+      assert.equal(page.grants.length, 1);
+    } finally {
+      await local.close();
+    }
   });
 });
