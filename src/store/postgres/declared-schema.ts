@@ -6,6 +6,7 @@
  * test/store/postgres-declared-schema.test.ts compares them. The statements are also a
  * starting point for a new migration's file.
  */
+import { MERGES_TABLE_SQL } from '../source-title-merge.ts';
 import {
   SOURCE_TABLES,
   LINK_TABLES,
@@ -48,6 +49,8 @@ export function declaredPgRecordSchemaSql(): string[] {
     ...placeTablesSql(),
     ...namedEntityTablesSql(),
     ...vocabularyTablesSql(),
+    // Kept by finish() for the source titles several lists give (store/source-title-merge.ts).
+    MERGES_TABLE_SQL.postgres,
     `CREATE TABLE store_meta (key text PRIMARY KEY, value text)`,
     ...pgNarrowTables().map(({ kind, narrow }) => pgNarrowTableSql(kind, narrow)),
     ...Object.values(SOURCE_TABLES).flatMap((s) =>

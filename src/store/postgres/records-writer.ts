@@ -43,6 +43,15 @@ import { openPgPool } from './pool.ts';
 import { pgNarrowFillSql } from './narrow-tables.ts';
 import { pgPerYearStaleSql } from './per-year-tables.ts';
 import { PG_RECORD_INDEXES } from './records-schema.ts';
+import {
+  HELD_MERGES_SQL,
+  MERGES_TABLE,
+  planTitleMerge,
+  TITLE_COLUMNS_SQL,
+  TITLE_VALUES_SQL,
+  titlesFromRows,
+  type HeldMerge,
+} from '../source-title-merge.ts';
 
 export interface PgRecordWriter {
   /** Inserts or replaces one batch of records of a kind by id, in one transaction: all or none. */
@@ -396,7 +405,30 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
         return removed;
       }),
     end: (run, state) => endImport(client, run, state),
-    finish: (finishOptions) => derivePg(client, finishOptions),
+    async finish(finishOptions) {
+      // Before the derived data: the merged titles' totals and metrics are derived from them.
+      const started = performance.now();
+      const plan = planTitleMerge(
+        titlesFromRows(
+          (await client.query<Record<string, string | number | null>>(TITLE_COLUMNS_SQL)).rows,
+          (await client.query<{ pk: string; field: string; value: string }>(TITLE_VALUES_SQL)).rows,
+        ),
+        (await client.query<HeldMerge>(HELD_MERGES_SQL)).rows,
+      );
+      await transaction(async (written) => {
+        if (plan.upserts.length > 0) await writeKind('source_titles', plan.upserts, written);
+        if (plan.removals.length > 0) await removeKind('source_titles', plan.removals);
+        await client.query(`DELETE FROM ${MERGES_TABLE}`);
+        const column = (name: keyof HeldMerge): (string | null)[] => plan.merges.map((m) => m[name]);
+        await client.query(
+          `INSERT INTO ${MERGES_TABLE} (id, into_id, record, merged)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
+          [column('id'), column('into_id'), column('record'), column('merged')],
+        );
+      });
+      finishOptions?.onStep?.('source titles merged', Math.round(performance.now() - started));
+      return derivePg(client, finishOptions);
+    },
     async close() {
       client.release();
       await pool.end();

@@ -5,6 +5,7 @@
  * so a layout change without a migration makes the two differ; test/store/declared-schema.test.ts
  * compares them. The statements are also a starting point for a new migration's file.
  */
+import { MERGES_TABLE_SQL } from '../source-title-merge.ts';
 import {
   FTS_TOKENIZER,
   FULLTEXT_TABLES,
@@ -99,6 +100,8 @@ export function declaredRecordSchemaSql(): string[] {
       ({ table, columns }) =>
         `CREATE TABLE ${table} (id TEXT PRIMARY KEY, ${columns.map((c) => columnDef(c)).join(', ')}) WITHOUT ROWID`,
     ),
+    // Kept by finish() for the source titles several lists give (store/source-title-merge.ts).
+    MERGES_TABLE_SQL.sqlite,
     // Facts about the loaded data (e.g. `finished_at`, `recent_since`).
     `CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
     ...narrowTables().map(({ kind, narrow }) => narrowTableSql(kind, narrow)),

@@ -33,6 +33,16 @@ import { recordWrites } from './record-writes.ts';
 import { RECORD_MIGRATIONS } from './records-schema.ts';
 import { checkShippedDictionaries, registerUnpackText } from './text-dictionaries.ts';
 import { WriterVocabularies } from './vocabulary-ids.ts';
+import {
+  HELD_MERGES_SQL,
+  MERGES_TABLE,
+  planTitleMerge,
+  TITLE_COLUMNS_SQL,
+  TITLE_VALUES_SQL,
+  titlesFromRows,
+  type HeldMerge,
+  type SourceTitleRecord,
+} from '../source-title-merge.ts';
 
 export { RECORD_MIGRATIONS } from './records-schema.ts';
 export type { FinishOptions, FinishReport } from './derive.ts';
@@ -111,7 +121,25 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
     upsertRows: (kind, rows) => writeInBatches(kind, rows, (batch) => batch),
     remove: (kind, ids) => writes.remove(kind, ids),
     transaction: <T>(fn: () => T): T => vocabularies.forgettingOnFailure(() => db.transaction(fn)()),
-    finish: (finishOptions = {}) => finishRecords(db, bulkLoad, finishOptions),
+    finish(finishOptions = {}) {
+      // Before the derived data: the merged titles' totals and metrics are derived from them.
+      const started = performance.now();
+      vocabularies.forgettingOnFailure(() =>
+        db.transaction(() =>
+          mergeSourceTitles(
+            db,
+            (records) =>
+              writes.writeBatch(
+                'source_titles',
+                records.map((r) => prepareSqliteRows('source_titles', r)),
+              ),
+            (ids) => writes.remove('source_titles', ids),
+          ),
+        )(),
+      );
+      finishOptions.onStep?.('source titles merged', Math.round(performance.now() - started));
+      return finishRecords(db, bulkLoad, finishOptions);
+    },
     counts: () => countRows(db),
     close() {
       bulkLoad.catchUp();
@@ -136,6 +164,28 @@ function openWriterConnection(dbPath: string, tuning: ConnectionTuning): Databas
   checkShippedDictionaries(db);
   registerUnpackText(db);
   return db;
+}
+
+/** The source titles that share an ISSN, merged (`store/source-title-merge.ts`). */
+function mergeSourceTitles(
+  db: Database.Database,
+  upsert: (records: readonly SourceTitleRecord[]) => void,
+  remove: (ids: readonly string[]) => void,
+): void {
+  const plan = planTitleMerge(
+    titlesFromRows(
+      db.prepare<[], Record<string, string | number | null>>(TITLE_COLUMNS_SQL).all(),
+      db.prepare<[], { pk: number; field: string; value: string }>(TITLE_VALUES_SQL).all(),
+    ),
+    db.prepare<[], HeldMerge>(HELD_MERGES_SQL).all(),
+  );
+  if (plan.upserts.length > 0) upsert(plan.upserts);
+  if (plan.removals.length > 0) remove(plan.removals);
+  db.exec(`DELETE FROM ${MERGES_TABLE}`);
+  const keep = db.prepare<[HeldMerge]>(
+    `INSERT INTO ${MERGES_TABLE} (id, into_id, record, merged) VALUES (@id, @into_id, @record, @merged)`,
+  );
+  for (const merge of plan.merges) keep.run(merge);
 }
 
 /** `RecordStore.finish`: the derived data, statistics and indexes, after the writes. */
