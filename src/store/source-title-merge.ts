@@ -271,3 +271,18 @@ export function titlesFromRows(
     return record as unknown as SourceTitleRecord;
   });
 }
+
+/**
+ * Publications' `issn` and `journal_lists` are their journal's: `finish()` adds the journal's
+ * to each publication's values (the field codes are the same in both tables), beside those
+ * its own record gave, so a filter or facet on them finds the publications of a journal that
+ * a list names. Values a journal lost are not taken back until the publication is written
+ * again. One statement both engines run as written.
+ */
+export const PUBLICATION_JOURNAL_VALUES_SQL = `INSERT INTO publication_values (publication_pk, field, value)
+  SELECT DISTINCT p.pk, v.field, v.value
+  FROM source_title_values v
+  JOIN ${titles} s ON s.pk = v.source_title_pk
+  JOIN publications p ON p.journal_id = s.id
+  WHERE v.field IN ('${ISSN}', '${LISTS}')
+    AND NOT EXISTS (SELECT 1 FROM publication_values x WHERE x.publication_pk = p.pk AND x.field = v.field AND x.value = v.value)`;

@@ -21,8 +21,6 @@ const LEFT_EMPTY: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     score: 'the relevance of a full-text match: only answers to a search `for` text carry it',
   },
   publications: {
-    issn: "read from the publication's journal, whose generated records carry no ISSN yet",
-    journal_lists: "read from the publication's journal, whose generated records are on no curated list yet",
     clinical_trial_ids: 'the trials citing a paper are made after it; answers do not read them back yet',
     referenced_pubs: 'the identifier objects of the references: answers do not read them through yet',
   },

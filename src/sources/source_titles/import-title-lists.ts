@@ -10,8 +10,9 @@
  *   journal id, with its ISSNs (print, electronic, additional), publisher, its title DOI as
  *   the link, and the earliest year its DOI coverage string names as `start_year`.
  *
- * The lists do not say which of their titles are the same: a title in both is two records,
- * and one OpenAlex knows is a third (each list keys its own).
+ * The lists do not say which of their titles are the same: each keys its own, and `finish()`
+ * makes the titles that share an ISSN one record (`store/source-title-merge.ts`, docs/data.md
+ * "Source titles from several lists").
  */
 import { MalformedRecord } from '../../data/import/formats/common.ts';
 import type { CsvLayout, CsvRow } from './csv-rows.ts';

@@ -21,6 +21,7 @@ import {
   pgRefreshFundingSql,
 } from './per-year-tables.ts';
 import { PG_RECORD_INDEXES, pgValueCountsRefreshSql } from './records-schema.ts';
+import { PUBLICATION_JOURNAL_VALUES_SQL } from '../source-title-merge.ts';
 import { TITLE_METRICS_SQL } from '../title-metrics.ts';
 import {
   CITED_COUNTS,
@@ -199,6 +200,8 @@ export async function derivePg(client: pg.PoolClient, options: PgFinishOptions =
        WHERE j2.pk = j.pk`,
   ]);
   await run('source title metrics', [TITLE_METRICS_SQL]);
+  // Before the value counts: they count these rows too.
+  await run('publication journal values', [PUBLICATION_JOURNAL_VALUES_SQL]);
   await run('value counts', pgValueCountsRefreshSql());
   // After the citation counts and totals: the narrow tables copy them. Their indexes are
   // dropped first and built after, one sort each instead of row by row.

@@ -17,6 +17,7 @@ import {
   type LinkTableSpec,
 } from '../../model/storage.ts';
 import { REFERENCES } from '../per-year-tables.ts';
+import { PUBLICATION_JOURNAL_VALUES_SQL } from '../source-title-merge.ts';
 import { TITLE_METRICS_SQL } from '../title-metrics.ts';
 import {
   CITED_COUNTS,
@@ -270,6 +271,8 @@ function deriveSteps(
       'UPDATE source_titles SET n_publications = (SELECT COUNT(*) FROM publications p WHERE p.journal_id = source_titles.id)',
     );
   });
+  // Before the value counts: they count these rows too.
+  run('publication journal values', () => db.exec(PUBLICATION_JOURNAL_VALUES_SQL));
   run('source title metrics', () => db.exec(TITLE_METRICS_SQL));
   run('value counts', () => refreshValueCounts(db));
   run('meta', () => {
