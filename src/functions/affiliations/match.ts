@@ -1,0 +1,170 @@
+/**
+ * Finds the organizations an affiliation string names. The string is cut into segments
+ * (commas, semicolons); each run of up to three consecutive segments, and within a segment
+ * each longest run of words, is looked up among the compared names of the index. An acronym
+ * counts only when the string also names the organization's country or city. A name several
+ * organizations share is settled by the places the string names, or left out. Precision
+ * first: no answer rather than a doubtful one.
+ */
+import type { AffiliationIndex } from './index.ts';
+import { segments, significant, words } from './normalise.ts';
+import type { AffiliationMatch, MatchableOrganization } from './organization.ts';
+
+const MAX_SPAN = 3;
+const MAX_PLACE_WORDS = 4;
+
+/** The places a string names, as compared word runs, and the countries among them. */
+interface Places {
+  readonly grams: ReadonlySet<string>;
+  readonly countries: ReadonlySet<string>;
+}
+
+function placesOf(index: AffiliationIndex, segmentWords: readonly (readonly string[])[]): Places {
+  const grams = new Set<string>();
+  const countries = new Set<string>();
+  for (const list of segmentWords) {
+    for (let start = 0; start < list.length; start += 1) {
+      for (let n = 1; n <= MAX_PLACE_WORDS && start + n <= list.length; n += 1) {
+        const gram = list.slice(start, start + n).join(' ');
+        grams.add(gram);
+        const country = index.countries.get(gram);
+        if (country !== undefined) countries.add(country);
+      }
+    }
+  }
+  return { grams, countries };
+}
+
+const placeKey = (text: string | undefined): string | undefined =>
+  text === undefined ? undefined : significant(words(text)).join(' ');
+
+function cityNamed(org: MatchableOrganization, places: Places): boolean {
+  const city = placeKey(org.city);
+  const state = placeKey(org.state);
+  return (city !== undefined && places.grams.has(city)) || (state !== undefined && places.grams.has(state));
+}
+
+function countryNamed(org: MatchableOrganization, places: Places): boolean {
+  return org.countryCode !== undefined && places.countries.has(org.countryCode);
+}
+
+/** The organization that stands for a record: its successor when it is no longer active and the successor is held. */
+function current(index: AffiliationIndex, org: MatchableOrganization): MatchableOrganization | undefined {
+  let at = org;
+  for (let hops = 0; hops < 4 && at.status !== 'active'; hops += 1) {
+    const next = at.successor === undefined ? undefined : index.byId.get(at.successor);
+    if (next === undefined) return at.status === 'withdrawn' ? undefined : at;
+    at = next;
+  }
+  return at;
+}
+
+/**
+ * Of the organizations a name or acronym points at, the one the string means, with a
+ * score; none when the places rule them all out or leave several.
+ */
+function choose(
+  candidates: readonly MatchableOrganization[],
+  places: Places,
+  base: number,
+  needPlace: boolean,
+): AffiliationMatch | undefined {
+  let pool = candidates;
+  if (places.countries.size > 0) pool = pool.filter((o) => o.countryCode === undefined || places.countries.has(o.countryCode));
+  if (pool.length > 1) {
+    const inCity = pool.filter((o) => cityNamed(o, places));
+    if (inCity.length > 0) pool = inCity;
+  }
+  if (pool.length > 1) {
+    const active = pool.filter((o) => o.status === 'active');
+    if (active.length > 0) pool = active;
+  }
+  if (pool.length !== 1) return undefined;
+  const org = pool[0] as MatchableOrganization;
+  const city = cityNamed(org, places);
+  const country = countryNamed(org, places);
+  if (needPlace && !city && !country) return undefined;
+  const ambiguity = candidates.length > 1 && !city && !country ? 0.15 : 0;
+  const score = Math.min(1, base + (city ? 0.05 : 0) + (country ? 0.05 : 0) - ambiguity);
+  return { organization: org, score };
+}
+
+/** Whether a compared segment is only a place (a city, a state, a country): never an organization. */
+function onlyPlace(index: AffiliationIndex, key: string): boolean {
+  return index.countries.has(key) || index.places.has(key);
+}
+
+/** The organizations an affiliation string names, best first. */
+export function matchAffiliation(index: AffiliationIndex, text: string): AffiliationMatch[] {
+  const raw = segments(text);
+  const segmentWords = raw.map((s) => significant(words(s)));
+  const keys = segmentWords.map((w) => w.join(' '));
+  const places = placesOf(index, segmentWords);
+  const found = new Map<string, AffiliationMatch>();
+  const take = (match: AffiliationMatch | undefined): void => {
+    if (match === undefined) return;
+    const org = current(index, match.organization);
+    if (org === undefined) return;
+    const before = found.get(org.id);
+    if (before === undefined || before.score < match.score) found.set(org.id, { organization: org, score: match.score });
+  };
+  const used = new Array<boolean>(raw.length).fill(false);
+
+  // Runs of whole segments, longest first: "University of California, Berkeley".
+  for (let span = Math.min(MAX_SPAN, raw.length); span >= 1; span -= 1) {
+    for (let start = 0; start + span <= raw.length; start += 1) {
+      if (used.slice(start, start + span).some(Boolean)) continue;
+      const key = keys.slice(start, start + span).join(' ');
+      if (key.length === 0 || onlyPlace(index, key)) continue;
+      const hits = index.names.get(key);
+      if (hits === undefined) continue;
+      const match = choose(hits, places, span === 1 ? 0.9 : 0.85, false);
+      if (match === undefined) continue;
+      take(match);
+      for (let k = start; k < start + span; k += 1) used[k] = true;
+    }
+  }
+
+  // Within the other segments, the longest runs of two or more words that are a name.
+  for (let s = 0; s < raw.length; s += 1) {
+    if (used[s]) continue;
+    const list = segmentWords[s] as string[];
+    let start = 0;
+    while (start < list.length - 1) {
+      let taken = 0;
+      for (let n = Math.min(index.longestName, list.length - start); n >= 2; n -= 1) {
+        const key = list.slice(start, start + n).join(' ');
+        const hits = index.names.get(key);
+        if (hits === undefined || onlyPlace(index, key)) continue;
+        const match = choose(hits, places, 0.8, false);
+        if (match === undefined) continue;
+        take(match);
+        taken = n;
+        break;
+      }
+      start += taken > 0 ? taken : 1;
+    }
+  }
+
+  // Acronyms written in capitals, when the string names the organization's country or city.
+  for (let s = 0; s < raw.length; s += 1) {
+    for (const token of (raw[s] as string).split(/[\s/]+/)) {
+      const bare = token.replace(/[.\-]/g, '');
+      if (bare.length < 2 || bare.length > 10 || bare !== bare.toUpperCase() || !/\p{Lu}/u.test(bare)) continue;
+      const hits = index.acronyms.get(bare);
+      if (hits === undefined) continue;
+      take(choose(hits, places, 0.75, true));
+    }
+  }
+
+  return [...found.values()].sort((a, b) => b.score - a.score || a.organization.id.localeCompare(b.organization.id));
+}
+
+/** The organizations a structured affiliation (name and place) names. */
+export function matchStructured(
+  index: AffiliationIndex,
+  parts: { name?: string; city?: string; state?: string; country?: string },
+): AffiliationMatch[] {
+  const text = [parts.name, parts.city, parts.state, parts.country].filter((p) => p !== undefined && p.length > 0).join(', ');
+  return text.length === 0 ? [] : matchAffiliation(index, text);
+}
