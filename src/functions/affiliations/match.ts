@@ -148,8 +148,13 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
 
   // Acronyms written in capitals, when the string names the organization's country or city.
   for (let s = 0; s < raw.length; s += 1) {
-    for (const token of (raw[s] as string).split(/[\s/]+/)) {
+    const tokens = (raw[s] as string).split(/[\s/]+/);
+    // A lone short capital word just before the country or at the end is a state ("MI", "ACT").
+    const next = keys[s + 1];
+    const placeSlot = tokens.length === 1 && (next === undefined || index.countries.has(next));
+    for (const token of tokens) {
       const bare = token.replace(/[.\-]/g, '');
+      if (placeSlot && bare.length <= 3) continue;
       if (bare.length < 2 || bare.length > 10 || bare !== bare.toUpperCase() || !/\p{Lu}/u.test(bare)) continue;
       const hits = index.acronyms.get(bare);
       if (hits === undefined) continue;
