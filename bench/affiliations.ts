@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { CsvLineReader } from '../src/data/csv.ts';
 import { buildAffiliationIndex } from '../src/functions/affiliations/index.ts';
 import { matchAffiliation } from '../src/functions/affiliations/match.ts';
 import type { MatchableOrganization } from '../src/functions/affiliations/organization.ts';
@@ -48,22 +49,14 @@ interface Labelled {
 }
 
 function parseCsv(text: string): string[][] {
+  const reader = new CsvLineReader();
   const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), (i += 1);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
-    else if (c !== '\r') field += c;
+  for (const line of text.split('\n')) {
+    const row = reader.push(line);
+    if (row !== undefined) rows.push(row);
   }
-  if (field.length > 0 || row.length > 0) row.push(field), rows.push(row);
+  const last = reader.flush();
+  if (last !== undefined) rows.push(last);
   return rows;
 }
 
@@ -71,21 +64,30 @@ const sets: [string, () => Labelled[]][] = [
   [
     'ror-api crossref 2024',
     () =>
-      (JSON.parse(readFileSync(join(data, 'ror/affiliation_matching/dataset_affiliations_crossref_2024_02_19.json'), 'utf8')) as { affiliation: string; ror_ids: string[] }[]).map(
-        (r) => ({ text: r.affiliation, ids: r.ror_ids }),
-      ),
+      (
+        JSON.parse(
+          readFileSync(join(data, 'ror/affiliation_matching/dataset_affiliations_crossref_2024_02_19.json'), 'utf8'),
+        ) as { affiliation: string; ror_ids: string[] }[]
+      ).map((r) => ({ text: r.affiliation, ids: r.ror_ids })),
   ],
   [
     'ror-api springer 2023',
     () =>
-      (JSON.parse(readFileSync(join(data, 'ror/affiliation_matching/dataset_affiliations_springer_2023_10_31.json'), 'utf8')) as { affiliation: string; ror_ids: string[] }[]).map(
-        (r) => ({ text: r.affiliation, ids: r.ror_ids }),
-      ),
+      (
+        JSON.parse(
+          readFileSync(join(data, 'ror/affiliation_matching/dataset_affiliations_springer_2023_10_31.json'), 'utf8'),
+        ) as { affiliation: string; ror_ids: string[] }[]
+      ).map((r) => ({ text: r.affiliation, ids: r.ror_ids })),
   ],
   [
     'ror-api names',
     () =>
-      (JSON.parse(readFileSync(join(data, 'ror/affiliation_matching/dataset_names.json'), 'utf8')) as { affiliation: string; 'ror-id': string }[]).map((r) => ({
+      (
+        JSON.parse(readFileSync(join(data, 'ror/affiliation_matching/dataset_names.json'), 'utf8')) as {
+          affiliation: string;
+          'ror-id': string;
+        }[]
+      ).map((r) => ({
         text: r.affiliation,
         ids: r['ror-id'] ? [r['ror-id']] : [],
       })),
@@ -93,7 +95,13 @@ const sets: [string, () => Labelled[]][] = [
   [
     'crossref publisher-asserted 2023',
     () =>
-      parseCsv(gunzipSync(readFileSync(join(data, 'wave3/affiliations/crossref_publisher_asserted_affiliations_2023-06-28.csv.gz'))).toString('utf8').replace(/^\uFEFF/, ''))
+      parseCsv(
+        gunzipSync(
+          readFileSync(join(data, 'wave3/affiliations/crossref_publisher_asserted_affiliations_2023-06-28.csv.gz')),
+        )
+          .toString('utf8')
+          .replace(/^\uFEFF/, ''),
+      )
         .slice(1)
         .filter((r) => r.length >= 2)
         .map((r) => ({ text: r[0] as string, ids: [r[1] as string] })),
@@ -103,9 +111,15 @@ const sets: [string, () => Labelled[]][] = [
 const pct = (n: number, d: number): string => (d === 0 ? '   -  ' : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
 for (const [name, load] of sets) {
   const rows = load().slice(0, limit);
-  let singleTp = 0, singleFp = 0, singleN = 0;
-  let multiTp = 0, multiFp = 0, multiFn = 0, multiN = 0;
-  let noneN = 0, noneMatched = 0;
+  let singleTp = 0,
+    singleFp = 0,
+    singleN = 0;
+  let multiTp = 0,
+    multiFp = 0,
+    multiFn = 0,
+    multiN = 0;
+  let noneN = 0,
+    noneMatched = 0;
   const started = performance.now();
   for (const row of rows) {
     const held = row.ids.filter((id) => index.byId.has(id));

@@ -37,7 +37,7 @@ function jsonOf(value: ArgumentValue, fail: ArgumentFailure): JsonValue {
       return fail('json= takes a list of objects such as [{"affiliation": "…"}]', value.span);
     }
   }
-  if (node.kind === 'List' && Array.isArray(node.items)) return node.items.map((item) => jsonOf(item, fail));
+  if (node.kind === 'List' && node.items !== undefined) return node.items.map((item) => jsonOf(item, fail));
   if (node.value !== undefined) return node.value as JsonValue;
   return fail('json= takes a list of objects such as [{"affiliation": "…"}]', value.span);
 }
@@ -54,7 +54,7 @@ function inputOf(item: JsonValue, at: number, span: Span, fail: ArgumentFailure)
     }
     if (typeof object[key] !== 'string') return fail(`json= item ${at + 1}: ${key} must be a string`, span);
   }
-  const text = (key: string): string | undefined => (typeof object[key] === 'string' ? (object[key] as string) : undefined);
+  const text = (key: string): string | undefined => (typeof object[key] === 'string' ? object[key] : undefined);
   const affiliation = text('affiliation');
   if (affiliation !== undefined) {
     if (STRUCTURED.some((k) => k in object)) {
@@ -71,11 +71,17 @@ function checkArgs(call: FunctionCall, fail: ArgumentFailure): ExtractAffiliatio
   for (const arg of call.args) {
     if (arg.kind === 'PositionalArgument') {
       if (call.args.length === 1 && arg.value.kind === 'String') return { inputs: [{ affiliation: arg.value.value }] };
-      return fail('extract_affiliations takes named arguments: affiliation=, or name=, city=, state=, country=, or json=', arg.span);
+      return fail(
+        'extract_affiliations takes named arguments: affiliation=, or name=, city=, state=, country=, or json=',
+        arg.span,
+      );
     }
     const key = arg.name.value;
     if (key !== 'affiliation' && key !== 'json' && !(STRUCTURED as readonly string[]).includes(key)) {
-      return fail(`extract_affiliations has no argument ${key}; use affiliation, name, city, state, country or json`, arg.name.span);
+      return fail(
+        `extract_affiliations has no argument ${key}; use affiliation, name, city, state, country or json`,
+        arg.name.span,
+      );
     }
     if (named.has(key)) return fail(`${key} is given twice`, arg.name.span);
     if (key !== 'json' && arg.value.kind !== 'String') return fail(`${key} must be a string`, arg.value.span);
@@ -105,9 +111,14 @@ function checkArgs(call: FunctionCall, fail: ArgumentFailure): ExtractAffiliatio
     return { inputs: [{ affiliation }] };
   }
   if (text('name') === undefined) {
-    return fail('extract_affiliations needs affiliation="…", or name="…" (with city, state, country), or json=[…]', call.span);
+    return fail(
+      'extract_affiliations needs affiliation="…", or name="…" (with city, state, country), or json=[…]',
+      call.span,
+    );
   }
-  return { inputs: [Object.fromEntries(STRUCTURED.filter((k) => text(k) !== undefined).map((k) => [k, text(k) as string]))] };
+  return {
+    inputs: [Object.fromEntries(STRUCTURED.filter((k) => text(k) !== undefined).map((k) => [k, text(k) as string]))],
+  };
 }
 
 /** The matcher's index over the organizations the deployment holds, built once per data epoch. */
@@ -161,7 +172,8 @@ export const extractAffiliations: StatementFunction<ExtractAffiliationsArgs> = {
   async run(args, context): Promise<QueryResult> {
     const index = await affiliationIndex(context);
     const results = args.inputs.map((input) => {
-      const matches = 'affiliation' in input ? matchAffiliation(index, input.affiliation) : matchStructured(index, input);
+      const matches =
+        'affiliation' in input ? matchAffiliation(index, input.affiliation) : matchStructured(index, input);
       return { input, matches: matches.length === 0 ? [] : [{ institutes: matches.map(institute) }] };
     });
     return { results };

@@ -17,6 +17,8 @@ export interface AffiliationIndex {
   /** Compared city and state names → true. */
   readonly places: ReadonlySet<string>;
   readonly byId: ReadonlyMap<string, MatchableOrganization>;
+  /** Words that appear in many names ("university", "research", "cancer"): a name made only of them says little alone. */
+  readonly commonWords: ReadonlySet<string>;
   /** The most words of any compared name. */
   readonly longestName: number;
   readonly size: number;
@@ -29,6 +31,9 @@ function add<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** Builds the index over organization records (any order; withdrawn ones kept for their successors). */
+/** How many names a word must be in to count as common. */
+const COMMON_WORD_NAMES = 20;
+
 export function buildAffiliationIndex(organizations: Iterable<MatchableOrganization>): AffiliationIndex {
   const names = new Map<string, MatchableOrganization[]>();
   const acronyms = new Map<string, MatchableOrganization[]>();
@@ -56,5 +61,14 @@ export function buildAffiliationIndex(organizations: Iterable<MatchableOrganizat
     if (org.city !== undefined) places.add(normalise(org.city));
     if (org.state !== undefined) places.add(normalise(org.state));
   }
-  return { names, acronyms, countries, places, byId, longestName, size: byId.size };
+  const wordNames = new Map<string, number>();
+  for (const key of names.keys())
+    for (const word of new Set(key.split(' '))) wordNames.set(word, (wordNames.get(word) ?? 0) + 1);
+  const threshold = Math.min(COMMON_WORD_NAMES, Math.max(2, Math.round(names.size / 1000)));
+  // Place words ("michigan", "columbia") name something even when many names carry them.
+  const placeWords = new Set([...places, ...countries.keys()].flatMap((p) => p.split(' ')));
+  const commonWords = new Set(
+    [...wordNames].filter(([word, n]) => n >= threshold && !placeWords.has(word)).map(([word]) => word),
+  );
+  return { names, acronyms, countries, places, commonWords, byId, longestName, size: byId.size };
 }

@@ -67,10 +67,11 @@ function choose(
   candidates: readonly MatchableOrganization[],
   places: Places,
   base: number,
-  needPlace: boolean,
+  needPlace: 'none' | 'city-or-country' | 'city',
 ): AffiliationMatch | undefined {
   let pool = candidates;
-  if (places.countries.size > 0) pool = pool.filter((o) => o.countryCode === undefined || places.countries.has(o.countryCode));
+  if (places.countries.size > 0)
+    pool = pool.filter((o) => o.countryCode === undefined || places.countries.has(o.countryCode));
   if (pool.length > 1) {
     const inCity = pool.filter((o) => cityNamed(o, places));
     if (inCity.length > 0) pool = inCity;
@@ -83,10 +84,16 @@ function choose(
   const org = pool[0] as MatchableOrganization;
   const city = cityNamed(org, places);
   const country = countryNamed(org, places);
-  if (needPlace && !city && !country) return undefined;
+  if (needPlace === 'city-or-country' && !city && !country) return undefined;
+  if (needPlace === 'city' && !city) return undefined;
   const ambiguity = candidates.length > 1 && !city && !country ? 0.15 : 0;
   const score = Math.min(1, base + (city ? 0.05 : 0) + (country ? 0.05 : 0) - ambiguity);
   return { organization: org, score };
+}
+
+/** Whether a compared name is made only of common words ("Department of Biological Sciences"): it then needs its city in the string. */
+function generic(index: AffiliationIndex, key: string): boolean {
+  return key.split(' ').every((word) => index.commonWords.has(word));
 }
 
 /** Whether a compared segment is only a place (a city, a state, a country): never an organization. */
@@ -106,7 +113,8 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
     const org = current(index, match.organization);
     if (org === undefined) return;
     const before = found.get(org.id);
-    if (before === undefined || before.score < match.score) found.set(org.id, { organization: org, score: match.score });
+    if (before === undefined || before.score < match.score)
+      found.set(org.id, { organization: org, score: match.score });
   };
   const used = new Array<boolean>(raw.length).fill(false);
 
@@ -118,7 +126,12 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
       if (key.length === 0 || onlyPlace(index, key)) continue;
       const hits = index.names.get(key);
       if (hits === undefined) continue;
-      const match = choose(hits, places, span === 1 ? 0.9 : 0.85, false);
+      const match = choose(
+        hits,
+        places,
+        span === 1 ? 0.9 : 0.85,
+        span === raw.length || !generic(index, key) ? 'none' : 'city-or-country',
+      );
       if (match === undefined) continue;
       take(match);
       for (let k = start; k < start + span; k += 1) used[k] = true;
@@ -136,7 +149,7 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
         const key = list.slice(start, start + n).join(' ');
         const hits = index.names.get(key);
         if (hits === undefined || onlyPlace(index, key)) continue;
-        const match = choose(hits, places, 0.8, false);
+        const match = choose(hits, places, 0.8, generic(index, key) ? 'city' : 'none');
         if (match === undefined) continue;
         take(match);
         taken = n;
@@ -149,16 +162,22 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
   // Acronyms written in capitals, when the string names the organization's country or city.
   for (let s = 0; s < raw.length; s += 1) {
     const tokens = (raw[s] as string).split(/[\s/]+/);
-    // A lone short capital word just before the country or at the end is a state ("MI", "ACT").
+    // A lone short capital word after a city, before the country or at the end, is a state
+    // ("Bozeman, MT, USA", "Canberra, ACT, Australia").
     const next = keys[s + 1];
-    const placeSlot = tokens.length === 1 && (next === undefined || index.countries.has(next));
+    const previous = keys[s - 1];
+    const placeSlot =
+      tokens.length === 1 &&
+      (next === undefined || index.countries.has(next)) &&
+      previous !== undefined &&
+      index.places.has(previous);
     for (const token of tokens) {
-      const bare = token.replace(/[.\-]/g, '');
+      const bare = token.replace(/[.-]/g, '');
       if (placeSlot && bare.length <= 3) continue;
       if (bare.length < 2 || bare.length > 10 || bare !== bare.toUpperCase() || !/\p{Lu}/u.test(bare)) continue;
       const hits = index.acronyms.get(bare);
       if (hits === undefined) continue;
-      take(choose(hits, places, 0.75, true));
+      take(choose(hits, places, 0.75, bare.length <= 3 ? 'city' : 'city-or-country'));
     }
   }
 
@@ -170,6 +189,8 @@ export function matchStructured(
   index: AffiliationIndex,
   parts: { name?: string; city?: string; state?: string; country?: string },
 ): AffiliationMatch[] {
-  const text = [parts.name, parts.city, parts.state, parts.country].filter((p) => p !== undefined && p.length > 0).join(', ');
+  const text = [parts.name, parts.city, parts.state, parts.country]
+    .filter((p) => p !== undefined && p.length > 0)
+    .join(', ');
   return text.length === 0 ? [] : matchAffiliation(index, text);
 }

@@ -14,6 +14,8 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['universidad', 'university'],
   ['universidade', 'university'],
   ['universite', 'university'],
+  ['universitatea', 'university'],
+  ['technische', 'technical'],
   ['uni', 'university'],
   ['inst', 'institute'],
   ['institut', 'institute'],
@@ -47,7 +49,45 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Words left out of the compared form: they are written or dropped at will. */
-const STOP_WORDS: ReadonlySet<string> = new Set(['the', 'of', 'and', 'for', 'at', 'in', 'de', 'di', 'des', 'du', 'der', 'la', 'le', 'el']);
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  [
+    'the',
+    'of',
+    'and',
+    'for',
+    'at',
+    'in',
+    'on',
+    'de',
+    'di',
+    'des',
+    'du',
+    'der',
+    'la',
+    'le',
+    'les',
+    'el',
+    'l',
+    'd',
+  ].concat([
+    'della',
+    'dell',
+    'del',
+    'degli',
+    'delle',
+    'dei',
+    'do',
+    'da',
+    'dos',
+    'das',
+    'y',
+    'e',
+    'et',
+    'und',
+    'fur',
+    'zu',
+  ]),
+);
 
 /** The words of a text, lower case, accents and punctuation gone, abbreviations spelled out, stop words kept. */
 export function words(text: string): string[] {

@@ -7,7 +7,11 @@ import type { MatchableOrganization } from './organization.ts';
 type Loose = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 const strings = (v: unknown): string[] =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length > 0) : typeof v === 'string' && v.length > 0 ? [v] : [];
+  Array.isArray(v)
+    ? v.filter((x): x is string => typeof x === 'string' && x.length > 0)
+    : typeof v === 'string' && v.length > 0
+      ? [v]
+      : [];
 
 /** The organization fields the matcher reads from the store. */
 export const ORGANIZATION_FIELDS = [
@@ -53,11 +57,12 @@ export function fromOrganizationRecord(row: Loose): MatchableOrganization | unde
 export function fromRorRecord(raw: Loose): MatchableOrganization | undefined {
   const id = str(raw['id']);
   const names = (Array.isArray(raw['names']) ? raw['names'] : []) as Loose[];
-  const typed = (n: Loose, type: string): boolean => Array.isArray(n['types']) && (n['types'] as unknown[]).includes(type);
+  const typed = (n: Loose, type: string): boolean =>
+    Array.isArray(n['types']) && (n['types'] as unknown[]).includes(type);
   const display = names.find((n) => typed(n, 'ror_display')) ?? names[0];
   const name = display === undefined ? undefined : str(display['value']);
   if (id === undefined || name === undefined) return undefined;
-  const geo = ((((raw['locations'] as Loose[] | undefined) ?? [])[0] ?? {}) as Loose)['geonames_details'] as Loose | undefined;
+  const geo = (((raw['locations'] as Loose[] | undefined) ?? [])[0] ?? {})['geonames_details'] as Loose | undefined;
   const relationships = (Array.isArray(raw['relationships']) ? raw['relationships'] : []) as Loose[];
   const successor = str(relationships.find((r) => r['type'] === 'successor')?.['id']);
   const city = str(geo?.['name']);

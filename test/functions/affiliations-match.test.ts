@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { buildAffiliationIndex } from '../../src/functions/affiliations/index.ts';
+import { matchAffiliation, matchStructured } from '../../src/functions/affiliations/match.ts';
+import { normalise, segments } from '../../src/functions/affiliations/normalise.ts';
+import type { MatchableOrganization } from '../../src/functions/affiliations/organization.ts';
+
+// ROR records (CC0) around ~100 labelled strings of ROR's affiliation-matching test set
+// (ror-community/ror-api, MIT: LICENSE-ror-api-MIT.txt beside them).
+const organizations = JSON.parse(
+  readFileSync(new URL('../fixtures/affiliations/organizations.json', import.meta.url), 'utf8'),
+) as MatchableOrganization[];
+const labelled = JSON.parse(
+  readFileSync(new URL('../fixtures/affiliations/strings.json', import.meta.url), 'utf8'),
+) as {
+  affiliation: string;
+  ror_ids: string[];
+}[];
+const index = buildAffiliationIndex(organizations);
+const ids = (text: string): string[] => matchAffiliation(index, text).map((m) => m.organization.id);
+
+test('normalises case, accents, & and abbreviations alike on both sides', () => {
+  assert.equal(normalise('Univ. of Zürich'), normalise('University of Zurich'));
+  assert.equal(normalise('Dept. Physics & Astronomy'), 'department physics astronomy');
+  assert.deepEqual(segments('Lab A; Univ B, City (X), Country'), ['Lab A', 'Univ B', 'City', 'X', 'Country']);
+});
+
+test('meets the precision and recall floors on labelled single-organization strings', () => {
+  const single = labelled.filter((r) => r.ror_ids.length === 1);
+  let tp = 0;
+  let fp = 0;
+  for (const row of single) {
+    const got = ids(row.affiliation);
+    if (got.includes(row.ror_ids[0] as string)) tp += 1;
+    fp += got.filter((id) => id !== row.ror_ids[0]).length;
+  }
+  assert.ok(single.length >= 50);
+  assert.ok(tp / (tp + fp) >= 0.85, `precision ${tp / (tp + fp)}`);
+  assert.ok(tp / single.length >= 0.85, `recall ${tp / single.length}`);
+});
+
+test('finds several organizations in a multi-organization string', () => {
+  const multi = labelled.filter((r) => r.ror_ids.length > 1);
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const row of multi) {
+    const got = ids(row.affiliation);
+    tp += got.filter((id) => row.ror_ids.includes(id)).length;
+    fp += got.filter((id) => !row.ror_ids.includes(id)).length;
+    fn += row.ror_ids.filter((id) => !got.includes(id)).length;
+  }
+  const p = tp / (tp + fp);
+  const r = tp / (tp + fn);
+  assert.ok((2 * p * r) / (p + r) >= 0.75, `set F1 ${(2 * p * r) / (p + r)}`);
+  const both = multi.find((row) => row.ror_ids.every((id) => ids(row.affiliation).includes(id)));
+  assert.ok(both !== undefined, 'at least one string gives all its organizations');
+});
+
+test('returns nothing for strings that name no organization', () => {
+  assert.deepEqual(ids('Department of Physics, 12 Main Street, Springfield'), []);
+  assert.deepEqual(ids(''), []);
+  assert.deepEqual(ids('Independent researcher, Germany'), []);
+});
+
+const org = (over: Partial<MatchableOrganization> & { id: string; name: string }): MatchableOrganization => ({
+  aliases: [],
+  acronyms: [],
+  types: ['education'],
+  status: 'active',
+  ...over,
+});
+
+test("takes an acronym only when the string names the organization's city (or its country, for four letters or more)", () => {
+  const small = buildAffiliationIndex([
+    org({
+      id: 'a',
+      name: 'Quarry Institute of Technology',
+      acronyms: ['QIT'],
+      city: 'Lyon',
+      countryCode: 'FR',
+      countryName: 'France',
+    }),
+    org({
+      id: 'b',
+      name: 'Queensland Institute of Tides',
+      acronyms: ['QIT', 'QITS'],
+      city: 'Brisbane',
+      countryCode: 'AU',
+      countryName: 'Australia',
+    }),
+  ]);
+  const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
+  assert.deepEqual(got('Department of Chemistry, QIT, Lyon, France'), ['a']);
+  assert.deepEqual(got('School of Marine Science, QITS, Australia'), ['b']);
+  assert.deepEqual(got('School of Marine Science, QIT, Australia'), []);
+  assert.deepEqual(got('Department of Chemistry, QIT'), []);
+  // A state written as capitals before the country is no acronym.
+  assert.deepEqual(got('Lyon, QIT, France'), []);
+});
+
+test('settles a name several organizations share by the place, or leaves it', () => {
+  const small = buildAffiliationIndex([
+    org({ id: 'p', name: 'Saint Mary Hospital', city: 'Paris', countryCode: 'FR', countryName: 'France' }),
+    org({ id: 'l', name: 'Saint Mary Hospital', city: 'London', countryCode: 'GB', countryName: 'United Kingdom' }),
+  ]);
+  const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
+  assert.deepEqual(got('St. Mary Hospital, London, UK'), ['l']);
+  assert.deepEqual(got('Saint Mary Hospital, Paris'), ['p']);
+  assert.deepEqual(got('Saint Mary Hospital'), []);
+  assert.deepEqual(
+    matchStructured(small, { name: 'Saint Mary Hospital', city: 'Paris', country: 'France' }).map(
+      (m) => m.organization.id,
+    ),
+    ['p'],
+  );
+});
+
+test("answers a withdrawn or inactive record's successor", () => {
+  const gone = organizations.find((o) => o.status === 'withdrawn' && o.successor !== undefined);
+  assert.ok(gone !== undefined);
+  const got = matchAffiliation(index, `${gone.name}, ${gone.city ?? ''}, ${gone.countryName ?? ''}`);
+  assert.deepEqual(
+    got.map((m) => m.organization.id),
+    [gone.successor],
+  );
+  const alone = buildAffiliationIndex([{ ...gone }]);
+  assert.deepEqual(matchAffiliation(alone, gone.name), [], 'a withdrawn record without its successor is not answered');
+});
+
+test('matches a few hundred strings a second at least', () => {
+  const started = performance.now();
+  let n = 0;
+  while (performance.now() - started < 200) {
+    for (const row of labelled) {
+      matchAffiliation(index, row.affiliation);
+      n += 1;
+    }
+  }
+  assert.ok(n / ((performance.now() - started) / 1000) > 500);
+});
