@@ -38,7 +38,7 @@ function context(): FunctionContext & { reads: number; builds: number } {
       assert.equal(source, 'organizations');
       assert.ok(fields.includes('name'));
       ctx.reads += 1;
-      yield rows.slice(0, 100);
+      yield await Promise.resolve(rows.slice(0, 100));
       yield rows.slice(100);
     },
     async derived<T>(key: string, build: () => Promise<T>): Promise<T> {
