@@ -13,6 +13,7 @@ import { register as registerBackup } from './commands/backup.ts';
 import { register as registerMigrate } from './commands/migrate.ts';
 import { register as registerJwtSecret } from './commands/jwt-secret.ts';
 import { register as registerGroups } from './commands/groups.ts';
+import { register as registerMatchAffiliations } from './commands/match-affiliations.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -33,4 +34,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerMigrate,
   registerJwtSecret,
   registerGroups,
+  registerMatchAffiliations,
 ];
