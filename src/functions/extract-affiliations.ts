@@ -7,6 +7,7 @@
  */
 import type { ArgumentValue, FunctionCall } from '../dsl/ast.ts';
 import type { Span } from '../errors/index.ts';
+import { jsonOf } from './arguments.ts';
 import { buildAffiliationIndex, type AffiliationIndex } from './affiliations/index.ts';
 import { matchAffiliation, matchStructured } from './affiliations/match.ts';
 import type { AffiliationMatch, MatchableOrganization } from './affiliations/organization.ts';
@@ -27,19 +28,14 @@ export interface ExtractAffiliationsArgs {
   readonly inputs: readonly AffiliationInput[];
 }
 
-/** A JSON value from an argument: a JSON literal (duck-typed), a list of strings, or a string holding JSON. */
-function jsonOf(value: ArgumentValue, fail: ArgumentFailure): JsonValue {
-  const node = value as unknown as { kind: string; value?: unknown; items?: readonly ArgumentValue[] };
-  if (node.kind === 'String') {
-    try {
-      return JSON.parse(node.value as string) as JsonValue;
-    } catch {
-      return fail('json= takes a list of objects such as [{"affiliation": "…"}]', value.span);
-    }
+/** The `json=` argument as JSON data: a JSON literal, or a string holding JSON. */
+function jsonArgument(value: ArgumentValue, fail: ArgumentFailure): JsonValue {
+  if (value.kind !== 'String') return jsonOf(value);
+  try {
+    return JSON.parse(value.value) as JsonValue;
+  } catch {
+    return fail('json= takes a list of objects such as [{"affiliation": "…"}]', value.span);
   }
-  if (node.kind === 'List' && node.items !== undefined) return node.items.map((item) => jsonOf(item, fail));
-  if (node.value !== undefined) return node.value as JsonValue;
-  return fail('json= takes a list of objects such as [{"affiliation": "…"}]', value.span);
 }
 
 function inputOf(item: JsonValue, at: number, span: Span, fail: ArgumentFailure): AffiliationInput {
@@ -90,7 +86,7 @@ function checkArgs(call: FunctionCall, fail: ArgumentFailure): ExtractAffiliatio
   const json = named.get('json');
   if (json !== undefined) {
     if (named.size > 1) return fail('json= is given alone, each item carrying its affiliation', call.span);
-    const value = jsonOf(json, fail);
+    const value = jsonArgument(json, fail);
     if (!Array.isArray(value)) return fail('json= takes a list of objects such as [{"affiliation": "…"}]', json.span);
     const list = value as readonly JsonValue[];
     if (list.length === 0) return fail('json= needs at least one affiliation', json.span);

@@ -5,6 +5,7 @@
  */
 import { checkResearcherIds } from './check-researcher-ids.ts';
 import { classifyFunction } from './classify.ts';
+import { extractAffiliations } from './extract-affiliations.ts';
 import { extractConceptsFunction } from './extract-concepts.ts';
 import { extractGrants } from './extract-grants.ts';
 import type { StatementFunction } from './types.ts';
@@ -14,4 +15,5 @@ export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new M
   ['check_researcher_ids', checkResearcherIds],
   ['extract_concepts', extractConceptsFunction],
   ['classify', classifyFunction],
+  ['extract_affiliations', extractAffiliations],
 ]);

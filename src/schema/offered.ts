@@ -21,7 +21,6 @@ export const HOSTED_SOURCES = [
  * leaves this list when its statement function joins `src/functions/registry.ts`.
  */
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
-  'extract_affiliations',
   'similar_documents',
   'identify',
 ]);

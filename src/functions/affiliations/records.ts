@@ -13,11 +13,14 @@ const strings = (v: unknown): string[] =>
       ? [v]
       : [];
 
-/** The organization fields the matcher reads from the store. */
+/**
+ * The organization fields the matcher reads from the store. Aliases and labels in other
+ * languages are stored for full-text search but are no field of the protocol, so readAll
+ * cannot ask for them; records that carry `aliases` (ROR's) are read with them.
+ */
 export const ORGANIZATION_FIELDS = [
   'id',
   'name',
-  'aliases',
   'acronym',
   'city_name',
   'state_name',
