@@ -7,7 +7,10 @@
  * (../shared/data/ror: the ROR dump and ROR's affiliation-matching sets;
  * ../shared/data/wave3/affiliations: publisher-asserted Crossref strings).
  *
- *   npx tsx bench/affiliations.ts [--data /work/shared/data] [--limit N]
+ * `--names-only` leaves aliases and other-language labels out, as the deployed function reads
+ * the organizations (the protocol has no aliases field).
+ *
+ *   npx tsx bench/affiliations.ts [--data /work/shared/data] [--limit N] [--names-only]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +27,7 @@ const arg = (name: string): string | undefined => {
 };
 const data = arg('data') ?? new URL('../../../shared/data', import.meta.url).pathname;
 const limit = Number(arg('limit') ?? Infinity);
+const namesOnly = process.argv.includes('--names-only');
 const rorDump = join(data, 'ror/ror_v2_latest.jsonl.gz');
 if (!existsSync(rorDump)) throw new Error(`no ROR dump at ${rorDump} (give --data)`);
 
@@ -33,7 +37,7 @@ const organizations: MatchableOrganization[] = [];
 for (const line of gunzipSync(readFileSync(rorDump)).toString('utf8').split('\n')) {
   if (line.length === 0) continue;
   const org = fromRorRecord(JSON.parse(line) as Record<string, unknown>);
-  if (org !== undefined) organizations.push(org);
+  if (org !== undefined) organizations.push(namesOnly ? { ...org, aliases: [] } : org);
 }
 const startedBuild = performance.now();
 const index = buildAffiliationIndex(organizations);
