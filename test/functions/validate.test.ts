@@ -71,7 +71,13 @@ const bad: Array<readonly [string, string, string, string]> = [
     'check_researcher_id',
     "Did you mean 'check_researcher_ids'",
   ],
-  ['extract_affiliations(affiliation="Oxford")', 'SCHEMA_UNSUPPORTED_FUNCTION', 'extract_affiliations', 'not offered'],
+  ['extract_affiliations(affiliation=3)', 'SCHEMA_STATEMENT_ARGUMENTS', '3', 'must be a string'],
+  [
+    'extract_affiliations(organisation="Oxford")',
+    'SCHEMA_STATEMENT_ARGUMENTS',
+    'organisation',
+    "unknown argument 'organisation'",
+  ],
 ];
 
 describe('bad arguments of statement functions are positioned 400s', () => {
