@@ -54,7 +54,7 @@ describe('quarry check', () => {
         '  where titel = "x"',
         'return publications',
         '---',
-        'extract_affiliations(affiliation="University of Oxford")',
+        'similar_documents(abstract="University of Oxford")',
         '',
       ].join('\n'),
     );
@@ -100,10 +100,7 @@ describe('quarry check', () => {
   });
 
   test('several files add up', () => {
-    const a = file(
-      'a.txt',
-      'search grants return grants\n---\nextract_affiliations(affiliation="University of Oxford")\n',
-    );
+    const a = file('a.txt', 'search grants return grants\n---\nsimilar_documents(abstract="University of Oxford")\n');
     const b = file('b.txt', 'describe schema\n');
     const r = check([a, b]);
     assert.equal(r.failed, 0);

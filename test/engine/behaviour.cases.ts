@@ -806,7 +806,7 @@ export const ERROR_CASES: readonly ErrorCase[] = [
   { query: 'search publications where year = 2019 retur year', category: 'syntax' },
   { query: 'search publications where spaceships = 1 return publications', category: 'semantic' },
   // A text function of spec/dsl.md §8 (every source there may come to be held).
-  { query: 'extract_affiliations(affiliation="University of Oxford")', category: 'unsupported' },
+  { query: 'similar_documents(abstract="University of Oxford")', category: 'unsupported' },
   { query: 'search publications return publications limit 2000', category: 'budget' },
   { query: 'search publications return publications[all] limit 5', category: 'semantic' },
   {

@@ -215,9 +215,9 @@ const ERRORS_V2: ReadonlyArray<readonly [query: string, code: string, says: stri
     "'title' is not a field of the categories the facet 'category_for' shows.",
   ],
   [
-    'search publications return extract_affiliations(affiliation="some text")',
+    'search publications return similar_documents(abstract="some text")',
     'SCHEMA_UNSUPPORTED_FUNCTION',
-    "'extract_affiliations' is not offered by this deployment",
+    "'similar_documents' is not offered by this deployment",
   ],
   [
     'search publications return citations_per_yr(2010, 2020)',
@@ -363,8 +363,8 @@ describe('queries that are not searches', () => {
     assert.equal(err.code, 'SCHEMA_FUNCTION_NEEDS_SEARCH');
     assert.match(err.message, /search publications/);
   });
-  test('extract_affiliations(affiliation="University of Oxford")', () => {
-    const err = rejected('extract_affiliations(affiliation="University of Oxford")');
+  test('similar_documents(abstract="University of Oxford")', () => {
+    const err = rejected('similar_documents(abstract="University of Oxford")');
     assert.equal(err.code, 'SCHEMA_UNSUPPORTED_FUNCTION');
     assert.equal(err.category, 'unsupported');
   });
@@ -396,7 +396,7 @@ describe('unsupported versus unknown', () => {
     for (const name of SOURCE_NAMES) valid(`search ${name} return ${name}`);
   });
   test('an unsupported function comes first among several problems', () => {
-    const err = rejected('search publications where titel = 1 return extract_affiliations(affiliation="x")');
+    const err = rejected('search publications where titel = 1 return similar_documents(abstract="x")');
     assert.equal(err.code, 'SCHEMA_UNSUPPORTED_FUNCTION');
     assert.equal(err.problems.length, 2);
   });
