@@ -115,6 +115,9 @@ export function lowerSearchFunction(node: FullTextNode, fn: SearchFunction, opti
       }
       return { kind: 'phrase', parts, near: fn.distance };
     }
+    case 'similar_documents':
+      // Words as words, even in a person-name index: the parser already chose and weighed them.
+      return lowerFullText(node);
     default:
       return assertNever(fn, 'search function');
   }

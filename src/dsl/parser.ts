@@ -26,6 +26,7 @@ import type {
 import { BUDGETS, type Budgets } from './budgets.ts';
 import { frozen, frozenList, span as makeSpan } from './freeze.ts';
 import { parseFullText } from './fulltext/parser.ts';
+import { salientTerms } from './fulltext/similar.ts';
 import { stringOffsets } from './lexer.ts';
 import { STRING_TRIPLE, type Token } from './token.ts';
 
@@ -54,6 +55,9 @@ const RETURN_RESERVED = new Set(['return', 'as', 'aggregate', 'sort', 'limit', '
 
 /** Search functions whose first argument is a search string in the full-text language. */
 const SEARCH_STRING_FUNCTIONS: ReadonlySet<string> = new Set(['min_should_match', 'complex']);
+
+/** Search functions offered after `for`: those above, and similar_documents (its text is prose). */
+const SEARCH_FUNCTIONS: ReadonlySet<string> = new Set([...SEARCH_STRING_FUNCTIONS, 'similar_documents']);
 
 const COMPARISON_OPERATORS: ReadonlySet<string> = new Set(['=', '!=', '>', '<', '>=', '<=', '~']);
 
@@ -361,17 +365,17 @@ export class Parser {
 
   /**
    * search-function := NAME "(" STRING { "," argument } ")"
-   *   -- min_should_match and complex take a search string; any other name (similar_documents)
-   *   -- is reported as not offered, its text unread
+   *   -- min_should_match and complex take a search string; similar_documents takes prose,
+   *   -- read as its salient words (fulltext/similar.ts); any other name is reported as not offered
    */
   private parseSearchFunction(start: number, index: Name | undefined): FullTextClause {
     const at = this.pos;
     const call = this.parseFunctionCall();
     const name = call.name.value.toLowerCase();
-    if (!SEARCH_STRING_FUNCTIONS.has(name)) {
+    if (!SEARCH_FUNCTIONS.has(name)) {
       throw this.error('DSL_UNSUPPORTED_SEARCH_FUNCTION', call.name.span, {
         name: call.name.value,
-        offered: [...SEARCH_STRING_FUNCTIONS].map((f) => `${f}()`).join(' and '),
+        offered: oneOf([...SEARCH_FUNCTIONS].map((f) => `${f}()`)).replace(' or ', ' and '),
       });
     }
     const firstArg = call.args[0];
@@ -387,6 +391,16 @@ export class Parser {
       );
     }
     const text = firstArg.value;
+    if (name === 'similar_documents') {
+      return frozen({
+        kind: 'FullTextClause',
+        ...(index ? { index } : {}),
+        text,
+        ast: similarTermsTree(text),
+        call,
+        span: makeSpan(start, call.span.end),
+      });
+    }
     const token = this.tokens.slice(at).find((t) => t.type === 'string' && t.start === text.span.start);
     if (token === undefined) throw new Error('search function argument token not found');
     return frozen({
@@ -927,4 +941,21 @@ export class Parser {
     if (!value.integer) this.unexpected(expected, this.tokens[this.pos - 1] ?? first);
     return value;
   }
+}
+
+/**
+ * similar_documents("text"): its salient words as `w1^n OR w2^n OR "w3 w4"^n ...`, every
+ * node spanning the string. No words (only stop words) gives an empty phrase, which the
+ * schema refuses (`search-function` rule) before anything runs.
+ */
+function similarTermsTree(text: StringValue): FullTextNode {
+  const span = text.span;
+  const nodes: FullTextNode[] = salientTerms(text.value).map((t) => {
+    const boost = t.weight > 1 ? { boost: t.weight } : {};
+    if (!t.text.includes(' ')) return frozen({ kind: 'TextTerm', text: t.text, wildcard: false, ...boost, span });
+    return frozen({ kind: 'TextPhrase', text: t.text, words: frozenList(t.text.split(' ')), ...boost, span });
+  });
+  if (nodes.length === 0) return frozen({ kind: 'TextPhrase', text: '', words: frozenList([]), span });
+  if (nodes.length === 1) return nodes[0] as FullTextNode;
+  return frozen({ kind: 'TextOr', operands: frozenList(nodes), span });
 }

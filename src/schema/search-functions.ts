@@ -8,9 +8,13 @@ import { topLevelClauses, type FullTextNode, type FunctionCall, type Span } from
  *   match (required `+x` and prohibited `-x` clauses keep their meaning).
  * - `complex("words", N)`: the words (trailing `*` prefixes allowed) occur within N
  *   positions of each other, in any order.
+ * - `similar_documents("text")`: records most like a text: any of its salient words
+ *   (the parser picked and weighted them, dsl/fulltext/similar.ts), ranked by relevance.
  */
 export type SearchFunction =
-  { readonly kind: 'min_should_match'; readonly min: number } | { readonly kind: 'complex'; readonly distance: number };
+  | { readonly kind: 'min_should_match'; readonly min: number }
+  | { readonly kind: 'complex'; readonly distance: number }
+  | { readonly kind: 'similar_documents' };
 
 /** The most combinations `min_should_match` expands into (C(clauses, min)). */
 export const MAX_MIN_SHOULD_MATCH_COMBINATIONS = 1000;
@@ -46,6 +50,7 @@ export function checkSearchFunction(call: FunctionCall, ast: FullTextNode): Sear
     params: { name, problem },
     span,
   });
+  if (name === 'similar_documents') return checkSimilarDocuments(call, ast, bad);
   const what = name === 'complex' ? 'the largest distance' : 'how many clauses must match';
   if (call.args.length !== 2) return bad(`it takes two arguments, the search string and ${what}`);
   const second = call.args[1];
@@ -110,4 +115,19 @@ function complexProblem(node: FullTextNode): { readonly text: string; readonly s
         span: node.span,
       };
   }
+}
+
+/** similar_documents("text"): one string with at least one word that is not a stop word. */
+function checkSimilarDocuments(
+  call: FunctionCall,
+  ast: FullTextNode,
+  bad: (problem: string, span?: Span) => SearchFunctionCheck,
+): SearchFunctionCheck {
+  if (call.args.length !== 1) {
+    return bad('it takes one argument, the text to find similar records to', call.args[1]?.span ?? call.span);
+  }
+  if (ast.kind === 'TextPhrase' && ast.words.length === 0) {
+    return bad('the text has no words to compare records by (only stop words, numbers or punctuation)', ast.span);
+  }
+  return { ok: true, fn: { kind: 'similar_documents' } };
 }

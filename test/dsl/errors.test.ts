@@ -394,9 +394,9 @@ const cases: ReadonlyArray<readonly [string, string, string, number]> = [
     27,
   ],
   [
-    'search publications for similar_documents("Malaria: a review") return publications',
+    'search publications for more_like_this("Malaria: a review") return publications',
     'DSL_UNSUPPORTED_SEARCH_FUNCTION',
-    "The search function 'similar_documents' is not offered by this deployment; it offers min_should_match() and complex().",
+    "The search function 'more_like_this' is not offered by this deployment; it offers min_should_match(), complex() and similar_documents().",
     25,
   ],
   [

@@ -55,7 +55,7 @@ export const DSL_CODES = {
   DSL_UNSUPPORTED_SEARCH_FUNCTION: {
     category: 'unsupported',
     message: "The search function '{name}' is not offered by this deployment; it offers {offered}.",
-    fix: 'Search with a plain search string (for "..."), or with min_should_match("a OR b OR c", N) or complex("words", N); docs/language.md says what each does.',
+    fix: 'Search with a plain search string (for "..."), or with min_should_match("a OR b OR c", N), complex("words", N) or similar_documents("text"); docs/language.md says what each does.',
   },
   DSL_QUERY_TOO_LONG: {
     category: 'budget',

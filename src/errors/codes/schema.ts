@@ -144,7 +144,7 @@ export const SCHEMA_CODES = {
   SCHEMA_SEARCH_FUNCTION_ARGUMENTS: {
     category: 'semantic',
     message: 'Wrong arguments for {name}(): {problem}.',
-    fix: 'min_should_match takes a search string and how many of its clauses must match: min_should_match("a OR b OR c", 2); complex takes words and their largest distance: complex("quantum networking", 3).',
+    fix: 'min_should_match takes a search string and how many of its clauses must match: min_should_match("a OR b OR c", 2); complex takes words and their largest distance: complex("quantum networking", 3); similar_documents takes one text with words to compare by: similar_documents("Malaria drugs and their doses in Africa").',
   },
   SCHEMA_MIN_SHOULD_MATCH_TOO_BROAD: {
     category: 'budget',
