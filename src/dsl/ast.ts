@@ -113,7 +113,7 @@ export type ArgumentValue = StringValue | NumberValue | BooleanValue | NullValue
 // Queries
 // ---------------------------------------------------------------------------------------
 
-export type Query = SearchQuery | DescribeQuery | FunctionCallQuery;
+export type Query = SearchQuery | DescribeQuery | FunctionCallQuery | IdentifyExpertsQuery;
 
 /**
  * `search SOURCE [in INDEX for STRING | for STRING] [where filter] return+`
@@ -134,6 +134,34 @@ export interface DescribeQuery {
   readonly kind: 'DescribeQuery';
   readonly target: 'version' | 'schema' | 'source' | 'entity';
   readonly name?: Name;
+  readonly span: Span;
+}
+
+/**
+ * `identify experts from concepts STRING [using SOURCE] [where filter] return experts[...]
+ * [limit N [skip M]] [annotate KIND {, KIND} [overlap] with [ID, ...]]`: researchers ranked by
+ * how well their documents match the concepts (a search string over the `concepts` index).
+ */
+export interface IdentifyExpertsQuery {
+  readonly kind: 'IdentifyExpertsQuery';
+  /** The concepts as written; `concepts.value` is the search string. */
+  readonly concepts: StringValue;
+  /** The search string parsed in the full-text sub-language (spans into the whole query). */
+  readonly conceptsAst: FullTextNode;
+  /** `using publications | grants`; absent means publications. */
+  readonly using?: Name;
+  readonly filter?: FilterNode;
+  /** `return experts[...] [limit N] [skip M]`; the schema refuses other targets and modifiers. */
+  readonly returns: ReturnClause;
+  readonly annotate?: ExpertsAnnotation;
+  readonly span: Span;
+}
+
+/** `annotate coauthorship, organizational overlap with ["ur.1", "grid.2"]`. */
+export interface ExpertsAnnotation {
+  /** `coauthorship` and/or `organizational`, as written. */
+  readonly kinds: readonly Name[];
+  readonly ids: readonly StringValue[];
   readonly span: Span;
 }
 

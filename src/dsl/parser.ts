@@ -4,12 +4,14 @@ import type {
   ArgumentValue,
   ComparisonOperator,
   DescribeQuery,
+  ExpertsAnnotation,
   FieldPath,
   FieldSpec,
   FilterNode,
   FullTextClause,
   FullTextNode,
   FunctionCall,
+  IdentifyExpertsQuery,
   Name,
   NumberValue,
   ObjectEntry,
@@ -255,12 +257,15 @@ export class Parser {
       query = frozen({ kind: 'FunctionCallQuery', call, span: call.span });
     } else if (this.isKeyword(first, 'identify')) {
       const second = this.peek(1);
-      const words = second.type === 'name' ? `identify ${second.value.toLowerCase()}` : 'identify';
-      throw this.error(
-        'DSL_UNSUPPORTED_STATEMENT',
-        { start: first.start, end: second.type === 'name' ? second.end : first.end },
-        { statement: words },
-      );
+      if (!this.isKeyword(second, 'experts')) {
+        const words = second.type === 'name' ? `identify ${second.value.toLowerCase()}` : 'identify';
+        throw this.error(
+          'DSL_UNSUPPORTED_STATEMENT',
+          { start: first.start, end: second.type === 'name' ? second.end : first.end },
+          { statement: words },
+        );
+      }
+      query = this.parseIdentifyExperts();
     } else {
       this.unexpected("'search', 'describe' or a function call");
     }
@@ -308,6 +313,75 @@ export class Parser {
       ...(fullText ? { fullText } : {}),
       ...(filter ? { filter } : {}),
       returns: frozenList(returns),
+      span: makeSpan(start, this.lastEnd()),
+    });
+  }
+
+  /**
+   * identify := "identify" "experts" "from" "concepts" STRING [ "using" SOURCE ] [ "where" filter ]
+   *             return [ "annotate" KIND { "," KIND } [ "overlap" ] "with" "[" STRING { "," STRING } "]" ]
+   */
+  private parseIdentifyExperts(): IdentifyExpertsQuery {
+    const start = this.next().start;
+    this.next(); // experts
+    this.expectKeyword('from');
+    this.expectKeyword('concepts');
+    const token = this.peek();
+    if (token.type !== 'string') this.unexpected("the concepts as a search string in double quotes after 'concepts'");
+    const concepts = this.parseString();
+    const conceptsAst = this.parseSearchString(token);
+    let using: Name | undefined;
+    if (this.atKeyword('using')) {
+      this.next();
+      using = this.parseName("'publications' or 'grants' after 'using'", RESERVED);
+    }
+    let filter: FilterNode | undefined;
+    if (this.atKeyword('where')) {
+      this.next();
+      filter = this.parseFilter();
+    }
+    if (!this.atKeyword('return'))
+      this.unexpected(oneOf([...(using || filter ? [] : ["'using'"]), ...(filter ? [] : ["'where'"]), "'return'"]));
+    const returns = this.parseReturn('annotate');
+    if (this.atKeyword('return')) throw this.error('DSL_DUPLICATE_CLAUSE', this.peek(), { clause: 'return' });
+    let annotate: ExpertsAnnotation | undefined;
+    if (this.atKeyword('annotate')) {
+      const at = this.next().start;
+      const kinds = [this.parseName("'coauthorship' or 'organizational' after 'annotate'", RESERVED)];
+      while (this.atPunct(',')) {
+        this.next();
+        kinds.push(this.parseName("'coauthorship' or 'organizational' after ','", RESERVED));
+      }
+      if (this.atKeyword('overlap')) this.next();
+      this.expectKeyword('with');
+      if (!this.atPunct('[')) this.unexpected("a list of researcher or organization ids in [...] after 'with'");
+      this.next();
+      const ids: StringValue[] = [];
+      for (;;) {
+        if (this.peek().type !== 'string') this.unexpected('a researcher or organization id in double quotes');
+        ids.push(this.parseString());
+        if (this.atPunct(',')) {
+          this.next();
+          continue;
+        }
+        if (!this.atPunct(']')) this.unexpected("',' or ']'");
+        this.next();
+        break;
+      }
+      annotate = frozen({
+        kinds: frozenList(kinds),
+        ids: frozenList(ids),
+        span: makeSpan(at, this.lastEnd()),
+      });
+    }
+    return frozen({
+      kind: 'IdentifyExpertsQuery',
+      concepts,
+      conceptsAst,
+      ...(using ? { using } : {}),
+      ...(filter ? { filter } : {}),
+      returns,
+      ...(annotate ? { annotate } : {}),
       span: makeSpan(start, this.lastEnd()),
     });
   }
@@ -591,7 +665,8 @@ export class Parser {
    *                  | "sort" "by" field-path [ "asc" | "desc" ] | "limit" INTEGER | "skip" INTEGER
    *   -- each modifier at most once, in any order; printed in the order above
    */
-  private parseReturn(): ReturnClause {
+  /** `endsAt`: a word that may follow the clause (`annotate` after identify experts' return). */
+  private parseReturn(endsAt?: string): ReturnClause {
     const start = this.next().start;
     let group: StringValue | undefined;
     if (this.atKeyword('in')) {
@@ -637,14 +712,14 @@ export class Parser {
       }
     }
     const after = this.peek();
-    if (after.type !== 'eof' && !this.isKeyword(after, 'return')) {
+    if (after.type !== 'eof' && !this.isKeyword(after, 'return') && !(endsAt && this.isKeyword(after, endsAt))) {
       const options = [
         ...(alias ? [] : ["'as'"]),
         ...(aggregate ? [] : ["'aggregate'"]),
         ...(sort ? [] : ["'sort by'"]),
         ...(limit ? [] : ["'limit'"]),
         ...(skip ? [] : ["'skip'"]),
-        "'return'",
+        ...(endsAt ? [`'${endsAt}'`] : ["'return'"]),
         'the end of the query',
       ];
       this.unexpected(oneOf(options));

@@ -39,6 +39,17 @@ export function print(query: Query): string {
       return query.name ? `describe ${query.target} ${query.name.value}` : `describe ${query.target}`;
     case 'FunctionCallQuery':
       return printCall(query.call);
+    case 'IdentifyExpertsQuery': {
+      let out = `identify experts from concepts ${printString(query.concepts)}`;
+      if (query.using) out += ` using ${query.using.value}`;
+      if (query.filter) out += ` where ${printFilter(query.filter)}`;
+      out += ` ${printReturn(query.returns)}`;
+      if (query.annotate) {
+        const kinds = query.annotate.kinds.map((k) => k.value).join(', ');
+        out += ` annotate ${kinds} overlap with [${query.annotate.ids.map(printString).join(', ')}]`;
+      }
+      return out;
+    }
     default:
       return assertNever(query);
   }

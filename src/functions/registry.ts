@@ -8,6 +8,7 @@ import { classifyFunction } from './classify.ts';
 import { extractAffiliations } from './extract-affiliations.ts';
 import { extractConceptsFunction } from './extract-concepts.ts';
 import { extractGrants } from './extract-grants.ts';
+import { identifyExpertsFunction } from './identify-experts.ts';
 import type { StatementFunction } from './types.ts';
 
 export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new Map<string, StatementFunction>([
@@ -16,4 +17,5 @@ export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new M
   ['extract_concepts', extractConceptsFunction],
   ['classify', classifyFunction],
   ['extract_affiliations', extractAffiliations],
+  ['identify_experts', identifyExpertsFunction as StatementFunction],
 ]);

@@ -9,12 +9,13 @@ import { isSourceName, schemaFor } from './build.ts';
 import { ValidationContext, type ValidateOptions } from './context.ts';
 import { withDeprecatedKeyWarnings } from './deprecated-keys.ts';
 import { entitledTo } from './entitlements.ts';
+import { validateIdentifyExperts } from './identify-experts.ts';
 import { lowerSearch } from './lower.ts';
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './offered.ts';
 import { collectReferences } from './references.ts';
 import { checkSearchedSource, SEARCH_RULES } from './rules/index.ts';
 import { didYouMean } from './suggest.ts';
-import type { EntityName, Schema } from './types.ts';
+import type { EntityName, Schema, SourceName } from './types.ts';
 import type { StatementCheck } from './statements.ts';
 import type { ValidatedDescribe, ValidatedQuery, ValidatedStatement } from './validated.ts';
 
@@ -46,6 +47,26 @@ export function validate(ast: Query, options: ValidateOptions): ValidationResult
       const statement = options.statements?.get(ast.call.name.value);
       if (statement !== undefined) return { query: validateStatement(schema, ast, statement, options), warnings: [] };
       throw queryError([functionQueryProblem(ast, options)]);
+    }
+    case 'IdentifyExpertsQuery': {
+      const checked = validateIdentifyExperts(ast, schema.version, options, (search) => validate(search, options));
+      if ('problems' in checked)
+        throw queryError(ordered(checked.problems, options.maxProblems ?? DEFAULT_MAX_PROBLEMS));
+      const statement = {
+        kind: 'statement' as const,
+        dslVersion: schema.version,
+        name: 'identify_experts',
+        reads: Object.freeze([
+          ...new Set<SourceName>([
+            checked.using,
+            'researchers',
+            ...(checked.annotate?.coauthorship === true ? (['publications'] as const) : []),
+          ]),
+        ]),
+        args: checked,
+        span: ast.span,
+      };
+      return { query: Object.freeze(statement), warnings: [] };
     }
     case 'SearchQuery': {
       const checked = checkSearchedSource(schema, ast.source, options);

@@ -64,6 +64,35 @@ export interface ValidatedStatement {
   readonly span: Span;
 }
 
+/**
+ * `identify experts ...`, checked (the `args` of its ValidatedStatement): the queries that answer it, as canonical DSL text (each
+ * already validated), for `functions/identify-experts.ts` to run through a FunctionContext.
+ */
+export interface ValidatedIdentifyExperts {
+  readonly kind: 'identify_experts';
+  readonly dslVersion: DslVersion;
+  /** `publications` or `grants`: the documents whose authors (investigators) are ranked. */
+  readonly using: 'publications' | 'grants';
+  /**
+   * The matching documents, without its return clause:
+   * `search publications in concepts for "..." where ...`.
+   */
+  readonly documents: string;
+  /** The researcher fields asked for, as a `researchers[...]` field list (`basics + extras`). */
+  readonly fields: string;
+  /** `docs_found` and `score` are answered unless the field list leaves them out. */
+  readonly docsFound: boolean;
+  readonly score: boolean;
+  readonly limit: number;
+  readonly skip: number;
+  readonly annotate?: {
+    readonly coauthorship: boolean;
+    readonly organizational: boolean;
+    /** Researcher (`ur.`) and organization (`grid.`, …) ids, as written. */
+    readonly ids: readonly string[];
+  };
+}
+
 /** `describe version | schema | source X | entity X`; answer it with `describeQuery`. */
 export interface ValidatedDescribe {
   readonly kind: 'describe';

@@ -141,6 +141,11 @@ export const SCHEMA_CODES = {
     message: 'Wrong arguments for {name}(): {problem}.',
     fix: '`describe schema` lists the statement functions with their parameters (statement_functions); docs/functions.md gives each one with examples, for example extract_grants(grant_number="R01CA123456", funder_name="National Cancer Institute").',
   },
+  SCHEMA_IDENTIFY_EXPERTS: {
+    category: 'semantic',
+    message: 'Wrong identify experts query: {problem}.',
+    fix: 'identify experts from concepts "\\"concept one\\" OR \\"concept two\\"" [using publications|grants] [where ...] return experts[basics] [limit N] [annotate coauthorship, organizational overlap with ["ur.…", "grid.…"]]; docs/functions.md explains each part.',
+  },
   SCHEMA_SEARCH_FUNCTION_ARGUMENTS: {
     category: 'semantic',
     message: 'Wrong arguments for {name}(): {problem}.',
