@@ -376,9 +376,9 @@ const cases: ReadonlyArray<readonly [string, string, string, number]> = [
     21,
   ],
   [
-    'identify experts from concepts "malaria" using publications return experts',
+    'identify reviewers from concepts "malaria" using publications return experts',
     'DSL_UNSUPPORTED_STATEMENT',
-    "'identify experts' queries are not offered by this deployment.",
+    "'identify reviewers' queries are not offered by this deployment.",
     1,
   ],
   [
@@ -454,7 +454,7 @@ describe('parser errors: presentation', () => {
   });
 
   test('unsupported constructs get the unsupported category, not syntax', () => {
-    for (const q of ['identify experts from concepts "x" return experts', 'search p where a@b = 1 return p']) {
+    for (const q of ['identify reviewers from concepts "x" return experts', 'search p where a@b = 1 return p']) {
       try {
         parse(q);
         assert.fail('should throw');
