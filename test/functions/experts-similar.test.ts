@@ -222,22 +222,22 @@ function suite(name: string, setup: () => Promise<{ run: Run; done: () => Promis
   });
 }
 
-suite('SQLite', async () => {
+suite('SQLite', () => {
   const db = openReadOnly(expertsDatabase());
-  return {
-    run: (text) => Promise.resolve(runQuery(db, text, { dslVersion: 2 }) as QueryResult),
+  return Promise.resolve({
+    run: (text: string) => Promise.resolve(runQuery(db, text, { dslVersion: 2 })),
     done: () => {
       db.close();
       return Promise.resolve();
     },
-  };
+  });
 });
 
 suite('PostgreSQL', async () => {
   const pg: TestPgDatabase = await expertsPgDatabase();
   const engine: QueryEngine = createPostgresEngine({ url: pg.url });
   return {
-    run: async (text) => (await engine.run(text, { dslVersion: 2 })).result as QueryResult,
+    run: async (text) => (await engine.run(text, { dslVersion: 2 })).result,
     done: async () => {
       await engine.close();
       await pg.drop();
