@@ -1,13 +1,13 @@
 // `identify experts ...` and `search ... for similar_documents("...")` on both engines
 // (SQLite and PostgreSQL) over the same small record set (experts-fixture.ts). Expected
 // answers are derived from the fixture and from plain searches of the same engine, never
-// written out as numbers. Until the engines dispatch statements, identify experts runs
-// through `prepareStatement` with a FunctionContext whose `query` is the engine's own.
+// written out as numbers. identify experts runs as the engines dispatch it (prepareQuery
+// gives the prepared function), with a FunctionContext whose `query` is the engine's own.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPostgresEngine } from '../../src/engine/backends/postgres/engine.ts';
 import { runQuery } from '../../src/engine/backends/sqlite/query-context.ts';
-import { prepareStatement } from '../../src/engine/run-query.ts';
+import { prepareQuery } from '../../src/engine/run-query.ts';
 import type { QueryEngine } from '../../src/engine/types.ts';
 import { QuarryError } from '../../src/errors/index.ts';
 import type { FunctionContext, QueryResult } from '../../src/functions/types.ts';
@@ -42,10 +42,11 @@ function contextOf(run: Run): FunctionContext {
 }
 
 async function identify(run: Run, text: string): Promise<QueryResult> {
-  const prepared = prepareStatement(text, { dslVersion: 2 });
-  assert.ok(prepared, 'identify experts prepares a function');
-  assert.equal(prepared.name, 'identify_experts');
-  return prepared.run(contextOf(run));
+  const prepared = prepareQuery(text, { dslVersion: 2 });
+  assert.equal(prepared.kind, 'function', 'identify experts prepares a function');
+  if (prepared.kind !== 'function') throw new Error('not a function');
+  assert.equal(prepared.prepared.name, 'identify_experts');
+  return prepared.prepared.run(contextOf(run));
 }
 
 const rows = (value: unknown): Row[] => value as Row[];
@@ -280,7 +281,7 @@ describe('bad input is a positioned 400', () => {
   for (const [query, code, at] of cases) {
     test(query, () => {
       try {
-        prepareStatement(query, { dslVersion: 2 });
+        prepareQuery(query, { dslVersion: 2 });
         assert.fail('should throw');
       } catch (error) {
         assert.ok(error instanceof QuarryError, String(error));
