@@ -17,5 +17,5 @@ export const STATEMENT_FUNCTIONS: ReadonlyMap<string, StatementFunction> = new M
   ['extract_concepts', extractConceptsFunction],
   ['classify', classifyFunction],
   ['extract_affiliations', extractAffiliations],
-  ['identify_experts', identifyExpertsFunction as StatementFunction],
+  ['identify_experts', identifyExpertsFunction],
 ]);

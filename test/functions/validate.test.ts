@@ -159,7 +159,7 @@ describe('a statement with its own syntax names its function', () => {
   test('a name the registry lacks is not offered; a source outside the subscription is refused', () => {
     const options = { dslVersion: 2 as const, source: 'x'.repeat(30), statements: STATEMENT_FUNCTIONS };
     assert.throws(
-      () => validatedStatement('identify_experts', {}, span, at, options),
+      () => validatedStatement('find_reviewers', {}, span, at, options),
       (e: unknown) => e instanceof QuarryError && e.first.code === 'SCHEMA_UNSUPPORTED_FUNCTION',
     );
     assert.throws(
