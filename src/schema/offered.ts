@@ -20,7 +20,7 @@ export const HOSTED_SOURCES = [
  * Functions of the hosted service this deployment does not offer (spec/dsl.md §8). A name
  * leaves this list when its statement function joins `src/functions/registry.ts`.
  */
-export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set<string>([]);
+export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set(['similar_documents']);
 
 /** Earliest and latest year `citations_per_year` accepts, and the widest span. */
 export const CITATION_YEARS = { min: 1000, max: 3000, maxSpan: 200 } as const;

@@ -369,7 +369,7 @@ describe('queries that are not searches', () => {
     assert.equal(err.category, 'unsupported');
   });
   test('similar_documents(abstract="x") is a search function, not a statement', () => {
-    assert.equal(rejected('similar_documents(abstract="x")').code, 'SCHEMA_UNKNOWN_FUNCTION');
+    assert.equal(rejected('similar_documents(abstract="x")').code, 'SCHEMA_UNSUPPORTED_FUNCTION');
   });
   test('frobnicate(1)', () => {
     assert.equal(rejected('frobnicate(1)').code, 'SCHEMA_UNKNOWN_FUNCTION');
