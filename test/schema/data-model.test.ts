@@ -115,6 +115,9 @@ const BEYOND_SPEC_TABLES: Partial<
     // (docs/language.md, "organizations").
     hierarchy_details: { type: 'json', filter: false, facet: false, multi: false },
     ultimate_parent_id: { type: 'string', filter: true, facet: false, multi: false },
+    // Quarry's own: ROR's other names, which the affiliation matcher (extract_affiliations)
+    // reads and a user may filter by.
+    aliases: { type: 'string', filter: true, facet: false, multi: true },
     score: SCORE,
   },
 };

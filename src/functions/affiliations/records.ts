@@ -14,14 +14,14 @@ const strings = (v: unknown): string[] =>
       : [];
 
 /**
- * The organization fields the matcher reads from the store. Aliases and labels in other
- * languages are stored for full-text search but are no field of the protocol, so readAll
- * cannot ask for them; records that carry `aliases` (ROR's) are read with them.
+ * The organization fields the matcher reads from the store. Labels in other languages are
+ * stored for full-text search only, so the store's records give names, acronyms and aliases.
  */
 export const ORGANIZATION_FIELDS = [
   'id',
   'name',
   'acronym',
+  'aliases',
   'city_name',
   'state_name',
   'country_code',

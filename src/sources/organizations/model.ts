@@ -14,6 +14,7 @@ const FIELDS = {
   description: 'Research organizations and funders.',
   fields: [
     ['acronym', 'string', 'f', 'Acronym.'],
+    ['aliases', 'string', 'fm', 'Other names the organization goes by (ROR aliases); not in the hosted schema.'],
     ['city_name', 'string', 'fc', 'City.'],
     ['cnrs_ids', 'string', 'fm', 'CNRS identifiers.'],
     ['country_code', 'string', 'fc', 'Country, as its ISO 3166-1 alpha-2 (GeoNames) code.'],
@@ -169,8 +170,7 @@ export const organizations = defineSource({
         key: valueKey,
         extra: [],
         reverse: ['field', 'value'],
-        // `aliases`: other names, written for search and display; no schema field.
-        holds: byFieldCode(VALUE_FIELD_CODES, ['aliases']),
+        holds: byFieldCode(VALUE_FIELD_CODES),
       },
     ],
     fullText: {
