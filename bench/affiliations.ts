@@ -10,7 +10,10 @@
  * `--names-only` leaves aliases and other-language labels out, as the deployed function reads
  * the organizations (the protocol has no aliases field).
  *
- *   npx tsx bench/affiliations.ts [--data /work/shared/data] [--limit N] [--names-only]
+ * `--errors N` also prints, per set, up to N wrong matches on single-organization strings and
+ * N matches on strings naming no held organization, to read the errors by kind.
+ *
+ *   npx tsx bench/affiliations.ts [--data /work/shared/data] [--limit N] [--names-only] [--errors N]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +31,7 @@ const arg = (name: string): string | undefined => {
 const data = arg('data') ?? new URL('../../../shared/data', import.meta.url).pathname;
 const limit = Number(arg('limit') ?? Infinity);
 const namesOnly = process.argv.includes('--names-only');
+const errorsShown = Number(arg('errors') ?? 0);
 const rorDump = join(data, 'ror/ror_v2_latest.jsonl.gz');
 if (!existsSync(rorDump)) throw new Error(`no ROR dump at ${rorDump} (give --data)`);
 
@@ -124,6 +128,8 @@ for (const [name, load] of sets) {
     multiN = 0;
   let noneN = 0,
     noneMatched = 0;
+  const errors: string[] = [];
+  const nameOf = (id: string): string => `${index.byId.get(id)?.name ?? '?'} (${id.slice(-9)})`;
   const started = performance.now();
   for (const row of rows) {
     const held = row.ids.filter((id) => index.byId.has(id));
@@ -132,10 +138,17 @@ for (const [name, load] of sets) {
       // Strings naming no held organization (unlabelled, or labelled with records not held).
       noneN += 1;
       if (got.length > 0) noneMatched += 1;
+      if (got.length > 0 && errors.length < 2 * errorsShown)
+        errors.push(`  none  ${JSON.stringify(row.text)} -> ${got.map(nameOf).join(' | ')}`);
     } else if (row.ids.length === 1) {
       singleN += 1;
       if (got.includes(held[0] as string)) singleTp += 1;
-      singleFp += got.filter((id) => id !== held[0]).length;
+      const wrong = got.filter((id) => id !== held[0]);
+      singleFp += wrong.length;
+      if (wrong.length > 0 && errors.filter((e) => e.startsWith('  fp')).length < errorsShown)
+        errors.push(
+          `  fp    ${JSON.stringify(row.text)} -> ${wrong.map(nameOf).join(' | ')}; want ${nameOf(held[0] as string)}`,
+        );
     } else {
       multiN += 1;
       multiTp += got.filter((id) => held.includes(id)).length;
@@ -151,4 +164,5 @@ for (const [name, load] of sets) {
   console.log(
     `${name.padEnd(34)} strings ${String(rows.length).padStart(6)} | single held ${singleN}: precision ${pct(p * 1000, 1000)} recall ${pct(singleTp, singleN)} | multi ${multiN}: set F1 ${multiN === 0 ? '  -' : (f1 * 100).toFixed(1) + '%'} | no held org ${noneN}: matched ${pct(noneMatched, noneN)} | ${Math.round(rows.length / seconds)} strings/s`,
   );
+  for (const line of errors) console.log(line);
 }
