@@ -13,6 +13,21 @@ import type { AffiliationMatch, MatchableOrganization } from './organization.ts'
 const MAX_SPAN = 3;
 const MAX_PLACE_WORDS = 4;
 
+/** Words that, right after a name, make it the head of a longer one: "Duke University Medical Center". */
+const NAME_HEADS: ReadonlySet<string> = new Set([
+  'hospital',
+  'hospitals',
+  'medical',
+  'clinic',
+  'university',
+  'technology',
+  'technological',
+  'science',
+  'sciences',
+  'polytechnic',
+  'cancer',
+]);
+
 /** The places a string names, as compared word runs, and the countries among them. */
 interface Places {
   readonly grams: ReadonlySet<string>;
@@ -149,6 +164,10 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
         const key = list.slice(start, start + n).join(' ');
         const hits = index.names.get(key);
         if (hits === undefined || onlyPlace(index, key)) continue;
+        // A name followed in its segment by more words that are not a place is the head of
+        // another name ("Peking University Third Hospital", "Shiraz University of Technology").
+        const after = list[start + n];
+        if (after !== undefined && NAME_HEADS.has(after)) continue;
         const match = choose(hits, places, 0.8, generic(index, key) ? 'city' : 'none');
         if (match === undefined) continue;
         take(match);
@@ -174,6 +193,8 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
     for (const token of tokens) {
       const bare = token.replace(/[.-]/g, '');
       if (placeSlot && bare.length <= 3) continue;
+      // A country's short name ("USA", "UK") is not an acronym ("United States Army").
+      if (index.countries.has(words(bare).join(' '))) continue;
       if (bare.length < 2 || bare.length > 10 || bare !== bare.toUpperCase() || !/\p{Lu}/u.test(bare)) continue;
       const hits = index.acronyms.get(bare);
       if (hits === undefined) continue;
