@@ -28,6 +28,20 @@ const NAME_HEADS: ReadonlySet<string> = new Set([
   'cancer',
 ]);
 
+/** First words of a unit inside an organization: "Department of Biotechnology, Andhra University". */
+const UNIT_HEADS: ReadonlySet<string> = new Set([
+  'department',
+  'dept',
+  'institute',
+  'laboratory',
+  'division',
+  'school',
+  'faculty',
+  'unit',
+  'group',
+  'section',
+]);
+
 /** The places a string names, as compared word runs, and the countries among them. */
 interface Places {
   readonly grams: ReadonlySet<string>;
@@ -132,6 +146,8 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
       found.set(org.id, { organization: org, score: match.score });
   };
   const used = new Array<boolean>(raw.length).fill(false);
+  // Names of units followed by more segments: kept only when nothing else is found.
+  const units: AffiliationMatch[] = [];
 
   // Runs of whole segments, longest first: "University of California, Berkeley".
   for (let span = Math.min(MAX_SPAN, raw.length); span >= 1; span -= 1) {
@@ -148,6 +164,10 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
         span === raw.length || !generic(index, key) ? 'none' : 'city-or-country',
       );
       if (match === undefined) continue;
+      if (start + span < raw.length && UNIT_HEADS.has(key.split(' ')[0] as string)) {
+        units.push(match);
+        continue;
+      }
       take(match);
       for (let k = start; k < start + span; k += 1) used[k] = true;
     }
@@ -202,6 +222,7 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
     }
   }
 
+  if (found.size === 0) for (const unit of units) take(unit);
   return [...found.values()].sort((a, b) => b.score - a.score || a.organization.id.localeCompare(b.organization.id));
 }
 
