@@ -140,3 +140,46 @@ test('matches a few hundred strings a second at least', () => {
   }
   assert.ok(n / ((performance.now() - started) / 1000) > 500);
 });
+
+test('a name heading a longer name of another kind is not that organization', () => {
+  const small = buildAffiliationIndex([
+    org({ id: 'pku', name: 'Peking University', city: 'Beijing', countryCode: 'CN', countryName: 'China' }),
+    org({ id: 'duke', name: 'Duke University', city: 'Durham', countryCode: 'US', countryName: 'United States' }),
+  ]);
+  const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
+  assert.deepEqual(got('Peking University Cancer Hospital, Beijing, China'), []);
+  assert.deepEqual(got('Duke University Medical Center, Durham, NC, USA'), []);
+  assert.deepEqual(got('Department of Chemistry, Peking University, Beijing, China'), ['pku']);
+});
+
+test("a country's name is never read as an acronym", () => {
+  const small = buildAffiliationIndex([
+    org({
+      id: 'army',
+      name: 'United States Army',
+      acronyms: ['USA'],
+      city: 'Arlington',
+      countryCode: 'US',
+      countryName: 'United States',
+    }),
+  ]);
+  assert.deepEqual(
+    matchAffiliation(small, 'Department of Medicine, Richmond, VA, USA').map((m) => m.organization.id),
+    [],
+  );
+});
+
+test("a unit's segment counts only when the string names nothing else", () => {
+  const small = buildAffiliationIndex([
+    org({ id: 'andhra', name: 'Andhra University', city: 'Visakhapatnam', countryCode: 'IN', countryName: 'India' }),
+    org({
+      id: 'dbt',
+      name: 'Department of Biotechnology',
+      city: 'New Delhi',
+      countryCode: 'IN',
+      countryName: 'India',
+    }),
+  ]);
+  const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
+  assert.deepEqual(got('Department of Biotechnology, Andhra University, Visakhapatnam, India'), ['andhra']);
+});

@@ -166,6 +166,8 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
       if (match === undefined) continue;
       if (start + span < raw.length && UNIT_HEADS.has(key.split(' ')[0] as string)) {
         units.push(match);
+        // Its words are not read again as a name within the segment below.
+        for (let k = start; k < start + span; k += 1) used[k] = true;
         continue;
       }
       take(match);
@@ -185,7 +187,7 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
         const hits = index.names.get(key);
         if (hits === undefined || onlyPlace(index, key)) continue;
         // A name followed in its segment by more words that are not a place is the head of
-        // another name ("Peking University Third Hospital", "Shiraz University of Technology").
+        // another name ("Peking University Cancer Hospital", "Shiraz University of Technology").
         const after = list[start + n];
         if (after !== undefined && NAME_HEADS.has(after)) continue;
         const match = choose(hits, places, 0.8, generic(index, key) ? 'city' : 'none');
