@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readOrCreateSecretFile, secretFileFor } from '../auth/secret-file.ts';
 import type { QuarryConfig } from '../config.ts';
-import { runQuery } from '../engine/backends/sqlite/query-context.ts';
+import { runPreparedQuery } from '../engine/backends/sqlite/query-context.ts';
 import { createSqliteEngine } from '../engine/backends/sqlite/engine.ts';
 import { withResultCache } from '../engine/result-cache.ts';
 import { prepareQuery } from '../engine/run-query.ts';
@@ -132,7 +132,8 @@ function openLocalQueries(path: string, dslVersion: DslVersion): LocalQueries {
   return {
     login: () => Promise.resolve(),
     post: async (text: string) => {
-      if (prepareQuery(text, { dslVersion }).kind !== 'function') return runQuery(db, text, { dslVersion });
+      const prepared = prepareQuery(text, { dslVersion });
+      if (prepared.kind !== 'function') return runPreparedQuery(db, prepared);
       engine ??= createSqliteEngine({ dbPath: path, workers: 1, expensiveWorkers: 0 });
       return (await engine.run(text, { dslVersion })).result;
     },

@@ -32,11 +32,16 @@ export function pageContext(ctx: WebContext, request: FastifyRequest, reply: Fas
     isAdmin: request.web.isAdmin,
     csrfToken: reply.generateCsrf(cookieOptions(request)),
     path: request.url.split('?')[0] ?? '/',
-    assets: {
-      stylesUrl: `/assets/quarry.${ctx.assets.styles.hash}.css`,
-      consoleUrl: `/assets/console.${ctx.assets.consoleJs.hash}.js`,
-      pageUrl: `/assets/page.${ctx.assets.pageJs.hash}.js`,
-    },
+    assets: assetUrls(ctx.assets),
+  };
+}
+
+/** The content-hashed addresses of the style sheet and scripts every page links. */
+export function assetUrls(assets: Assets): PageContext['assets'] {
+  return {
+    stylesUrl: `/assets/quarry.${assets.styles.hash}.css`,
+    consoleUrl: `/assets/console.${assets.consoleJs.hash}.js`,
+    pageUrl: `/assets/page.${assets.pageJs.hash}.js`,
   };
 }
 

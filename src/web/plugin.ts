@@ -23,7 +23,7 @@ import { QuarryError, renderErrorBody } from '../errors/index.ts';
 import { standingRefusal } from '../accounts/standing.ts';
 import { notFoundPage } from './pages/not-found.ts';
 import { loadAssets, type Asset } from './assets.ts';
-import { pageContext, type WebContext } from './context.ts';
+import { assetUrls, pageContext, type WebContext } from './context.ts';
 import { errorBox, page } from './layout.ts';
 import { html } from './html.ts';
 import { accountRoutes, signInRedirect } from './routes/account.ts';
@@ -168,11 +168,7 @@ ${errorBox(quarryError)}
       isAdmin: false,
       csrfToken: '',
       path,
-      assets: {
-        stylesUrl: `/assets/quarry.${assets.styles.hash}.css`,
-        consoleUrl: `/assets/console.${assets.consoleJs.hash}.js`,
-        pageUrl: `/assets/page.${assets.pageJs.hash}.js`,
-      },
+      assets: assetUrls(assets),
     }).toString(),
   }));
 

@@ -8,7 +8,7 @@ import { compileSearch, type CompiledSearch } from '../../../compile/compile-sea
 import type { SearchPlan } from '../../../compile/plan.ts';
 import { RECORDS_LAYOUT } from '../../../compile/records-layout.ts';
 import { sqliteDialect } from '../../../compile/sqlite/dialect.ts';
-import { prepareQuery, type RunQueryOptions } from '../../run-query.ts';
+import { prepareQuery, type PreparedQuery, type RunQueryOptions } from '../../run-query.ts';
 import { shapeResult } from '../../shape.ts';
 import type { QueryResult } from '../../types.ts';
 import { ColumnarFacets, type ColumnarFacetsOptions } from './columnar-facets.ts';
@@ -52,7 +52,11 @@ export class SqliteQueryContext {
    * and are not run here.
    */
   run(text: string, options: RunQueryOptions): QueryResult {
-    const prepared = prepareQuery(text, options);
+    return this.runPrepared(prepareQuery(text, options));
+  }
+
+  /** As `run`, for a query already parsed and validated. */
+  runPrepared(prepared: PreparedQuery): QueryResult {
     switch (prepared.kind) {
       case 'answer':
         return prepared.result;
@@ -83,4 +87,9 @@ function contextOf(db: Database.Database): SqliteQueryContext {
  */
 export function runQuery(db: Database.Database, text: string, options: RunQueryOptions): QueryResult {
   return contextOf(db).run(text, options);
+}
+
+/** Runs a query already prepared (`prepareQuery`) on an open connection, in this thread. */
+export function runPreparedQuery(db: Database.Database, prepared: PreparedQuery): QueryResult {
+  return contextOf(db).runPrepared(prepared);
 }
