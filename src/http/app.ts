@@ -21,6 +21,7 @@ import { handleError, sendError } from './error-handler.ts';
 import { createMetrics } from './metrics.ts';
 import { documentOnly, registerDocsPages, registerOpenApi } from './openapi.ts';
 import { ERROR_BODY_SCHEMA } from './route-docs.ts';
+import { RECORD_SCHEMAS } from './record-schemas.ts';
 import './route-config.ts';
 import { authPathRoutes } from './routes/auth-path.ts';
 import { operationsRoutes } from './routes/operations.ts';
@@ -209,6 +210,8 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every error status of the routes' schemas refers to it.
   app.addSchema(ERROR_BODY_SCHEMA);
+  // The query answers' record schemas, one per source.
+  for (const schema of RECORD_SCHEMAS) app.addSchema(schema);
   if (config.docs.enabled) await registerOpenApi(app, { version: packageVersion() });
 
   // The API routes read the raw body whatever the Content-Type says (clients rely on it),

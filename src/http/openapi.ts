@@ -7,10 +7,11 @@
  * The schemas describe; they neither validate nor serialize (see `documentOnly`).
  */
 import compress from '@fastify/compress';
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { DOCS_THEME } from './docs-theme.ts';
 import type { FastifyInstance } from 'fastify';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { referencePages } from './reference-pages.ts';
 
 /** The security schemes, by the names the routes' `security` lists use. */
@@ -32,7 +33,7 @@ export const SECURITY_SCHEMES = {
     in: 'header',
     name: 'Authorization',
     description:
-      'Auth-path family: `JWT <token>` with the token `POST /api/auth` answered (type the word JWT, a space, then the token).',
+      'Auth-path family: the token `POST /api/auth` answered, sent as `Authorization: JWT <token>`. Here, paste the token alone: the page adds the word `JWT`.',
   },
 } as const;
 
@@ -55,7 +56,37 @@ const DOCS_CSS = `
 .swagger-ui .btn.authorize { color: #0a6b3d; border-color: #0a6b3d; }
 .swagger-ui .btn.authorize svg { fill: #0a6b3d; }
 .swagger-ui .json-schema-2020-12-expand-deep-button { color: #374151; }
+/* One relative server (this service): its picker has nothing to pick, and no label. */
+.swagger-ui .schemes-server-container { display: none !important; }
 `;
+
+/**
+ * Try it out sends the `jwt` scheme's value as the whole `Authorization` header; people paste
+ * the token alone (as they do for the Bearer scheme, where Swagger UI adds the word), so
+ * the word `JWT` is added when the value has no scheme word. Swagger UI runs this in the
+ * page: @fastify/swagger-ui writes the function's source into its initializer script, so it
+ * must not refer to anything outside itself.
+ */
+export function addJwtSchemeWord<R>(request: R): R {
+  // Swagger UI's request is a plain object whose `headers` is a plain object too.
+  const headers = (request as { headers?: Record<string, unknown> }).headers ?? {};
+  const value = headers['Authorization'];
+  if (typeof value === 'string' && value.length > 0 && !/^(JWT|Bearer)\s/i.test(value))
+    headers['Authorization'] = 'JWT ' + value.trim();
+  return request;
+}
+
+/** Operations that name no security scheme are public: say so (`security: []`), as OpenAPI linters ask. */
+function markPublicOperations(document: Parameters<SwaggerTransformObject>[0]): Partial<OpenAPIV3_1.Document> {
+  if (!('openapiObject' in document)) return document.swaggerObject as Partial<OpenAPIV3_1.Document>;
+  const openapi = document.openapiObject as Partial<OpenAPIV3_1.Document>;
+  for (const item of Object.values(openapi.paths ?? {}))
+    for (const method of ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const) {
+      const operation = item?.[method];
+      if (operation !== undefined && operation.security === undefined) operation.security = [];
+    }
+  return openapi;
+}
 
 /** Static files of Swagger UI: not content-hashed, so cached for a day rather than for good. */
 const STATIC_CACHE = 'public, max-age=86400';
@@ -78,13 +109,15 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
       info: {
         title: 'Quarry',
         version: options.version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Research-data queries in the DSL over two families of endpoints. ' +
           '**Token-path**: `GET /v3/token?api_key=...` answers a token; send queries to `POST /v3/api/query` with `Authorization: Bearer <token>`. ' +
           '**Auth-path**: `POST /api/auth` with `{"key": "..."}` answers `{"token": "<JWT>"}`; send queries to `POST /api/dsl/v2` with `Authorization: JWT <token>`. ' +
           'The request body of a query is the query text. Every error answers the body `ErrorBody`. ' +
           'The language: [/docs/language](/docs/language); every error code: [/docs/errors](/docs/errors).\n\n' +
-          'To try it here: **Authorize** with your API key (`apiKey`), run `GET /v3/token`, copy the token it answers into `bearerToken` under Authorize, then run `POST /v3/api/query`.',
+          'To try it here: **Authorize** with your API key (`apiKey`), run `GET /v3/token`, copy the token it answers into `bearerToken` under Authorize, then run `POST /v3/api/query`. ' +
+          'Under Authorize, paste tokens alone: the page adds `Bearer` or `JWT` itself.',
       },
       tags: [
         {
@@ -94,10 +127,13 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         { name: 'auth-path', description: 'Key (or legacy username and password) → JWT; the DSL endpoints' },
         { name: 'operations', description: 'Health, readiness and metrics for the operator' },
       ],
+      // Relative: the document describes the service that serves it, at whatever address.
+      servers: [{ url: '/', description: 'This Quarry service' }],
       components: { securitySchemes: SECURITY_SCHEMES },
       externalDocs: { description: 'The query language', url: '/docs/language' },
     },
     hideUntagged: true,
+    transformObject: markPublicOperations,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
@@ -124,6 +160,7 @@ export async function registerDocsPages(app: FastifyInstance): Promise<void> {
         tryItOutEnabled: true,
         displayRequestDuration: true,
         deepLinking: false,
+        requestInterceptor: addJwtSchemeWord,
       },
       theme: { ...DOCS_THEME, css: [{ filename: 'quarry.css', content: DOCS_CSS }, ...(DOCS_THEME.css ?? [])] },
     });

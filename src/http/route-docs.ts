@@ -155,28 +155,6 @@ export function queryBody(examples: Readonly<Record<string, { summary: string; v
   };
 }
 
-/** A query's answer: one array per returned kind, plus metadata. */
-export const QUERY_RESULT_SCHEMA = {
-  type: 'object',
-  description:
-    'One array of records per returned kind (`publications`, `funders`, `year`, ...), plus `_stats`, `_warnings`, `_version`. ' +
-    'Every other top-level key is an array, except a `return in "group"` object and the per-year functions (objects keyed by year).',
-  properties: {
-    _stats: {
-      type: 'object',
-      properties: { total_count: { type: 'integer', description: 'Records of the searched source that match' } },
-    },
-    _warnings: { type: 'array', items: { type: 'string' } },
-  },
-  additionalProperties: true,
-  examples: [
-    {
-      publications: [{ id: 'pub.1000001', title: 'Climate change and coastal wetlands', year: 2019, times_cited: 12 }],
-      _stats: { total_count: 214 },
-    },
-  ],
-} as const;
-
 /** The headers of a successful query answer. */
 export const QUERY_SUCCESS_HEADERS = {
   ...RATE_LIMIT_HEADERS,

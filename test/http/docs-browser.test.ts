@@ -2,7 +2,7 @@
 // out" end to end for both families (token-path: authorize with an API key, get a token from
 // GET /v3/token, authorize with it as the Bearer token, run a query from the document's
 // example; auth-path: POST /api/auth with the key in its JSON body, authorize with
-// `JWT <token>`, run POST /api/dsl/v2), and axe with every rule on /docs and the language
+// the token alone (the page adds the word `JWT`), run POST /api/dsl/v2), and axe with every rule on /docs and the language
 // reference pages, with screenshots at 1366 and 390 px.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -108,7 +108,8 @@ test('Try it out in /docs: API key → POST /api/auth → JWT → POST /api/dsl/
     const jwt = (JSON.parse(auth.body) as { token: string }).token;
     assert.match(jwt, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'a JWT');
 
-    await authorize(page, 'jwt', `JWT ${jwt}`);
+    // The token alone: the page adds the scheme word.
+    await authorize(page, 'jwt', jwt);
     const query = page.locator('#operations-auth-path-queryDslV2');
     await query.locator('.opblock-summary').first().click();
     const example = await query.locator('textarea.body-param__text').inputValue();

@@ -7,6 +7,10 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { SOURCE_FIELD_TABLES } from '../../src/model/sources.ts';
+import { SOURCE_NAMES } from '../../src/model/types.ts';
+import { addJwtSchemeWord } from '../../src/http/openapi.ts';
+import { recordSchemaId } from '../../src/http/record-schemas.ts';
 import { startWebServer, type WebServer } from '../web/helpers/server.ts';
 
 interface Operation {
@@ -17,12 +21,52 @@ interface Operation {
   };
   responses: Record<
     string,
-    { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }
+    {
+      description: string;
+      headers?: Record<string, unknown>;
+      content?: Record<string, { schema: { $ref?: string } & JsonSchema }>;
+    }
   >;
   parameters?: Array<{ name: string; in: string }>;
 }
+interface JsonSchema {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  description?: string;
+  $ref?: string;
+}
+
+/** Where a value does not fit the subset of JSON Schema the record schemas use (type, anyOf, items). */
+function mismatches(schema: JsonSchema, value: unknown, at: string): string[] {
+  if (schema.anyOf) {
+    const each = schema.anyOf.map((option) => mismatches(option, value, at));
+    return each.some((found) => found.length === 0) ? [] : (each[0] ?? []);
+  }
+  if (schema.type === undefined) return [];
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const actual =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : Number.isInteger(value)
+          ? 'integer'
+          : typeof value === 'number'
+            ? 'number'
+            : typeof value;
+  if (!types.includes(actual) && !(actual === 'integer' && types.includes('number')))
+    return [`${at}: ${JSON.stringify(value)} is not ${types.join(' or ')}`];
+  if (actual === 'array' && schema.items)
+    return (value as unknown[]).flatMap((item, i) => mismatches(schema.items as JsonSchema, item, `${at}[${i}]`));
+  return [];
+}
+
 interface Document {
   openapi: string;
+  servers: Array<{ url: string; description: string }>;
+  info: { license?: { name: string; identifier?: string } };
   paths: Record<string, Record<string, Operation>>;
   components: {
     securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }>;
@@ -76,6 +120,66 @@ describe('the OpenAPI document and the reference pages', { timeout: 60_000 }, ()
     for (const path of AUTH_QUERIES) assert.deepEqual(doc.paths[path]?.post?.security, [{ jwt: [] }]);
     for (const path of ['/v2/token', '/v3/token']) assert.deepEqual(doc.paths[path]?.get?.security, [{ apiKey: [] }]);
     for (const path of ['/api/auth', '/api/auth.json']) assert.deepEqual(doc.paths[path]?.post?.security, []);
+  });
+
+  test('servers, a licence, and every operation says its security (public ones an empty list)', () => {
+    assert.deepEqual(doc.servers, [{ url: '/', description: 'This Quarry service' }]);
+    assert.equal(doc.info.license?.identifier, 'MIT');
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops)) assert.ok(Array.isArray(op.security), `${method} ${path}`);
+    for (const path of ['/healthz', '/readyz', '/metrics']) assert.deepEqual(doc.paths[path]?.get?.security, []);
+  });
+
+  test('query answers are typed per source from the data model, and real answers fit them', async () => {
+    const result = doc.paths['/v3/api/query']?.post?.responses['200']?.content?.['application/json']?.schema as
+      JsonSchema | undefined;
+    assert.ok(result?.properties);
+    for (const source of SOURCE_NAMES) {
+      assert.deepEqual(result.properties[source], {
+        type: 'array',
+        items: { $ref: `#/components/schemas/${recordSchemaId(source)}` },
+      });
+      assert.ok(doc.components.schemas[recordSchemaId(source)], source);
+    }
+    const publication = doc.components.schemas['PublicationsRecord'] as JsonSchema;
+    assert.deepEqual(publication.properties?.['year'], {
+      anyOf: [{ type: 'integer' }, { type: 'null' }],
+      description: (publication.properties?.['year'] as JsonSchema).description,
+    });
+    const key = (await server.accounts.createKey('ana@example.org', 'openapi records')).key;
+    const token = (await server.app.inject({ method: 'GET', url: `/v3/token?api_key=${key}` })).body;
+    // Every field each source has, so each field's schema meets a real value.
+    for (const source of ['publications', 'grants', 'organizations', 'researchers', 'clinical_trials'] as const) {
+      const fields = SOURCE_FIELD_TABLES[source].fields.map(([name]) => name).join(' + ');
+      const query = `search ${source} return ${source}[${fields}] limit 3`;
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/v3/api/query',
+        headers: { authorization: `Bearer ${token}` },
+        payload: query,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const records = res.json<Record<string, Array<Record<string, unknown>>>>()[source] ?? [];
+      assert.ok(records.length > 0, query);
+      const schema = doc.components.schemas[recordSchemaId(source)] as JsonSchema;
+      for (const record of records)
+        for (const [field, value] of Object.entries(record)) {
+          const fieldSchema = schema.properties?.[field];
+          assert.ok(fieldSchema, `${source}.${field} is in the schema`);
+          assert.deepEqual(mismatches(fieldSchema, value, `${source}.${field}`), []);
+        }
+    }
+  });
+
+  test('Try it out adds the word JWT to a pasted token, and only when it is missing', async () => {
+    const headers = (value: string) => addJwtSchemeWord({ headers: { Authorization: value } }).headers.Authorization;
+    assert.equal(headers('eyJ.a.b'), 'JWT eyJ.a.b');
+    assert.equal(headers('JWT eyJ.a.b'), 'JWT eyJ.a.b');
+    assert.equal(headers('jwt eyJ.a.b'), 'jwt eyJ.a.b');
+    assert.equal(headers('Bearer abc'), 'Bearer abc');
+    const init = await server.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    assert.equal(init.statusCode, 200);
+    assert.match(init.body, /"requestInterceptor":function addJwtSchemeWord/);
   });
 
   test('query bodies are text/plain with examples; every error status answers the error body', () => {

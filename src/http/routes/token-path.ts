@@ -5,11 +5,11 @@ import { enforceLimit } from '../rate-limit.ts';
 import {
   errorResponses,
   QUERY_ERROR_CATEGORIES,
-  QUERY_RESULT_SCHEMA,
   QUERY_SUCCESS_HEADERS,
   queryBody,
   RATE_LIMIT_HEADERS,
 } from '../route-docs.ts';
+import { QUERY_RESULT_SCHEMA } from '../record-schemas.ts';
 import { queryHandler } from '../run-query.ts';
 
 const QUERY_DESCRIPTION =
