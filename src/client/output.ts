@@ -1,6 +1,7 @@
 /**
- * Turning records into text: JSON lines, CSV and plain-text tables. Nested values (entity
- * objects, lists) become compact JSON in a cell so nothing is lost.
+ * Turning records into text: JSON lines and CSV. Nested values (entity objects, lists)
+ * become compact JSON in a cell so nothing is lost. Tables for a terminal are
+ * terminal-table.ts; rows per author, funder, ... are flatten.ts.
  */
 
 export type OutputFormat = 'json' | 'jsonl' | 'csv' | 'table';
@@ -64,34 +65,4 @@ export function csvRows(records: readonly unknown[], columns: readonly string[])
 /** JSON lines: one record per line. */
 export function jsonLines(records: readonly unknown[]): string {
   return records.map((r) => `${JSON.stringify(r)}\n`).join('');
-}
-
-/**
- * A plain-text table for a terminal; long cells are cut to `maxWidth` characters with `…`.
- *
- * @example
- * table([{ id: 2020, count: 5 }])
- * // id   | count
- * // -----+------
- * // 2020 | 5
- */
-export function table(
-  records: readonly unknown[],
-  options: { columns?: readonly string[]; maxWidth?: number } = {},
-): string {
-  const columns = options.columns ?? columnsOf(records);
-  if (columns.length === 0) return records.length === 0 ? '(no records)\n' : `${records.length} empty records\n`;
-  const maxWidth = options.maxWidth ?? 40;
-  const cut = (s: string) => {
-    const flat = s.replace(/\s+/g, ' ');
-    return flat.length > maxWidth ? `${flat.slice(0, maxWidth - 1)}…` : flat;
-  };
-  const cells = records.map((r) => columns.map((c) => cut(cellText((r as Record<string, unknown> | null)?.[c]))));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] ?? '').length)));
-  const line = (row: readonly string[]) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join(' | ')
-      .trimEnd();
-  return [line(columns), widths.map((w) => '-'.repeat(w)).join('-+-'), ...cells.map(line)].join('\n') + '\n';
 }

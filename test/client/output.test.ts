@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatResult } from '../../src/cli/commands/query-remote.ts';
-import { cellText, columnsOf, csvCell, csvLine, table } from '../../src/client/output.ts';
+import { cellText, columnsOf, csvCell, csvLine } from '../../src/client/output.ts';
+import { table } from '../../src/client/terminal-table.ts';
 import { backoffDelay, parseRetryAfter } from '../../src/client/backoff.ts';
 
 const result = {

@@ -89,6 +89,28 @@ describe('quarry query', () => {
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { id: 2019, count: 2 });
   });
 
+  test('--rows affiliations: one CSV row per author affiliation with the publication id', () => {
+    const out = run(
+      '--db',
+      db,
+      '--rows',
+      'affiliations',
+      '--format',
+      'csv',
+      'search publications where year = 2019 return publications[id + authors] sort by id',
+    );
+    assert.equal(out.status, 0, out.stderr);
+    const [header, ...lines] = out.stdout.trimEnd().split('\r\n');
+    const columns = header?.split(',') ?? [];
+    assert.equal(columns[0], 'pub_id');
+    assert.ok(columns.includes('aff_id') && columns.includes('last_name'), header);
+    const affIds = lines.map((line) => line.split(',')[columns.indexOf('aff_id')]);
+    assert.ok(affIds.length >= 2 && affIds.every((id) => /^grid\./.test(id ?? '')), out.stdout);
+    const refused = run('--db', db, '--rows', 'funders', 'search publications return publications[id + title]');
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /--rows funders.*without funders/s);
+  });
+
   test('--all pages through every record of a local database', () => {
     const all = run(
       '--db',

@@ -11,15 +11,10 @@ import { Option, type Command } from 'commander';
 import { connect, type QuarryClient } from '../../client/client.ts';
 import { QuarryClientError } from '../../client/errors.ts';
 import { exportToFile, type ExportFormat } from '../../client/export.ts';
-import {
-  columnsOf,
-  csvLine,
-  csvRows,
-  jsonLines,
-  table,
-  OUTPUT_FORMATS,
-  type OutputFormat,
-} from '../../client/output.ts';
+import { ROW_KINDS, type RowKind } from '../../client/flatten.ts';
+import { columnsOf, csvLine, csvRows, jsonLines, OUTPUT_FORMATS, type OutputFormat } from '../../client/output.ts';
+import { resultShape, withRows, type ResultShape } from '../../client/result-view.ts';
+import { table } from '../../client/terminal-table.ts';
 import { loadProfile } from '../../client/profiles.ts';
 import { METADATA_KEYS, type QueryResult } from '../../client/records.ts';
 import type { ClientEvent } from '../../client/transport.ts';
@@ -41,6 +36,7 @@ export interface RemoteQueryOptions extends ConnectionFlags {
   readonly pageSize?: string;
   readonly maxRecords?: string;
   readonly progress?: boolean;
+  readonly rows?: RowKind;
 }
 
 /** The options that choose the service; with `--db` they are refused, not ignored. */
@@ -66,6 +62,10 @@ export function remoteQueryOptions(): Option[] {
     new Option('--page-size <n>', 'records per request with --all, 1-1000').default('1000'),
     new Option('--max-records <n>', 'stop --all after this many records'),
     new Option('--no-progress', 'no progress bar for --all'),
+    new Option(
+      '--rows <kind>',
+      'one row per author, author affiliation, funder or investigator of each record, with its id (as data frames do)',
+    ).choices([...ROW_KINDS]),
   ];
 }
 
@@ -130,12 +130,18 @@ function csvTable(records: readonly unknown[]): string {
   return columns.length === 0 ? '' : csvLine(columns) + csvRows(records, columns);
 }
 
+/** How a result is shown: its query's shape (leading columns) and the terminal's width. */
+export interface ResultView {
+  readonly shape?: ResultShape;
+  readonly width?: number | undefined;
+}
+
 /**
  * One result in a format. Results without lists (describe) are shown as JSON. A CSV text
  * holds one table, so a result of several lists is refused as CSV (`writeResult` writes
  * such a result as one file per list).
  */
-export function formatResult(result: QueryResult, format: OutputFormat): string {
+export function formatResult(result: QueryResult, format: OutputFormat, view: ResultView = {}): string {
   const lists = listsOf(result);
   if (format === 'json' || lists.length === 0) return `${JSON.stringify(result, null, 2)}\n`;
   if (format === 'jsonl') return lists.map(([, records]) => jsonLines(records)).join('');
@@ -152,7 +158,7 @@ export function formatResult(result: QueryResult, format: OutputFormat): string 
   return lists
     .map(
       ([key, records], i) =>
-        `${lists.length > 1 ? `${key}\n` : ''}${table(records)}${i === 0 && typeof total === 'number' ? `(${records.length} shown, ${total} matching)\n` : ''}`,
+        `${lists.length > 1 ? `${key}\n` : ''}${table(records, { leading: view.shape?.leading.get(key), width: view.width })}${i === 0 && typeof total === 'number' ? `(${records.length} shown, ${total} matching)\n` : ''}`,
     )
     .join('\n');
 }
@@ -171,7 +177,12 @@ export function fileForResult(file: string, key: string): string {
  * Prints a result, or writes it to `out`. As CSV, a result of several lists goes to one file
  * per list beside `out` (each named on stderr); on standard output it is refused.
  */
-export function writeResult(result: QueryResult, format: OutputFormat, out: string | undefined): void {
+export function writeResult(
+  result: QueryResult,
+  format: OutputFormat,
+  out: string | undefined,
+  view: ResultView = {},
+): void {
   const lists = listsOf(result);
   if (format === 'csv' && lists.length > 1 && out !== undefined) {
     for (const [key, records] of lists) {
@@ -181,7 +192,7 @@ export function writeResult(result: QueryResult, format: OutputFormat, out: stri
     }
     return;
   }
-  const output = formatResult(result, format);
+  const output = formatResult(result, format, view);
   if (out !== undefined) writeFileSync(out, output);
   else process.stdout.write(output);
 }
@@ -249,7 +260,18 @@ export async function runQueryWith(
     if (event.kind === 'rate_limited') bar.note(`(rate limited: waiting ${(event.waitMs / 1000).toFixed(1)} s)`);
   });
 
-  if (!options.all) return writeResult(await client.query(text), format, options.out);
+  if (!options.all) {
+    const shape = resultShape(text);
+    const result = await client.query(text);
+    // A table on a terminal fits its width; in a file or a pipe it keeps its full width.
+    const width = options.out === undefined && process.stdout.isTTY ? process.stdout.columns : undefined;
+    return writeResult(options.rows ? withRows(result, options.rows, shape) : result, format, options.out, {
+      shape,
+      width,
+    });
+  }
+  if (options.rows !== undefined)
+    throw invalid('--rows', 'it lays out one page; with --all, export as jsonl and flatten afterwards');
   if (format === 'table')
     throw invalid('--format table', 'tables are for one page; export --all as jsonl, csv or json');
 

@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { QuarryClient } from '../../client/client.ts';
 import { exportToFile, type ExportFormat } from '../../client/export.ts';
-import { table } from '../../client/output.ts';
+import { resultShape } from '../../client/result-view.ts';
+import { table } from '../../client/terminal-table.ts';
 import { profilePath } from '../../client/profiles.ts';
 import type { DescribedSchema, DescribedSource } from '../../client/records.ts';
 import { complete, completionWords, QueryBuffer } from '../../client/shell-input.ts';
@@ -165,7 +166,8 @@ export async function runShell(
     try {
       const result = await client.query(entry.text);
       lastQuery = entry.text;
-      print(formatResult(result, 'table'));
+      const width = io.terminal ? (io.output as { columns?: number }).columns : undefined;
+      print(formatResult(result, 'table', { shape: resultShape(entry.text), width }));
       for (const warning of result._warnings ?? []) print(`warning: ${warning}`);
     } catch (error) {
       showError(error, entry.text);
