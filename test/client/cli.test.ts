@@ -231,11 +231,17 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
         'search publications where year = 2011 return publications[id]',
         '',
         `.export ${exported}`,
+        'search publications where year = 2011 return publications[id] limit 2;',
+        `.export ${exported}.limited.csv`,
         '.exit',
         '',
       ].join('\n');
       const run = await quarry(['shell'], { env, input });
       assert.equal(run.status, 0, run.stderr);
+      assert.match(
+        run.stdout,
+        /^Quarry shell on http:\/\/127\.0\.0\.1:\d+ \((auth|token) family, [^,]+, language version 2\)\.$/m,
+      );
       assert.match(run.stdout, /id\s+\| year\n/);
       assert.match(run.stdout, /\(3 shown, \d+ matching\)/);
       assert.match(run.stdout, /funding_usd\s+\| float/);
@@ -247,6 +253,13 @@ describe('quarry login / query / shell against the real service', { timeout: 90_
       const wrote = /Wrote (\d+) records/.exec(run.stdout);
       assert.ok(wrote, run.stdout);
       assert.equal(readFileSync(exported, 'utf8').trim().split('\n').length, Number(wrote[1]));
+      // A query with its own limit exports that many records.
+      assert.match(run.stdout, new RegExp(`Wrote 2 records to ${exported}\\.limited\\.csv`));
+      assert.equal(
+        readFileSync(`${exported}.limited.csv`, 'utf8').trim().split('\r\n').length,
+        3,
+        'a header and 2 rows',
+      );
     });
   });
 });

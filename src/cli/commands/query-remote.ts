@@ -85,30 +85,54 @@ function env(name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** The service a command talks to and how it was chosen, for people (`quarry shell`'s banner). */
+export interface ChosenService {
+  readonly url: string;
+  readonly family: 'auth' | 'token';
+  readonly dslVersion: 1 | 2;
+  /** `--url`, `$QUARRY_URL` or `profile NAME`. */
+  readonly chosenBy: string;
+}
+
 /**
  * A client from, first to last: `--url` (with `--key` or $QUARRY_KEY), `--profile`,
  * $QUARRY_URL (with `--key` or $QUARRY_KEY), $QUARRY_PROFILE, the default stored profile.
  * Flags win over the environment, and a URL over a profile at the same level.
  */
 export function clientFromFlags(flags: ConnectionFlags, onEvent?: (event: ClientEvent) => void): QuarryClient {
-  const dslVersion = flags.dslVersion === 1 || flags.dslVersion === '1' ? 1 : 2;
+  return chooseService(flags, onEvent).client;
+}
+
+/** The client `clientFromFlags` makes, with the service it chose. */
+export function chooseService(
+  flags: ConnectionFlags,
+  onEvent?: (event: ClientEvent) => void,
+): { readonly client: QuarryClient; readonly service: ChosenService } {
+  const dslVersion: 1 | 2 = flags.dslVersion === 1 || flags.dslVersion === '1' ? 1 : 2;
   const options = { dslVersion, ...(onEvent ? { onEvent } : {}) } as const;
   const url = flags.url ?? (flags.profile === undefined ? env('QUARRY_URL') : undefined);
   if (url !== undefined) {
+    const chosenBy = flags.url === undefined ? '$QUARRY_URL' : '--url';
     const key = flags.key ?? env('QUARRY_KEY');
     if (key === undefined)
       throw QuarryClientError.client('CLIENT_KEY_MISSING', {
-        what: `API key (--key or $QUARRY_KEY) for ${flags.url === undefined ? '$QUARRY_URL' : '--url'}`,
+        what: `API key (--key or $QUARRY_KEY) for ${chosenBy}`,
       });
-    return connect({ url, key }, { ...options, family: flags.family === 'token' ? 'token' : 'auth' });
+    const family = flags.family === 'token' ? 'token' : 'auth';
+    return { client: connect({ url, key }, { ...options, family }), service: { url, family, dslVersion, chosenBy } };
   }
   const profile = loadProfile(flags.profile ?? env('QUARRY_PROFILE'));
   const family = profile.family;
-  if (profile.key !== undefined) return connect({ url: profile.url, key: profile.key }, { ...options, family });
-  return connect(
-    { url: profile.url, username: profile.username ?? '', password: profile.password ?? '' },
-    { ...options, family },
-  );
+  const service = { url: profile.url, family, dslVersion, chosenBy: `profile ${profile.name}` };
+  if (profile.key !== undefined)
+    return { client: connect({ url: profile.url, key: profile.key }, { ...options, family }), service };
+  return {
+    client: connect(
+      { url: profile.url, username: profile.username ?? '', password: profile.password ?? '' },
+      { ...options, family },
+    ),
+    service,
+  };
 }
 
 function wholeNumber(option: string, value: string | undefined): number | undefined {

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { QuarryClient } from '../../client/client.ts';
 import { exportToFile, type ExportFormat } from '../../client/export.ts';
+import { withoutOwnWindow } from '../../client/own-window.ts';
 import { resultShape } from '../../client/result-view.ts';
 import { table } from '../../client/terminal-table.ts';
 import { profilePath } from '../../client/profiles.ts';
@@ -17,7 +18,7 @@ import type { DescribedSchema, DescribedSource } from '../../client/records.ts';
 import { complete, completionWords, QueryBuffer } from '../../client/shell-input.ts';
 import { formatWithCaret, isQuarryError } from '../../errors/index.ts';
 import { exitWithError, queryTextOfError } from '../exit.ts';
-import { clientFromFlags, formatResult, type ConnectionFlags } from './query-remote.ts';
+import { chooseService, formatResult, type ChosenService, type ConnectionFlags } from './query-remote.ts';
 
 const HELP = `Type a query and end it with ';' or a blank line, e.g.
   search publications where year = 2020
@@ -25,7 +26,7 @@ const HELP = `Type a query and end it with ';' or a blank line, e.g.
 Tab completes keywords, sources and fields. Console commands:
   .help             this text
   .describe SOURCE  the fields of a source (publications, grants, researchers, organizations)
-  .export FILE      every record of the last query into FILE (.jsonl, .csv or .json)
+  .export FILE      every record of the last query (up to its limit) into FILE (.jsonl, .csv or .json)
   .exit             leave (also Ctrl-D)
 `;
 
@@ -79,6 +80,7 @@ function exportFormat(file: string): ExportFormat {
 export async function runShell(
   client: QuarryClient,
   io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; terminal: boolean },
+  service?: ChosenService,
 ): Promise<void> {
   const print = (text: string) => io.output.write(text.endsWith('\n') ? text : `${text}\n`);
   const showError = (error: unknown, sent?: string) => {
@@ -114,7 +116,12 @@ export async function runShell(
     rl.setPrompt(buffer.pending ? '   ...> ' : 'quarry> ');
     rl.prompt();
   };
-  print('Quarry shell. End a query with ; or a blank line. .help for help, .exit to leave.');
+  if (service !== undefined)
+    print(
+      `Quarry shell on ${service.url} (${service.family} family, ${service.chosenBy}, language version ${service.dslVersion}).`,
+    );
+  else print('Quarry shell.');
+  print('End a query with ; or a blank line. .help for help, .exit to leave.');
   rl.on('SIGINT', () => {
     if (buffer.pending) {
       buffer.clear();
@@ -145,15 +152,22 @@ export async function runShell(
         }
       } else if (entry.name === 'export') {
         if (entry.argument === '')
-          print('Usage: .export FILE (.jsonl, .csv or .json): every record of the last query.');
+          print('Usage: .export FILE (.jsonl, .csv or .json): every record of the last query (up to its limit).');
         else if (lastQuery === undefined) print('Run a query first, then .export FILE.');
         else {
+          // The query as shown: its own limit caps the export; an offset has no place in one.
+          const window = withoutOwnWindow(lastQuery);
           try {
-            const report = await exportToFile(client, lastQuery, {
-              file: entry.argument,
-              format: exportFormat(entry.argument),
-            });
-            print(`Wrote ${report.records} records to ${report.file}.`);
+            if (window.skip !== undefined && window.skip > 0)
+              print('.export writes records from the first one: run the query without skip, then .export FILE.');
+            else {
+              const report = await exportToFile(client, window.text, {
+                file: entry.argument,
+                format: exportFormat(entry.argument),
+                ...(window.limit === undefined ? {} : { maxRecords: window.limit }),
+              });
+              print(`Wrote ${report.records} records to ${report.file}.`);
+            }
           } catch (error) {
             showError(error, lastQuery);
           }
@@ -188,13 +202,17 @@ export function register(program: Command): void {
     .option('--dsl-version <version>', 'language version (1 or 2)', '2')
     .action(async (flags: ConnectionFlags) => {
       try {
-        const client = clientFromFlags(flags);
+        const { client, service } = chooseService(flags);
         await client.login();
-        await runShell(client, {
-          input: process.stdin,
-          output: process.stdout,
-          terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
-        });
+        await runShell(
+          client,
+          {
+            input: process.stdin,
+            output: process.stdout,
+            terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
+          },
+          service,
+        );
       } catch (error) {
         exitWithError(error);
       }
