@@ -1,27 +1,85 @@
 /**
- * Flat rows from nested records, the way research-office users read them in a spreadsheet
- * or a data frame (and as the Python client's `as_dataframe_*` helpers give them):
+ * Records as flat rows, the way dimcli's `as_dataframe()` (pandas `json_normalize`) shows
+ * them, for the console's table and CSV, the CLI's tables and `--rows`, and exports: a nested
+ * entity becomes one column per sub-field (`journal.id`, `journal.title`), so no cell holds
+ * an object's JSON text. Lists, which `json_normalize` leaves whole, are written readably
+ * (scalars joined with "; ", entities by their names: a person's first and last name, else
+ * `name`, `title`, or `id`), as JSON text for files, or kept whole.
  *
- * - `flattenRecord`: entity objects become dotted columns (`journal.id`, `journal.title`);
- *   lists stay lists (a table shows them joined, CSV and JSON keep them whole).
- * - `rowsOf(kind, ...)`: one row per nested item with its record's id: `authors` (one row
- *   per author of each publication), `affiliations` (per author and affiliation, the
- *   affiliation's fields prefixed `aff_`), `funders` (per funder of each record), and
- *   `investigators` (per investigator of each grant or trial).
+ * `rowsOf(kind, ...)` makes one row per nested item with its record's id, as the Python
+ * client's `as_dataframe_*` helpers do: `authors` (per author of each publication),
+ * `affiliations` (per author and affiliation, the affiliation's fields prefixed `aff_`),
+ * `funders` (per funder of each record), and `investigators` (per investigator of each
+ * grant or trial).
+ *
+ * @example
+ * flattenRecord({ id: 'pub.1', journal: { id: 'j1', title: 'J' }, authors: [{ first_name: 'A', last_name: 'B' }] })
+ * // { id: 'pub.1', 'journal.id': 'j1', 'journal.title': 'J', authors: 'A B' }
  */
+
+export type FlatValue = string | number | boolean | null;
+export type FlatRow = Readonly<Record<string, FlatValue>>;
 
 type Row = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
 
-/** Nested objects as dotted columns, in the order of the record's keys; lists stay as they are. */
-export function flattenRecord(record: Row, prefix = '', into: Row = {}): Row {
-  for (const [key, value] of Object.entries(record)) {
-    const column = prefix === '' ? key : `${prefix}.${key}`;
-    if (isObject(value) && Object.keys(value).length > 0) flattenRecord(value, column, into);
-    else into[column] = value;
+/** A readable name for one entity: a person's name, its `name`, `title`, or `id`. */
+export function entityLabel(entity: Readonly<Record<string, unknown>>): string {
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+  const person = [text(entity.first_name), text(entity.last_name)].filter(Boolean).join(' ');
+  return (
+    (person || undefined) ??
+    text(entity.name) ??
+    text(entity.title) ??
+    (typeof entity.id === 'string' || typeof entity.id === 'number' ? String(entity.id) : JSON.stringify(entity))
+  );
+}
+
+/** A list as a cell shows it: entities by their labels, everything joined with "; ". */
+export function listText(list: readonly unknown[]): string {
+  return list
+    .map((item) => (isPlainObject(item) ? entityLabel(item) : Array.isArray(item) ? listText(item) : String(item)))
+    .join('; ');
+}
+
+/** How lists are written: readable names for a table, JSON text for CSV files, or kept whole (JSON answers). */
+export type ListStyle = 'labels' | 'json' | 'keep';
+
+function flattenInto(out: Record<string, FlatValue>, prefix: string, value: unknown, lists: ListStyle): void {
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) out[prefix] = null;
+    for (const [key, inner] of entries) flattenInto(out, `${prefix}.${key}`, inner, lists);
+  } else if (Array.isArray(value)) {
+    // 'keep' leaves the list itself; only `flattenEntities` asks for it, and says so in its type.
+    out[prefix] = lists === 'labels' ? listText(value) : lists === 'json' ? JSON.stringify(value) : (value as never);
+  } else if (value === undefined) {
+    out[prefix] = null;
+  } else {
+    out[prefix] = value as FlatValue;
   }
-  return into;
+}
+
+/** One record as a flat row (see the module comment). */
+export function flattenRecord(record: Readonly<Record<string, unknown>>, lists: ListStyle = 'labels'): FlatRow {
+  const out: Record<string, FlatValue> = {};
+  for (const [key, value] of Object.entries(record)) flattenInto(out, key, value, lists);
+  return out;
+}
+
+/** One record with its entities as dotted columns and its lists left whole (rows for JSON and CSV output). */
+export function flattenEntities(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return flattenRecord(record, 'keep');
+}
+
+/** The columns of flat rows, in order of first appearance. */
+export function flatColumns(rows: readonly FlatRow[]): string[] {
+  const seen = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  return [...seen];
 }
 
 /** The kinds of rows `rowsOf` makes. */
@@ -46,7 +104,7 @@ export function recordIdColumn(source: string): string {
 /** The list of people a record holds: publications' and datasets' authors, grants' and trials' investigators. */
 function peopleOf(record: Row, kind: 'authors' | 'investigators'): Row[] {
   const list = record[kind];
-  return Array.isArray(list) ? list.filter(isObject) : [];
+  return Array.isArray(list) ? list.filter(isPlainObject) : [];
 }
 
 function withoutKey(row: Row, key: string): Row {
@@ -63,19 +121,23 @@ export function rowsOf(kind: RowKind, source: string, records: readonly unknown[
   const idColumn = recordIdColumn(source);
   const rows: Row[] = [];
   for (const record of records) {
-    if (!isObject(record)) continue;
+    if (!isPlainObject(record)) continue;
     const head: Row = { [idColumn]: record['id'] };
     switch (kind) {
       case 'authors':
       case 'investigators':
-        for (const person of peopleOf(record, kind)) rows.push({ ...head, ...flattenRecord(person) });
+        for (const person of peopleOf(record, kind)) rows.push({ ...head, ...flattenEntities(person) });
         break;
       case 'affiliations':
         for (const person of [...peopleOf(record, 'authors'), ...peopleOf(record, 'investigators')]) {
-          const who = withoutKey(withoutKey(flattenRecord(person), 'affiliations'), 'raw_affiliation');
-          const affiliations = Array.isArray(person['affiliations']) ? person['affiliations'].filter(isObject) : [];
+          const who = withoutKey(withoutKey(flattenEntities(person), 'affiliations'), 'raw_affiliation');
+          const affiliations = Array.isArray(person['affiliations'])
+            ? person['affiliations'].filter(isPlainObject)
+            : [];
           for (const affiliation of affiliations) {
-            const aff = Object.fromEntries(Object.entries(flattenRecord(affiliation)).map(([k, v]) => [`aff_${k}`, v]));
+            const aff = Object.fromEntries(
+              Object.entries(flattenEntities(affiliation)).map(([k, v]) => [`aff_${k}`, v]),
+            );
             rows.push({ ...head, ...who, ...aff });
           }
         }
@@ -83,7 +145,7 @@ export function rowsOf(kind: RowKind, source: string, records: readonly unknown[
       case 'funders': {
         const funders = record['funders'];
         if (Array.isArray(funders))
-          for (const funder of funders.filter(isObject)) rows.push({ ...head, ...flattenRecord(funder) });
+          for (const funder of funders.filter(isPlainObject)) rows.push({ ...head, ...flattenEntities(funder) });
         break;
       }
     }

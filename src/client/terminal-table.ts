@@ -1,9 +1,10 @@
 /**
  * Plain-text tables for a terminal. Nested values read as people read them (an entity by
- * its name, a list joined with `; `), facet rows lead with what identifies them and the
+ * its name, a list joined with `; `, as flatten.ts writes them), facet rows lead with what identifies them and the
  * indicators asked, and a table wider than the terminal is narrowed: the widest columns are
  * cut first (with `…`), and columns that still do not fit are left out and named below.
  */
+import { entityLabel, listText } from './flatten.ts';
 import { cellText } from './output.ts';
 
 type Row = Record<string, unknown>;
@@ -25,18 +26,10 @@ const SEPARATOR = ' | ';
 
 const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** What names an entity in a cell: its name or title, a person's names, else its id. */
-function label(entity: Row): string {
-  for (const key of ['name', 'title', 'acronym']) if (typeof entity[key] === 'string') return entity[key];
-  const person = [entity['first_name'], entity['last_name']].filter((p) => typeof p === 'string' && p !== '');
-  if (person.length > 0) return person.join(' ');
-  return entity['id'] === undefined ? JSON.stringify(entity) : cellText(entity['id']);
-}
-
-/** A value as a table shows it: entities by label, lists joined with `; `. */
+/** A value as a table shows it: entities by their labels, lists joined with `; `. */
 export function displayText(value: unknown): string {
-  if (Array.isArray(value)) return value.map((item) => (isRow(item) ? label(item) : cellText(item))).join('; ');
-  if (isRow(value)) return label(value);
+  if (Array.isArray(value)) return listText(value);
+  if (isRow(value)) return entityLabel(value);
   return cellText(value);
 }
 

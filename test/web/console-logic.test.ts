@@ -8,7 +8,7 @@ import { SOURCE_NAMES } from '../../src/model/sources.ts';
 import type { DescribeQuery } from '../../src/dsl/ast.ts';
 import { parseCsv, toCsv } from '../../src/web/console/csv.ts';
 import { offsetOf, resultLists } from '../../src/web/console/result-shape.ts';
-import { entityLabel, flattenRecord } from '../../src/web/console/flatten.ts';
+import { entityLabel, flattenRecord } from '../../src/client/flatten.ts';
 import { exportAll } from '../../src/web/console/export-all.ts';
 import {
   chartRows,

@@ -7,7 +7,7 @@
  * @example toCsv([{ id: 2020, count: 3 }]) // 'id,count\r\n2020,3\r\n'
  */
 import { columnsOf, csvLine, csvRows } from '../../client/output.ts';
-import { flattenRecord } from './flatten.ts';
+import { flattenRecord } from '../../client/flatten.ts';
 
 export function toCsv(rows: readonly Readonly<Record<string, unknown>>[]): string {
   const flat = rows.map((row) => flattenRecord(row, 'json'));

@@ -7,7 +7,7 @@
  */
 import { MAX_DEPTH, MAX_PAGE_SIZE, pageablePlan, pageText } from '../../client/paging.ts';
 import { columnsOf, csvLine, csvRows, jsonLines } from '../../client/output.ts';
-import { flattenRecord } from './flatten.ts';
+import { flattenRecord } from '../../client/flatten.ts';
 import { withoutPaging } from './query-edit.ts';
 
 export type ExportAllFormat = 'csv' | 'jsonl';

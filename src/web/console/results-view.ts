@@ -2,7 +2,7 @@
  * The console's view of one successful answer: per result list a heading, downloads, for
  * facets a chart of the chosen indicator (a picker when there are several; a line in year
  * order for year facets; a click on a bar adds that value as a filter) and the table, with
- * entity columns flattened (src/web/console/flatten.ts), numbers formatted, and at most
+ * entity columns flattened (src/client/flatten.ts), numbers formatted, and at most
  * `TABLE_PAGE_ROWS` rows in the page at once. An empty answer says so and offers a broader
  * query; a records answer with more matches than rows offers the next page and "export all".
  */
@@ -20,7 +20,7 @@ import {
 } from 'chart.js';
 import { toCsv } from './csv.ts';
 import { chartRows, defaultIndicator, facetColumns, facetIndicators, formatNumber, isYearFacet } from './facets.ts';
-import { entityLabel, flatColumns, flattenRecord, type FlatValue } from './flatten.ts';
+import { entityLabel, flatColumns, flattenRecord, type FlatValue } from '../../client/flatten.ts';
 import { make } from './dom.ts';
 import { resultLists, type ResultList } from './result-shape.ts';
 
