@@ -76,7 +76,7 @@ describe('token lifecycle and account standing', () => {
       assert.equal(res.json().errors.query.code, 'SERVICE_ACCOUNT_PENDING');
       assert.match(
         res.json().errors.query.details[0],
-        /^Your account awaits activation by the administrator: .* contact the administrator at /,
+        /^Your account awaits activation by the administrator: .* If it takes long, contact the administrator of this Quarry service\.$/,
       );
     }
   });

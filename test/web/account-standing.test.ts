@@ -160,7 +160,7 @@ for (const variant of VARIANTS) {
       assert.equal(res.status, 403, `${what}: ${res.text.slice(0, 200)}`);
       const json = res.text.startsWith('{') ? (JSON.parse(res.text) as { errors: { query: { code: string } } }) : null;
       assert.equal(json ? json.errors.query.code : codeOf(res.text), CODE_OF_STATE[state], what);
-      assert.ok(res.text.includes(`contact the administrator at ${CONTACT}`), `${what} says whom to contact`);
+      assert.ok(res.text.includes(`contact ${CONTACT}`), `${what} says whom to contact`);
       assert.equal(client.cookie('quarry_session'), undefined, `${what} clears the cookie`);
       assert.equal(await sessions.sessionById(session), undefined, `${what} ends the session`);
     }
@@ -173,7 +173,7 @@ for (const variant of VARIANTS) {
           const res = await client.signIn(HOLDER.email, HOLDER.password);
           assert.equal(res.status, 403);
           assert.equal(codeOf(res.text), CODE_OF_STATE[state]);
-          assert.ok(res.text.includes(`contact the administrator at ${CONTACT}`));
+          assert.ok(res.text.includes(`contact ${CONTACT}`));
           assert.match(res.text, /<h2 id="sign-in-title">Sign in<\/h2>/, 'the sign-in forms again');
           assert.equal(client.cookie('quarry_session'), undefined);
           // A wrong password still says only that the credentials are wrong.
@@ -197,7 +197,7 @@ for (const variant of VARIANTS) {
           const res = await client.post('/sign-in/code', { email: HOLDER.email, code });
           assert.equal(res.status, 403);
           assert.equal(codeOf(res.text), CODE_OF_STATE[state]);
-          assert.ok(res.text.includes(`contact the administrator at ${CONTACT}`));
+          assert.ok(res.text.includes(`contact ${CONTACT}`));
           assert.equal(client.cookie('quarry_session'), undefined);
         });
       }

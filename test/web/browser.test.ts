@@ -274,7 +274,7 @@ describe('in the browser', () => {
     await page.waitForURL(`${server.url}/sign-in`);
     assert.match(
       (await page.locator('.error-box').textContent()) ?? '',
-      /awaits activation by the administrator[^]*contact the administrator at data-office@example\.org/,
+      /awaits activation by the administrator[^]*contact data-office@example\.org/,
     );
     await shot('sign-in-pending');
     assert.ok(!(await context.cookies()).some((c) => c.name === 'quarry_session'), 'no session');

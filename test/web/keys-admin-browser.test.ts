@@ -71,7 +71,7 @@ describe('keys and administration in the browser', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     assert.match(
       (await page.locator('.error-box').textContent()) ?? '',
-      /awaits activation by the administrator[^]*contact the administrator at data-office@example\.org/,
+      /awaits activation by the administrator[^]*contact data-office@example\.org/,
     );
     assert.ok(!(await context.cookies()).some((c) => c.name === 'quarry_session'), 'no session');
     await assertAccessible(page, 'a sign-in refused for a pending account');

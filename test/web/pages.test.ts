@@ -187,6 +187,19 @@ describe('keys on the home page', () => {
     assert.equal((await fetch(`${server.url}/v3/token?api_key=${key}`)).status, 401);
   });
 
+  test('the account page offers keys for every family the subscription includes, with a curl for each', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(HOLDER.email, HOLDER.password);
+    const page = (await client.get('/account')).text;
+    assert.match(page, /<h2 id="keys-title">API keys<\/h2>/);
+    assert.ok(!page.includes('Keys for the auth-path family'));
+    assert.match(
+      page,
+      /Token-path family: [^<]*<code>Authorization: Bearer<\/code>: <code>curl -s &#39;http:\/\/[^<]+\/v3\/token\?api_key=YOUR_API_KEY&#39;<\/code>/,
+    );
+    assert.match(page, /Auth-path family: [^]*?<code>curl -s -X POST &#39;http:\/\/[^<]+\/api\/auth&#39;/);
+  });
+
   test('key names are unique among an account’s keys in use', async () => {
     const client = new FormClient(server.url);
     await client.signIn(HOLDER.email, HOLDER.password);
@@ -333,7 +346,7 @@ describe('the console endpoint', () => {
     // Said plainly: the account waits for the administrator, and whom to write to.
     assert.match(
       signIn.text,
-      /<li>Your account awaits activation by the administrator: until it is activated it cannot sign in, get tokens or run queries\. If it takes long, contact the administrator at data-office@example\.org\.<\/li>/,
+      /<li>Your account awaits activation by the administrator: until it is activated it cannot sign in, get tokens or run queries\. If it takes long, contact data-office@example\.org\.<\/li>/,
     );
     assert.equal(client.cookie('quarry_session'), undefined);
     const res = await client.postJson('/console/api/query', { query: 'search grants return grants' });

@@ -57,23 +57,22 @@ export const SERVICE_CODES = {
   SERVICE_ACCOUNT_PENDING: {
     category: 'permission',
     message:
-      'Your account awaits activation by the administrator: until it is activated it cannot sign in, get tokens or run queries. If it takes long, contact the administrator at {contact}.',
+      'Your account awaits activation by the administrator: until it is activated it cannot sign in, get tokens or run queries. If it takes long, contact {contact}.',
     fix: 'An administrator activates accounts (`quarry accounts activate EMAIL`); ask them to do so.',
   },
   SERVICE_ACCOUNT_SUSPENDED: {
     category: 'permission',
-    message: 'Your account is suspended; contact the administrator at {contact}.',
+    message: 'Your account is suspended; contact {contact}.',
     fix: 'An administrator can reactivate the account (`quarry accounts activate EMAIL`).',
   },
   SERVICE_ACCOUNT_CLOSED: {
     category: 'permission',
-    message: 'Your account is closed; contact the administrator at {contact} if you need access again.',
+    message: 'Your account is closed; contact {contact} if you need access again.',
     fix: 'Closed accounts cannot be reopened; the administrator can create a new account.',
   },
   SERVICE_FAMILY_NOT_SUBSCRIBED: {
     category: 'permission',
-    message:
-      'Your subscription does not include the {family} API family; contact the administrator at {contact} to extend it.',
+    message: 'Your subscription does not include the {family} API family; contact {contact} to extend it.',
     fix: 'The administrator extends a subscription with `quarry accounts subscribe EMAIL --families auth,token`.',
   },
   SERVICE_RATE_LIMITED: {

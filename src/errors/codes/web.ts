@@ -12,8 +12,7 @@ export const WEB_CODES = {
   },
   WEB_LOGIN_CODE_INVALID: {
     category: 'authentication',
-    message:
-      'The login code is not valid: it may be mistyped, already used, or expired. Ask the administrator at {contact} for a new one.',
+    message: 'The login code is not valid: it may be mistyped, already used, or expired. Ask {contact} for a new one.',
     fix: 'Login codes work once and for 30 minutes; an administrator issues a new one on the administration page or with `quarry accounts login-code EMAIL`.',
   },
   WEB_LOGIN_CODE_ACCOUNT_INACTIVE: {

@@ -93,7 +93,9 @@ function passwordForm(ctx: PageContext, account: Account): Html | undefined {
 export function accountPage(ctx: PageContext, account: Account, data: AccountData): Html {
   const { subscription } = account;
   const contact = data.config.adminContact;
-  const jwtExample = `curl -s -X POST '${data.baseUrl}/api/auth' -H 'Content-Type: application/json' -d '{"key": "${data.newKey?.key ?? 'YOUR_API_KEY'}"}'`;
+  const key = data.newKey?.key ?? 'YOUR_API_KEY';
+  const tokenExample = `curl -s '${data.baseUrl}/v3/token?api_key=${key}'`;
+  const jwtExample = `curl -s -X POST '${data.baseUrl}/api/auth' -H 'Content-Type: application/json' -d '{"key": "${key}"}'`;
   return page(ctx, {
     title: 'Account',
     body: html`<h1>Your account</h1>
@@ -114,9 +116,11 @@ ${noticeBox(data.notice)}
   ${limitsList(account, data.config)}
   <p class="muted">To change your subscription or limits, contact ${contact}.</p>
 </section>
-<section aria-labelledby="auth-keys-title">
-  <h2 id="auth-keys-title">Keys for the auth-path family</h2>
-  <p>Clients of the auth-path family log in with a key and receive a JWT: <code>${jwtExample}</code></p>
+<section aria-labelledby="keys-title">
+  <h2 id="keys-title">API keys</h2>
+  <p>One key serves every API family your subscription includes.</p>
+  ${subscription.families.includes('token') && html`<p>Token-path family: trade the key for a token, then send it as <code>Authorization: Bearer</code>: <code>${tokenExample}</code></p>`}
+  ${subscription.families.includes('auth') && html`<p>Auth-path family: log in with the key and receive a JWT, then send it as <code>Authorization: JWT</code>: <code>${jwtExample}</code></p>`}
   ${newKeyBox(data.newKey)}
   ${keyTable(ctx, data.keys, '/account')}
   ${createKeyForm(ctx, '/account/keys')}
