@@ -71,6 +71,17 @@ export class TokenService {
     });
   }
 
+  /**
+   * The principal of an API key presented as is (the MCP endpoint's `Authorization: Bearer
+   * <key>`): the same lookup and standing checks `GET /v2/token?api_key=` makes, with no token
+   * issued. A missing, unknown or revoked key is SERVICE_CREDENTIALS_INVALID (401); an account
+   * that is not active, or not subscribed to `family`, a permission error (403).
+   */
+  async principalForKey(apiKey: string, family: Family = 'token'): Promise<Principal> {
+    const { account, keyId } = await this.#login({ key: apiKey }, family);
+    return this.principalFor(account, family, keyId);
+  }
+
   /** The principal behind an opaque token, or a token/permission error (HTTP 403). */
   async verifyOpaque(presented: string): Promise<Principal> {
     return this.#check(hashSecret(presented.trim()), { kind: 'opaque', family: 'token' });

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Family } from '../identity/account-types.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { DslVersion, QueryOutcome } from '../engine/types.ts';
@@ -111,10 +111,7 @@ async function authenticate(ctx: ServiceContext, request: FastifyRequest, family
   );
 }
 
-/**
- * Runs the query, cancelling it when the client goes away. The engine enforces the time
- * limit itself; the deadline here is a backstop should it fail to answer.
- */
+/** Runs the query, cancelling it when the client goes away (see `runForPrincipal`). */
 async function runWithDeadline(
   ctx: ServiceContext,
   request: FastifyRequest,
@@ -123,34 +120,62 @@ async function runWithDeadline(
   dslVersion: DslVersion,
   principal: Principal,
 ): Promise<QueryOutcome> {
-  const timeoutMs = ctx.config.query.timeoutMs;
   const controller = new AbortController();
   const onClose = () => {
     if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
   };
   reply.raw.once('close', onClose);
+  try {
+    return await runForPrincipal(ctx, { text, dslVersion, principal, signal: controller.signal, log: request.log });
+  } finally {
+    reply.raw.off('close', onClose);
+  }
+}
+
+/** One query of a known caller, as `runForPrincipal` takes it. */
+export interface PrincipalQuery {
+  readonly text: string;
+  readonly dslVersion: DslVersion;
+  readonly principal: Principal;
+  /** Aborts the query (the client went away). */
+  readonly signal?: AbortSignal;
+  readonly log: FastifyBaseLogger;
+}
+
+/**
+ * Runs a query for a principal under the query endpoint's rules: the account's entitled
+ * sources, the configured time limit, fair scheduling by account. The engine enforces the
+ * time limit itself; the deadline here is a backstop should it fail to answer. Shared by the
+ * query endpoints and the MCP endpoint's tools.
+ */
+export async function runForPrincipal(ctx: ServiceContext, query: PrincipalQuery): Promise<QueryOutcome> {
+  const timeoutMs = ctx.config.query.timeoutMs;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(query.signal?.reason);
+  if (query.signal?.aborted) onAbort();
+  else query.signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort(new Error('deadline passed'));
-      request.log.warn({ timeoutMs }, 'the engine did not answer within the query time limit');
+      query.log.warn({ timeoutMs }, 'the engine did not answer within the query time limit');
       reject(QuarryError.of('SERVICE_QUERY_TIMEOUT', { params: { seconds: timeoutMs / 1000 } }));
     }, backstopMs(timeoutMs));
   });
-  const { sources } = principal.subscription;
+  const { sources } = query.principal.subscription;
   try {
     return await Promise.race([
-      ctx.engine.run(text, {
-        dslVersion,
+      ctx.engine.run(query.text, {
+        dslVersion: query.dslVersion,
         permissions: sources === 'all' ? {} : { sources },
         signal: controller.signal,
         timeoutMs,
-        principal: String(principal.accountId),
+        principal: String(query.principal.accountId),
       }),
       deadline,
     ]);
   } finally {
     clearTimeout(timer);
-    reply.raw.off('close', onClose);
+    query.signal?.removeEventListener('abort', onAbort);
   }
 }
