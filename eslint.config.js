@@ -35,7 +35,10 @@ export const LAYERS = {
   // (model.ts, fields.ts, native.ts) are in the model layer (SOURCE_ZONES below); its importers
   // and generator are in the data layer, as src/data/ is.
   sources: [...CORE, './store', './data'],
-  http: [...CORE, ...IDENTITY, './engine', './config.ts'],
+  // The MCP tools (one definition for `POST /mcp` and `quarry mcp`): DSL text in, results
+  // out through a QuarryBackend the caller supplies, so they know no engine, store or client.
+  mcp: [...CORE, './functions'],
+  http: [...CORE, ...IDENTITY, './engine', './config.ts', './mcp'],
   web: [...CORE, ...IDENTITY, './engine', './config.ts', './http', './client'],
   cli: [
     ...CORE,
@@ -47,6 +50,7 @@ export const LAYERS = {
     './client',
     './main.ts',
     './backends.ts',
+    './mcp',
   ],
   'config.ts': ['./errors'],
   'index.ts': ['./client'],

@@ -23,6 +23,17 @@ export const SERVICE_CODES = {
       "The request has no 'Authorization: {scheme} <token>' header. Get a token at {loginPath} and send it with that scheme.",
     fix: 'Obtain a token from the authentication endpoint of the family you use and send it in the Authorization header with the scheme word shown.',
   },
+  SERVICE_MCP_KEY_MISSING: {
+    category: 'authentication',
+    message:
+      "The request has no 'Authorization: Bearer <API key>' header. Configure your MCP client to send your Quarry API key with it.",
+    fix: 'Add the header Authorization: Bearer <your API key> to the MCP server entry of your client (docs/mcp.md shows the configuration); keys are created in the account section of the web application or with `quarry keys create`.',
+  },
+  SERVICE_RECORD_NOT_FOUND: {
+    category: 'not_found',
+    message: "There is no {source} record with the id '{id}'.",
+    fix: 'Check the id and the source: ids come from query results (`search SOURCE ... return SOURCE[id]`); a record id names one source (pub.… publications, grant.… grants, ur.… researchers, grid.… organizations).',
+  },
   SERVICE_API_KEY_MISSING: {
     category: 'authentication',
     message: 'The api_key query parameter is missing. Request {path}?api_key=<your API key>.',
