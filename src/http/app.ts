@@ -24,6 +24,7 @@ import { ERROR_BODY_SCHEMA } from './route-docs.ts';
 import { RECORD_SCHEMAS } from './record-schemas.ts';
 import './route-config.ts';
 import { authPathRoutes } from './routes/auth-path.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { tokenPathRoutes } from './routes/token-path.ts';
 import { versionPolicy } from './versions.ts';
@@ -225,6 +226,8 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     if (config.families.token) await api.register(tokenPathRoutes, { ctx });
     if (config.families.auth) await api.register(authPathRoutes, { ctx });
   });
+  // The MCP endpoint reads its body itself (a JSON-RPC message) and counts like the token-path.
+  if (config.families.token) await app.register(mcpRoutes, { ctx });
   await app.register(operationsRoutes, { ctx });
   if (config.docs.enabled) await registerDocsPages(app);
 
