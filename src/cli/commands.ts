@@ -14,6 +14,7 @@ import { register as registerMigrate } from './commands/migrate.ts';
 import { register as registerJwtSecret } from './commands/jwt-secret.ts';
 import { register as registerGroups } from './commands/groups.ts';
 import { register as registerMatchAffiliations } from './commands/match-affiliations.ts';
+import { register as registerMcp } from './commands/mcp.ts';
 
 /**
  * The sub-commands of `quarry`, one module each. A module exports a function that adds its
@@ -35,4 +36,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerJwtSecret,
   registerGroups,
   registerMatchAffiliations,
+  registerMcp,
 ];
