@@ -3,21 +3,11 @@
 // database: every tool answers, failures are tool errors with the service's code, a missing
 // or revoked key is a 401 the client reports, and tool calls count against the account's limit.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
-import { AccountService } from '../../src/accounts/service.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createSqliteEngine } from '../../src/engine/backends/sqlite/engine.ts';
-import type { QueryEngine } from '../../src/engine/types.ts';
-import { build } from '../../src/http/app.ts';
-import { manualClock } from '../../src/identity/clock.ts';
-import { MemoryRateLimitStore } from '../../src/ratelimit/memory-store.ts';
-import { openSqliteAccountStores } from '../../src/store/sqlite/account-store.ts';
-import { functionsDatabase } from '../functions/fixture.ts';
-import { TEST_JWT_SECRET } from '../http/helpers/app.ts';
+import type { AccountService } from '../../src/accounts/service.ts';
+import { mcpTestService, type McpTestService } from './helpers.ts';
 
 const TOOLS = [
   'check_researcher_ids',
@@ -38,32 +28,17 @@ interface TextResult {
 }
 
 describe('POST /mcp with the SDK client', { timeout: 60_000 }, () => {
-  let app: FastifyInstance;
-  let engine: QueryEngine;
+  let service: McpTestService;
   let accounts: AccountService;
   let url: URL;
-  let close: () => Promise<void>;
   let key: string;
 
   before(async () => {
-    const { accountStore: store, tokenStore } = openSqliteAccountStores(':memory:');
-    const clock = manualClock('2023-03-01T12:00:00Z');
-    accounts = new AccountService({ store, clock });
-    engine = createSqliteEngine({ dbPath: functionsDatabase(), workers: 1, expensiveWorkers: 1 });
-    const config = loadConfig({ overrides: { logLevel: 'silent', tokens: { jwtSecret: TEST_JWT_SECRET } } });
-    await accounts.createAccount({ email: 'ana@example.org', activate: true });
-    key = (await accounts.createKey('ana@example.org', 'assistant')).key;
-    app = await build({ config, engine, accounts, tokenStore, clock, rateLimitStore: new MemoryRateLimitStore() });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    url = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`);
-    close = async () => {
-      await app.close();
-      await engine.close();
-      await accounts.shutdown();
-      await store.close();
-    };
+    service = await mcpTestService();
+    ({ accounts, key } = service);
+    url = new URL('/mcp', service.base);
   });
-  after(() => close());
+  after(() => service.close());
 
   async function connected(withKey: string | null = key): Promise<Client> {
     const client = new Client({ name: 'quarry-test', version: '1.0.0' });
@@ -79,7 +54,8 @@ describe('POST /mcp with the SDK client', { timeout: 60_000 }, () => {
     assert.equal(result.content[0]?.type, 'text');
     return result;
   }
-  const json = (result: TextResult): any => JSON.parse(result.content[0]!.text);
+  // The tools answer JSON of many shapes; the assertions below read into it.
+  const json = (result: TextResult): any => JSON.parse(result.content[0]!.text); // eslint-disable-line @typescript-eslint/no-explicit-any
 
   test('lists every tool, each with a description and an object input schema', async () => {
     const client = await connected();
