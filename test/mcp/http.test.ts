@@ -25,6 +25,7 @@ const TOOLS = [
 interface TextResult {
   isError?: boolean;
   content: Array<{ type: string; text: string }>;
+  structuredContent?: { error: { code: string } };
 }
 
 describe('POST /mcp with the SDK client', { timeout: 60_000 }, () => {
@@ -140,7 +141,8 @@ describe('POST /mcp with the SDK client', { timeout: 60_000 }, () => {
       assert.equal(typeof record.title, 'string');
       const missing = await call(client, 'fetch_record', { source: 'grants', id: 'grant.9"9' });
       assert.equal(missing.isError, true);
-      assert.match(missing.content[0]!.text, /SERVICE_RECORD_NOT_FOUND/);
+      assert.match(missing.content[0]!.text, /There is no grants record with the id 'grant.9"9'/);
+      assert.equal(missing.structuredContent?.error.code, 'SERVICE_RECORD_NOT_FOUND');
     } finally {
       await client.close();
     }
@@ -187,10 +189,13 @@ describe('POST /mcp with the SDK client', { timeout: 60_000 }, () => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="Quarry"');
-    const body = (await res.json()) as { jsonrpc: string; error: { code: number; data: { errors: unknown } } };
+    const body = (await res.json()) as {
+      jsonrpc: string;
+      error: { code: number; data: { errors: { query: { code: string } } } };
+    };
     assert.equal(body.jsonrpc, '2.0');
     assert.equal(body.error.code, -32001);
-    assert.ok(body.error.data.errors);
+    assert.equal(body.error.data.errors.query.code, 'SERVICE_MCP_KEY_MISSING');
   });
 
   test('a revoked key is a 401, from its next request on', async () => {
