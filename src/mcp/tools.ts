@@ -154,6 +154,44 @@ function functionShape(fn: StatementFunction): Record<string, z.ZodType> {
   );
 }
 
+// The input schemas, built once: a server is made for every HTTP request (stateless), and
+// building the schemas was most of its cost.
+const QUERY_INPUT = { query: z.string().min(1).describe('The query text in the Quarry DSL (version 2).') };
+const DESCRIBE_INPUT = {
+  source: z
+    .enum(SOURCE_NAMES as [string, ...string[]])
+    .optional()
+    .describe('One source to describe.'),
+  entity: z.string().optional().describe('One entity to describe (instead of a source).'),
+};
+const FETCH_INPUT = {
+  source: z.enum(SOURCE_NAMES as [string, ...string[]]).describe('The source the record belongs to.'),
+  id: z.string().min(1).describe('The record id, as query results give it.'),
+  fields: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a field or fieldset name'))
+    .min(1)
+    .optional()
+    .describe('Fields or fieldsets to return (default: every fieldset of the source).'),
+};
+const EXPERTS_INPUT = {
+  concepts: z
+    .string()
+    .min(1)
+    .describe('The concepts as a full-text expression, e.g. "\\"graphene\\" OR \\"semimetals\\"" or plain words.'),
+  using: z.enum(['publications', 'grants']).optional().describe('The documents to match (default publications).'),
+  where: z.string().optional().describe('A DSL filter on those documents, e.g. year >= 2018 (the text after `where`).'),
+  fields: z
+    .string()
+    .optional()
+    .describe('The researcher fields, e.g. basics or id + first_name + last_name (default basics).'),
+  limit: z.number().int().min(1).max(1000).optional().describe('How many experts (default 20).'),
+  skip: z.number().int().min(0).optional().describe('Experts to skip, for the next page (needs limit).'),
+};
+/** Each statement function's input schema, by name. */
+const FUNCTION_INPUTS: ReadonlyMap<string, Record<string, z.ZodType>> = new Map(
+  [...STATEMENT_FUNCTIONS.values()].map((fn) => [fn.name, functionShape(fn)]),
+);
+
 /** Registers every Quarry tool on `server`, each running through `backend`. */
 export function registerQuarryTools(server: McpServer, backend: QuarryBackend): void {
   /** Runs `text` and answers its result, or a tool error. */
@@ -176,7 +214,7 @@ export function registerQuarryTools(server: McpServer, backend: QuarryBackend): 
     {
       title: 'Run a Quarry query',
       description: QUERY_DESCRIPTION,
-      inputSchema: { query: z.string().min(1).describe('The query text in the Quarry DSL (version 2).') },
+      inputSchema: QUERY_INPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query }, extra) =>
@@ -199,13 +237,7 @@ export function registerQuarryTools(server: McpServer, backend: QuarryBackend): 
         'Answers the schema as JSON: without arguments every source (fields with type, description, is_filter, is_facet, is_multivalue; fieldsets; ' +
         'metrics; search_fields, the indexes of `search SOURCE in INDEX for "..."`), the entities and the statement functions. ' +
         'With `source`, that source alone; with `entity`, one entity (organizations, researchers, categories, ...).',
-      inputSchema: {
-        source: z
-          .enum(SOURCE_NAMES as [string, ...string[]])
-          .optional()
-          .describe('One source to describe.'),
-        entity: z.string().optional().describe('One entity to describe (instead of a source).'),
-      },
+      inputSchema: DESCRIBE_INPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ source, entity }, extra) => {
@@ -227,7 +259,7 @@ export function registerQuarryTools(server: McpServer, backend: QuarryBackend): 
         'Checks a query against the language and the schema without running it. For a bad query it answers every problem with its code, ' +
         'line and column, a caret under the place and the did-you-mean suggestions (in the message); for a good one, `valid: true`. ' +
         'Use it when run_query fails, then fix the query and run it again.',
-      inputSchema: { query: z.string().min(1).describe('The query text in the Quarry DSL (version 2).') },
+      inputSchema: QUERY_INPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query }) => {
@@ -247,15 +279,7 @@ export function registerQuarryTools(server: McpServer, backend: QuarryBackend): 
       description:
         'Reads one record of a source by its id (pub.… publications, grant.… grants, ur.… researchers, grid.… organizations, ...) ' +
         'and answers it as JSON, with every fieldset unless `fields` names the fields.',
-      inputSchema: {
-        source: z.enum(SOURCE_NAMES as [string, ...string[]]).describe('The source the record belongs to.'),
-        id: z.string().min(1).describe('The record id, as query results give it.'),
-        fields: z
-          .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a field or fieldset name'))
-          .min(1)
-          .optional()
-          .describe('Fields or fieldsets to return (default: every fieldset of the source).'),
-      },
+      inputSchema: FETCH_INPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ source, id, fields }, extra) => {
@@ -281,7 +305,7 @@ export function registerQuarryTools(server: McpServer, backend: QuarryBackend): 
       {
         title: fn.name.replace(/_/g, ' '),
         description: `${fn.description} Runs the DSL statement ${fn.name}(...) with these arguments and answers its JSON result.`,
-        inputSchema: functionShape(fn),
+        inputSchema: FUNCTION_INPUTS.get(fn.name),
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
       (args: Record<string, unknown>, extra) => answer(fn.name, dslCall(fn.name, args), undefined, extra.signal),
@@ -295,25 +319,7 @@ export function registerQuarryTools(server: McpServer, backend: QuarryBackend): 
       description:
         'Finds the researchers whose publications (or grants) match concepts, ranked by `score` (the summed relevance of their matching documents) ' +
         'with `docs_found`. Runs: identify experts from concepts "CONCEPTS" [using SOURCE] [where FILTER] return experts[FIELDS] [limit N [skip M]].',
-      inputSchema: {
-        concepts: z
-          .string()
-          .min(1)
-          .describe(
-            'The concepts as a full-text expression, e.g. "\\"graphene\\" OR \\"semimetals\\"" or plain words.',
-          ),
-        using: z.enum(['publications', 'grants']).optional().describe('The documents to match (default publications).'),
-        where: z
-          .string()
-          .optional()
-          .describe('A DSL filter on those documents, e.g. year >= 2018 (the text after `where`).'),
-        fields: z
-          .string()
-          .optional()
-          .describe('The researcher fields, e.g. basics or id + first_name + last_name (default basics).'),
-        limit: z.number().int().min(1).max(1000).optional().describe('How many experts (default 20).'),
-        skip: z.number().int().min(0).optional().describe('Experts to skip, for the next page (needs limit).'),
-      },
+      inputSchema: EXPERTS_INPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ concepts, using, where, fields, limit, skip }, extra) => {

@@ -51,7 +51,7 @@ describe('POST /mcp with the SDK client', { timeout: 60_000 }, () => {
   }
 
   async function call(client: Client, name: string, args: Record<string, unknown>): Promise<TextResult> {
-    const result = (await client.callTool({ name, arguments: args })) as TextResult;
+    const result = (await client.callTool({ name, arguments: args })) as unknown as TextResult;
     assert.equal(result.content[0]?.type, 'text');
     return result;
   }
