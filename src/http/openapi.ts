@@ -28,6 +28,11 @@ export const SECURITY_SCHEMES = {
     description:
       'Token-path family: the token `GET /v3/token` (or `/v2/token`) answered, sent as `Authorization: Bearer <token>`.',
   },
+  mcpKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The MCP endpoint: your API key itself (no token), sent as `Authorization: Bearer <API key>`.',
+  },
   jwt: {
     type: 'apiKey',
     in: 'header',
@@ -125,6 +130,11 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
           description: '`/v2` (rate-limited per account) and `/v3` (per client address): key → token → Bearer',
         },
         { name: 'auth-path', description: 'Key (or legacy username and password) → JWT; the DSL endpoints' },
+        {
+          name: 'mcp',
+          description:
+            'The Model Context Protocol (Streamable HTTP, stateless) for AI assistants: the API key as Bearer, tools for queries, the schema and the analytic functions (docs/mcp.md)',
+        },
         { name: 'operations', description: 'Health, readiness and metrics for the operator' },
       ],
       // Relative: the document describes the service that serves it, at whatever address.

@@ -103,15 +103,16 @@ describe('the OpenAPI document and the reference pages', { timeout: 60_000 }, ()
     assert.deepEqual(byTag('token-path'), ['/v2/api/query', '/v2/token', '/v3/api/query', '/v3/token']);
     assert.deepEqual(byTag('auth-path'), ['/api/auth', '/api/auth.json', ...AUTH_QUERIES].sort());
     assert.deepEqual(byTag('operations'), ['/healthz', '/metrics', '/readyz']);
+    assert.deepEqual(byTag('mcp'), ['/mcp']);
     assert.deepEqual(
       Object.keys(doc.paths).sort(),
-      [...byTag('token-path'), ...byTag('auth-path'), ...byTag('operations')].sort(),
+      [...byTag('token-path'), ...byTag('auth-path'), ...byTag('mcp'), ...byTag('operations')].sort(),
     );
     for (const ops of Object.values(doc.paths)) for (const op of Object.values(ops)) assert.ok(op.tags?.length);
-    assert.deepEqual(doc.tags.map((t) => t.name).sort(), ['auth-path', 'operations', 'token-path']);
+    assert.deepEqual(doc.tags.map((t) => t.name).sort(), ['auth-path', 'mcp', 'operations', 'token-path']);
   });
 
-  test('security schemes for the Bearer token, the JWT and the API key, each used by its routes', () => {
+  test('security schemes for the Bearer token, the JWT, the API key and the MCP key, each used by its routes', () => {
     const schemes = doc.components.securitySchemes;
     assert.deepEqual(schemes.bearerToken, { ...schemes.bearerToken, type: 'http', scheme: 'bearer' });
     assert.deepEqual(schemes.jwt, { ...schemes.jwt, type: 'apiKey', in: 'header', name: 'Authorization' });
@@ -120,6 +121,8 @@ describe('the OpenAPI document and the reference pages', { timeout: 60_000 }, ()
     for (const path of AUTH_QUERIES) assert.deepEqual(doc.paths[path]?.post?.security, [{ jwt: [] }]);
     for (const path of ['/v2/token', '/v3/token']) assert.deepEqual(doc.paths[path]?.get?.security, [{ apiKey: [] }]);
     for (const path of ['/api/auth', '/api/auth.json']) assert.deepEqual(doc.paths[path]?.post?.security, []);
+    assert.deepEqual(schemes.mcpKey, { ...schemes.mcpKey, type: 'http', scheme: 'bearer' });
+    assert.deepEqual(doc.paths['/mcp']?.post?.security, [{ mcpKey: [] }]);
   });
 
   test('servers, a licence, and every operation says its security (public ones an empty list)', () => {

@@ -22,6 +22,7 @@ import { packageVersion } from '../../package-root.ts';
 import type { ServiceContext } from '../context.ts';
 import { setRetryAfter, toQuarryError } from '../error-handler.ts';
 import { countToken } from '../metrics.ts';
+import { documentOnly } from '../openapi.ts';
 import { bearerOf } from '../query-text.ts';
 import { countAgainstLimit } from '../rate-limit.ts';
 import { runForPrincipal } from '../run-query.ts';
@@ -104,11 +105,76 @@ function jsonBody(body: unknown): { value: unknown } | undefined {
   }
 }
 
+/** A JSON-RPC error body, as the MCP endpoint answers a refused request. */
+const RPC_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['jsonrpc', 'error', 'id'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'integer', description: '-32001 for a refusal by Quarry, -32700 for a body that is not JSON' },
+        message: { type: 'string', description: "The service's message with its code in brackets" },
+        data: { $ref: 'ErrorBody#', description: "Quarry's error body" },
+      },
+    },
+    id: { type: 'null' },
+  },
+} as const;
+
+const rpcErrorResponse = (description: string, headers: Record<string, unknown> = {}) => ({
+  description,
+  headers,
+  content: { 'application/json': { schema: RPC_ERROR_SCHEMA } },
+});
+
+/** The OpenAPI description of `POST /mcp` (the MCP messages themselves are the protocol's). */
+const MCP_ROUTE_SCHEMA = {
+  tags: ['mcp'],
+  operationId: 'mcp',
+  summary: 'Send an MCP message (Streamable HTTP transport, stateless)',
+  description:
+    'One JSON-RPC message of the Model Context Protocol (initialize, tools/list, tools/call, ...); send `Accept: application/json, text/event-stream`. ' +
+    'The answer is an event stream carrying the response. Tool failures (bad queries, rate limits, time limits) are tool results with `isError: true`; ' +
+    'only a missing or refused key is answered with an HTTP error. `GET` and `DELETE` answer 405: the server keeps no sessions. See docs/mcp.md.',
+  security: [{ mcpKey: [] }],
+  body: {
+    type: 'object',
+    required: ['jsonrpc', 'method'],
+    properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' } },
+    examples: [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'run_query', arguments: { query: 'search grants return grants limit 5' } },
+      },
+    ],
+  },
+  response: {
+    200: {
+      description: 'The JSON-RPC response, as a server-sent event',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    },
+    400: rpcErrorResponse('The body is not a JSON-RPC message'),
+    401: rpcErrorResponse('No key, or a key that is unknown, revoked or expired', {
+      'WWW-Authenticate': { type: 'string', description: '`Bearer realm="Quarry"`' },
+    }),
+    403: rpcErrorResponse('The account is pending, suspended, closed or not subscribed to the token-path family'),
+    429: rpcErrorResponse('Too many failed authentications from this address', {
+      'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying' },
+    }),
+  },
+} as const;
+
 export const mcpRoutes: FastifyPluginCallback<{ ctx: ServiceContext }> = (app, { ctx }, done) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.post('/mcp', { config: { family: 'token' } }, async (request, reply) => {
+  documentOnly(app);
+  app.post('/mcp', { config: { family: 'token' }, schema: MCP_ROUTE_SCHEMA }, async (request, reply) => {
     let principal: Principal;
     try {
       principal = await principalOf(ctx, request);
