@@ -19,9 +19,12 @@ const MAX_DEPTH = 50_000;
  * // 'search grants return grants limit 10 skip 10'
  */
 export function nextPageQuery(text: string, result: Readonly<Record<string, unknown>>): string | undefined {
+  // A trailing `;` (which clients strip) is kept as written, after the rewritten text.
+  const base = text.replace(/[\s;]+$/, '');
+  const tail = text.slice(base.length);
   let query: Query;
   try {
-    query = parse(text);
+    query = parse(base);
   } catch {
     return undefined;
   }
@@ -38,11 +41,10 @@ export function nextPageQuery(text: string, result: Readonly<Record<string, unkn
   if (limit <= 0 || nextSkip >= total || nextSkip >= MAX_DEPTH) return undefined;
   const nextLimit = Math.min(limit, MAX_DEPTH - nextSkip);
   if (ret.skip !== undefined && ret.limit !== undefined && nextLimit === limit)
-    return `${text.slice(0, ret.skip.span.start)}${nextSkip}${text.slice(ret.skip.span.end)}`;
+    return `${base.slice(0, ret.skip.span.start)}${nextSkip}${base.slice(ret.skip.span.end)}${tail}`;
   if (ret.limit !== undefined) {
     const end = (ret.skip ?? ret.limit).span.end;
-    return `${text.slice(0, ret.limit.span.start)}${nextLimit} skip ${nextSkip}${text.slice(end)}`;
+    return `${base.slice(0, ret.limit.span.start)}${nextLimit} skip ${nextSkip}${base.slice(end)}${tail}`;
   }
-  const base = text.replace(/[\s;]+$/, '');
-  return `${base} limit ${nextLimit} skip ${nextSkip}${text.slice(base.length)}`;
+  return `${base} limit ${nextLimit} skip ${nextSkip}${tail}`;
 }
