@@ -107,6 +107,12 @@ export function compileSearch(
     return compileRecords(dialect, layout, source, output, pageWhere, match, keys);
   });
   const prelude = once?.prelude.map((p) => ({ text: dialect.placeholders(p.text), params: p.params }));
+  if (plan.uncounted === true)
+    return {
+      ...(prelude === undefined ? {} : { prelude }),
+      count: { text: 'SELECT -1 AS n', params: [] },
+      outputs: outputs.map((o) => (o.kind === 'records' ? { ...o, totalFromPage: 'never' as const } : o)),
+    };
   const countKeys =
     count === countLinks && linkKeys !== undefined && linkKeys.rowsPerRecord !== 1 ? linkRowKeys(linkKeys) : undefined;
   return {

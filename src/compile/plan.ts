@@ -184,4 +184,10 @@ export interface SearchPlan {
   readonly outputs: readonly OutputPlan[];
   /** Warnings from validation, passed through to `_warnings`. */
   readonly warnings: readonly string[];
+  /**
+   * The caller needs no `_stats.total_count` (a bulk export's chunks after the first): the
+   * count over every match is left out and the total reads -1, so a chunk deep into a large
+   * result costs its page, not a count of everything after it.
+   */
+  readonly uncounted?: boolean;
 }

@@ -62,6 +62,9 @@ export function withResultCache(engine: QueryEngine, options: ResultCacheOptions
   let misses = 0;
   return {
     async run(text: string, queryOptions: QueryOptions): Promise<QueryOutcome> {
+      // A background chunk is asked for once: keeping it would only push out interactive results.
+      if (queryOptions.background === true || queryOptions.countMatches === false)
+        return engine.run(text, queryOptions);
       const t0 = performance.now();
       const epoch = await options.epoch();
       if (epoch !== currentEpoch) {
@@ -90,6 +93,7 @@ export function withResultCache(engine: QueryEngine, options: ResultCacheOptions
     ready: () => engine.ready(),
     queueDepth: () => engine.queueDepth(),
     ...(engine.load ? { load: engine.load.bind(engine) } : {}),
+    ...(engine.dataEpoch ? { dataEpoch: engine.dataEpoch.bind(engine) } : {}),
     close: () => engine.close(),
     cacheStats: () => ({ hits, misses, entries: cache.size, bytes: cache.calculatedSize, maxBytes: options.maxBytes }),
     invalidate: () => cache.clear(),

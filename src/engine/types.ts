@@ -27,6 +27,17 @@ export interface QueryOptions {
    * benchmarks) queries share one turn and no cap applies.
    */
   readonly principal?: string;
+  /**
+   * A background task's query (a bulk export's chunk): it runs in the expensive lane whatever
+   * its estimated cost, so it never takes a worker an interactive cheap query needs, and it
+   * is never kept in a result cache (nobody asks for the same chunk twice).
+   */
+  readonly background?: boolean;
+  /**
+   * False: `_stats.total_count` is not computed and reads -1 (a bulk export's later chunks,
+   * which would otherwise count every match after them, each time).
+   */
+  readonly countMatches?: boolean;
 }
 
 /**
@@ -90,6 +101,12 @@ export interface QueryEngine {
   queueDepth(): number;
   /** Queued and running queries, for `/metrics`; engines without workers may leave it out. */
   load?(): EngineLoad;
+  /**
+   * The data's import epoch: a value that changes whenever an import changes the records. A
+   * reader that spans many queries (a bulk export) compares it before and after to know it
+   * read one version of the data. Engines that cannot tell leave it out.
+   */
+  dataEpoch?(): string | Promise<string>;
   /** Finishes in-flight queries, then releases workers and connections. */
   close(): Promise<void>;
 }

@@ -162,7 +162,8 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
         const result = await runFunction(prepared.prepared, queryOptions, host, derived);
         return outcomeFromResult(result, { parseMs: t1 - t0, executeMs: performance.now() - t1 }, labelsOf(prepared));
       }
-      const result = await execute(prepared.plan, queryOptions);
+      const plan = queryOptions.countMatches === false ? { ...prepared.plan, uncounted: true } : prepared.plan;
+      const result = await execute(plan, queryOptions);
       return outcomeFromResult(result, { parseMs: t1 - t0, executeMs: performance.now() - t1 });
     },
     async ready(): Promise<boolean> {
@@ -174,6 +175,7 @@ export function createPostgresEngine(options: PostgresEngineOptions): QueryEngin
       }
     },
     queueDepth: () => readers.reduce((n, p) => n + p.waitingCount, 0),
+    dataEpoch: () => host.dataEpoch(),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

@@ -115,9 +115,14 @@ export function createSqliteEngine(options: SqliteEngineOptions): SqliteQueryEng
         const result = await runFunction(prepared.prepared, queryOptions, host, derived);
         return outcomeFromResult(result, { parseMs: t1 - t0, executeMs: performance.now() - t1 }, labelsOf(prepared));
       }
-      const { costClass } = estimateCost(prepared.plan, statistics(), cheapRowLimit);
+      const costClass = queryOptions.background
+        ? 'expensive'
+        : estimateCost(prepared.plan, statistics(), cheapRowLimit).costClass;
       const { result: json, queueMs } = await pool.run(
-        { kind: 'execute', plan: prepared.plan },
+        {
+          kind: 'execute',
+          plan: queryOptions.countMatches === false ? { ...prepared.plan, uncounted: true } : prepared.plan,
+        },
         {
           principal: queryOptions.principal,
           costClass,
