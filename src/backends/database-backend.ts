@@ -9,6 +9,7 @@ import type { QuarryConfig } from '../config.ts';
 import type { DslVersion, QueryEngine } from '../engine/types.ts';
 import type { QueryChannel } from '../client/client.ts';
 import type { AccountStore } from '../store/accounts.ts';
+import type { ExportJobStore } from '../store/exports.ts';
 import type { RecordTarget } from '../store/record-writer.ts';
 import type { BackupReport } from '../store/sqlite/backup.ts';
 import type { TokenStore } from '../store/tokens.ts';
@@ -45,6 +46,8 @@ export interface DatabaseService {
   /** The token records, beside the accounts they belong to. */
   readonly tokenStore: TokenStore;
   readonly webStore: WebStore;
+  /** The bulk-export jobs, beside the accounts that own them. */
+  readonly exportStore: ExportJobStore;
   /** Record-table migrations applied while opening, for the start-up log. */
   readonly upgraded: readonly number[];
   /** The token-signing secret: the configured one, or the kind's own place for it. */

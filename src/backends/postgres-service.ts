@@ -19,6 +19,7 @@ import { dropLegacyJwtSecret, legacyJwtSecret } from '../store/postgres/legacy-j
 import type { PostgresPools } from '../store/postgres/pool.ts';
 import { postgresTokenStore } from '../store/postgres/token-store.ts';
 import { postgresWebStore } from '../store/postgres/web-store.ts';
+import { postgresExportStore } from '../store/postgres/export-store.ts';
 import { describeUnfinished } from '../store/record-writer.ts';
 import { closeInOrder, openOrClose } from './close-in-order.ts';
 import type { DatabaseService } from './database-backend.ts';
@@ -57,6 +58,7 @@ export async function openPostgresService(
       accountStore,
       tokenStore: postgresTokenStore(pools.primary),
       webStore,
+      exportStore: postgresExportStore(pools.primary),
       upgraded: applied.filter((step) => step.set === 'records').map((step) => step.version),
       jwtSecret,
       removedDatabaseSecret: removed === undefined ? undefined : removed === jwtSecret ? 'same' : 'different',

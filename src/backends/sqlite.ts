@@ -20,6 +20,7 @@ import { openReadOnly } from '../store/sqlite/open.ts';
 import { openSqliteRecordWriter } from '../store/sqlite/record-writer.ts';
 import { upgradeRecordDatabase } from '../store/sqlite/records-store.ts';
 import { openSqliteWebStore } from '../store/sqlite/web-store.ts';
+import { openSqliteExportStore } from '../store/sqlite/export-store.ts';
 import { closeInOrder, openOrClose } from './close-in-order.ts';
 import type {
   DatabaseAccounts,
@@ -81,11 +82,14 @@ function openService(
     closers.push(() => accountStore.close());
     const webStore = openSqliteWebStore(path);
     closers.push(() => webStore.close());
+    const exportStore = openSqliteExportStore(path);
+    closers.push(() => exportStore.close());
     return {
       engine,
       accountStore,
       tokenStore,
       webStore,
+      exportStore,
       upgraded,
       // Beside the database, never in it: a copied or backed-up database does not carry it.
       jwtSecret: options.jwtSecret ?? readOrCreateSecretFile(secretFileFor(path)),
