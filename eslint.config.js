@@ -38,7 +38,9 @@ export const LAYERS = {
   // The MCP tools (one definition for `POST /mcp` and `quarry mcp`): DSL text in, results
   // out through a QuarryBackend the caller supplies, so they know no engine, store or client.
   mcp: [...CORE, './functions'],
-  http: [...CORE, ...IDENTITY, './engine', './config.ts', './mcp'],
+  // Bulk exports: jobs that run queries through an engine and write their results to files.
+  exports: [...CORE, './store', './engine', './client'],
+  http: [...CORE, ...IDENTITY, './engine', './exports', './config.ts', './mcp'],
   web: [...CORE, ...IDENTITY, './engine', './config.ts', './http', './client'],
   cli: [
     ...CORE,

@@ -97,6 +97,23 @@ export interface QuarryConfig {
     readonly migrationNotes: string;
   };
   readonly web: { readonly enabled: boolean };
+  /** Bulk exports past the 50,000-record window (docs/exports.md). */
+  readonly exports: {
+    readonly enabled: boolean;
+    /**
+     * Where export files are written; null: `<database>.exports/` beside a SQLite file,
+     * `./data/exports` for PostgreSQL. Instances that share a PostgreSQL database must share it too.
+     */
+    readonly dir: string | null;
+    /** Hours a finished export (its file and its job) is kept before it is deleted. */
+    readonly retentionHours: number;
+    /** Exports one account may have queued or running at once; past it, 429 with Retry-After. */
+    readonly maxPerAccount: number;
+    /** Exports this instance runs at once (the others wait queued). */
+    readonly maxRunning: number;
+    /** Records per chunk: each chunk is one query of the engine (at most 1000, the page limit). */
+    readonly chunkRecords: number;
+  };
   /** OpenAPI document and its UI at /docs. */
   readonly docs: { readonly enabled: boolean };
   /** Limits on connections and on how slowly a client may send, so slow or idle clients cannot hold the server. */
@@ -146,6 +163,7 @@ export const DEFAULT_CONFIG: QuarryConfig = {
     migrationNotes: '/docs/language#version-1-and-version-2',
   },
   web: { enabled: true },
+  exports: { enabled: true, dir: null, retentionHours: 24, maxPerAccount: 2, maxRunning: 1, chunkRecords: 1000 },
   docs: { enabled: true },
   http: {
     headersTimeoutMs: 10_000,
@@ -204,6 +222,12 @@ export const ENV_VARIABLES: Readonly<
   QUARRY_V1_REMOVED_FROM: { path: 'versions.v1RemovedFrom', kind: 'date' },
   QUARRY_WEB: { path: 'web.enabled', kind: 'boolean' },
   QUARRY_DOCS: { path: 'docs.enabled', kind: 'boolean' },
+  QUARRY_EXPORTS: { path: 'exports.enabled', kind: 'boolean' },
+  QUARRY_EXPORT_DIR: { path: 'exports.dir', kind: 'string' },
+  QUARRY_EXPORT_RETENTION_HOURS: { path: 'exports.retentionHours', kind: 'number' },
+  QUARRY_EXPORT_MAX_PER_ACCOUNT: { path: 'exports.maxPerAccount', kind: 'number' },
+  QUARRY_EXPORT_MAX_RUNNING: { path: 'exports.maxRunning', kind: 'number' },
+  QUARRY_EXPORT_CHUNK_RECORDS: { path: 'exports.chunkRecords', kind: 'number' },
   QUARRY_REDIS_URL: { path: 'redisUrl', kind: 'string' },
   QUARRY_HTTP_HEADERS_TIMEOUT_MS: { path: 'http.headersTimeoutMs', kind: 'number' },
   QUARRY_HTTP_REQUEST_TIMEOUT_MS: { path: 'http.requestTimeoutMs', kind: 'number' },
@@ -311,6 +335,12 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
   int(c.query?.facetColumnsMb, 'query.facetColumnsMb', 0, 1024 * 1024);
   int(c.query?.maxPerPrincipal, 'query.maxPerPrincipal', 1, 10_000);
   int(c.query?.cheapRowLimit, 'query.cheapRowLimit', 1);
+  bool(c.exports?.enabled, 'exports.enabled');
+  if (c.exports?.dir !== null) nonEmpty(c.exports?.dir, 'exports.dir');
+  int(c.exports?.retentionHours, 'exports.retentionHours', 1, 24 * 365);
+  int(c.exports?.maxPerAccount, 'exports.maxPerAccount', 1, 1000);
+  int(c.exports?.maxRunning, 'exports.maxRunning', 1, 64);
+  int(c.exports?.chunkRecords, 'exports.chunkRecords', 1, 1000);
   int(c.tokens?.tokenPathLifetimeSeconds, 'tokens.tokenPathLifetimeSeconds', 1);
   int(c.tokens?.authPathLifetimeSeconds, 'tokens.authPathLifetimeSeconds', 1);
   if (c.tokens?.jwtSecret !== null && (typeof c.tokens?.jwtSecret !== 'string' || c.tokens.jwtSecret.length < 32)) {
@@ -341,6 +371,17 @@ function check(c: QuarryConfig, bad: (detail: string) => void): void {
 }
 
 /** True for a parseable `postgres://` or `postgresql://` URL. */
+/**
+ * Where export files go: `exports.dir`, else beside a SQLite database (`<file>.exports/`),
+ * else `./data/exports` (PostgreSQL).
+ *
+ * @example exportDirOf(loadConfig({ env: { QUARRY_DATABASE: '/srv/q.db' } })) // '/srv/q.db.exports'
+ */
+export function exportDirOf(config: QuarryConfig): string {
+  if (config.exports.dir !== null) return config.exports.dir;
+  return isPostgresUrl(config.database) ? './data/exports' : `${config.database}.exports`;
+}
+
 export function isPostgresUrl(value: string): boolean {
   return isUrlOf(value, ['postgres:', 'postgresql:']);
 }

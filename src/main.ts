@@ -9,7 +9,9 @@ import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/service.ts';
 import { demoDatabaseFile, openAccountBackends, openServiceBackends, recordWriterFor } from './backends.ts';
-import { DEFAULT_CONFIG, type QuarryConfig } from './config.ts';
+import { DEFAULT_CONFIG, exportDirOf, type QuarryConfig } from './config.ts';
+import { ExportService } from './exports/export-service.ts';
+import { systemClock } from './identity/clock.ts';
 import { buildDemoDatabase } from './data/demo.ts';
 import { build, type WebPlugin } from './http/app.ts';
 import { addressInUseError } from './http/listen-address.ts';
@@ -45,6 +47,17 @@ export async function startService(
   const accounts = new AccountService({ store: backends.accountStore, sessions: backends.sessions });
   let app: FastifyInstance;
   try {
+    const exports = new ExportService({
+      store: backends.exportStore,
+      engine: backends.engine,
+      dir: exportDirOf(config),
+      clock: systemClock,
+      chunkRecords: config.exports.chunkRecords,
+      maxRunning: config.exports.maxRunning,
+      maxPerAccount: config.exports.maxPerAccount,
+      retentionMs: config.exports.retentionHours * 3600_000,
+      timeoutMs: config.query.timeoutMs,
+    });
     app = await build({
       config: { ...config, tokens: { ...config.tokens, jwtSecret: backends.jwtSecret } },
       engine: backends.engine,
@@ -54,6 +67,7 @@ export async function startService(
       webStore: backends.webStore,
       loginCodes: backends.loginCodes,
       recordsNotReady: backends.recordsNotReady,
+      exports,
       groups: groupAdministration({
         target: () => recordWriterFor(config.database),
         queries: { post: async (text) => (await backends.engine.run(text, { dslVersion: 2 })).result },

@@ -23,7 +23,9 @@ import { documentOnly, registerDocsPages, registerOpenApi } from './openapi.ts';
 import { ERROR_BODY_SCHEMA } from './route-docs.ts';
 import { RECORD_SCHEMAS } from './record-schemas.ts';
 import './route-config.ts';
+import type { ExportService } from '../exports/export-service.ts';
 import { authPathRoutes } from './routes/auth-path.ts';
+import { exportRoutes } from './routes/exports.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { tokenPathRoutes } from './routes/token-path.ts';
@@ -82,6 +84,11 @@ export interface AppDeps {
   readonly groups?: GroupAdministration;
   /** Why the record database must not be served now (an import that did not finish), or undefined. */
   readonly recordsNotReady?: () => string | undefined;
+  /**
+   * Bulk exports (docs/exports.md): routed when given and `config.exports.enabled`; started
+   * once the app is ready (jobs a stopped process left resume) and closed with the app.
+   */
+  readonly exports?: ExportService;
 }
 
 /** Routes labelled `operations` in the request-duration histogram. */
@@ -102,6 +109,7 @@ function redactUrl(url: string): string {
  */
 export async function build(deps: AppDeps): Promise<FastifyInstance> {
   const { config, engine, accounts } = deps;
+  const exports = config.exports.enabled ? deps.exports : undefined;
   // Resolved by the composition root (src/backends.ts) from outside the database, never read from it.
   const jwtSecret = config.tokens.jwtSecret;
   if (jwtSecret === null) throw new Error('build() needs config.tokens.jwtSecret (src/backends.ts resolves it)');
@@ -225,6 +233,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     documentOnly(api);
     if (config.families.token) await api.register(tokenPathRoutes, { ctx });
     if (config.families.auth) await api.register(authPathRoutes, { ctx });
+    if (exports !== undefined) await api.register(exportRoutes, { ctx, exports });
   });
   // The MCP endpoint reads its body itself (a JSON-RPC message) and counts like the token-path.
   if (config.families.token) await app.register(mcpRoutes, { ctx });
@@ -268,9 +277,12 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   purge.unref();
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    // Running exports stop after their chunk in flight and resume at the next start.
+    await exports?.close();
     await accounts.flushUsage();
   });
   await app.ready();
+  await exports?.start(app.log);
   return app;
 }
 

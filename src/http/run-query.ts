@@ -98,7 +98,7 @@ export function queryHandler(ctx: ServiceContext, options: QueryRouteOptions) {
 }
 
 /** The principal behind the request's token; 401 without a usable header, 403 for a bad token. */
-async function authenticate(ctx: ServiceContext, request: FastifyRequest, family: Family): Promise<Principal> {
+export async function authenticate(ctx: ServiceContext, request: FastifyRequest, family: Family): Promise<Principal> {
   const scheme = family === 'token' ? 'Bearer' : 'JWT';
   const token = bearerOf(request.headers.authorization, scheme);
   if (token === undefined)

@@ -114,6 +114,33 @@ export const SERVICE_CODES = {
       'The query took longer than {seconds} seconds and was cancelled. Narrow it with filters (a year range, a source-specific where clause) or return fewer records.',
     fix: 'Add filters or lower the limit; the operator can raise the time limit (query.timeoutMs).',
   },
+  SERVICE_EXPORT_NOT_FOUND: {
+    category: 'not_found',
+    message:
+      'There is no export {id} for this account: it never existed, belongs to another account, was cancelled, or its retention period has passed.',
+    fix: 'Check the id the submission answered (`POST /api/exports` or `/v3/api/exports`); exports are kept for a limited time after they finish (exports.retentionHours).',
+  },
+  SERVICE_EXPORT_LIMIT: {
+    category: 'rate_limit',
+    message:
+      'You already have {active} exports queued or running, the most one account may have at once. Retry after {retryAfter} seconds, when one has finished, or cancel one (DELETE its address).',
+    fix: 'Wait for an export to finish (GET its address shows its state) or cancel one; the operator sets the cap (exports.maxPerAccount).',
+  },
+  SERVICE_EXPORT_NOT_READY: {
+    category: 'conflict',
+    message: 'Export {id} is {state}: its file can be downloaded once it is done.{reason}',
+    fix: 'Poll the export (GET its address) until its state is done, then download it; a failed export says why, and can be submitted again.',
+  },
+  SERVICE_EXPORT_NOT_EXPORTABLE: {
+    category: 'input',
+    message: 'This query cannot be exported: {reason}.',
+    fix: 'Send a search that returns its own source without limit, skip or sort, for example: search publications where year = 2020 return publications[id + title].',
+  },
+  SERVICE_EXPORT_FORMAT: {
+    category: 'input',
+    message: "There is no export format '{format}': ask for jsonl (the default) or csv.",
+    fix: 'Add ?format=jsonl or ?format=csv to the submission, or leave it out for gzipped JSON lines.',
+  },
   SERVICE_BAD_REQUEST: {
     category: 'input',
     message: 'The request could not be read: {detail}.',
