@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { register as registerQuery } from './commands/query.ts';
+import { register as registerExport } from './commands/export.ts';
 import { register as registerServe } from './commands/serve.ts';
 import { register as registerAccounts } from './commands/accounts.ts';
 import { register as registerKeys } from './commands/keys.ts';
@@ -22,6 +23,7 @@ import { register as registerMcp } from './commands/mcp.ts';
  */
 export const commandModules: ReadonlyArray<(program: Command) => void> = [
   registerQuery,
+  registerExport,
   registerServe,
   registerAccounts,
   registerKeys,

@@ -12,6 +12,7 @@ import {
   type SourceRecords,
   type VersionInfo,
 } from './records.ts';
+import { exportAll, type ServerExportOptions, type ServerExportReport } from './server-export.ts';
 import { Session, type Credentials } from './session.ts';
 import { Transport, type ClientEvent } from './transport.ts';
 
@@ -181,6 +182,18 @@ export class QuarryClient {
         for await (const page of pages()) yield* page.records;
       },
     };
+  }
+
+  /**
+   * Every record of a search into `options.file`, through the service's bulk export (no
+   * 50,000-record window): submits the job, reports its progress, downloads the file. Only a
+   * client of a service can (a local `--db` channel pages instead).
+   *
+   * @example await client.exportAll('search publications return publications[id + title]', { file: 'all.jsonl.gz' });
+   */
+  async exportAll(text: string, options: ServerExportOptions): Promise<ServerExportReport> {
+    if (!(this.#session instanceof Session)) throw QuarryClientError.client('CLIENT_EXPORT_NEEDS_SERVICE');
+    return exportAll(this.#session, text, options);
   }
 
   /**

@@ -23,6 +23,13 @@ export { DEFAULT_RETRY, backoffDelay, parseRetryAfter, type RetryPolicy } from '
 export type { ClientEvent } from './transport.ts';
 export type { Credentials } from './session.ts';
 export { MAX_DEPTH, MAX_PAGE_SIZE } from './paging.ts';
+export {
+  exportAll,
+  type ServerExportFormat,
+  type ServerExportJob,
+  type ServerExportOptions,
+  type ServerExportReport,
+} from './server-export.ts';
 export { exportToFile, checkpointPath, type ExportFormat, type ExportOptions, type ExportReport } from './export.ts';
 export { loadProfile, saveProfile, readProfiles, profilePath, type Profile, type ProfileFile } from './profiles.ts';
 export { csvLine, csvRows, jsonLines, type OutputFormat } from './output.ts';

@@ -62,10 +62,45 @@ export class Session {
     return this.#login;
   }
 
+  /** Where bulk exports are submitted (`/api/exports` with JWT, `/v3/api/exports` with Bearer). */
+  get exportsUrl(): string {
+    return this.#options.family === 'auth' ? `${this.#base}/api/exports` : `${this.#base}/v3/api/exports`;
+  }
+
+  /** The service's base URL (a job's `url` is relative to it). */
+  get baseUrl(): string {
+    return this.#base;
+  }
+
+  /** The Authorization header's value, logging in first when there is no token yet. */
+  async authorization(signal?: AbortSignal): Promise<string> {
+    const token = this.#token ?? (await this.login(signal));
+    return `${this.#options.family === 'auth' ? 'JWT' : 'Bearer'} ${token}`;
+  }
+
+  /**
+   * Sends one authorized request other than a query (the bulk-export endpoints) and returns
+   * the parsed JSON body of a 2xx answer (undefined for 204), logging in again as `post` does.
+   */
+  async call(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    body?: string,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown> | undefined> {
+    const answer = await this.#authorized((token) => this.#send(body ?? '', token, signal, method, url), signal);
+    if (answer.status === 204) return undefined;
+    return readJson(answer, url, body);
+  }
+
   /** Sends one query and returns the parsed JSON body of a 2xx answer. */
   async post(text: string, signal?: AbortSignal): Promise<unknown> {
+    return readJson(await this.#authorized((token) => this.#send(text, token, signal), signal), this.queryUrl, text);
+  }
+
+  async #authorized(send: (token: string) => Promise<HttpAnswer>, signal?: AbortSignal): Promise<HttpAnswer> {
     let token = this.#token ?? (await this.login(signal));
-    let answer = await this.#send(text, token, signal);
+    let answer = await send(token);
     for (let logins = 0; answer.status === 403 && isTokenRefusal(answer); logins++) {
       // A new token refused at its first use is an error. One that first sat out 429 waits
       // (or retries) may simply have expired meanwhile (short lifetimes, long waits), so it
@@ -83,23 +118,30 @@ export class Session {
       if (fresh === undefined)
         this.#transport.emit({ kind: 'relogin', reason: parseErrorBody(403, answer.text)?.details[0] ?? 'HTTP 403' });
       token = fresh ?? (await this.login(signal));
-      answer = await this.#send(text, token, signal);
+      answer = await send(token);
     }
-    return readJson(answer, this.queryUrl, text);
+    return answer;
   }
 
-  #send(text: string, token: string, signal?: AbortSignal): Promise<HttpAnswer> {
+  #send(
+    text: string,
+    token: string,
+    signal?: AbortSignal,
+    method: 'GET' | 'POST' | 'DELETE' = 'POST',
+    url = this.queryUrl,
+  ): Promise<HttpAnswer> {
     const scheme = this.#options.family === 'auth' ? 'JWT' : 'Bearer';
+    const withBody = method === 'POST';
     return this.#transport.send(
       {
-        method: 'POST',
-        url: this.queryUrl,
+        method,
+        url,
         headers: {
           Authorization: `${scheme} ${token}`,
-          'Content-Type': 'text/plain; charset=utf-8',
+          ...(withBody ? { 'Content-Type': 'text/plain; charset=utf-8' } : {}),
           Accept: 'application/json',
         },
-        body: text,
+        ...(withBody ? { body: text } : {}),
       },
       signal,
     );

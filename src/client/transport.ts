@@ -17,7 +17,7 @@ export type ClientEvent =
     };
 
 export interface HttpRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;

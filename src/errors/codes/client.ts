@@ -32,7 +32,17 @@ export const CLIENT_CODES = {
     category: 'budget',
     message:
       'Stopped after {done} of {total} records: the service pages no deeper than {maxDepth} records (skip + limit).',
-    fix: 'Split the query into parts below the depth limit, for example by year (`where year = 2020`, `where year = 2021`, ...), and export each part.',
+    fix: 'Use `quarry export --all` (the service exports every record in the background), or split the query into parts below the depth limit, for example by year (`where year = 2020`, `where year = 2021`, ...), and export each part.',
+  },
+  CLIENT_EXPORT_FAILED: {
+    category: 'unavailable',
+    message: 'The service could not finish export {id}: {reason}',
+    fix: 'Submit the export again; the reason says whether something must change first (an import finished during it, the service stopped and lost its partial file).',
+  },
+  CLIENT_EXPORT_NEEDS_SERVICE: {
+    category: 'input',
+    message: 'Bulk exports run on a Quarry service; --db runs queries in this process, which pages them instead.',
+    fix: 'Use `quarry query --db FILE --all --out FILE` on a local database, or `quarry export --all` with --url or a stored profile.',
   },
   CLIENT_NOT_PAGEABLE: {
     category: 'input',
