@@ -15,6 +15,9 @@ const QUERY = 'search publications where year >= 2000 return publications[id + y
 describe('client.exportAll', () => {
   const dir = tempDir('quarry-export-client-');
   let engine: QueryEngine;
+  /** While true, every read of the data's epoch sees a new one (an import finishing). */
+  let importing = false;
+  let epoch = 0;
   let t: ExportApp;
   let url: string;
   let key: string;
@@ -22,7 +25,13 @@ describe('client.exportAll', () => {
   before(async () => {
     const dbPath = syntheticDatabase(dir.path, ROWS);
     engine = sqliteEngine(dbPath);
-    t = await exportApp({ dbPath, exportDir: `${dir.path}/exports`, engine });
+    const real = engine;
+    const watched: QueryEngine = {
+      ...real,
+      run: (text, options) => real.run(text, options),
+      dataEpoch: () => String(importing ? ++epoch : epoch),
+    };
+    t = await exportApp({ dbPath, exportDir: `${dir.path}/exports`, engine: watched });
     await t.accounts.createAccount({ email: 'cli@example.org', activate: true });
     key = (await t.accounts.createKey('cli@example.org', 'cli')).key;
     await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -71,6 +80,19 @@ describe('client.exportAll', () => {
       client.exportAll(`${QUERY} limit 5`, { file: `${dir.path}/x.jsonl`, pollMs: 20 }),
       /limit or skip/,
     );
+  });
+
+  test('an export the service could not finish fails with CLIENT_EXPORT_FAILED and its reason', async () => {
+    const client = connect({ url, key });
+    importing = true;
+    try {
+      await assert.rejects(
+        client.exportAll(QUERY, { file: `${dir.path}/z.jsonl`, pollMs: 20 }),
+        (e: Error & { code?: string }) => e.code === 'CLIENT_EXPORT_FAILED' && /records changed/.test(e.message),
+      );
+    } finally {
+      importing = false;
+    }
   });
 
   test('a client over a local channel refuses: bulk exports need a service', async () => {

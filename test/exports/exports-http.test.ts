@@ -225,6 +225,14 @@ describe('bulk exports over HTTP (SQLite, 60,000 publications)', () => {
     assert.equal(third.statusCode, 429);
     assert.equal(third.headers['retry-after'], '30');
     assert.equal(third.json().errors.query.code, 'SERVICE_EXPORT_LIMIT');
+    // Not done yet: its file cannot be downloaded.
+    const early = await t.app.inject({
+      method: 'GET',
+      url: `/api/exports/${second.json<Job>().id}/download`,
+      headers: jwt(ben),
+    });
+    assert.equal(early.statusCode, 409);
+    assert.equal(early.json().errors.query.code, 'SERVICE_EXPORT_NOT_READY');
     // Cancel: the job is gone (404 after), and so is any file it had begun.
     for (const res of [first, second]) {
       const id = res.json<Job>().id;
