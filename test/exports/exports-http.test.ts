@@ -251,6 +251,21 @@ describe('bulk exports over HTTP (SQLite, 60,000 publications)', () => {
     assert.equal((await submit(EVERYTHING, jwt(ben))).statusCode, 202, 'room again after cancelling');
   });
 
+  test('the OpenAPI document lists the export routes of both families with their schemes', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{
+      paths: Record<string, Record<string, { tags?: string[]; security?: unknown[] }>>;
+    }>();
+    for (const [base, tag, scheme] of [
+      ['/api/exports', 'auth-path', 'jwt'],
+      ['/v3/api/exports', 'token-path', 'bearerToken'],
+    ] as const) {
+      assert.deepEqual(doc.paths[base]?.post?.security, [{ [scheme]: [] }]);
+      assert.deepEqual(doc.paths[base]?.post?.tags, [tag]);
+      assert.ok(doc.paths[`${base}/{id}`]?.get && doc.paths[`${base}/{id}`]?.delete, base);
+      assert.ok(doc.paths[`${base}/{id}/download`]?.get, base);
+    }
+  });
+
   test('a finished export is deleted, file and job, once its retention period has passed', async () => {
     const file = `${dir.path}/exports/${fullJob.id}.jsonl.gz`;
     assert.ok(existsSync(file));
