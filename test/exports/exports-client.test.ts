@@ -1,6 +1,8 @@
 // The client library's exportAll against a listening service: submit, follow, download
 // (unpacked, or kept gzipped for a .gz name); both families; a local channel refuses.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -93,6 +95,18 @@ describe('client.exportAll', () => {
     } finally {
       importing = false;
     }
+  });
+
+  test('`quarry export --all` writes the file and says how many records', async () => {
+    const bin = new URL('../../bin/quarry.js', import.meta.url).pathname;
+    const file = `${dir.path}/cli.jsonl`;
+    const { stderr } = await promisify(execFile)(
+      process.execPath,
+      [bin, 'export', '--all', QUERY, '--out', file, '--url', url, '--no-progress'],
+      { env: { ...process.env, QUARRY_KEY: key }, timeout: 60_000 },
+    );
+    assert.match(stderr, new RegExp(`Wrote ${expected().length} records to ${file}`));
+    assert.equal(readFileSync(file, 'utf8').split('\n').filter(Boolean).length, expected().length);
   });
 
   test('a client over a local channel refuses: bulk exports need a service', async () => {
