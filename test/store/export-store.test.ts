@@ -34,7 +34,7 @@ const job = (id: string, over: Partial<ExportJob> = {}): ExportJob => ({
 function contract(name: string, open: () => Promise<{ store: ExportJobStore; close(): Promise<void> }>): void {
   describe(`export job store: ${name}`, () => {
     let store: ExportJobStore;
-    let opened: { close(): Promise<void> };
+    let opened: { store: ExportJobStore; close(): Promise<void> };
     before(async () => {
       opened = await open();
       store = opened.store;

@@ -7,7 +7,6 @@
 import { Command, Option } from 'commander';
 import { QuarryClientError } from '../../client/errors.ts';
 import type { ServerExportFormat } from '../../client/server-export.ts';
-import { progressBar } from '../../data/progress-bar.ts';
 import { exitWithError } from '../exit.ts';
 import { clientFromFlags, type ConnectionFlags } from './query-remote.ts';
 
@@ -43,7 +42,9 @@ export function exportCommand(): Command {
             reason: 'an export holds every record; say so with --all (one page: `quarry query`)',
           });
         const client = clientFromFlags(options);
-        const bar = options.progress === false ? undefined : progressBar('  export');
+        // Loaded on use: `quarry --help` and other commands must not load the bar's package.
+        const bar =
+          options.progress === false ? undefined : (await import('../../data/progress-bar.ts')).progressBar('  export');
         const controller = new AbortController();
         const onSignal = () => controller.abort(new Error('interrupted'));
         process.once('SIGINT', onSignal);
