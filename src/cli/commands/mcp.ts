@@ -7,11 +7,13 @@
 import { Command } from 'commander';
 import { QuarryClient } from '../../client/client.ts';
 import { QuarryClientError } from '../../client/errors.ts';
-import { serveStdio } from '../../mcp/stdio.ts';
 import type { QuarryBackend } from '../../mcp/tools.ts';
 import { packageVersion } from '../../package-root.ts';
 import { exitWithError } from '../exit.ts';
 import { clientFromFlags, remoteQueryOptions, SERVICE_OPTIONS, type ConnectionFlags } from './query-remote.ts';
+
+/** Loaded on use: the MCP SDK (and its JSON Schema validator) would slow the start of every other command. */
+const mcpStdio = () => import('../../mcp/stdio.ts');
 
 interface McpOptions extends ConnectionFlags {
   readonly db?: string;
@@ -27,7 +29,9 @@ async function serveLocal(database: string): Promise<void> {
   const { openLocalQueries } = await import('../../backends.ts');
   const local = await openLocalQueries(database, 2);
   try {
-    await serveStdio(clientBackend(new QuarryClient(local, { emit: () => undefined })), packageVersion());
+    await (
+      await mcpStdio()
+    ).serveStdio(clientBackend(new QuarryClient(local, { emit: () => undefined })), packageVersion());
   } finally {
     await local.close();
   }
@@ -44,7 +48,9 @@ export function mcpCommand(): Command {
   return command.action(async function (this: Command, options: McpOptions) {
     try {
       if (typeof options.db !== 'string') {
-        await serveStdio(clientBackend(clientFromFlags({ ...options, dslVersion: 2 })), packageVersion());
+        await (
+          await mcpStdio()
+        ).serveStdio(clientBackend(clientFromFlags({ ...options, dslVersion: 2 })), packageVersion());
         return;
       }
       const remote = SERVICE_OPTIONS.find((option) => this.getOptionValueSource(option) === 'cli');
