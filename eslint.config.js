@@ -20,7 +20,9 @@ export const LAYERS = {
   model: ['./sources'],
   schema: ['./errors', './dsl', './model'],
   compile: CORE,
-  store: CORE,
+  // The affiliation matcher (analytics/affiliations/) links the organizations records name
+  // only by name in finish() (store/organization-links.ts).
+  store: [...CORE, './analytics'],
   // The analytic statements (extract_affiliations, classify, ...) read the data only through
   // the FunctionContext an engine hands them, so they sit below the engines.
   // They compute with the text analytics (concept extraction, category classifiers).
@@ -47,6 +49,8 @@ export const LAYERS = {
     ...IDENTITY,
     './engine',
     './functions',
+    // `quarry match-affiliations` runs the affiliation matcher directly.
+    './analytics',
     './config.ts',
     './data',
     './client',

@@ -19,10 +19,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CsvLineReader } from '../src/data/csv.ts';
-import { buildAffiliationIndex } from '../src/functions/affiliations/index.ts';
-import { matchAffiliation } from '../src/functions/affiliations/match.ts';
-import type { MatchableOrganization } from '../src/functions/affiliations/organization.ts';
-import { fromRorRecord } from '../src/functions/affiliations/records.ts';
+import { buildAffiliationIndex } from '../src/analytics/affiliations/index.ts';
+import { matchAffiliation } from '../src/analytics/affiliations/match.ts';
+import type { MatchableOrganization } from '../src/analytics/affiliations/organization.ts';
+import { fromRorRecord } from '../src/analytics/affiliations/records.ts';
 
 const arg = (name: string): string | undefined => {
   const at = process.argv.indexOf(`--${name}`);

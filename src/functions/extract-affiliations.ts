@@ -8,10 +8,10 @@
 import type { ArgumentValue, FunctionCall } from '../dsl/ast.ts';
 import type { Span } from '../errors/index.ts';
 import { jsonOf } from './arguments.ts';
-import { buildAffiliationIndex, type AffiliationIndex } from './affiliations/index.ts';
-import { matchAffiliation, matchStructured } from './affiliations/match.ts';
-import type { AffiliationMatch, MatchableOrganization } from './affiliations/organization.ts';
-import { fromOrganizationRecord, ORGANIZATION_FIELDS } from './affiliations/records.ts';
+import { buildAffiliationIndex, type AffiliationIndex } from '../analytics/affiliations/index.ts';
+import { matchAffiliation, matchStructured } from '../analytics/affiliations/match.ts';
+import type { AffiliationMatch, MatchableOrganization } from '../analytics/affiliations/organization.ts';
+import { fromOrganizationRecord, ORGANIZATION_FIELDS } from '../analytics/affiliations/records.ts';
 import type { ArgumentFailure, FunctionContext, JsonValue, QueryResult, StatementFunction } from './types.ts';
 
 /** The most affiliations one call may carry. */

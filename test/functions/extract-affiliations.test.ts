@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { FunctionCall, ListValue, StringValue } from '../../src/dsl/ast.ts';
 import { parse } from '../../src/dsl/parse.ts';
 import type { Span } from '../../src/errors/index.ts';
-import type { MatchableOrganization } from '../../src/functions/affiliations/organization.ts';
+import type { MatchableOrganization } from '../../src/analytics/affiliations/organization.ts';
 import { extractAffiliations, MAX_AFFILIATIONS } from '../../src/functions/extract-affiliations.ts';
 import type { FunctionContext } from '../../src/functions/types.ts';
 

@@ -53,9 +53,9 @@ export function register(program: Command): void {
         const inputs = await readInputs(readFileSync(file, 'utf8'));
         // Loaded on use: the back ends and the matcher would slow the start of every other command.
         const { openLocalQueries } = await import('../../backends.ts');
-        const { buildAffiliationIndex } = await import('../../functions/affiliations/index.ts');
-        const { matchAffiliation } = await import('../../functions/affiliations/match.ts');
-        const { fromOrganizationRecord } = await import('../../functions/affiliations/records.ts');
+        const { buildAffiliationIndex } = await import('../../analytics/affiliations/index.ts');
+        const { matchAffiliation } = await import('../../analytics/affiliations/match.ts');
+        const { fromOrganizationRecord } = await import('../../analytics/affiliations/records.ts');
         const local = await openLocalQueries(config.database, 2);
         const organizations = [];
         try {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { buildAffiliationIndex } from '../../src/functions/affiliations/index.ts';
-import { matchAffiliation, matchStructured } from '../../src/functions/affiliations/match.ts';
-import { normalise, segments } from '../../src/functions/affiliations/normalise.ts';
-import type { MatchableOrganization } from '../../src/functions/affiliations/organization.ts';
+import { buildAffiliationIndex } from '../../src/analytics/affiliations/index.ts';
+import { matchAffiliation, matchStructured } from '../../src/analytics/affiliations/match.ts';
+import { normalise, segments } from '../../src/analytics/affiliations/normalise.ts';
+import type { MatchableOrganization } from '../../src/analytics/affiliations/organization.ts';
 
 // ROR records (CC0) around ~100 labelled strings of ROR's affiliation-matching test set
 // (ror-community/ror-api, MIT: LICENSE-ror-api-MIT.txt beside them).
