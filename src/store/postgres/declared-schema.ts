@@ -7,6 +7,7 @@
  * starting point for a new migration's file.
  */
 import { MERGES_TABLE_SQL } from '../source-title-merge.ts';
+import { ORGANIZATION_LINK_TABLES_SQL } from '../organization-links.ts';
 import {
   SOURCE_TABLES,
   LINK_TABLES,
@@ -51,6 +52,8 @@ export function declaredPgRecordSchemaSql(): string[] {
     ...vocabularyTablesSql(),
     // Kept by finish() for the source titles several lists give (store/source-title-merge.ts).
     MERGES_TABLE_SQL.postgres,
+    // Kept by the writers and finish() for the organizations records name by name (store/organization-links.ts).
+    ...ORGANIZATION_LINK_TABLES_SQL.postgres,
     `CREATE TABLE store_meta (key text PRIMARY KEY, value text)`,
     ...pgNarrowTables().map(({ kind, narrow }) => pgNarrowTableSql(kind, narrow)),
     ...Object.values(SOURCE_TABLES).flatMap((s) =>

@@ -39,6 +39,7 @@ import { recordToRows, type RecordRows, type SqlValue } from '../rows.ts';
 import { derivePg, type PgFinishOptions, type PgFinishReport } from './derive.ts';
 import { beginImport, checkpointImport, endImport } from './import-journal.ts';
 import { migratePostgres } from './migrate.ts';
+import { linkOrganizationsPg, noteLinkPending } from './organization-links.ts';
 import { openPgPool } from './pool.ts';
 import { pgNarrowFillSql } from './narrow-tables.ts';
 import { pgPerYearStaleSql } from './per-year-tables.ts';
@@ -281,6 +282,8 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     const upserted = await client.query<{ id: string; pk: number }>(plan.upsert);
     const pkOf = new Map(upserted.rows.map((r) => [r.id, Number(r.pk)]));
     const pks = [...pkOf.values()];
+    // The records finish() links to the organizations they name by name (store/organization-links.ts).
+    await noteLinkPending(client, kind, pks);
     const owner = ownerKey(kind);
     for (const link of LINK_TABLES.filter((l) => l.owner === kind)) {
       await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
@@ -368,6 +371,7 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
     for (const link of LINK_TABLES.filter((l) => l.owner === kind))
       await client.query(`DELETE FROM ${link.table} WHERE ${owner} = ANY($1::bigint[])`, [pks]);
     const deleted = await client.query(`DELETE FROM ${SOURCE_TABLES[kind].table} WHERE pk = ANY($1::bigint[])`, [pks]);
+    await noteLinkPending(client, kind, pks);
     return deleted.rowCount ?? 0;
   }
 
@@ -427,6 +431,14 @@ export async function openPgRecordWriter(url: string, options: PgRecordWriterOpt
         );
       });
       finishOptions?.onStep?.('source titles merged', Math.round(performance.now() - started));
+      // Before the derived data too: the narrow counts and organizations' totals count the links.
+      const linking = performance.now();
+      const linked = await transaction(() => linkOrganizationsPg(client));
+      if (linked !== undefined)
+        finishOptions?.onStep?.(
+          `organizations linked by name (${linked.links} links, ${linked.records} records${linked.all ? ', all' : ''})`,
+          Math.round(performance.now() - linking),
+        );
       return derivePg(client, finishOptions);
     },
     async close() {

@@ -6,6 +6,7 @@
  * compares them. The statements are also a starting point for a new migration's file.
  */
 import { MERGES_TABLE_SQL } from '../source-title-merge.ts';
+import { ORGANIZATION_LINK_TABLES_SQL } from '../organization-links.ts';
 import {
   FTS_TOKENIZER,
   FULLTEXT_TABLES,
@@ -102,6 +103,8 @@ export function declaredRecordSchemaSql(): string[] {
     ),
     // Kept by finish() for the source titles several lists give (store/source-title-merge.ts).
     MERGES_TABLE_SQL.sqlite,
+    // Kept by the writers and finish() for the organizations records name by name (store/organization-links.ts).
+    ...ORGANIZATION_LINK_TABLES_SQL.sqlite,
     // Facts about the loaded data (e.g. `finished_at`, `recent_since`).
     `CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
     ...narrowTables().map(({ kind, narrow }) => narrowTableSql(kind, narrow)),

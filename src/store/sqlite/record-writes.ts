@@ -13,6 +13,7 @@ import { prepareKindStatements, type KindStatements } from './kind-statements.ts
 import { listOfIds } from './posting-lists.ts';
 import type { SqliteRows } from './prepare-rows.ts';
 import type { VocabularyIds, WriterVocabularies } from './vocabulary-ids.ts';
+import { linkPendingNotes } from './organization-links.ts';
 
 export interface RecordWrites {
   /**
@@ -37,6 +38,8 @@ export function recordWrites(
     return made;
   };
   const named = namedEntities(db);
+  // The records finish() links to the organizations they name by name (store/organization-links.ts).
+  const noteLinkPending = linkPendingNotes(db);
 
   /**
    * Writes a record's row and link rows; returns its pk and whether it existed before. The
@@ -94,11 +97,14 @@ export function recordWrites(
     advanceDataEpoch(db);
     s.markPerYearStale?.();
     bulkLoad.noteWrite();
+    const written: number[] = [];
     for (const rows of batch) {
       const { pk, existed } = writeOne(kind, s, rows);
       if (existed && !texts.has(pk)) replaced.add(pk);
       if (rows.fullText !== undefined) texts.set(pk, rows.fullText);
+      written.push(pk);
     }
+    noteLinkPending(kind, written);
     for (const postings of s.postings) postings.flush();
     named.flushTexts();
     if (s.insertText === undefined || s.deleteText === undefined) return;
@@ -144,6 +150,7 @@ export function recordWrites(
           // Its narrow row too: facets and counts read it.
           deleteNarrow?.run(found.pk);
           deleteRow.run(found.pk);
+          noteLinkPending(kind, [found.pk]);
           removed++;
         }
         for (const postings of s.postings) postings.flush();

@@ -23,6 +23,7 @@ import { setUpBulkLoad, type BulkLoad } from './bulk-load.ts';
 import { advanceDataEpoch } from './data-epoch.ts';
 import { deriveAll, type FinishOptions, type FinishReport } from './derive.ts';
 import { migrate } from './migrate.ts';
+import { linkOrganizations } from './organization-links.ts';
 import { markNarrowRowsFresh } from './narrow-tables.ts';
 import { recordSchemaVersion } from './open.ts';
 import { registerPostingFunctions } from './posting-lists.ts';
@@ -138,6 +139,14 @@ export function openRecordStore(dbPath: string, options: RecordStoreOptions = {}
         )(),
       );
       finishOptions.onStep?.('source titles merged', Math.round(performance.now() - started));
+      // Before the derived data too: the narrow counts and organizations' totals count the links.
+      const linking = performance.now();
+      const linked = db.transaction(() => linkOrganizations(db))();
+      if (linked !== undefined)
+        finishOptions.onStep?.(
+          `organizations linked by name (${linked.links} links, ${linked.records} records${linked.all ? ', all' : ''})`,
+          Math.round(performance.now() - linking),
+        );
       return finishRecords(db, bulkLoad, finishOptions);
     },
     counts: () => countRows(db),
