@@ -334,10 +334,11 @@ describe('finish', () => {
     const during = new Set<string>();
     store.finish({
       optimize: false,
-      // The source titles' merge comes first, as a write of its own, before the derived data
-      // and their sorting settings.
+      // The source titles' merge and the organization links come first, as writes of their
+      // own, before the derived data and their sorting settings.
       onStep: (step) =>
         step !== 'source titles merged' &&
+        !step.startsWith('organizations linked by name') &&
         during.add(
           `${String(store.db.pragma('threads', { simple: true }))} ${String(store.db.pragma('cache_size', { simple: true }))}`,
         ),

@@ -58,8 +58,9 @@ export interface TrialOutcomeMeasure {
 
 /**
  * A sponsor or collaborator by name, as the registry gives it (no identifier in the dump).
- * An affiliation matcher sets `id` (an organization id); the trial's `research_orgs` and
- * `funders` are then read from the matched sponsors (LAYOUT.md, "Organizations").
+ * `id` when the source gives one. `finish()` matches the names of the others to
+ * organizations and adds them to the trial's `research_orgs` and, for those that fund, its
+ * `funders`, as link rows (`store/organization-links.ts`; LAYOUT.md, "Organizations").
  */
 export interface TrialSponsor {
   readonly name: string;

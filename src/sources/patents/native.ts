@@ -105,7 +105,7 @@ export interface PatentRecord extends PatentCategoryFields {
   readonly original_assignee_names: readonly string[];
   /** From assignment records (none in the USPTO or PatentsView grant data). */
   readonly current_assignee_names?: readonly string[];
-  /** Organization ids of the assignees, current and original: filled by an organization matcher. */
+  /** Organization ids of the assignees, current and original, as the source gives them (`finish()` links the names of a patent without any: `store/organization-links.ts`). */
   readonly assignees: readonly string[];
   readonly original_assignees: readonly string[];
   readonly current_assignees?: readonly string[];

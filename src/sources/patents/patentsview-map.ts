@@ -14,7 +14,7 @@
  * - `g_gov_interest`: `federal_support`; `g_gov_interest_org` (agency names) and
  *   `g_gov_interest_contracts` (award numbers) go to `unmatched` for the matchers.
  * PatentsView's disambiguated assignee and inventor ids are its own, not ROR or researcher
- * ids: the organization matcher fills `assignees` from the names later.
+ * ids: `finish()` matches the names to organizations (`store/organization-links.ts`).
  */
 import { MalformedRecord } from '../../data/import/formats/common.ts';
 import type { PatentInventor, PatentRecord } from './native.ts';

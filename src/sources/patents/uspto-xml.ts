@@ -18,9 +18,9 @@
  * - `federal_support`: the government-interest statement of the description (marked
  *   `<?GOVINT?>` in grants, `<?federal-research-statement?>` in applications); the agencies
  *   it names go to `unmatched.funder_names` for the funder matcher.
- * Assignees and funders get no organization ids here: USPTO gives names only, and the
- * organization matcher (later) fills `assignees`, `original_assignees` and `funders` from
- * `original_assignee_names` and `unmatched.funder_names`.
+ * Assignees and funders get no organization ids here: USPTO gives names only. `finish()`
+ * matches the assignee names to organizations (`store/organization-links.ts`); a funder
+ * matcher from `unmatched.funder_names` is still to come.
  */
 import { MalformedRecord } from '../../data/import/formats/common.ts';
 import { agenciesNamed } from './federal-agencies.ts';
