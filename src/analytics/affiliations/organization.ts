@@ -14,6 +14,10 @@ export interface MatchableOrganization {
   readonly status: string;
   /** The record this one was merged into or succeeded by, when known. */
   readonly successor?: string;
+  /** Ids of the organizations this one is part of (a campus's system, a lab's university). */
+  readonly parents?: readonly string[];
+  /** Ids of the organizations that are part of this one. */
+  readonly children?: readonly string[];
 }
 
 /** One organization an affiliation names, with how sure the matcher is (0–1). */

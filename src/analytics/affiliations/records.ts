@@ -29,6 +29,8 @@ export const ORGANIZATION_FIELDS = [
   'types',
   'status',
   'redirect',
+  'organization_parent_ids',
+  'organization_child_ids',
 ] as const;
 
 /** One organization record as the protocol answers it (fields of ORGANIZATION_FIELDS). */
@@ -41,6 +43,8 @@ export function fromOrganizationRecord(row: Loose): MatchableOrganization | unde
   const countryCode = str(row['country_code']);
   const countryName = str(row['country_name']);
   const successor = str(row['redirect']);
+  const parents = strings(row['organization_parent_ids']);
+  const children = strings(row['organization_child_ids']);
   return {
     id,
     name,
@@ -53,6 +57,8 @@ export function fromOrganizationRecord(row: Loose): MatchableOrganization | unde
     types: strings(row['types']),
     status: (str(row['status']) ?? 'active').toLowerCase(),
     ...(successor === undefined ? {} : { successor }),
+    ...(parents.length === 0 ? {} : { parents }),
+    ...(children.length === 0 ? {} : { children }),
   };
 }
 
@@ -68,6 +74,13 @@ export function fromRorRecord(raw: Loose): MatchableOrganization | undefined {
   const geo = (((raw['locations'] as Loose[] | undefined) ?? [])[0] ?? {})['geonames_details'] as Loose | undefined;
   const relationships = (Array.isArray(raw['relationships']) ? raw['relationships'] : []) as Loose[];
   const successor = str(relationships.find((r) => r['type'] === 'successor')?.['id']);
+  const related = (type: string): string[] =>
+    relationships
+      .filter((r) => r['type'] === type)
+      .map((r) => str(r['id']))
+      .filter((v): v is string => v !== undefined);
+  const parents = related('parent');
+  const children = related('child');
   const city = str(geo?.['name']);
   const state = str(geo?.['country_subdivision_name']);
   const countryCode = str(geo?.['country_code']);
@@ -90,5 +103,7 @@ export function fromRorRecord(raw: Loose): MatchableOrganization | undefined {
     types: strings(raw['types']),
     status: str(raw['status']) ?? 'active',
     ...(successor === undefined ? {} : { successor }),
+    ...(parents.length === 0 ? {} : { parents }),
+    ...(children.length === 0 ? {} : { children }),
   };
 }
