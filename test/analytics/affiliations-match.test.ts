@@ -5,6 +5,7 @@ import { buildAffiliationIndex } from '../../src/analytics/affiliations/index.ts
 import { matchAffiliation, matchStructured } from '../../src/analytics/affiliations/match.ts';
 import { normalise, segments } from '../../src/analytics/affiliations/normalise.ts';
 import type { MatchableOrganization } from '../../src/analytics/affiliations/organization.ts';
+import { fromOrganizationRecord, fromRorRecord } from '../../src/analytics/affiliations/records.ts';
 
 // ROR records (CC0) around ~100 labelled strings of ROR's affiliation-matching test set
 // (ror-community/ror-api, MIT: LICENSE-ror-api-MIT.txt beside them).
@@ -182,4 +183,68 @@ test("a unit's segment counts only when the string names nothing else", () => {
   ]);
   const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
   assert.deepEqual(got('Department of Biotechnology, Andhra University, Visakhapatnam, India'), ['andhra']);
+});
+
+test("a system's name read for one of its campuses gives the campus", () => {
+  const small = buildAffiliationIndex([
+    org({
+      id: 'system',
+      name: 'University of California System',
+      aliases: ['University of California'],
+      city: 'Oakland',
+      state: 'California',
+      countryCode: 'US',
+      countryName: 'United States',
+      children: ['ucla', 'ucd'],
+    }),
+    org({
+      id: 'ucla',
+      name: 'University of California, Los Angeles',
+      city: 'Los Angeles',
+      state: 'California',
+      countryCode: 'US',
+      countryName: 'United States',
+      parents: ['system'],
+    }),
+    org({
+      id: 'ucd',
+      name: 'University of California, Davis',
+      city: 'Davis',
+      state: 'California',
+      countryCode: 'US',
+      countryName: 'United States',
+      parents: ['system'],
+    }),
+  ]);
+  const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
+  assert.deepEqual(got('Section of Oral Pathology, University of California, Los Angeles School of Dentistry'), [
+    'ucla',
+  ]);
+  assert.deepEqual(got('Center for Immunology, University of California, Davis 1 , Davis, CA, USA'), ['ucd']);
+  // The system alone, or with a city that is no campus's, stays the system.
+  assert.deepEqual(got('Department of Pathology, University of California'), ['system']);
+  assert.deepEqual(got('Department of Physics, University of California, La Jolla, CA, USA'), ['system']);
+});
+
+test("reads an organization's parents and children from ROR records and from the store's records", () => {
+  const ror = fromRorRecord({
+    id: 'https://ror.org/046rm7j60',
+    status: 'active',
+    types: ['education'],
+    names: [{ value: 'University of California, Los Angeles', types: ['ror_display'] }],
+    relationships: [
+      { id: 'https://ror.org/00pjdza24', type: 'parent' },
+      { id: 'https://ror.org/05t99sp05', type: 'child' },
+      { id: 'https://ror.org/01xyz', type: 'related' },
+    ],
+  });
+  assert.deepEqual(ror?.parents, ['https://ror.org/00pjdza24']);
+  assert.deepEqual(ror?.children, ['https://ror.org/05t99sp05']);
+  const stored = fromOrganizationRecord({
+    id: 'grid.19006.3e',
+    name: 'University of California, Los Angeles',
+    organization_parent_ids: ['grid.30389.31'],
+  });
+  assert.deepEqual(stored?.parents, ['grid.30389.31']);
+  assert.equal(stored?.children, undefined);
 });

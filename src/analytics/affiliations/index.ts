@@ -17,6 +17,8 @@ export interface AffiliationIndex {
   /** Compared city and state names → true. */
   readonly places: ReadonlySet<string>;
   readonly byId: ReadonlyMap<string, MatchableOrganization>;
+  /** Organization id → its compared names (name and aliases), to check a related record against a string. */
+  readonly compared: ReadonlyMap<string, readonly string[]>;
   /** Words that appear in many names ("university", "research", "cancer"): a name made only of them says little alone. */
   readonly commonWords: ReadonlySet<string>;
   /** The most words of any compared name. */
@@ -40,6 +42,7 @@ export function buildAffiliationIndex(organizations: Iterable<MatchableOrganizat
   const countries = new Map<string, string>();
   const places = new Set<string>();
   const byId = new Map<string, MatchableOrganization>();
+  const compared = new Map<string, string[]>();
   let longestName = 1;
   for (const [code, variant] of COUNTRY_VARIANTS) countries.set(variant, code);
   for (const org of organizations) {
@@ -48,6 +51,7 @@ export function buildAffiliationIndex(organizations: Iterable<MatchableOrganizat
       const key = normalise(name);
       if (key.length === 0) continue;
       add(names, key, org);
+      add(compared, org.id, key);
       longestName = Math.max(longestName, key.split(' ').length);
     }
     for (const acronym of org.acronyms) {
@@ -70,5 +74,5 @@ export function buildAffiliationIndex(organizations: Iterable<MatchableOrganizat
   const commonWords = new Set(
     [...wordNames].filter(([word, n]) => n >= threshold && !placeWords.has(word)).map(([word]) => word),
   );
-  return { names, acronyms, countries, places, commonWords, byId, longestName, size: byId.size };
+  return { names, acronyms, countries, places, commonWords, byId, compared, longestName, size: byId.size };
 }

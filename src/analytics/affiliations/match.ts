@@ -130,6 +130,44 @@ function onlyPlace(index: AffiliationIndex, key: string): boolean {
   return index.countries.has(key) || index.places.has(key);
 }
 
+/**
+ * The campus a string names when the name found is its system's ("University of California,
+ * Los Angeles" read as "University of California"): the one child of the organization that is
+ * held, whose city or state the string names and whose name is one of the organization's
+ * names with more words: written whole in the string, or with only its city or state added.
+ */
+function campus(
+  index: AffiliationIndex,
+  org: MatchableOrganization,
+  compared: string,
+  places: Places,
+  found: ReadonlyMap<string, AffiliationMatch>,
+): MatchableOrganization | undefined {
+  if (org.children === undefined) return undefined;
+  const systemNames = index.compared.get(org.id) ?? [];
+  let only: MatchableOrganization | undefined;
+  for (const id of org.children) {
+    const child = index.byId.get(id);
+    if (child === undefined || child.status !== 'active' || found.has(id)) continue;
+    const named = (index.compared.get(id) ?? []).some((name) =>
+      systemNames.some((system) => {
+        if (name.length <= system.length || !` ${name} `.includes(` ${system} `)) return false;
+        // Written out whole ("University of California, Los Angeles School of Dentistry"),
+        // or the system's name and the campus's city ("University of Wisconsin ..., Madison").
+        if (compared.includes(` ${name} `)) return true;
+        const extra = ` ${name} `.replace(` ${system} `, ' ').trim().split(' ');
+        if (!extra.every((word) => compared.includes(` ${word} `))) return false;
+        const placeWords = `${placeKey(child.city) ?? ''} ${placeKey(child.state) ?? ''}`.split(' ');
+        return extra.every((word) => placeWords.includes(word));
+      }),
+    );
+    if (!named || !cityNamed(child, places)) continue;
+    if (only !== undefined) return undefined;
+    only = child;
+  }
+  return only;
+}
+
 /** The organizations an affiliation string names, best first. */
 export function matchAffiliation(index: AffiliationIndex, text: string): AffiliationMatch[] {
   const raw = segments(text);
@@ -225,6 +263,15 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
   }
 
   if (found.size === 0) for (const unit of units) take(unit);
+
+  // A system read for one of its campuses: the campus instead.
+  const compared = ` ${segmentWords.flat().join(' ')} `;
+  for (const [id, match] of [...found]) {
+    const child = campus(index, match.organization, compared, places, found);
+    if (child === undefined) continue;
+    found.delete(id);
+    found.set(child.id, { organization: child, score: match.score });
+  }
   return [...found.values()].sort((a, b) => b.score - a.score || a.organization.id.localeCompare(b.organization.id));
 }
 
