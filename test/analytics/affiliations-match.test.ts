@@ -248,3 +248,14 @@ test("reads an organization's parents and children from ROR records and from the
   assert.deepEqual(stored?.parents, ['grid.30389.31']);
   assert.equal(stored?.children, undefined);
 });
+
+test('a name that goes on with "of" and more words is the head of another name', () => {
+  const small = buildAffiliationIndex([
+    org({ id: 'gz', name: 'Guangzhou University', city: 'Guangzhou', countryCode: 'CN', countryName: 'China' }),
+  ]);
+  const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
+  assert.deepEqual(got('School of Nursing, Guangzhou University of Chinese Medicine, Guangzhou, China'), []);
+  // Followed by "of" and a place, it is still the name.
+  assert.deepEqual(got('School of Civil Engineering, Guangzhou University of Guangzhou, China'), ['gz']);
+  assert.deepEqual(got('School of Civil Engineering Guangzhou University, Guangzhou, China'), ['gz']);
+});

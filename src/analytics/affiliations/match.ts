@@ -7,7 +7,7 @@
  * first: no answer rather than a doubtful one.
  */
 import type { AffiliationIndex } from './index.ts';
-import { segments, significant, words } from './normalise.ts';
+import { isStopWord, segments, significant, words } from './normalise.ts';
 import type { AffiliationMatch, MatchableOrganization } from './organization.ts';
 
 const MAX_SPAN = 3;
@@ -168,6 +168,26 @@ function campus(
   return only;
 }
 
+/**
+ * Whether the run of compared words list[start, start+n), a name, is only the head of a
+ * longer name written in its segment: "Guangzhou University of Chinese Medicine" is not
+ * Guangzhou University. `all` is the segment's words with stop words, `at` where each
+ * compared word stands among them.
+ */
+function insideLongerName(
+  index: AffiliationIndex,
+  list: readonly string[],
+  all: readonly string[],
+  at: readonly number[],
+  start: number,
+  n: number,
+): boolean {
+  const last = at[start + n - 1] as number;
+  const after = list[start + n];
+  // "X University of Y": the name goes on after "of", unless what follows is a place.
+  return after !== undefined && all[last + 1] === 'of' && !index.places.has(after) && !index.countries.has(after);
+}
+
 /** The organizations an affiliation string names, best first. */
 export function matchAffiliation(index: AffiliationIndex, text: string): AffiliationMatch[] {
   const raw = segments(text);
@@ -217,6 +237,9 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
   for (let s = 0; s < raw.length; s += 1) {
     if (used[s]) continue;
     const list = segmentWords[s] as string[];
+    const all = words(raw[s] as string);
+    // Where each compared word stands among all the segment's words (stop words included).
+    const at = all.flatMap((word, i) => (isStopWord(word) ? [] : [i]));
     let start = 0;
     while (start < list.length - 1) {
       let taken = 0;
@@ -228,6 +251,10 @@ export function matchAffiliation(index: AffiliationIndex, text: string): Affilia
         // another name ("Peking University Cancer Hospital", "Shiraz University of Technology").
         const after = list[start + n];
         if (after !== undefined && NAME_HEADS.has(after)) continue;
+        if (insideLongerName(index, list, all, at, start, n)) {
+          taken = n;
+          break;
+        }
         const match = choose(hits, places, 0.8, generic(index, key) ? 'city' : 'none');
         if (match === undefined) continue;
         take(match);

@@ -112,6 +112,11 @@ export function normalise(text: string): string {
   return significant(words(text)).join(' ');
 }
 
+/** Whether a word is left out of the compared form. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 /** The words that count when comparing (stop words dropped). */
 export function significant(list: readonly string[]): string[] {
   return list.filter((w) => !STOP_WORDS.has(w));
