@@ -259,3 +259,17 @@ test('a name that goes on with "of" and more words is the head of another name',
   assert.deepEqual(got('School of Civil Engineering, Guangzhou University of Guangzhou, China'), ['gz']);
   assert.deepEqual(got('School of Civil Engineering Guangzhou University, Guangzhou, China'), ['gz']);
 });
+
+test('a name ending a hospital\'s name ("Hospital of X") is not that organization', () => {
+  const small = buildAffiliationIndex([
+    org({ id: 'ncu', name: 'Nanchang University', city: 'Nanchang', countryCode: 'CN', countryName: 'China' }),
+  ]);
+  const got = (text: string): string[] => matchAffiliation(small, text).map((m) => m.organization.id);
+  assert.deepEqual(
+    got('Department of Urology, The First Affiliated Hospital of Nanchang University, Nanchang, China'),
+    [],
+  );
+  assert.deepEqual(got('Department of Urology Hospital of the Nanchang University Nanchang China'), []);
+  // Written after a unit of its own, it is the university.
+  assert.deepEqual(got('Department of Urology, School of Medicine of Nanchang University, Nanchang, China'), ['ncu']);
+});

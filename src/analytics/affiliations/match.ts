@@ -168,10 +168,13 @@ function campus(
   return only;
 }
 
+/** Words that end a hospital's name written before "of": "Affiliated Hospital of Nanchang University". */
+const HOSPITAL_WORDS: ReadonlySet<string> = new Set(['hospital', 'hospitals', 'clinic', 'clinics']);
+
 /**
- * Whether the run of compared words list[start, start+n), a name, is only the head of a
- * longer name written in its segment: "Guangzhou University of Chinese Medicine" is not
- * Guangzhou University. `all` is the segment's words with stop words, `at` where each
+ * Whether the run of compared words list[start, start+n), a name, is only part of a longer
+ * name written in its segment: "Guangzhou University of Chinese Medicine" is not Guangzhou
+ * University, nor is "Renmin Hospital of Wuhan University" Wuhan University. `all` is the segment's words with stop words, `at` where each
  * compared word stands among them.
  */
 function insideLongerName(
@@ -185,7 +188,12 @@ function insideLongerName(
   const last = at[start + n - 1] as number;
   const after = list[start + n];
   // "X University of Y": the name goes on after "of", unless what follows is a place.
-  return after !== undefined && all[last + 1] === 'of' && !index.places.has(after) && !index.countries.has(after);
+  if (after !== undefined && all[last + 1] === 'of' && !index.places.has(after) && !index.countries.has(after))
+    return true;
+  // "The First Affiliated Hospital of X University": the name ends the hospital's.
+  let before = (at[start] as number) - 1;
+  while (before >= 0 && all[before] === 'the') before -= 1;
+  return all[before] === 'of' && HOSPITAL_WORDS.has(all[before - 1] ?? '');
 }
 
 /** The organizations an affiliation string names, best first. */
